@@ -1,0 +1,41 @@
+# Everything a newcomer or CI needs: the Makefile builds its own virtual environment.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: install serve test lint format bench openapi clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+serve: $(STAMP)
+	$(BIN)/battle-service serve --host $(HOST) --port $(PORT)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check domain events service tests bench
+	$(BIN)/ruff format --check domain events service tests bench
+	$(BIN)/mypy domain events service
+
+format: $(STAMP)
+	$(BIN)/ruff format domain events service tests bench
+	$(BIN)/ruff check --fix domain events service tests bench
+
+bench: $(STAMP)
+	$(BIN)/python -m bench
+
+openapi: $(STAMP)
+	$(BIN)/battle-service openapi > openapi/openapi.json
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

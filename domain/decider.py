@@ -1,0 +1,71 @@
+"""The contract every ruleset fulfils: a decider plus the metadata the service needs.
+
+A ruleset is a decider (thinkbeforecoding's deciders):
+
+- `initial_state(setup, options) -> State`      (raises InvalidSetup)
+- `decide(state, command, dice) -> list[Event]`  (raises RuleViolation / UnknownEntity)
+- `evolve(state, event) -> State`                (pure, total, never rolls, never fails)
+- `is_over(state) -> bool`
+
+and, because battles have several parties:
+
+- `authorize(state, command, actor)`   raises NotPermitted when the actor may not give it
+- `audience(event) -> str`             who may see the event: "all", "referee", "side:<id>"
+- `view(state, actor) -> object`       the state as that actor may see it (JSON-encodable)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from domain.actors import Actor
+from domain.dice import Dice
+
+__all__ = ["Ruleset"]
+
+S = TypeVar("S")
+C = TypeVar("C")
+E = TypeVar("E")
+O = TypeVar("O", bound=msgspec.Struct)  # noqa: E741
+U = TypeVar("U", bound=msgspec.Struct)
+
+
+@dataclass(frozen=True, eq=False)
+class Ruleset(Generic[S, C, E, O, U]):
+    """One rule system. Options and version are pinned in a battle's first event."""
+
+    id: str
+    version: str
+    title: str
+    seed: str  # the seed text's file name under shared/seeds
+    options_type: type[O]
+    setup_type: type[U]
+    command_type: Any  # the tagged Union of command Structs
+    event_type: Any  # the tagged Union of event Structs
+    initial_state: Callable[[U, O], S]
+    decide: Callable[[S, C, Dice], list[E]]
+    evolve: Callable[[S, E], S]
+    is_over: Callable[[S], bool]
+    authorize: Callable[[S, C, Actor], None]
+    audience: Callable[[E], str]
+    view: Callable[[S, Actor], Any]
+    # command tag -> one line saying what it does and who may give it
+    command_docs: Mapping[str, str] = field(default_factory=dict)
+    # Decoders built once per ruleset, not per call.
+    command_decoder: msgspec.json.Decoder[Any] = field(init=False)
+    event_decoder: msgspec.json.Decoder[Any] = field(init=False)
+    event_convert: Callable[[Any], Any] = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "command_decoder", msgspec.json.Decoder(self.command_type))
+        object.__setattr__(self, "event_decoder", msgspec.json.Decoder(self.event_type))
+        event_type = self.event_type
+
+        def convert(obj: Any) -> Any:
+            return msgspec.convert(obj, event_type)
+
+        object.__setattr__(self, "event_convert", convert)

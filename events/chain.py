@@ -1,0 +1,150 @@
+"""The SHA-256 hash chain over a canonical encoding of each event.
+
+    hash = sha256(canonical_json({
+        "battle_id", "version", "type", "audience", "recorded_at",
+        "actor": {"role", "side"}, "command_id", "prev_hash", "data"
+    })).hexdigest()
+
+canonical_json is compact JSON with sorted keys, UTF-8, no escaping beyond JSON's own:
+what `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` gives.
+`data` is the event itself, already canonical. The first event's prev_hash is 64 zeros.
+The global position is not hashed: it belongs to the store, not to the battle.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+
+import msgspec
+
+from events.envelope import GENESIS_HASH, EventActor, PendingEvent, StoredEvent
+
+__all__ = [
+    "ChainBreak",
+    "canonical",
+    "event_hash",
+    "find_chain_break",
+    "seal",
+]
+
+_canonical = msgspec.json.Encoder(order="sorted")
+
+
+def canonical(obj: object) -> bytes:
+    """Canonical JSON bytes of a value (sorted keys, compact)."""
+    return _canonical.encode(obj)
+
+
+def event_hash(
+    *,
+    battle_id: str,
+    version: int,
+    type: str,
+    audience: str,
+    recorded_at: str,
+    actor: EventActor,
+    command_id: str | None,
+    prev_hash: str,
+    data: bytes,
+) -> str:
+    header = {
+        "battle_id": battle_id,
+        "version": version,
+        "type": type,
+        "audience": audience,
+        "recorded_at": recorded_at,
+        "actor": {"role": actor.role, "side": actor.side},
+        "command_id": command_id,
+        "prev_hash": prev_hash,
+        "data": msgspec.Raw(data),
+    }
+    return hashlib.sha256(_canonical.encode(header)).hexdigest()
+
+
+def seal(
+    *,
+    battle_id: str,
+    prev_version: int,
+    prev_hash: str,
+    items: Sequence[tuple[str, bytes, str]],
+    recorded_at: str,
+    actor: EventActor,
+    command_id: str | None,
+) -> list[PendingEvent]:
+    """Chain (type, data, audience) triples after `prev_version` / `prev_hash`."""
+    sealed: list[PendingEvent] = []
+    for offset, (type_, data, audience) in enumerate(items, start=1):
+        version = prev_version + offset
+        h = event_hash(
+            battle_id=battle_id,
+            version=version,
+            type=type_,
+            audience=audience,
+            recorded_at=recorded_at,
+            actor=actor,
+            command_id=command_id,
+            prev_hash=prev_hash,
+            data=data,
+        )
+        sealed.append(
+            PendingEvent(
+                battle_id=battle_id,
+                version=version,
+                type=type_,
+                data=data,
+                audience=audience,
+                recorded_at=recorded_at,
+                actor=actor,
+                command_id=command_id,
+                prev_hash=prev_hash,
+                hash=h,
+            )
+        )
+        prev_hash = h
+    return sealed
+
+
+class ChainBreak(msgspec.Struct, frozen=True, kw_only=True):
+    """The first event whose link in the chain does not hold, and why."""
+
+    version: int
+    reason: str
+
+
+def find_chain_break(events: Iterable[StoredEvent]) -> ChainBreak | None:
+    """Walk one battle's events in order; return the first broken link, or None."""
+    expected_prev = GENESIS_HASH
+    expected_version = 1
+    for ev in events:
+        if ev.version != expected_version:
+            return ChainBreak(
+                version=ev.version,
+                reason=f"version {ev.version} follows {expected_version - 1}: the log has a gap",
+            )
+        if ev.prev_hash != expected_prev:
+            return ChainBreak(
+                version=ev.version,
+                reason=f"prev_hash of event {ev.version} does not match the hash of event "
+                f"{ev.version - 1}",
+            )
+        actual = event_hash(
+            battle_id=ev.battle_id,
+            version=ev.version,
+            type=ev.type,
+            audience=ev.audience,
+            recorded_at=ev.recorded_at,
+            actor=ev.actor,
+            command_id=ev.command_id,
+            prev_hash=ev.prev_hash,
+            data=ev.data,
+        )
+        if actual != ev.hash:
+            return ChainBreak(
+                version=ev.version,
+                reason=f"event {ev.version} does not hash to its recorded hash: "
+                "it was changed after it was written",
+            )
+        expected_prev = ev.hash
+        expected_version += 1
+    return None

@@ -1,0 +1,76 @@
+"""The envelope every stored event travels in, and the records stored beside the log."""
+
+from __future__ import annotations
+
+import msgspec
+
+__all__ = [
+    "GENESIS_HASH",
+    "AccessKey",
+    "CommandRecord",
+    "EventActor",
+    "PendingEvent",
+    "StoredEvent",
+]
+
+GENESIS_HASH = "0" * 64
+
+
+class EventActor(msgspec.Struct, frozen=True, kw_only=True):
+    """Who caused an event: the role of the key used and, for a side, the side."""
+
+    role: str
+    side: str | None = None
+
+
+class PendingEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event sealed into the chain, about to be appended (the store assigns `position`)."""
+
+    battle_id: str
+    version: int
+    type: str
+    data: bytes  # canonical JSON of the event (sorted keys, compact, UTF-8)
+    audience: str
+    recorded_at: str
+    actor: EventActor
+    command_id: str | None
+    prev_hash: str
+    hash: str
+
+
+class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event as read back from a store."""
+
+    battle_id: str
+    version: int
+    position: int
+    type: str
+    data: bytes
+    audience: str
+    recorded_at: str
+    actor: EventActor
+    command_id: str | None
+    prev_hash: str
+    hash: str
+
+
+class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """What the store keeps of an accepted command, so a retried request is answered again.
+
+    `first_version..last_version` are the events it appended (empty when first > last).
+    """
+
+    battle_id: str
+    command_id: str
+    request_hash: str
+    first_version: int
+    last_version: int
+
+
+class AccessKey(msgspec.Struct, frozen=True, kw_only=True):
+    """An access key's record: only the SHA-256 of the key is stored."""
+
+    key_hash: str
+    battle_id: str
+    role: str
+    side: str | None = None

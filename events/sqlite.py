@@ -1,0 +1,421 @@
+"""The embedded event store: one SQLite file in WAL mode, one writer thread, reader threads.
+
+Appends go through a single writer thread that commits whatever appends are queued
+in one transaction (group commit), each append in its own savepoint so a conflict
+in one does not undo the others. Reads run on a small pool of threads, each with its
+own connection, so the event loop never waits on SQLite. Triggers refuse UPDATE and
+DELETE on the events table.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import queue
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+from events.envelope import AccessKey, CommandRecord, EventActor, PendingEvent, StoredEvent
+from events.errors import (
+    DuplicateCommand,
+    IdempotencyMismatch,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+)
+
+__all__ = ["SQLiteEventStore"]
+
+T = TypeVar("T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS events (
+    position     INTEGER PRIMARY KEY,
+    battle_id    TEXT    NOT NULL,
+    version      INTEGER NOT NULL,
+    type         TEXT    NOT NULL,
+    data         BLOB    NOT NULL,
+    audience     TEXT    NOT NULL,
+    recorded_at  TEXT    NOT NULL,
+    actor_role   TEXT    NOT NULL,
+    actor_side   TEXT,
+    command_id   TEXT,
+    prev_hash    TEXT    NOT NULL,
+    hash         TEXT    NOT NULL,
+    UNIQUE (battle_id, version)
+);
+CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
+CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
+CREATE TABLE IF NOT EXISTS commands (
+    battle_id     TEXT    NOT NULL,
+    command_id    TEXT    NOT NULL,
+    request_hash  TEXT    NOT NULL,
+    first_version INTEGER NOT NULL,
+    last_version  INTEGER NOT NULL,
+    PRIMARY KEY (battle_id, command_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS access_keys (
+    key_hash  TEXT PRIMARY KEY,
+    battle_id TEXT NOT NULL,
+    role      TEXT NOT NULL,
+    side      TEXT
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS secrets (
+    battle_id TEXT NOT NULL,
+    name      TEXT NOT NULL,
+    value     BLOB NOT NULL,
+    PRIMARY KEY (battle_id, name)
+) WITHOUT ROWID;
+"""
+
+_COLUMNS = (
+    "position, battle_id, version, type, data, audience, recorded_at, "
+    "actor_role, actor_side, command_id, prev_hash, hash"
+)
+_STOP = object()
+
+
+def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
+    return StoredEvent(
+        position=row[0],
+        battle_id=row[1],
+        version=row[2],
+        type=row[3],
+        data=bytes(row[4]),
+        audience=row[5],
+        recorded_at=row[6],
+        actor=EventActor(role=row[7], side=row[8]),
+        command_id=row[9],
+        prev_hash=row[10],
+        hash=row[11],
+    )
+
+
+def _connect(path: str) -> sqlite3.Connection:
+    conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute("PRAGMA busy_timeout=5000")
+    return conn
+
+
+def _append_job(
+    conn: sqlite3.Connection,
+    battle_id: str,
+    expected_version: int,
+    events: Sequence[PendingEvent],
+    command: CommandRecord | None,
+) -> list[StoredEvent]:
+    row = conn.execute(
+        "SELECT max(version) FROM events WHERE battle_id = ?", (battle_id,)
+    ).fetchone()
+    current = row[0] or 0
+    if command is not None:
+        found = conn.execute(
+            "SELECT request_hash FROM commands WHERE battle_id = ? AND command_id = ?",
+            (battle_id, command.command_id),
+        ).fetchone()
+        if found is not None:
+            if found[0] != command.request_hash:
+                raise IdempotencyMismatch(
+                    f"Idempotency-Key {command.command_id} was already used for another request",
+                    battle_id=battle_id,
+                    command_id=command.command_id,
+                )
+            raise DuplicateCommand(battle_id, command.command_id)
+    if current != expected_version:
+        raise VersionConflict(battle_id, expected_version, current)
+    stored: list[StoredEvent] = []
+    for ev in events:
+        cur = conn.execute(
+            "INSERT INTO events (battle_id, version, type, data, audience, recorded_at, "
+            "actor_role, actor_side, command_id, prev_hash, hash) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                ev.battle_id,
+                ev.version,
+                ev.type,
+                ev.data,
+                ev.audience,
+                ev.recorded_at,
+                ev.actor.role,
+                ev.actor.side,
+                ev.command_id,
+                ev.prev_hash,
+                ev.hash,
+            ),
+        )
+        stored.append(
+            StoredEvent(
+                position=cur.lastrowid or 0,
+                battle_id=ev.battle_id,
+                version=ev.version,
+                type=ev.type,
+                data=ev.data,
+                audience=ev.audience,
+                recorded_at=ev.recorded_at,
+                actor=ev.actor,
+                command_id=ev.command_id,
+                prev_hash=ev.prev_hash,
+                hash=ev.hash,
+            )
+        )
+    if command is not None:
+        conn.execute(
+            "INSERT INTO commands (battle_id, command_id, request_hash, first_version, "
+            "last_version) VALUES (?, ?, ?, ?, ?)",
+            (
+                battle_id,
+                command.command_id,
+                command.request_hash,
+                command.first_version,
+                command.last_version,
+            ),
+        )
+    return stored
+
+
+class _Writer(threading.Thread):
+    """The one writer: drains the queue and commits each batch in one transaction."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(name="sqlite-writer", daemon=True)
+        self._path = path
+        self.jobs: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self.ready = threading.Event()
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            conn = _connect(self._path)
+            conn.executescript(SCHEMA)
+        except sqlite3.Error as e:
+            self.error = e
+            self.ready.set()
+            return
+        self.ready.set()
+        while True:
+            job = self.jobs.get()
+            if job is _STOP:
+                break
+            batch = [job]
+            while True:
+                try:
+                    nxt = self.jobs.get_nowait()
+                except queue.Empty:
+                    break
+                if nxt is _STOP:
+                    self.jobs.put(_STOP)
+                    break
+                batch.append(nxt)
+            self._run_batch(conn, batch)
+        conn.close()
+
+    @staticmethod
+    def _run_batch(conn: sqlite3.Connection, batch: list[Any]) -> None:
+        outcomes: list[tuple[bool, Any]] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            for fn, _fut, _loop in batch:
+                conn.execute("SAVEPOINT job")
+                try:
+                    result = fn(conn)
+                except (StoreError, sqlite3.Error) as e:
+                    conn.execute("ROLLBACK TO job")
+                    conn.execute("RELEASE job")
+                    outcomes.append((False, e))
+                else:
+                    conn.execute("RELEASE job")
+                    outcomes.append((True, result))
+            conn.execute("COMMIT")
+        except sqlite3.Error as e:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            outcomes = [(False, e)] * len(batch)
+        for (_fn, fut, loop), (ok, value) in zip(batch, outcomes, strict=True):
+            if ok:
+                loop.call_soon_threadsafe(_resolve, fut, value)
+            else:
+                loop.call_soon_threadsafe(_fail, fut, value)
+
+
+def _resolve(fut: asyncio.Future[Any], value: Any) -> None:
+    if not fut.done():
+        fut.set_result(value)
+
+
+def _fail(fut: asyncio.Future[Any], error: BaseException) -> None:
+    if fut.done():
+        return
+    if isinstance(error, sqlite3.Error):
+        wrapped = StoreUnavailable(f"SQLite failed: {error}")
+        wrapped.__cause__ = error
+        error = wrapped
+    fut.set_exception(error)
+
+
+class SQLiteEventStore:
+    """The EventStore on one SQLite file. `path=":memory:"` is not supported (threads)."""
+
+    def __init__(self, path: str | Path, readers: int = 2) -> None:
+        self.path = str(path)
+        self._readers = readers
+        self._writer: _Writer | None = None
+        self._pool: ThreadPoolExecutor | None = None
+        self._local = threading.local()
+        self._conns: list[sqlite3.Connection] = []
+        self._lock = threading.Lock()
+
+    async def open(self) -> None:
+        Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        writer = _Writer(self.path)
+        writer.start()
+        await asyncio.get_running_loop().run_in_executor(None, writer.ready.wait)
+        if writer.error is not None:
+            raise StoreUnavailable(f"cannot open {self.path}: {writer.error}") from writer.error
+        self._writer = writer
+        self._pool = ThreadPoolExecutor(self._readers, thread_name_prefix="sqlite-reader")
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            self._writer.jobs.put(_STOP)
+            await asyncio.get_running_loop().run_in_executor(None, self._writer.join)
+            self._writer = None
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        with self._lock:
+            for conn in self._conns:
+                conn.close()
+            self._conns.clear()
+
+    # -- plumbing -----------------------------------------------------------------------
+
+    def _reader(self) -> sqlite3.Connection:
+        conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = _connect(self.path)
+            self._local.conn = conn
+            with self._lock:
+                self._conns.append(conn)
+        return conn
+
+    async def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self._pool is None:
+            raise StoreUnavailable("the store is not open")
+
+        def job() -> T:
+            try:
+                return fn(self._reader())
+            except sqlite3.Error as e:
+                raise StoreUnavailable(f"SQLite failed: {e}") from e
+
+        return await asyncio.get_running_loop().run_in_executor(self._pool, job)
+
+    async def _write(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        if self._writer is None:
+            raise StoreUnavailable("the store is not open")
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[T] = loop.create_future()
+        self._writer.jobs.put((fn, fut, loop))
+        return await fut
+
+    # -- the protocol -------------------------------------------------------------------
+
+    async def append(
+        self,
+        battle_id: str,
+        expected_version: int,
+        events: Sequence[PendingEvent],
+        command: CommandRecord | None = None,
+    ) -> list[StoredEvent]:
+        return await self._write(
+            lambda conn: _append_job(conn, battle_id, expected_version, events, command)
+        )
+
+    async def read(
+        self, battle_id: str, after: int = 0, limit: int | None = None, upto: int | None = None
+    ) -> list[StoredEvent]:
+        sql = f"SELECT {_COLUMNS} FROM events WHERE battle_id = ? AND version > ?"
+        args: list[Any] = [battle_id, after]
+        if upto is not None:
+            sql += " AND version <= ?"
+            args.append(upto)
+        sql += " ORDER BY version"
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(limit)
+        rows = await self._read(lambda c: c.execute(sql, args).fetchall())
+        return [_row_to_event(r) for r in rows]
+
+    async def read_payloads(
+        self, battle_id: str, after: int = 0, upto: int | None = None
+    ) -> list[tuple[int, str, bytes]]:
+        """(version, type, data) only: what a rebuild needs, at a fraction of the cost."""
+        sql = "SELECT version, type, data FROM events WHERE battle_id = ? AND version > ?"
+        args: list[Any] = [battle_id, after]
+        if upto is not None:
+            sql += " AND version <= ?"
+            args.append(upto)
+        sql += " ORDER BY version"
+        return await self._read(lambda c: c.execute(sql, args).fetchall())
+
+    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        sql = f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?"
+        rows = await self._read(lambda c: c.execute(sql, (after_position, limit)).fetchall())
+        return [_row_to_event(r) for r in rows]
+
+    async def head(self, battle_id: str) -> StoredEvent | None:
+        sql = f"SELECT {_COLUMNS} FROM events WHERE battle_id = ? ORDER BY version DESC LIMIT 1"
+        row = await self._read(lambda c: c.execute(sql, (battle_id,)).fetchone())
+        return None if row is None else _row_to_event(row)
+
+    async def find_command(self, battle_id: str, command_id: str) -> CommandRecord | None:
+        sql = (
+            "SELECT request_hash, first_version, last_version FROM commands "
+            "WHERE battle_id = ? AND command_id = ?"
+        )
+        row = await self._read(lambda c: c.execute(sql, (battle_id, command_id)).fetchone())
+        if row is None:
+            return None
+        return CommandRecord(
+            battle_id=battle_id,
+            command_id=command_id,
+            request_hash=row[0],
+            first_version=row[1],
+            last_version=row[2],
+        )
+
+    async def save_keys(self, keys: Sequence[AccessKey]) -> None:
+        def job(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "INSERT INTO access_keys (key_hash, battle_id, role, side) VALUES (?, ?, ?, ?)",
+                [(k.key_hash, k.battle_id, k.role, k.side) for k in keys],
+            )
+
+        await self._write(job)
+
+    async def find_key(self, key_hash: str) -> AccessKey | None:
+        sql = "SELECT battle_id, role, side FROM access_keys WHERE key_hash = ?"
+        row = await self._read(lambda c: c.execute(sql, (key_hash,)).fetchone())
+        if row is None:
+            return None
+        return AccessKey(key_hash=key_hash, battle_id=row[0], role=row[1], side=row[2])
+
+    async def save_secret(self, battle_id: str, name: str, value: bytes) -> None:
+        await self._write(
+            lambda c: c.execute(
+                "INSERT OR REPLACE INTO secrets (battle_id, name, value) VALUES (?, ?, ?)",
+                (battle_id, name, value),
+            )
+        )
+
+    async def load_secret(self, battle_id: str, name: str) -> bytes | None:
+        sql = "SELECT value FROM secrets WHERE battle_id = ? AND name = ?"
+        row = await self._read(lambda c: c.execute(sql, (battle_id, name)).fetchone())
+        return None if row is None else bytes(row[0])

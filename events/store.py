@@ -1,0 +1,55 @@
+"""The EventStore protocol: the one interface every store implements and the contract suite tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from events.envelope import AccessKey, CommandRecord, PendingEvent, StoredEvent
+
+__all__ = ["EventStore"]
+
+
+class EventStore(Protocol):
+    """An append-only log of battles, with the few records kept beside it.
+
+    `append` is atomic: the events, the command record and nothing else, or nothing.
+    It raises VersionConflict when the battle is not at `expected_version`, and
+    IdempotencyMismatch when the command id was already used for another request.
+    """
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def append(
+        self,
+        battle_id: str,
+        expected_version: int,
+        events: Sequence[PendingEvent],
+        command: CommandRecord | None = None,
+    ) -> list[StoredEvent]: ...
+
+    async def read(
+        self, battle_id: str, after: int = 0, limit: int | None = None, upto: int | None = None
+    ) -> list[StoredEvent]: ...
+
+    async def read_payloads(
+        self, battle_id: str, after: int = 0, upto: int | None = None
+    ) -> list[tuple[int, str, bytes]]: ...
+
+    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]: ...
+
+    async def head(self, battle_id: str) -> StoredEvent | None:
+        """The battle's last event, or None if the battle does not exist."""
+        ...
+
+    async def find_command(self, battle_id: str, command_id: str) -> CommandRecord | None: ...
+
+    async def save_keys(self, keys: Sequence[AccessKey]) -> None: ...
+
+    async def find_key(self, key_hash: str) -> AccessKey | None: ...
+
+    async def save_secret(self, battle_id: str, name: str, value: bytes) -> None: ...
+
+    async def load_secret(self, battle_id: str, name: str) -> bytes | None: ...
