@@ -27,6 +27,7 @@ __all__ = [
     "BattleUndone",
     "ClientDicePolicy",
     "DiceSeedRevealed",
+    "RulingRecorded",
     "Timeline",
     "undone_versions",
 ]
@@ -70,8 +71,21 @@ class BattleUndone(BattleEventBase, tag="BattleUndone"):
     reason: str
 
 
-BattleEvent = BattleCreated | DiceSeedRevealed | BattleUndone
-BATTLE_EVENT_TYPES = frozenset({"BattleCreated", "DiceSeedRevealed", "BattleUndone"})
+class RulingRecorded(BattleEventBase, tag="RulingRecorded"):
+    """A referee's ruling: a call the rules leave to the GM, with its reason.
+
+    `audience` is who may read it: "all", "referee" or "side:<id>".
+    """
+
+    ruling: str
+    reason: str
+    audience: str = "all"
+
+
+BattleEvent = BattleCreated | DiceSeedRevealed | BattleUndone | RulingRecorded
+BATTLE_EVENT_TYPES = frozenset(
+    {"BattleCreated", "DiceSeedRevealed", "BattleUndone", "RulingRecorded"}
+)
 _battle_event_decoder = msgspec.json.Decoder(BattleEvent)
 
 
@@ -79,7 +93,7 @@ class BattleMeta(msgspec.Struct, frozen=True, kw_only=True):
     """What the service knows of a battle beyond its game state."""
 
     created: BattleCreated
-    dice_epoch: int
+    dice_epoch: int  # the epoch whose seed derives the next server die
     commitments: dict[int, str]
     revealed: dict[int, str]
 
@@ -116,6 +130,7 @@ class Timeline:
         self._types: list[str] = []
         self._data: list[bytes] = []
         self._snapshots: list[Battle] = []  # state after versions k * snapshot_every, k >= 1
+        self._undos: list[tuple[int, int]] = []  # (version of the BattleUndone, its to_version)
         self.current: Battle | None = None
 
     @property
@@ -137,6 +152,21 @@ class Timeline:
                 self._snapshots.append(state)
         self.current = state
         return state
+
+    @property
+    def has_undo(self) -> bool:
+        return bool(self._undos)
+
+    def undone(self) -> set[int]:
+        """The versions that are undone as of the last event (same rule as `undone_versions`)."""
+        undone: set[int] = set()
+        cut: int | None = None
+        for at, to in reversed(self._undos):
+            if cut is not None and at > cut:
+                continue  # this undo was itself undone by a later one
+            undone.update(range(to + 1, at))
+            cut = to
+        return undone
 
     def state_at(self, version: int) -> Battle:
         """The state right after `version` (1 <= version <= current version)."""
@@ -186,6 +216,7 @@ class Timeline:
                 revealed={**m.revealed, ev.epoch: ev.seed},
             )
             return Battle(version=version, meta=meta, game=state.game)
-        assert isinstance(ev, BattleUndone)
+        if isinstance(ev, RulingRecorded):
+            return Battle(version=version, meta=state.meta, game=state.game)
         back = self.state_at(ev.to_version) if ev.to_version >= 1 else state
         return Battle(version=version, meta=state.meta, game=back.game)

@@ -12,6 +12,7 @@ and, because battles have several parties:
 - `authorize(state, command, actor)`   raises NotPermitted when the actor may not give it
 - `audience(event) -> str`             who may see the event: "all", "referee", "side:<id>"
 - `view(state, actor) -> object`       the state as that actor may see it (JSON-encodable)
+- `side_ids(setup) -> list[str]`       the sides of a setup (each gets an access key)
 """
 
 from __future__ import annotations
@@ -32,6 +33,11 @@ C = TypeVar("C")
 E = TypeVar("E")
 O = TypeVar("O", bound=msgspec.Struct)  # noqa: E741
 U = TypeVar("U", bound=msgspec.Struct)
+
+
+def _setup_sides(setup: Any) -> list[str]:
+    """Default `side_ids`: a setup's `sides`, given as ids or as Structs with an `id`."""
+    return [s if isinstance(s, str) else str(s.id) for s in getattr(setup, "sides", ())]
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,6 +61,8 @@ class Ruleset(Generic[S, C, E, O, U]):
     view: Callable[[S, Actor], Any]
     # command tag -> one line saying what it does and who may give it
     command_docs: Mapping[str, str] = field(default_factory=dict)
+    # The side ids a setup declares (each side gets its own access key).
+    side_ids: Callable[[U], list[str]] = field(default=lambda setup: _setup_sides(setup))
     # Decoders built once per ruleset, not per call.
     command_decoder: msgspec.json.Decoder[Any] = field(init=False)
     event_decoder: msgspec.json.Decoder[Any] = field(init=False)

@@ -72,6 +72,8 @@ def derive_value(
     """The documented derivation of one server die (see the module docstring)."""
     if sides < 1:
         raise ValueError("a die needs at least one side")
+    if sides > 2**64:
+        raise ValueError("a die has at most 2**64 sides (64-bit draws)")
     limit = (2**64 // sides) * sides
     k = 0
     while True:

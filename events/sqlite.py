@@ -130,6 +130,13 @@ def _append_job(
             raise DuplicateCommand(battle_id, command.command_id)
     if current != expected_version:
         raise VersionConflict(battle_id, expected_version, current)
+    for offset, ev in enumerate(events, start=1):
+        if ev.battle_id != battle_id or ev.version != expected_version + offset:
+            raise StoreError(
+                f"event {offset} of the batch is {ev.battle_id} v{ev.version}, "
+                f"not {battle_id} v{expected_version + offset}: the log would have a gap",
+                battle_id=battle_id,
+            )
     stored: list[StoredEvent] = []
     for ev in events:
         cur = conn.execute(
@@ -225,7 +232,7 @@ class _Writer(threading.Thread):
                 conn.execute("SAVEPOINT job")
                 try:
                     result = fn(conn)
-                except (StoreError, sqlite3.Error) as e:
+                except Exception as e:  # any failure fails this job only, never the writer
                     conn.execute("ROLLBACK TO job")
                     conn.execute("RELEASE job")
                     outcomes.append((False, e))

@@ -1,0 +1,142 @@
+"""Audit of a whole battle log: the hash chain, then every server die recomputed.
+
+Dice are found by shape: any JSON object with `"kind": "die"` in any event's data
+(see `domain.dice.Die`). A server die is recomputed from the seed of its epoch once
+that seed is revealed (`DiceSeedRevealed`), after checking the seed against the
+commitment published for that epoch (`BattleCreated`, then each reveal's
+`next_commitment`). Dice of an epoch not yet revealed are counted as pending.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import msgspec
+
+from domain.dice import commitment, derive_value
+from events.chain import find_chain_break
+from events.envelope import StoredEvent
+
+__all__ = ["LogAudit", "audit_log"]
+
+_decode = msgspec.json.Decoder()
+
+
+class LogAudit(msgspec.Struct, frozen=True, kw_only=True):
+    events_checked: int
+    chain_ok: bool
+    dice_ok: bool
+    dice_checked: int
+    dice_pending: int
+    client_dice: int
+    failed_version: int | None = None
+    reason: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.chain_ok and self.dice_ok
+
+
+def _dice_in(obj: Any) -> Iterator[dict[str, Any]]:
+    if isinstance(obj, dict):
+        if obj.get("kind") == "die":
+            yield obj
+        for value in obj.values():
+            yield from _dice_in(value)
+    elif isinstance(obj, list):
+        for value in obj:
+            yield from _dice_in(value)
+
+
+def audit_log(events: Sequence[StoredEvent]) -> LogAudit:
+    """Check the chain and every die of one battle's complete log (in version order)."""
+    brk = find_chain_break(events)
+    if brk is not None:
+        return LogAudit(
+            events_checked=len(events),
+            chain_ok=False,
+            dice_ok=False,
+            dice_checked=0,
+            dice_pending=0,
+            client_dice=0,
+            failed_version=brk.version,
+            reason=brk.reason,
+        )
+    decoded = [(ev, _decode.decode(ev.data)) for ev in events]
+    commitments: dict[int, str] = {}
+    seeds: dict[int, bytes] = {}
+    for ev, data in decoded:
+        if ev.type == "BattleCreated":
+            commitments[data["dice_epoch"]] = data["dice_commitment"]
+        elif ev.type == "DiceSeedRevealed":
+            epoch, seed_hex = data["epoch"], data["seed"]
+            try:
+                seed = bytes.fromhex(seed_hex)
+            except (TypeError, ValueError):
+                return _dice_failure(events, ev.version, f"revealed seed of epoch {epoch} is not hex")
+            if commitments.get(epoch) != commitment(seed):
+                return _dice_failure(
+                    events,
+                    ev.version,
+                    f"the seed revealed for epoch {epoch} does not match its commitment "
+                    f"{commitments.get(epoch)}",
+                )
+            seeds[epoch] = seed
+            if data.get("next_epoch") is not None:
+                commitments[data["next_epoch"]] = data["next_commitment"]
+    checked = pending = client = 0
+    seen: set[tuple[int, int]] = set()
+    battle_id = events[0].battle_id if events else ""
+    for ev, data in decoded:
+        for die in _dice_in(data):
+            if die.get("source") != "server":
+                client += 1
+                continue
+            epoch, version, index = die.get("epoch"), die.get("version"), die.get("index")
+            if epoch not in commitments or version is None or index is None:
+                return _dice_failure(events, ev.version, "a server die names no committed epoch")
+            if (version, index) in seen or version > ev.version:
+                return _dice_failure(
+                    events, ev.version, f"server die ({version}, {index}) reuses a roll counter"
+                )
+            seen.add((version, index))
+            seed = seeds.get(epoch)
+            if seed is None:
+                pending += 1
+                continue
+            try:
+                expected = derive_value(
+                    seed, battle_id, version, index, die.get("client_seed", ""), die["sides"]
+                )
+            except (KeyError, TypeError, ValueError):
+                return _dice_failure(events, ev.version, "a server die is malformed")
+            if expected != die.get("value"):
+                return _dice_failure(
+                    events,
+                    ev.version,
+                    f"die {index} of roll {version} ({die.get('purpose')}) shows "
+                    f"{die.get('value')}, but the revealed seed gives {expected}",
+                )
+            checked += 1
+    return LogAudit(
+        events_checked=len(events),
+        chain_ok=True,
+        dice_ok=True,
+        dice_checked=checked,
+        dice_pending=pending,
+        client_dice=client,
+    )
+
+
+def _dice_failure(events: Sequence[StoredEvent], version: int, reason: str) -> LogAudit:
+    return LogAudit(
+        events_checked=len(events),
+        chain_ok=True,
+        dice_ok=False,
+        dice_checked=0,
+        dice_pending=0,
+        client_dice=0,
+        failed_version=version,
+        reason=reason,
+    )
