@@ -39,7 +39,7 @@ class BattleEventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type
     """Base of the battle-level events."""
 
 
-class BattleCreated(BattleEventBase, tag="BattleCreated"):
+class BattleCreated(BattleEventBase, frozen=True, tag="BattleCreated"):
     """The first event of every battle: the rules it is played under, pinned."""
 
     battle_id: str
@@ -54,7 +54,7 @@ class BattleCreated(BattleEventBase, tag="BattleCreated"):
     dice_commitment: str  # sha256(seed) of the seed every server die of this epoch derives from
 
 
-class DiceSeedRevealed(BattleEventBase, tag="DiceSeedRevealed"):
+class DiceSeedRevealed(BattleEventBase, frozen=True, tag="DiceSeedRevealed"):
     """The seed of an epoch revealed, and (unless the battle is over) the next one committed."""
 
     epoch: int
@@ -64,14 +64,14 @@ class DiceSeedRevealed(BattleEventBase, tag="DiceSeedRevealed"):
     next_commitment: str | None = None
 
 
-class BattleUndone(BattleEventBase, tag="BattleUndone"):
+class BattleUndone(BattleEventBase, frozen=True, tag="BattleUndone"):
     """The referee set the battle back to its state as of `to_version`."""
 
     to_version: int
     reason: str
 
 
-class RulingRecorded(BattleEventBase, tag="RulingRecorded"):
+class RulingRecorded(BattleEventBase, frozen=True, tag="RulingRecorded"):
     """A referee's ruling: a call the rules leave to the GM, with its reason.
 
     `audience` is who may read it: "all", "referee" or "side:<id>".

@@ -30,14 +30,14 @@ class BattleCommandBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="ty
     """Base of the battle-level commands."""
 
 
-class Undo(BattleCommandBase, tag="Undo"):
+class Undo(BattleCommandBase, frozen=True, tag="Undo"):
     """Set the game back to its state as of `to_version`; the log keeps everything."""
 
     to_version: Annotated[int, msgspec.Meta(ge=1)]
     reason: Text
 
 
-class RecordRuling(BattleCommandBase, tag="RecordRuling"):
+class RecordRuling(BattleCommandBase, frozen=True, tag="RecordRuling"):
     """Record a referee's ruling and its reason, for all, the referee only, or one side."""
 
     ruling: Text
@@ -45,7 +45,7 @@ class RecordRuling(BattleCommandBase, tag="RecordRuling"):
     audience: str = ALL
 
 
-class RevealDice(BattleCommandBase, tag="RevealDice"):
+class RevealDice(BattleCommandBase, frozen=True, tag="RevealDice"):
     """Reveal the current dice seed (a new seed is committed for later rolls)."""
 
 

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["DuplicateCommand", "IdempotencyMismatch", "StoreError", "StoreUnavailable", "VersionConflict"]
+__all__ = [
+    "DuplicateCommand",
+    "IdempotencyMismatch",
+    "StoreError",
+    "StoreUnavailable",
+    "VersionConflict",
+]
 
 
 class StoreError(Exception):

@@ -1,4 +1,4 @@
-"""The EventStore protocol: the one interface every store implements and the contract suite tests."""
+"""The EventStore protocol: the one interface every store implements and the contract tests."""
 
 from __future__ import annotations
 

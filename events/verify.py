@@ -74,7 +74,9 @@ def audit_log(events: Sequence[StoredEvent]) -> LogAudit:
             try:
                 seed = bytes.fromhex(seed_hex)
             except (TypeError, ValueError):
-                return _dice_failure(events, ev.version, f"revealed seed of epoch {epoch} is not hex")
+                return _dice_failure(
+                    events, ev.version, f"revealed seed of epoch {epoch} is not hex"
+                )
             if commitments.get(epoch) != commitment(seed):
                 return _dice_failure(
                     events,
@@ -101,13 +103,13 @@ def audit_log(events: Sequence[StoredEvent]) -> LogAudit:
                     events, ev.version, f"server die ({version}, {index}) reuses a roll counter"
                 )
             seen.add((version, index))
-            seed = seeds.get(epoch)
-            if seed is None:
+            revealed = seeds.get(epoch)
+            if revealed is None:
                 pending += 1
                 continue
             try:
                 expected = derive_value(
-                    seed, battle_id, version, index, die.get("client_seed", ""), die["sides"]
+                    revealed, battle_id, version, index, die.get("client_seed", ""), die["sides"]
                 )
             except (KeyError, TypeError, ValueError):
                 return _dice_failure(events, ev.version, "a server die is malformed")

@@ -1,0 +1,199 @@
+"""`make bench`: commands over HTTP vs a bare Litestar POST; rebuild speed; state at any version.
+
+Prints its figures and the targets next to them. Not a test: nothing here fails on a
+slow machine, it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import msgspec
+
+from bench.load import Request, run_load
+from bench.scripts import QUICKSTART, Script, play_script
+from bench.servers import serve
+from domain.actors import Actor
+from domain.battle import BattleCreated, Timeline
+from events.chain import canonical, seal
+from events.envelope import EventActor
+from events.sqlite import SQLiteEventStore
+from service.battles import BattleService
+from tests.support.quickstart_play import SETUP
+
+CONNECTIONS = 32
+
+
+def _post(port: int, path: str, body: Any, headers: dict[str, str] | None = None) -> Any:
+    req = urllib.request.Request(
+        f"http://127.0.0.1:{port}{path}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+    with urllib.request.urlopen(req) as r:
+        return json.loads(r.read())
+
+
+def _command_source(battle_id: str, key: str, script: Script) -> Any:
+    """An endless legal sequence for one battle: the script, then Undo to 1, again."""
+    headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
+    path = f"/battles/{battle_id}/commands"
+    bodies = [msgspec.json.encode({"command": c, "dice": d}) for c, d in script]
+    bodies.append(
+        msgspec.json.encode({"command": {"type": "Undo", "to_version": 1, "reason": "bench"}})
+    )
+    i = 0
+
+    def nxt() -> Request:
+        nonlocal i
+        body = bodies[i % len(bodies)]
+        i += 1
+        return ("POST", path, body, headers)
+
+    return nxt
+
+
+def bench_http(seconds: float) -> dict[str, Any]:
+    script, _ = play_script(seed=7)
+    bare_body = msgspec.json.encode({"command": {"type": "EndStep"}})
+    bare_headers = {"Content-Type": "application/json"}
+    with serve("bench.bare_app:app", factory=False, env={}, probe="/schema") as port:
+        sources = [lambda: ("POST", "/bare", bare_body, bare_headers)] * CONNECTIONS
+        asyncio.run(run_load("127.0.0.1", port, sources, 2))  # warm-up
+        bare = asyncio.run(run_load("127.0.0.1", port, sources, seconds))
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {"BATTLE_DB": str(Path(tmp) / "bench.db"), "BATTLE_LOG_LEVEL": "WARNING"}
+        with serve("service.app:create_app", factory=True, env=env, probe="/health") as port:
+            sources = []
+            for _ in range(CONNECTIONS):
+                created = _post(port, "/battles", {"ruleset": "quickstart", "setup": SETUP})
+                sources.append(
+                    _command_source(created["battle_id"], created["keys"]["referee"], script)
+                )
+            asyncio.run(run_load("127.0.0.1", port, sources, 2))  # warm-up
+            service = asyncio.run(run_load("127.0.0.1", port, sources, seconds))
+    return {"bare": bare, "service": service, "script_length": len(script)}
+
+
+async def _build_battle(store: SQLiteEventStore, target: int) -> str:
+    """A quickstart battle of `target` events: played scripts, each followed by an Undo."""
+    assert QUICKSTART is not None
+    battle_id = "bench-rebuild"
+    created = BattleCreated(
+        battle_id=battle_id, title="bench", ruleset=QUICKSTART.id,
+        ruleset_version=QUICKSTART.version, options=msgspec.to_builtins(QUICKSTART.options_type()),
+        setup=msgspec.to_builtins(msgspec.convert(SETUP, QUICKSTART.setup_type)),
+        sides=QUICKSTART.side_ids(msgspec.convert(SETUP, QUICKSTART.setup_type)),
+        client_dice="any", dice_epoch=1, dice_commitment="0" * 64,
+    )  # fmt: skip
+    items: list[tuple[str, bytes, str]] = [("BattleCreated", canonical(created), "all")]
+    seed = 1
+    undo = canonical(
+        msgspec.to_builtins({"type": "BattleUndone", "to_version": 1, "reason": "bench"})
+    )
+    while len(items) < target:
+        _, events = play_script(seed=seed)
+        seed += 1
+        for ev in events:
+            items.append((ev.__struct_config__.tag, canonical(ev), QUICKSTART.audience(ev)))
+        items.append(("BattleUndone", undo, "all"))
+    items = items[:target]
+    version, prev = 0, "0" * 64
+    for start in range(0, len(items), 1000):
+        chunk = seal(
+            battle_id=battle_id, prev_version=version, prev_hash=prev,
+            items=items[start : start + 1000], recorded_at="2026-01-01T00:00:00.000Z",
+            actor=EventActor(role="referee"), command_id=None,
+        )  # fmt: skip
+        await store.append(battle_id, version, chunk)
+        version, prev = chunk[-1].version, chunk[-1].hash
+    return battle_id
+
+
+async def bench_rebuild(events: int, samples: int) -> dict[str, Any]:
+    assert QUICKSTART is not None
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SQLiteEventStore(Path(tmp) / "rebuild.db")
+        await store.open()
+        try:
+            battle_id = await _build_battle(store, events)
+            best_read = best_total = float("inf")
+            for _ in range(3):
+                t0 = time.perf_counter()
+                items = await store.read_payloads(battle_id)
+                t1 = time.perf_counter()
+                timeline = Timeline(QUICKSTART)
+                timeline.extend(items)
+                t2 = time.perf_counter()
+                best_read = min(best_read, t1 - t0)
+                best_total = min(best_total, t2 - t0)
+            n = len(items)
+            # The state at any version, through the service (catch-up read included).
+            service = BattleService(store)
+            referee = Actor(role="referee")
+            await service.view(battle_id, referee)
+            rng = random.Random(3)
+            times = []
+            for _ in range(samples):
+                v = rng.randint(1, n)
+                t0 = time.perf_counter()
+                await service.view(battle_id, referee, v)
+                times.append(time.perf_counter() - t0)
+            times.sort()
+        finally:
+            await store.close()
+    return {
+        "events": n,
+        "read_s": best_read,
+        "rebuild_s": best_total,
+        "events_per_s": n / best_total,
+        "state_at_p50_ms": times[len(times) // 2] * 1000,
+        "state_at_p99_ms": times[int(len(times) * 0.99)] * 1000,
+        "state_at_max_ms": times[-1] * 1000,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="bench")
+    parser.add_argument("--seconds", type=float, default=10.0)
+    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--samples", type=int, default=1000)
+    args = parser.parse_args()
+
+    print("== commands over HTTP (embedded SQLite, one uvicorn worker, uvloop+httptools) ==")
+    http = bench_http(args.seconds)
+    bare, svc = http["bare"], http["service"]
+    ratio = svc["rps"] / bare["rps"]
+    print(
+        f"bare Litestar POST : {bare['rps']:8.0f} req/s  p50 {bare['p50_ms']:.2f} ms  "
+        f"p99 {bare['p99_ms']:.2f} ms  ({bare['requests']} requests, {CONNECTIONS} connections)"
+    )
+    print(
+        f"service commands   : {svc['rps']:8.0f} req/s  p50 {svc['p50_ms']:.2f} ms  "
+        f"p99 {svc['p99_ms']:.2f} ms  ({svc['requests']} requests)"
+    )
+    print(f"ratio              : {ratio:.2f}  (target >= 0.50)")
+
+    print(f"\n== rebuild a {args.events:,}-event quickstart battle from SQLite ==")
+    rb = asyncio.run(bench_rebuild(args.events, args.samples))
+    print(f"read               : {rb['read_s'] * 1000:.0f} ms")
+    print(
+        f"read+decode+fold   : {rb['rebuild_s'] * 1000:.0f} ms = {rb['events_per_s']:,.0f} events/s"
+        "  (target >= 500,000)"
+    )
+    print(
+        f"state at a version : p50 {rb['state_at_p50_ms']:.2f} ms  p99 "
+        f"{rb['state_at_p99_ms']:.2f} ms  max {rb['state_at_max_ms']:.2f} ms  (target < 5 ms)"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+"""`create_app()`: all Litestar wiring in one place."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from litestar import Litestar
+from litestar.datastructures import State
+from litestar.openapi.config import OpenAPIConfig
+from litestar.openapi.spec import Components, SecurityScheme
+
+from events.sqlite import SQLiteEventStore
+from events.store import EventStore
+from service.battles import BattleService
+from service.problems import exception_handlers
+from service.routes import ROUTES, SERVICE_VERSION
+from service.settings import Settings
+
+__all__ = ["create_app"]
+
+
+def create_app(settings: Settings | None = None, store: EventStore | None = None) -> Litestar:
+    """The battle service. `store` overrides the one the settings name (tests, benchmarks)."""
+    settings = settings or Settings.from_env()
+    logging.basicConfig(
+        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s"
+    )
+    the_store: EventStore = store or SQLiteEventStore(settings.sqlite_path)
+    kind = type(the_store).__name__
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        await the_store.open()
+        app.state.service = BattleService(the_store)
+        app.state.store_kind = kind
+        try:
+            yield
+        finally:
+            await the_store.close()
+
+    return Litestar(
+        route_handlers=ROUTES,
+        lifespan=[lifespan],
+        state=State({"store_kind": kind}),
+        exception_handlers=exception_handlers,
+        openapi_config=OpenAPIConfig(
+            title="Battle service",
+            version=SERVICE_VERSION,
+            description=(
+                "Event-sourced battle resolution for tabletop RPGs: rules as deciders, "
+                "verifiable dice, an auditable hash-chained log."
+            ),
+            components=Components(
+                security_schemes={
+                    "BearerKey": SecurityScheme(
+                        type="http",
+                        scheme="bearer",
+                        description="An access key returned by createBattle",
+                    )
+                }
+            ),
+        ),
+        debug=False,
+    )

@@ -1,0 +1,539 @@
+"""The application shell: load a battle, fold, decide, append with the expected version, answer.
+
+One `BattleService` per process. It keeps recently used battles folded in memory
+(`Timeline`s); every read first catches up from the store, and every command is
+decided on the cached state and appended with that state's version as the expected
+version, so a worker that fell behind finds out from the store and decides again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+import uuid
+from collections import OrderedDict
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import msgspec
+
+from domain.actors import ALL, Actor, can_see
+from domain.battle import (
+    Battle,
+    BattleCreated,
+    DiceSeedRevealed,
+    RulingRecorded,
+    Timeline,
+)
+from domain.battle_commands import (
+    BATTLE_COMMAND_TYPES,
+    BattleCommand,
+    RevealDice,
+    decide_battle_command,
+)
+from domain.decider import Ruleset
+from domain.dice import ServerDice, SuppliedDice, commitment
+from domain.errors import DiceError, NotPermitted, RuleViolation
+from domain.rulesets import RULESETS, get_ruleset
+from events.chain import canonical, seal
+from events.envelope import AccessKey, CommandRecord, EventActor, StoredEvent
+from events.errors import DuplicateCommand, IdempotencyMismatch, VersionConflict
+from events.store import EventStore
+from events.verify import audit_log
+from service.auth import KeyRing, Principal, hash_key, mint_key
+from service.errors import BadRequest, Forbidden, NotFound
+from service.schemas import (
+    BattleCreatedResponse,
+    BattleKeys,
+    BattleView,
+    CommandRequest,
+    CommandResponse,
+    CreateBattleRequest,
+    DiceInfo,
+    DiceReveal,
+    EventActorOut,
+    EventOut,
+    EventPage,
+    VerifyFailure,
+    VerifyReport,
+)
+
+__all__ = ["BattleService"]
+
+_MAX_RETRIES = 8
+
+
+def _tag(event: msgspec.Struct) -> str:
+    return str(event.__struct_config__.tag)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def _seed_name(commit: str) -> str:
+    # Named by commitment, not epoch: two workers racing to commit a new seed never
+    # overwrite each other's secret, whichever of their events wins the append.
+    return f"seed:{commit}"
+
+
+def event_out(ev: StoredEvent, undone: bool = False) -> EventOut:
+    return EventOut(
+        battle_id=ev.battle_id,
+        version=ev.version,
+        position=ev.position,
+        type=ev.type,
+        data=msgspec.Raw(ev.data),
+        audience=ev.audience,
+        recorded_at=ev.recorded_at,
+        actor=EventActorOut(role=ev.actor.role, side=ev.actor.side),
+        command_id=ev.command_id,
+        prev_hash=ev.prev_hash,
+        hash=ev.hash,
+        undone=undone,
+    )
+
+
+class _Loaded:
+    """A battle folded in memory, with the lock that serialises this process's commands."""
+
+    __slots__ = ("head_hash", "lock", "ruleset", "seeds", "timeline")
+
+    def __init__(
+        self, ruleset: Ruleset[Any, Any, Any, Any, Any], timeline: Timeline, head_hash: str
+    ) -> None:
+        self.ruleset = ruleset
+        self.timeline = timeline
+        self.head_hash = head_hash  # hash of the last folded event: the next one's prev_hash
+        self.lock = asyncio.Lock()
+        self.seeds: dict[str, bytes] = {}  # commitment -> seed
+
+    @property
+    def battle(self) -> Battle:
+        current = self.timeline.current
+        assert current is not None
+        return current
+
+
+class BattleService:
+    """Commands and queries of battles over one event store."""
+
+    def __init__(self, store: EventStore, *, cache_size: int = 512) -> None:
+        self.store = store
+        self.keys = KeyRing(store)
+        self._cache: OrderedDict[str, _Loaded] = OrderedDict()
+        self._cache_size = cache_size
+
+    # -- loading ------------------------------------------------------------------------
+
+    async def _load(self, battle_id: str, *, catch_up: bool = True) -> _Loaded:
+        loaded = self._cache.get(battle_id)
+        if loaded is not None:
+            self._cache.move_to_end(battle_id)
+            if catch_up:
+                await self._catch_up(loaded, battle_id)
+            return loaded
+        items = await self.store.read_payloads(battle_id)
+        if not items:
+            raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
+        created = msgspec.json.decode(items[0][2], type=BattleCreated)
+        ruleset = get_ruleset(created.ruleset)
+        if ruleset is None:  # a battle of a ruleset this build no longer ships
+            raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
+        timeline = Timeline(ruleset)
+        timeline.extend(items)
+        head = await self.store.head(battle_id)
+        assert head is not None
+        loaded = _Loaded(ruleset, timeline, head.hash)
+        if head.version != timeline.version:  # appended in between: fetch the rest
+            await self._catch_up(loaded, battle_id)
+        return self._remember(battle_id, loaded)
+
+    def _remember(self, battle_id: str, loaded: _Loaded) -> _Loaded:
+        existing = self._cache.get(battle_id)
+        if existing is not None:  # a concurrent load got there first: keep its lock
+            return existing
+        self._cache[battle_id] = loaded
+        if len(self._cache) > self._cache_size:
+            self._cache.popitem(last=False)
+        return loaded
+
+    async def _catch_up(self, loaded: _Loaded, battle_id: str) -> None:
+        rows = await self.store.read(battle_id, after=loaded.timeline.version)
+        rows = [r for r in rows if r.version > loaded.timeline.version]
+        if rows:
+            loaded.timeline.extend([(r.version, r.type, r.data) for r in rows])
+            loaded.head_hash = rows[-1].hash
+
+    async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
+        seed = loaded.seeds.get(commit)
+        if seed is None:
+            seed = await self.store.load_secret(battle_id, _seed_name(commit))
+            if seed is None or commitment(seed) != commit:
+                raise RuntimeError(f"the dice seed of battle {battle_id} is missing")
+            loaded.seeds[commit] = seed
+        return seed
+
+    async def _new_seed(self, battle_id: str, loaded: _Loaded | None) -> tuple[bytes, str]:
+        seed = os.urandom(32)
+        commit = commitment(seed)
+        await self.store.save_secret(battle_id, _seed_name(commit), seed)
+        if loaded is not None:
+            loaded.seeds[commit] = seed
+        return seed, commit
+
+    # -- creating -----------------------------------------------------------------------
+
+    async def create(self, req: CreateBattleRequest) -> BattleCreatedResponse:
+        ruleset = get_ruleset(req.ruleset)
+        if ruleset is None:
+            raise NotFound(
+                f"there is no ruleset {req.ruleset!r}; known: {sorted(RULESETS)}",
+                code="unknown-ruleset",
+            )
+        try:
+            options = msgspec.convert(req.options, ruleset.options_type)
+        except msgspec.ValidationError as e:
+            raise BadRequest(f"invalid options: {e}", code="invalid-options") from e
+        try:
+            setup = msgspec.convert(req.setup, ruleset.setup_type)
+        except msgspec.ValidationError as e:
+            raise BadRequest(f"invalid setup: {e}", code="invalid-setup") from e
+        ruleset.initial_state(setup, options)  # raises InvalidSetup before anything is stored
+        sides = ruleset.side_ids(setup)
+        battle_id = str(uuid.uuid4())
+        seed, commit = await self._new_seed(battle_id, None)
+        created = BattleCreated(
+            battle_id=battle_id,
+            title=req.title,
+            ruleset=ruleset.id,
+            ruleset_version=ruleset.version,
+            options=msgspec.to_builtins(options),
+            setup=msgspec.to_builtins(setup),
+            sides=sides,
+            client_dice=req.client_dice,
+            dice_epoch=1,
+            dice_commitment=commit,
+        )
+        keys = BattleKeys(
+            referee=mint_key(), observer=mint_key(), sides={s: mint_key() for s in sides}
+        )
+        records = [
+            AccessKey(key_hash=hash_key(keys.referee), battle_id=battle_id, role="referee"),
+            AccessKey(key_hash=hash_key(keys.observer), battle_id=battle_id, role="observer"),
+            *(
+                AccessKey(key_hash=hash_key(k), battle_id=battle_id, role="side", side=s)
+                for s, k in keys.sides.items()
+            ),
+        ]
+        await self.store.save_keys(records)
+        pending = seal(
+            battle_id=battle_id,
+            prev_version=0,
+            prev_hash="0" * 64,
+            items=[("BattleCreated", canonical(created), ALL)],
+            recorded_at=_now(),
+            actor=EventActor(role="creator"),
+            command_id=None,
+        )
+        stored = await self.store.append(battle_id, 0, pending)
+        self.keys.remember(records)
+        timeline = Timeline(ruleset)
+        timeline.extend([(e.version, e.type, e.data) for e in stored])
+        loaded = self._remember(battle_id, _Loaded(ruleset, timeline, stored[-1].hash))
+        loaded.seeds[commit] = seed
+        return BattleCreatedResponse(
+            battle_id=battle_id,
+            ruleset=ruleset.id,
+            ruleset_version=ruleset.version,
+            version=1,
+            dice_commitment=commit,
+            keys=keys,
+        )
+
+    # -- commands -----------------------------------------------------------------------
+
+    async def execute(
+        self,
+        battle_id: str,
+        principal: Principal,
+        req: CommandRequest,
+        idempotency_key: str | None,
+    ) -> CommandResponse:
+        actor = principal.actor
+        if actor.role == "observer":
+            raise Forbidden("an observer key may only read", code="read-only-key")
+        request_hash = ""
+        if idempotency_key is not None:
+            request_hash = hashlib.sha256(
+                canonical({"request": req, "role": actor.role, "side": actor.side})
+            ).hexdigest()
+            previous = await self.store.find_command(battle_id, idempotency_key)
+            if previous is not None:
+                return await self._replay(battle_id, actor, previous, request_hash)
+        loaded = await self._load(battle_id, catch_up=False)
+        async with loaded.lock:
+            for _ in range(_MAX_RETRIES):
+                battle = loaded.battle
+                if req.expected_version is not None and req.expected_version != battle.version:
+                    await self._catch_up(loaded, battle_id)
+                    if req.expected_version != loaded.battle.version:
+                        raise VersionConflict(
+                            battle_id, req.expected_version, loaded.battle.version
+                        )
+                    battle = loaded.battle
+                items = await self._decide(battle_id, loaded, battle, actor, req)
+                if not items:
+                    return CommandResponse(battle_id=battle_id, version=battle.version, events=[])
+                pending = seal(
+                    battle_id=battle_id,
+                    prev_version=battle.version,
+                    prev_hash=loaded.head_hash,
+                    items=items,
+                    recorded_at=_now(),
+                    actor=EventActor(role=actor.role, side=actor.side),
+                    command_id=idempotency_key,
+                )
+                record = None
+                if idempotency_key is not None:
+                    record = CommandRecord(
+                        battle_id=battle_id,
+                        command_id=idempotency_key,
+                        request_hash=request_hash,
+                        first_version=pending[0].version,
+                        last_version=pending[-1].version,
+                    )
+                try:
+                    stored = await self.store.append(battle_id, battle.version, pending, record)
+                except VersionConflict:
+                    await self._catch_up(loaded, battle_id)
+                    if req.expected_version is not None:
+                        raise VersionConflict(
+                            battle_id, req.expected_version, loaded.battle.version
+                        ) from None
+                    continue
+                except DuplicateCommand:
+                    await self._catch_up(loaded, battle_id)
+                    assert idempotency_key is not None
+                    previous = await self.store.find_command(battle_id, idempotency_key)
+                    assert previous is not None
+                    return await self._replay(battle_id, actor, previous, request_hash)
+                loaded.timeline.extend([(e.version, e.type, e.data) for e in stored])
+                loaded.head_hash = stored[-1].hash
+                return CommandResponse(
+                    battle_id=battle_id,
+                    version=stored[-1].version,
+                    events=[event_out(e) for e in stored if can_see(actor, e.audience)],
+                )
+        raise VersionConflict(battle_id, loaded.battle.version, loaded.battle.version)
+
+    async def _replay(
+        self, battle_id: str, actor: Actor, previous: CommandRecord, request_hash: str
+    ) -> CommandResponse:
+        if previous.request_hash != request_hash:
+            raise IdempotencyMismatch(
+                f"Idempotency-Key {previous.command_id} was already used for another request "
+                "to this battle",
+                battle_id=battle_id,
+                command_id=previous.command_id,
+            )
+        stored = await self.store.read(
+            battle_id, after=previous.first_version - 1, upto=previous.last_version
+        )
+        return CommandResponse(
+            battle_id=battle_id,
+            version=previous.last_version,
+            events=[event_out(e) for e in stored if can_see(actor, e.audience)],
+            replayed=True,
+        )
+
+    async def _decide(
+        self,
+        battle_id: str,
+        loaded: _Loaded,
+        battle: Battle,
+        actor: Actor,
+        req: CommandRequest,
+    ) -> list[tuple[str, bytes, str]]:
+        """The (type, data, audience) of the events the command produces."""
+        type_ = req.command.get("type")
+        if not isinstance(type_, str):
+            raise BadRequest(
+                "the command needs a 'type': one of the ruleset's commands "
+                f"({sorted(loaded.ruleset.command_docs)}) or {sorted(BATTLE_COMMAND_TYPES)}",
+                code="invalid-command",
+            )
+        if type_ in BATTLE_COMMAND_TYPES:
+            if req.dice is not None:
+                raise DiceError(f"{type_} rolls no dice")
+            command = _convert(req.command, BattleCommand, "battle command")
+            if isinstance(command, RevealDice):
+                reveal = await self._reveal_event(battle_id, loaded, battle, actor, "requested")
+                return [(_tag(reveal), canonical(reveal), ALL)]
+            events = decide_battle_command(battle, command, actor)
+            return [
+                (_tag(ev), canonical(ev), ev.audience if isinstance(ev, RulingRecorded) else ALL)
+                for ev in events
+            ]
+        ruleset = loaded.ruleset
+        if type_ not in ruleset.command_docs:
+            raise BadRequest(
+                f"unknown command type {type_!r}; {ruleset.id} accepts "
+                f"{sorted(ruleset.command_docs)} and {sorted(BATTLE_COMMAND_TYPES)}",
+                code="unknown-command",
+            )
+        command = _convert(req.command, ruleset.command_type, type_)
+        game = battle.game
+        if ruleset.is_over(game):
+            raise RuleViolation("the battle is over: no more orders")
+        ruleset.authorize(game, command, actor)
+        dice: ServerDice | SuppliedDice
+        if req.dice is not None:
+            policy = battle.meta.created.client_dice
+            if policy == "none" or (policy == "referee" and not actor.is_referee):
+                raise NotPermitted(
+                    "this battle does not accept dice from this key "
+                    f"(client dice: {policy}); leave out 'dice' to use the server's dice"
+                )
+            dice = SuppliedDice(req.dice)
+        else:
+            commit = battle.meta.commitments[battle.meta.dice_epoch]
+            dice = ServerDice(
+                seed=await self._seed(battle_id, loaded, commit),
+                epoch=battle.meta.dice_epoch,
+                battle_id=battle_id,
+                version=battle.version + 1,
+                client_seed=req.client_seed,
+            )
+        events = ruleset.decide(game, command, dice)
+        if isinstance(dice, SuppliedDice):
+            dice.finish()
+        items = [(_tag(ev), canonical(ev), ruleset.audience(ev)) for ev in events]
+        if events:
+            after = game
+            for ev in events:
+                after = ruleset.evolve(after, ev)
+            if ruleset.is_over(after):
+                reveal = await self._reveal_event(battle_id, loaded, battle, actor, "battle-over")
+                items.append(("DiceSeedRevealed", canonical(reveal), ALL))
+        return items
+
+    async def _reveal_event(
+        self, battle_id: str, loaded: _Loaded, battle: Battle, actor: Actor, reason: str
+    ) -> DiceSeedRevealed:
+        if reason == "requested" and actor.role not in ("referee", "side"):
+            raise Forbidden("only the referee or a side may reveal the dice seed")
+        meta = battle.meta
+        seed = await self._seed(battle_id, loaded, meta.commitments[meta.dice_epoch])
+        _, next_commit = await self._new_seed(battle_id, loaded)
+        return DiceSeedRevealed(
+            epoch=meta.dice_epoch,
+            seed=seed.hex(),
+            reason=reason,  # type: ignore[arg-type]
+            next_epoch=meta.dice_epoch + 1,
+            next_commitment=next_commit,
+        )
+
+    # -- queries ------------------------------------------------------------------------
+
+    async def view(self, battle_id: str, actor: Actor, version: int | None = None) -> BattleView:
+        loaded = await self._load(battle_id)
+        current = loaded.battle.version
+        if version is None:
+            battle = loaded.battle
+        elif not 1 <= version <= current:
+            raise BadRequest(
+                f"version {version} is outside 1..{current}",
+                code="version-out-of-range",
+                current_version=current,
+            )
+        else:
+            battle = loaded.timeline.state_at(version)
+        meta = battle.meta
+        ruleset = loaded.ruleset
+        return BattleView(
+            battle_id=battle_id,
+            title=meta.created.title,
+            ruleset=meta.created.ruleset,
+            ruleset_version=meta.created.ruleset_version,
+            options=meta.created.options,
+            version=battle.version,
+            over=ruleset.is_over(battle.game),
+            role=actor.role,
+            side=actor.side,
+            dice=DiceInfo(
+                epoch=meta.dice_epoch,
+                commitment=meta.commitments[meta.dice_epoch],
+                revealed={str(k): v for k, v in meta.revealed.items()},
+                commitments={str(k): v for k, v in meta.commitments.items()},
+            ),
+            state=ruleset.view(battle.game, actor),
+        )
+
+    async def events(self, battle_id: str, actor: Actor, after: int, limit: int) -> EventPage:
+        loaded = await self._load(battle_id)
+        head = loaded.battle.version
+        stored = await self.store.read(battle_id, after=after, limit=limit)
+        undone = loaded.timeline.undone() if loaded.timeline.has_undo else set()
+        last = stored[-1].version if stored else after
+        return EventPage(
+            battle_id=battle_id,
+            version=head,
+            events=[
+                event_out(e, e.version in undone) for e in stored if can_see(actor, e.audience)
+            ],
+            next_after=last if stored and last < head else None,
+        )
+
+    async def reveal(
+        self, battle_id: str, principal: Principal, idempotency_key: str | None
+    ) -> DiceReveal:
+        response = await self.execute(
+            battle_id,
+            principal,
+            CommandRequest(command={"type": "RevealDice"}),
+            idempotency_key,
+        )
+        reveal = next(e for e in response.events if e.type == "DiceSeedRevealed")
+        data = msgspec.json.decode(reveal.data, type=DiceSeedRevealed)
+        return DiceReveal(
+            battle_id=battle_id,
+            version=reveal.version,
+            epoch=data.epoch,
+            seed=data.seed,
+            commitment=commitment(bytes.fromhex(data.seed)),
+            next_epoch=data.next_epoch,
+            next_commitment=data.next_commitment,
+        )
+
+    async def verify(self, battle_id: str) -> VerifyReport:
+        stored = await self.store.read(battle_id)
+        if not stored:
+            raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
+        audit = audit_log(stored)
+        failure = None
+        if audit.failed_version is not None:
+            failure = VerifyFailure(version=audit.failed_version, reason=audit.reason or "")
+        return VerifyReport(
+            battle_id=battle_id,
+            ok=audit.ok,
+            events_checked=audit.events_checked,
+            chain_ok=audit.chain_ok,
+            dice_ok=audit.dice_ok,
+            dice_checked=audit.dice_checked,
+            dice_pending=audit.dice_pending,
+            client_dice=audit.client_dice,
+            first_failure=failure,
+        )
+
+    async def stored_events(self, battle_id: str) -> Sequence[StoredEvent]:
+        return await self.store.read(battle_id)
+
+
+def _convert(obj: dict[str, Any], type_: Any, what: str) -> Any:
+    try:
+        return msgspec.convert(obj, type_)
+    except msgspec.ValidationError as e:
+        raise BadRequest(f"invalid {what}: {e}", code="invalid-command") from e

@@ -1,0 +1,52 @@
+"""Errors of the HTTP application layer, each with an HTTP status and a stable problem code."""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = [
+    "BadRequest",
+    "Forbidden",
+    "NotFound",
+    "ServiceError",
+    "Unauthenticated",
+]
+
+
+class ServiceError(Exception):
+    """Base of the service's own errors: `code` names the problem type, `status` the HTTP status."""
+
+    code = "service-error"
+    status = 400
+    title = "Bad request"
+
+    def __init__(self, detail: str, *, code: str | None = None, **context: Any) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        if code is not None:
+            self.code = code
+        self.context = context
+
+
+class BadRequest(ServiceError):
+    code = "bad-request"
+    status = 400
+    title = "The request is not valid"
+
+
+class Unauthenticated(ServiceError):
+    code = "unauthenticated"
+    status = 401
+    title = "A valid access key is required"
+
+
+class Forbidden(ServiceError):
+    code = "forbidden"
+    status = 403
+    title = "This key may not do that"
+
+
+class NotFound(ServiceError):
+    code = "not-found"
+    status = 404
+    title = "Not found"

@@ -1,0 +1,277 @@
+"""The HTTP routes: thin handlers that authenticate, call `BattleService` and answer.
+
+Paths and operation ids are a contract integrations code against: keep them stable.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from litestar import get, post
+from litestar.datastructures import State
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import HeaderParameter, PathParameter, QueryParameter
+
+from domain.battle_commands import BATTLE_COMMAND_DOCS, BattleCommand
+from domain.rulesets import RULESETS, get_ruleset
+from service.battles import BattleService
+from service.errors import NotFound
+from service.problems import PROBLEM_MEDIA_TYPE
+from service.schemas import (
+    BattleCreatedResponse,
+    BattleView,
+    CommandRequest,
+    CommandResponse,
+    CreateBattleRequest,
+    DiceReveal,
+    EventPage,
+    Health,
+    RulesetDetail,
+    RulesetSummary,
+    VerifyReport,
+)
+
+__all__ = ["ROUTES"]
+
+SERVICE_VERSION = "0.1.0"
+
+
+class Problem(msgspec.Struct, kw_only=True):
+    """RFC 9457 problem details; `type` is stable per kind of problem."""
+
+    type: str
+    title: str
+    status: int
+    detail: str
+    instance: str | None = None
+    rule: str | None = None  # the section of the seed text a refused order breaks
+    current_version: int | None = None  # on a version conflict
+
+
+def _problems(*statuses: int) -> dict[int, ResponseSpec]:
+    text = {
+        400: "The request is malformed or names an invalid value",
+        401: "No access key, or an unknown one",
+        403: "The key may not do this (another battle, another side, read-only)",
+        404: "No such battle, ruleset, unit or other thing",
+        409: "The battle is not at the expected version (current_version says where it is)",
+        422: "The rules do not allow this order now, or the Idempotency-Key was reused",
+        503: "The event store is unavailable; retry",
+    }
+    return {
+        s: ResponseSpec(
+            data_container=Problem,
+            media_type=PROBLEM_MEDIA_TYPE,
+            description=text[s],
+            generate_examples=False,
+        )
+        for s in statuses
+    }
+
+
+BattleId = Annotated[str, PathParameter(min_length=1, max_length=128)]
+Authorization = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Authorization",
+        required=False,
+        description="Bearer <key>: the battle's referee, side or observer key",
+    ),
+]
+IdempotencyKey = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Idempotency-Key",
+        required=False,
+        min_length=1,
+        max_length=200,
+        description="Retrying with the same key returns the first answer and appends nothing",
+    ),
+]
+_SECURED: list[dict[str, list[str]]] = [{"BearerKey": []}]
+_battle_commands_schema = msgspec.json.schema(BattleCommand)
+
+
+def _service(state: State) -> BattleService:
+    service: BattleService = state.service
+    return service
+
+
+@get("/health", operation_id="getHealth", tags=["service"], summary="Liveness and store check")
+async def health(state: State) -> Health:
+    return Health(status="ok", store=state.store_kind, version=SERVICE_VERSION)
+
+
+@get("/rulesets", operation_id="listRulesets", tags=["rulesets"], summary="The rule systems")
+async def list_rulesets() -> list[RulesetSummary]:
+    return [
+        RulesetSummary(id=r.id, version=r.version, title=r.title, seed=r.seed)
+        for r in RULESETS.values()
+    ]
+
+
+@get(
+    "/rulesets/{ruleset:str}",
+    operation_id="getRuleset",
+    tags=["rulesets"],
+    summary="A ruleset: options with defaults, setup and command schemas",
+    responses=_problems(404),
+)
+async def get_ruleset_detail(
+    ruleset: Annotated[str, PathParameter(min_length=1, max_length=64)],
+) -> RulesetDetail:
+    r = get_ruleset(ruleset)
+    if r is None:
+        raise NotFound(
+            f"there is no ruleset {ruleset!r}; known: {sorted(RULESETS)}", code="unknown-ruleset"
+        )
+    return RulesetDetail(
+        id=r.id,
+        version=r.version,
+        title=r.title,
+        seed=r.seed,
+        options=msgspec.to_builtins(r.options_type()),
+        options_schema=msgspec.json.schema(r.options_type),
+        setup_schema=msgspec.json.schema(r.setup_type),
+        commands=dict(r.command_docs),
+        commands_schema=msgspec.json.schema(r.command_type),
+        battle_commands=dict(BATTLE_COMMAND_DOCS),
+        battle_commands_schema=_battle_commands_schema,
+    )
+
+
+@post(
+    "/battles",
+    operation_id="createBattle",
+    tags=["battles"],
+    summary="Create a battle; answers its id and access keys",
+    status_code=201,
+    responses=_problems(400, 404, 422),
+)
+async def create_battle(state: State, data: CreateBattleRequest) -> BattleCreatedResponse:
+    return await _service(state).create(data)
+
+
+@get(
+    "/battles/{battle_id:str}",
+    operation_id="getBattle",
+    tags=["battles"],
+    summary="The current state, as the caller may see it",
+    responses=_problems(401, 403, 404),
+    security=_SECURED,
+)
+async def get_battle(state: State, battle_id: BattleId, authorization: Authorization) -> BattleView:
+    service = _service(state)
+    principal = await service.keys.resolve(authorization, battle_id)
+    return await service.view(battle_id, principal.actor)
+
+
+@post(
+    "/battles/{battle_id:str}/commands",
+    operation_id="postCommand",
+    tags=["battles"],
+    summary="Give one command; answers the events it appended and the new version",
+    status_code=200,
+    responses=_problems(400, 401, 403, 404, 409, 422, 503),
+    security=_SECURED,
+)
+async def post_command(
+    state: State,
+    battle_id: BattleId,
+    data: CommandRequest,
+    authorization: Authorization,
+    idempotency_key: IdempotencyKey,
+) -> CommandResponse:
+    service = _service(state)
+    principal = await service.keys.resolve(authorization, battle_id)
+    return await service.execute(battle_id, principal, data, idempotency_key)
+
+
+@get(
+    "/battles/{battle_id:str}/events",
+    operation_id="listEvents",
+    tags=["battles"],
+    summary="The log, paged by version, filtered by what the caller may see",
+    responses=_problems(400, 401, 403, 404),
+    security=_SECURED,
+)
+async def list_events(
+    state: State,
+    battle_id: BattleId,
+    authorization: Authorization,
+    after: Annotated[int, QueryParameter(ge=0, description="Return events after this version")] = 0,
+    limit: Annotated[int, QueryParameter(ge=1, le=1000, description="At most this many")] = 100,
+) -> EventPage:
+    service = _service(state)
+    principal = await service.keys.resolve(authorization, battle_id)
+    return await service.events(battle_id, principal.actor, after, limit)
+
+
+@get(
+    "/battles/{battle_id:str}/state",
+    operation_id="getStateAtVersion",
+    tags=["battles"],
+    summary="The state right after a version (the current one if none is given)",
+    responses=_problems(400, 401, 403, 404),
+    security=_SECURED,
+)
+async def get_state(
+    state: State,
+    battle_id: BattleId,
+    authorization: Authorization,
+    version: Annotated[int | None, QueryParameter(ge=1, required=False)] = None,
+) -> BattleView:
+    service = _service(state)
+    principal = await service.keys.resolve(authorization, battle_id)
+    return await service.view(battle_id, principal.actor, version)
+
+
+@get(
+    "/battles/{battle_id:str}/verify",
+    operation_id="verifyBattle",
+    tags=["battles"],
+    summary="Check the hash chain and recompute every server die whose seed is revealed",
+    responses=_problems(401, 403, 404),
+    security=_SECURED,
+)
+async def verify_battle(
+    state: State, battle_id: BattleId, authorization: Authorization
+) -> VerifyReport:
+    service = _service(state)
+    await service.keys.resolve(authorization, battle_id)
+    return await service.verify(battle_id)
+
+
+@post(
+    "/battles/{battle_id:str}/dice/reveal",
+    operation_id="revealDice",
+    tags=["battles"],
+    summary="Reveal the current dice seed; later dice derive from a newly committed seed",
+    status_code=200,
+    responses=_problems(401, 403, 404, 409, 422, 503),
+    security=_SECURED,
+)
+async def reveal_dice(
+    state: State,
+    battle_id: BattleId,
+    authorization: Authorization,
+    idempotency_key: IdempotencyKey,
+) -> DiceReveal:
+    service = _service(state)
+    principal = await service.keys.resolve(authorization, battle_id)
+    return await service.reveal(battle_id, principal, idempotency_key)
+
+
+ROUTES: list[Any] = [
+    health,
+    list_rulesets,
+    get_ruleset_detail,
+    create_battle,
+    get_battle,
+    post_command,
+    list_events,
+    get_state,
+    verify_battle,
+    reveal_dice,
+]

@@ -1,0 +1,189 @@
+"""Commands over HTTP: idempotency, expected versions, client dice, undo, and clear 4xx errors."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.e2e.battle_client import Battle, create_battle
+from tests.support.quickstart_play import SETUP, next_command
+
+
+@pytest.fixture
+def battle(http: httpx.Client) -> Battle:
+    return create_battle(http)
+
+
+def _problem(r: httpx.Response, status: int, code: str) -> dict[str, Any]:
+    assert r.status_code == status, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    body = dict(r.json())
+    assert body["type"] == f"urn:battle-service:problem:{code}", body
+    assert body["status"] == status
+    assert body["detail"]
+    return body
+
+
+def _next(b: Battle) -> tuple[str, dict[str, Any]]:
+    return next_command(b.view()["state"])
+
+
+def test_same_idempotency_key_appends_once_and_answers_the_same(battle: Battle) -> None:
+    who, command = _next(battle)
+    first = battle.command(who, command, idempotency_key="k-1")
+    assert first.status_code == 200, first.text
+    version = battle.view()["version"]
+    again = battle.command(who, command, idempotency_key="k-1")
+    assert again.status_code == 200, again.text
+    assert again.json()["events"] == first.json()["events"]
+    assert again.json()["version"] == first.json()["version"] == version
+    assert again.json()["replayed"] is True
+    assert battle.view()["version"] == version
+    assert len(battle.events()) == version
+
+
+def test_reusing_a_key_for_another_request_is_refused(battle: Battle) -> None:
+    who, command = _next(battle)
+    assert battle.command(who, command, idempotency_key="k-2").status_code == 200
+    version = battle.view()["version"]
+    r = battle.command(
+        "referee",
+        {"type": "RecordRuling", "ruling": "other", "reason": "other"},
+        idempotency_key="k-2",
+    )
+    _problem(r, 422, "idempotency-mismatch")
+    assert battle.view()["version"] == version
+
+
+def test_expected_version_conflict_is_409_with_the_current_version(battle: Battle) -> None:
+    who, command = _next(battle)
+    r = battle.command(who, command, expected_version=0)
+    body = _problem(r, 409, "version-conflict")
+    assert body["current_version"] == 1
+    r = battle.command(who, command, expected_version=1)
+    assert r.status_code == 200, r.text
+
+
+def test_bad_json_is_a_400(battle: Battle) -> None:
+    r = battle.http.post(
+        f"/battles/{battle.id}/commands",
+        content=b"{not json",
+        headers={**battle.auth("referee"), "Content-Type": "application/json"},
+    )
+    _problem(r, 400, "invalid-request")
+    r = battle.http.post("/battles", content=b"[1,2", headers={"Content-Type": "application/json"})
+    _problem(r, 400, "invalid-request")
+
+
+def test_unknown_ruleset(http: httpx.Client) -> None:
+    r = http.post("/battles", json={"ruleset": "chess", "setup": {}})
+    body = _problem(r, 404, "unknown-ruleset")
+    assert "quickstart" in body["detail"]
+    _problem(http.get("/rulesets/chess"), 404, "unknown-ruleset")
+
+
+def test_invalid_setup_is_refused(http: httpx.Client) -> None:
+    _problem(
+        http.post("/battles", json={"ruleset": "quickstart", "setup": {"x": 1}}),
+        400,
+        "invalid-setup",
+    )
+    broken = {**SETUP, "sides": SETUP["sides"][:1]}
+    r = http.post("/battles", json={"ruleset": "quickstart", "setup": broken})
+    assert r.status_code in (400, 422), r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+
+
+def test_unknown_command_type_names_the_valid_ones(battle: Battle) -> None:
+    body = _problem(battle.command("referee", {"type": "Castle"}), 400, "unknown-command")
+    assert "MoveSquad" in body["detail"]
+    _problem(battle.command("referee", {"squad": "x"}), 400, "invalid-command")
+    _problem(battle.command("referee", {"type": "MoveSquad", "squad": 3}), 400, "invalid-command")
+
+
+def test_unknown_unit_is_a_404_and_appends_nothing(battle: Battle) -> None:
+    version = battle.view()["version"]
+    r = battle.command("referee", {"type": "MoveSquad", "squad": "no-such-squad", "x": 1, "y": 1})
+    assert r.status_code in (404, 422), r.text
+    if r.status_code == 404:
+        _problem(r, 404, "unknown-entity")
+    assert battle.view()["version"] == version
+
+
+def test_an_order_out_of_phase_is_refused_with_the_rule(battle: Battle) -> None:
+    # A new battle starts in the Priority phase: nothing may move yet.
+    squad = SETUP["squads"][0]
+    version = battle.view()["version"]
+    r = battle.command(
+        "referee", {"type": "MoveSquad", "squad": squad["id"], "x": squad["x"], "y": squad["y"]}
+    )
+    body = _problem(r, 422, "rule-violation")
+    assert body["rule"].startswith("001")
+    assert battle.view()["version"] == version
+
+
+def test_a_move_beyond_speed_is_refused(battle: Battle) -> None:
+    for _ in range(300):
+        who, command = _next(battle)
+        if command["type"] == "MoveSquad":
+            break
+        assert battle.command(who, command).status_code == 200
+    else:
+        pytest.fail("the autopilot never moved a squad")
+    version = battle.view()["version"]
+    far = {**command, "x": command["x"] + 20 if command["x"] < 20 else command["x"] - 20}
+    r = battle.command(who, far)
+    assert r.status_code == 422, r.text
+    assert r.headers["content-type"].startswith("application/problem+json")
+    assert battle.view()["version"] == version
+
+
+def test_client_dice_follow_the_battle_policy(http: httpx.Client) -> None:
+    b = create_battle(http, client_dice="referee")
+    for _ in range(300):
+        who, command = _next(b)
+        if command["type"] in ("PriorityCheck", "RollForPriority"):
+            break
+        assert b.command(who, command).status_code == 200
+    else:
+        pytest.fail("no roll came up")
+    if who != "referee":
+        _problem(b.command(who, command, dice=[20]), 403, "not-permitted")
+    _problem(b.command("referee", command, dice=[99]), 422, "dice-error")
+    _problem(b.command("referee", command, dice=[5, 5, 5, 5, 5, 5, 5, 5, 5]), 422, "dice-error")
+    r = b.command("referee", command, dice=[20] if command["type"] == "PriorityCheck" else [6, 1])
+    assert r.status_code == 200, r.text
+    dice = [d for e in r.json()["events"] for d in _dice(e["data"])]
+    assert dice and all(d["source"] == "client" for d in dice)
+
+
+def _dice(obj: Any) -> list[dict[str, Any]]:
+    if isinstance(obj, dict):
+        own = [obj] if obj.get("kind") == "die" else []
+        return own + [d for v in obj.values() for d in _dice(v)]
+    if isinstance(obj, list):
+        return [d for v in obj for d in _dice(v)]
+    return []
+
+
+def test_undo_sets_the_game_back_and_keeps_the_log(battle: Battle) -> None:
+    start = battle.view()
+    for _ in range(6):
+        who, command = _next(battle)
+        assert battle.command(who, command).status_code == 200
+    version = battle.view()["version"]
+    r = battle.command("referee", {"type": "Undo", "to_version": 1, "reason": "misread the map"})
+    assert r.status_code == 200, r.text
+    after = battle.view()
+    assert after["version"] == version + 1
+    assert after["state"] == start["state"]
+    events = battle.events()
+    assert len(events) == version + 1
+    assert [e["undone"] for e in events] == [False] + [True] * (version - 1) + [False]
+    _problem(
+        battle.command("referee", {"type": "Undo", "to_version": 99, "reason": "x"}),
+        422,
+        "rule-violation",
+    )
