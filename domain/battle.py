@@ -146,6 +146,9 @@ class Timeline:
             if version != len(types) + 1:
                 raise ValueError(f"event {version} does not follow version {len(types)}")
             state = step(state, version, type_, payload)
+            if type_ == "BattleUndone":
+                undo = msgspec.json.decode(payload, type=BattleUndone)
+                self._undos.append((version, undo.to_version))
             types.append(type_)
             data.append(payload)
             if version % every == 0:
@@ -218,5 +221,6 @@ class Timeline:
             return Battle(version=version, meta=meta, game=state.game)
         if isinstance(ev, RulingRecorded):
             return Battle(version=version, meta=state.meta, game=state.game)
+        assert isinstance(ev, BattleUndone)
         back = self.state_at(ev.to_version) if ev.to_version >= 1 else state
         return Battle(version=version, meta=state.meta, game=back.game)

@@ -15,7 +15,7 @@ __all__ = [
 
 
 class DomainError(Exception):
-    """Base of every domain error. `code` is stable: the HTTP layer builds its problem type from it."""
+    """Base of every domain error. `code` is stable: the HTTP problem type is built from it."""
 
     code = "domain-error"
 

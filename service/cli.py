@@ -22,7 +22,16 @@ def main(argv: list[str] | None = None) -> int:
     if args.command == "openapi":
         sys.stdout.write(openapi_json())
         return 0
+    import logging
+
     import uvicorn
+
+    from service.settings import Settings
+
+    logging.basicConfig(
+        level=Settings.from_env().log_level,
+        format="%(asctime)s %(levelname)s %(name)s %(message)s",
+    )
 
     uvicorn.run(
         "service.app:create_app",

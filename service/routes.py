@@ -11,7 +11,7 @@ import msgspec
 from litestar import get, post
 from litestar.datastructures import State
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.params import HeaderParameter, PathParameter, QueryParameter
+from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from domain.battle_commands import BATTLE_COMMAND_DOCS, BattleCommand
 from domain.rulesets import RULESETS, get_ruleset
@@ -35,6 +35,7 @@ from service.schemas import (
 __all__ = ["ROUTES"]
 
 SERVICE_VERSION = "0.1.0"
+MAX_VERSION = 2**53  # JSON-safe, and far beyond any battle
 
 
 class Problem(msgspec.Struct, kw_only=True):
@@ -116,7 +117,7 @@ async def list_rulesets() -> list[RulesetSummary]:
     operation_id="getRuleset",
     tags=["rulesets"],
     summary="A ruleset: options with defaults, setup and command schemas",
-    responses=_problems(404),
+    responses=_problems(400, 404),
 )
 async def get_ruleset_detail(
     ruleset: Annotated[str, PathParameter(min_length=1, max_length=64)],
@@ -149,7 +150,7 @@ async def get_ruleset_detail(
     status_code=201,
     responses=_problems(400, 404, 422),
 )
-async def create_battle(state: State, data: CreateBattleRequest) -> BattleCreatedResponse:
+async def create_battle(state: State, data: JSONBody[CreateBattleRequest]) -> BattleCreatedResponse:
     return await _service(state).create(data)
 
 
@@ -158,7 +159,7 @@ async def create_battle(state: State, data: CreateBattleRequest) -> BattleCreate
     operation_id="getBattle",
     tags=["battles"],
     summary="The current state, as the caller may see it",
-    responses=_problems(401, 403, 404),
+    responses=_problems(400, 401, 403, 404),
     security=_SECURED,
 )
 async def get_battle(state: State, battle_id: BattleId, authorization: Authorization) -> BattleView:
@@ -179,7 +180,7 @@ async def get_battle(state: State, battle_id: BattleId, authorization: Authoriza
 async def post_command(
     state: State,
     battle_id: BattleId,
-    data: CommandRequest,
+    data: JSONBody[CommandRequest],
     authorization: Authorization,
     idempotency_key: IdempotencyKey,
 ) -> CommandResponse:
@@ -200,7 +201,9 @@ async def list_events(
     state: State,
     battle_id: BattleId,
     authorization: Authorization,
-    after: Annotated[int, QueryParameter(ge=0, description="Return events after this version")] = 0,
+    after: Annotated[
+        int, QueryParameter(ge=0, le=MAX_VERSION, description="Return events after this version")
+    ] = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=1000, description="At most this many")] = 100,
 ) -> EventPage:
     service = _service(state)
@@ -220,7 +223,7 @@ async def get_state(
     state: State,
     battle_id: BattleId,
     authorization: Authorization,
-    version: Annotated[int | None, QueryParameter(ge=1, required=False)] = None,
+    version: Annotated[int | None, QueryParameter(ge=1, le=MAX_VERSION, required=False)] = None,
 ) -> BattleView:
     service = _service(state)
     principal = await service.keys.resolve(authorization, battle_id)
@@ -232,7 +235,7 @@ async def get_state(
     operation_id="verifyBattle",
     tags=["battles"],
     summary="Check the hash chain and recompute every server die whose seed is revealed",
-    responses=_problems(401, 403, 404),
+    responses=_problems(400, 401, 403, 404),
     security=_SECURED,
 )
 async def verify_battle(
@@ -249,7 +252,7 @@ async def verify_battle(
     tags=["battles"],
     summary="Reveal the current dice seed; later dice derive from a newly committed seed",
     status_code=200,
-    responses=_problems(401, 403, 404, 409, 422, 503),
+    responses=_problems(400, 401, 403, 404, 409, 422, 503),
     security=_SECURED,
 )
 async def reveal_dice(

@@ -52,7 +52,7 @@ class RulesetDetail(RulesetSummary, kw_only=True):
     battle_commands_schema: dict[str, Any]
 
 
-class CreateBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class CreateBattleRequest(msgspec.Struct, kw_only=True):
     ruleset: Id
     setup: dict[str, Any]
     options: dict[str, Any] = {}
@@ -76,10 +76,19 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     keys: BattleKeys
 
 
-class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+class CommandRequest(msgspec.Struct, kw_only=True):
     # The command object; its "type" picks one of the ruleset's (or the battle's) commands.
-    command: dict[str, Any]
-    expected_version: Annotated[int, msgspec.Meta(ge=0)] | None = None
+    command: Annotated[
+        dict[str, Any],
+        msgspec.Meta(
+            description="One command: its 'type' and its fields (see GET /rulesets/{ruleset})",
+            extra_json_schema={
+                "required": ["type"],
+                "properties": {"type": {"type": "string", "minLength": 1}},
+            },
+        ),
+    ]
+    expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**53)] | None = None
     # Dice rolled at the table, in the order the command uses them (instead of server dice).
     dice: (
         Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=1000)]], msgspec.Meta(max_length=1000)]

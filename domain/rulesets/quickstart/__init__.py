@@ -1,0 +1,39 @@
+"""Mass Combat quickstart (seed 001_ba3cf8a7d547fae2.txt) as a decider ruleset.
+
+Modules: options (rule variants), model (setup/state), commands, events, grid (geometry),
+rules (flow shared by decide), combat, decide, evolve, initial (initial_state, is_over),
+access (authorize, audience, view).
+"""
+
+from __future__ import annotations
+
+from domain.decider import Ruleset
+from domain.rulesets.quickstart.access import audience, authorize, view
+from domain.rulesets.quickstart.commands import COMMAND_DOCS, Command
+from domain.rulesets.quickstart.decide import decide
+from domain.rulesets.quickstart.events import Event
+from domain.rulesets.quickstart.evolve import evolve
+from domain.rulesets.quickstart.initial import initial_state, is_over
+from domain.rulesets.quickstart.model import Setup, State
+from domain.rulesets.quickstart.options import Options
+
+__all__ = ["RULESET"]
+
+RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
+    id="quickstart",
+    version="1.0.0",
+    title="Mass Combat quickstart",
+    seed="001_ba3cf8a7d547fae2.txt",
+    options_type=Options,
+    setup_type=Setup,
+    command_type=Command,
+    event_type=Event,
+    initial_state=initial_state,
+    decide=decide,
+    evolve=evolve,
+    is_over=is_over,
+    authorize=authorize,
+    audience=audience,
+    view=view,
+    command_docs=COMMAND_DOCS,
+)

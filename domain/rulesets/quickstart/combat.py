@@ -1,0 +1,454 @@
+"""Combat of seed 001 ("Resolving Combat", "The troops", "Defenses and siege weapons").
+
+An exchange: casters roll first (first strike) and their hits are assigned before the
+others roll; then every other squad rolls. Hits wait in the combat's queue until the side
+that took them chooses its casualties (automatic with one candidate). Then the attacker
+presses (another exchange) or retreats.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from domain.dice import Dice
+from domain.errors import RuleViolation, UnknownEntity
+from domain.rulesets.quickstart.commands import Attack, ChooseCasualty, FireEngine
+from domain.rulesets.quickstart.events import (
+    AttackPressed,
+    BarrierHit,
+    CombatEnded,
+    CombatRolled,
+    CombatStarted,
+    EngineDestroyed,
+    EngineFired,
+    HitApplied,
+    PressOrRetreatOffered,
+    SquadRoll,
+    SquadShift,
+    SquadsRetreated,
+)
+from domain.rulesets.quickstart.grid import Pos, adjacent, distance, neighbours
+from domain.rulesets.quickstart.model import Combat, Hit, Squad, State
+from domain.rulesets.quickstart.rules import (
+    R_ACTION,
+    R_COMBAT,
+    R_SIEGE,
+    Run,
+    blocked,
+    check_battle_end,
+    retreat_heroes_of,
+)
+
+__all__ = [
+    "apply_hit",
+    "attack",
+    "candidates",
+    "choose_casualty",
+    "fire_engine",
+    "press",
+    "reaches",
+    "retreat",
+]
+
+
+def _eight(state: State) -> bool:
+    return state.options.adjacency == "eight"
+
+
+def reaches(state: State, a: Squad, t: Squad) -> bool:
+    """Base contact, or a caster within caster_range ("The troops": Casters)."""
+    eight = _eight(state)
+    if adjacent((a.x, a.y), (t.x, t.y), eight):
+        return True
+    return a.kind == "caster" and distance((a.x, a.y), (t.x, t.y), eight) <= (
+        state.options.caster_range
+    )
+
+
+def _alive(state: State, ids: tuple[str, ...]) -> list[str]:
+    return [i for i in ids if i in state.squads]
+
+
+def candidates(state: State) -> list[str]:
+    """The squads that may take the first queued hit: the victim side's squads in combat."""
+    c = state.combat
+    if c is None or not c.queue:
+        return []
+    side = c.queue[0].victim_side
+    ids = c.attackers if side == c.attacker_side else c.defenders
+    return _alive(state, ids)
+
+
+def _squad(state: State, sid: str) -> Squad:
+    q = state.squads.get(sid)
+    if q is None:
+        raise UnknownEntity(f"no squad {sid!r}", rule=R_COMBAT, squad=sid)
+    return q
+
+
+def attack(run: Run, cmd: Attack, dice: Dice) -> None:
+    st = run.state
+    side = st.active_side
+    if st.step != "combat":
+        raise RuleViolation(
+            "attacks are resolved after all of the side's squads have moved (end the moves "
+            "step first)",
+            rule=R_ACTION,
+        )
+    if not cmd.squads or not cmd.targets:
+        raise RuleViolation("an attack needs attacking squads and targets", rule=R_COMBAT)
+    if len(set(cmd.squads)) != len(cmd.squads) or len(set(cmd.targets)) != len(cmd.targets):
+        raise RuleViolation("a squad is named twice", rule=R_COMBAT)
+    attackers = [_squad(st, s) for s in cmd.squads]
+    targets = [_squad(st, s) for s in cmd.targets]
+    for a in attackers:
+        if a.side != side:
+            raise RuleViolation(f"{a.id} is not a squad of the acting side", rule=R_ACTION)
+        if a.standard_used:
+            raise RuleViolation(f"{a.id} has used its standard action", rule=R_ACTION)
+    defender_side = targets[0].side
+    for t in targets:
+        if t.side == side:
+            raise RuleViolation(f"{t.id} is not an enemy squad", rule=R_COMBAT)
+        if t.side != defender_side:
+            raise RuleViolation("all targets must belong to one side", rule=R_COMBAT)
+        if t.hidden:
+            raise RuleViolation(f"{t.id} cannot be seen", rule=R_COMBAT)
+    for a in attackers:
+        if not any(reaches(st, a, t) for t in targets):
+            raise RuleViolation(
+                f"{a.id} is not in base contact with (or, a caster, in range of) any target",
+                rule=R_COMBAT,
+            )
+    for t in targets:
+        if not any(reaches(st, a, t) for a in attackers):
+            raise RuleViolation(f"no attacker is in contact with {t.id}", rule=R_COMBAT)
+    defenders = [t.id for t in targets]
+    if st.options.casters_assist_defence:
+        for q in sorted(st.squads.values(), key=lambda q: q.id):
+            if (
+                q.side == defender_side
+                and q.kind == "caster"
+                and not q.hidden
+                and q.id not in defenders
+                and any(reaches(st, q, a) for a in attackers)
+            ):
+                defenders.append(q.id)
+    ids = [a.id for a in attackers] + defenders
+    assert side is not None
+    run.emit(
+        CombatStarted(
+            attacker_side=side,
+            defender_side=defender_side,
+            attackers=tuple(a.id for a in attackers),
+            defenders=tuple(defenders),
+            positions={i: (st.squads[i].x, st.squads[i].y) for i in ids},
+            ambush=tuple(a.id for a in attackers if a.hidden),
+        )
+    )
+    _exchange(run, dice)
+
+
+def _exchange(run: Run, dice: Dice) -> None:
+    st = run.state
+    c = st.combat
+    assert c is not None
+    ids = _alive(st, c.attackers) + _alive(st, c.defenders)
+    casters = [i for i in ids if st.squads[i].kind == "caster"]
+    if c.next_roll == "first_strike" and st.options.caster_first_strike and casters:
+        _roll(run, dice, casters, "first_strike", "main")
+    elif c.next_roll == "main":
+        _roll(run, dice, [i for i in ids if i not in casters], "main", "none")
+    else:
+        _roll(run, dice, ids, "main", "none")
+    _process(run, dice)
+
+
+def _roll(
+    run: Run,
+    dice: Dice,
+    rollers: list[str],
+    stage: Literal["first_strike", "main"],
+    next_roll: Literal["main", "none"],
+) -> None:
+    st = run.state
+    o = st.options
+    c = st.combat
+    assert c is not None
+    circles = {(k.x, k.y): k.side for k in st.circles.values()}
+    hits: dict[str, list[Hit]] = {c.attacker_side: [], c.defender_side: []}
+    soldier_hits: dict[str, int] = {c.attacker_side: 0, c.defender_side: 0}
+    rolls: list[SquadRoll] = []
+    for sid in rollers:
+        s = st.squads[sid]
+        opp_side = c.defender_side if s.side == c.attacker_side else c.attacker_side
+        opp_ids = c.defenders if s.side == c.attacker_side else c.attackers
+        opps = [st.squads[i] for i in _alive(st, opp_ids)]
+        if not opps:
+            continue
+        n = s.level - s.engines_fired
+        if any("intimidate" in q.boosts for q in opps):
+            n -= o.intimidate_penalty  # Hero Units: intimidate
+        if sid in c.ambush:
+            n += o.ambush_bonus_dice  # Hero Units: stealth ambush
+        n = max(0, n)
+        # Magic circles: a squad on an enemy circle is hit on a 5 or 6.
+        on_circle = any(circles.get((q.x, q.y)) == s.side for q in opps)
+        hit_on = o.circle_hit_on if on_circle else o.hit_on
+        ds = dice.roll_many(n, 6, f"combat dice of {sid}") if n else ()
+        scored = sum(1 for d in ds if d.value >= hit_on)
+        if not (s.kind == "paladin" and any(q.undead for q in opps)):
+            scored = min(1, scored)  # squads score a single hit (paladins vs undead: all)
+        if scored and "arcana" in s.boosts:
+            scored += o.arcana_extra_hits  # Hero Units: arcana extends the magical attack
+        rolls.append(SquadRoll(squad=sid, side=s.side, dice=ds, hit_on=hit_on, hits=scored))
+        hits[opp_side].extend(
+            Hit(victim_side=opp_side, source=sid, source_level=s.level) for _ in range(scored)
+        )
+        if s.kind == "soldier" and scored:
+            soldier_hits[s.side] += 1
+    ignored: dict[str, int] = {}
+    healed: list[str] = []
+    queue: list[Hit] = []
+    for victim in (c.defender_side, c.attacker_side):
+        got = sorted(hits[victim], key=lambda h: -h.source_level)
+        ignore = soldier_hits[victim]  # The troops: soldiers ignore one enemy hit each
+        if len(got) > ignore:
+            ids = c.attackers if victim == c.attacker_side else c.defenders
+            for i in _alive(st, ids):
+                if st.squads[i].heal_left > 0:  # Hero Units: heal
+                    ignore += st.squads[i].heal_left
+                    healed.append(i)
+                    break
+        ignored[victim] = min(ignore, len(got))
+        queue.extend(got[ignore:])
+    run.emit(
+        CombatRolled(
+            stage=stage,
+            rolls=tuple(rolls),
+            hits=tuple(queue),
+            ignored=ignored,
+            healed=tuple(healed),
+            next_roll=next_roll,
+        )
+    )
+
+
+def apply_hit(
+    run: Run, dice: Dice, squad_id: str, source: str, source_level: int, queued: bool
+) -> None:
+    """One hit on one squad: two-hit rule, medic saving throw, destruction and its sequels."""
+    st = run.state
+    o = st.options
+    t = st.squads[squad_id]
+    outcome: Literal["destroyed", "wounded", "saved"] = "destroyed"
+    medic: str | None = None
+    save = None
+    if (
+        source_level > 0
+        and t.level >= o.half_level_ratio * source_level
+        and t.wounds + 1 < o.hits_to_destroy_stronger
+    ):
+        outcome = "wounded"  # Resolving Combat: a half-level squad needs two hits
+    else:
+        eight = _eight(st)
+        medics = [
+            m
+            for m in st.squads.values()
+            if m.side == t.side
+            and m.kind == "medic"
+            and m.id != t.id
+            and adjacent((m.x, m.y), (t.x, t.y), eight)
+        ]
+        if medics:
+            m = min(medics, key=lambda m: (-m.level, m.id))
+            medic = m.id
+            save = dice.roll(o.medic_save_sides, f"saving throw of {m.id} for {t.id}")
+            if save.value + m.level >= o.medic_save_dc:
+                outcome = "saved"
+    run.emit(
+        HitApplied(
+            squad=t.id,
+            side=t.side,
+            source=source,
+            outcome=outcome,
+            queued=queued,
+            medic=medic,
+            save=save,
+        )
+    )
+    if outcome == "destroyed":
+        retreat_heroes_of(run, t)
+        check_battle_end(run)
+
+
+def _process(run: Run, dice: Dice) -> None:
+    while True:
+        st = run.state
+        c = st.combat
+        if st.phase == "over" or c is None or c.awaiting:
+            return
+        if c.queue:
+            hit = c.queue[0]
+            cands = candidates(st)
+            if not cands:
+                run.emit(
+                    HitApplied(
+                        squad="", side=hit.victim_side, source=hit.source, outcome="no_target"
+                    )
+                )
+            elif len(cands) == 1:
+                apply_hit(run, dice, cands[0], hit.source, hit.source_level, True)
+            else:
+                return  # the victim side chooses its casualty
+            continue
+        if not _alive(st, c.attackers) or not _alive(st, c.defenders):
+            run.emit(CombatEnded(reason="destroyed"))
+            return
+        if c.next_roll == "main":
+            _exchange(run, dice)
+            return
+        run.emit(PressOrRetreatOffered(side=c.attacker_side))
+        return
+
+
+def _combat(state: State) -> Combat:
+    if state.combat is None:
+        raise RuleViolation("no combat is being resolved", rule=R_COMBAT)
+    return state.combat
+
+
+def choose_casualty(run: Run, cmd: ChooseCasualty, dice: Dice) -> None:
+    c = _combat(run.state)
+    if not c.queue:
+        raise RuleViolation("no hit is waiting for a casualty", rule=R_COMBAT)
+    _squad(run.state, cmd.squad)
+    if cmd.squad not in candidates(run.state):
+        raise RuleViolation(
+            f"{cmd.squad} cannot take this hit: choose a squad of {c.queue[0].victim_side} "
+            "in this combat",
+            rule=R_COMBAT,
+        )
+    hit = c.queue[0]
+    apply_hit(run, dice, cmd.squad, hit.source, hit.source_level, True)
+    _process(run, dice)
+
+
+def _awaiting(state: State) -> Combat:
+    c = _combat(state)
+    if not c.awaiting:
+        raise RuleViolation("the combat is not waiting for press or retreat", rule=R_COMBAT)
+    return c
+
+
+def press(run: Run, dice: Dice) -> None:
+    c = _awaiting(run.state)
+    run.emit(AttackPressed(side=c.attacker_side))
+    _exchange(run, dice)
+
+
+def retreat(run: Run) -> None:
+    """Resolving Combat: retreat, shifting back one square out of combat (a squad with no
+    free square out of contact stays where it is)."""
+    st = run.state
+    c = _awaiting(st)
+    eight = _eight(st)
+    enemies = [(st.squads[i].x, st.squads[i].y) for i in _alive(st, c.defenders)]
+    taken = blocked(st)
+    moves: list[SquadShift] = []
+    for sid in _alive(st, c.attackers):
+        q = st.squads[sid]
+        here = (q.x, q.y)
+        if not any(adjacent(here, e, eight) for e in enemies):
+            continue
+        options: list[Pos] = [
+            n
+            for n in neighbours(here, st.width, st.height, eight)
+            if n not in taken and not any(adjacent(n, e, eight) for e in enemies)
+        ]
+        if not options:
+            continue
+        best = max(
+            options, key=lambda n: (min(distance(n, e, eight) for e in enemies), -n[0], -n[1])
+        )
+        taken.discard(here)
+        taken.add(best)
+        moves.append(SquadShift(squad=sid, x=best[0], y=best[1]))
+    run.emit(SquadsRetreated(side=c.attacker_side, moves=tuple(moves)))
+    run.emit(CombatEnded(reason="retreated"))
+
+
+def fire_engine(run: Run, cmd: FireEngine, dice: Dice) -> None:
+    """Defenses and siege weapons: an adjacent squad fires an engine (its own combat dice
+    drop by one); engines hit enemy engines, barriers and large squads on any 6."""
+    st = run.state
+    o = st.options
+    side = st.active_side
+    if st.step != "combat":
+        raise RuleViolation("siege engines fire during combat resolution", rule=R_SIEGE)
+    engine = st.engines.get(cmd.engine)
+    if engine is None:
+        raise UnknownEntity(f"no siege engine {cmd.engine!r}", rule=R_SIEGE, engine=cmd.engine)
+    q = _squad(st, cmd.squad)
+    if engine.side != side or q.side != side:
+        raise RuleViolation("the engine and the squad must belong to the acting side", rule=R_SIEGE)
+    if engine.fired:
+        raise RuleViolation(f"{engine.id} has already fired this round", rule=R_SIEGE)
+    if not adjacent((q.x, q.y), (engine.x, engine.y), _eight(st)):
+        raise RuleViolation("siege weapons are controlled by adjacent squads", rule=R_SIEGE)
+    if q.attacked:
+        raise RuleViolation(f"{q.id} has already rolled its combat dice", rule=R_SIEGE)
+    kind: Literal["engine", "barrier", "squad"]
+    if cmd.target in st.engines:
+        tgt_pos = (st.engines[cmd.target].x, st.engines[cmd.target].y)
+        tgt_side, kind = st.engines[cmd.target].side, "engine"
+    elif cmd.target in st.barriers:
+        tgt_pos = (st.barriers[cmd.target].x, st.barriers[cmd.target].y)
+        tgt_side, kind = st.barriers[cmd.target].side, "barrier"
+    elif cmd.target in st.squads:
+        t = st.squads[cmd.target]
+        if not t.large or t.hidden:
+            raise RuleViolation(
+                "siege engines may only target enemy siege engines, barriers and large targets",
+                rule=R_SIEGE,
+            )
+        tgt_pos, tgt_side, kind = (t.x, t.y), t.side, "squad"
+    else:
+        raise UnknownEntity(f"no target {cmd.target!r}", rule=R_SIEGE, target=cmd.target)
+    if tgt_side == side:
+        raise RuleViolation("siege engines only target the enemy", rule=R_SIEGE)
+    if o.engine_range > 0 and distance((engine.x, engine.y), tgt_pos, _eight(st)) > o.engine_range:
+        raise RuleViolation("the target is out of the engine's range", rule=R_SIEGE)
+    ds = dice.roll_many(engine.level, 6, f"siege engine {engine.id}")
+    hit = any(d.value >= o.engine_hit_on for d in ds)
+    assert side is not None
+    run.emit(
+        EngineFired(
+            engine=engine.id,
+            side=side,
+            squad=q.id,
+            target=cmd.target,
+            target_kind=kind,
+            dice=ds,
+            hit=hit,
+        )
+    )
+    if not hit:
+        return
+    if kind == "engine":
+        run.emit(EngineDestroyed(engine=cmd.target, side=tgt_side))
+    elif kind == "barrier":
+        b = st.barriers[cmd.target]
+        bd = dice.roll_many(b.level, 6, f"barrier {b.id} holds") if b.level > 0 else ()
+        holds = any(d.value >= o.barrier_hold_on for d in bd)
+        run.emit(
+            BarrierHit(
+                barrier=b.id,
+                side=b.side,
+                dice=bd,
+                level=b.level - 1 if holds else 0,
+                destroyed=not holds,
+            )
+        )
+    else:
+        apply_hit(run, dice, cmd.target, engine.id, 0, False)

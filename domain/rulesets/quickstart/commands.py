@@ -1,0 +1,158 @@
+"""Commands of seed 001 (imperative, a tagged union on "type")."""
+
+from __future__ import annotations
+
+import msgspec
+
+__all__ = [
+    "COMMAND_DOCS",
+    "AdjustSquad",
+    "Attack",
+    "ChooseCasualty",
+    "ChoosePriority",
+    "Command",
+    "EndBattle",
+    "EndStep",
+    "FireEngine",
+    "MoveSquad",
+    "PressAttack",
+    "PriorityCheck",
+    "RepositionHero",
+    "Retreat",
+    "ReviveHero",
+    "RollForPriority",
+    "SkipPriorityChecks",
+    "UseSkill",
+]
+
+
+class CommandBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of the quickstart commands."""
+
+
+class PriorityCheck(CommandBase, frozen=True, tag="PriorityCheck"):
+    hero: str
+    skill: str  # history, bluff, perception or insight
+
+
+class SkipPriorityChecks(CommandBase, frozen=True, tag="SkipPriorityChecks"):
+    pass
+
+
+class RollForPriority(CommandBase, frozen=True, tag="RollForPriority"):
+    pass
+
+
+class ChoosePriority(CommandBase, frozen=True, tag="ChoosePriority"):
+    first: str
+
+
+class MoveSquad(CommandBase, frozen=True, tag="MoveSquad"):
+    squad: str
+    x: int
+    y: int
+
+
+class UseSkill(CommandBase, frozen=True, tag="UseSkill"):
+    hero: str
+    skill: str
+
+
+class EndStep(CommandBase, frozen=True, tag="EndStep"):
+    pass
+
+
+class Attack(CommandBase, frozen=True, tag="Attack"):
+    squads: tuple[str, ...]
+    targets: tuple[str, ...]
+
+
+class FireEngine(CommandBase, frozen=True, tag="FireEngine"):
+    engine: str
+    squad: str
+    target: str
+
+
+class ChooseCasualty(CommandBase, frozen=True, tag="ChooseCasualty"):
+    squad: str
+
+
+class PressAttack(CommandBase, frozen=True, tag="PressAttack"):
+    pass
+
+
+class Retreat(CommandBase, frozen=True, tag="Retreat"):
+    pass
+
+
+class RepositionHero(CommandBase, frozen=True, tag="RepositionHero"):
+    hero: str
+    squad: str | None = None
+    watchtower: bool = False
+
+
+class ReviveHero(CommandBase, frozen=True, tag="ReviveHero"):
+    hero: str
+    squad: str
+
+
+class AdjustSquad(CommandBase, frozen=True, tag="AdjustSquad"):
+    squad: str
+    level: int | None = None
+    x: int | None = None
+    y: int | None = None
+
+
+class EndBattle(CommandBase, frozen=True, tag="EndBattle"):
+    winner: str | None = None
+    reason: str = "ended by the referee"
+
+
+Command = (
+    PriorityCheck
+    | SkipPriorityChecks
+    | RollForPriority
+    | ChoosePriority
+    | MoveSquad
+    | UseSkill
+    | EndStep
+    | Attack
+    | FireEngine
+    | ChooseCasualty
+    | PressAttack
+    | Retreat
+    | RepositionHero
+    | ReviveHero
+    | AdjustSquad
+    | EndBattle
+)
+
+COMMAND_DOCS: dict[str, str] = {
+    "PriorityCheck": "Priority phase: a hero makes a History/Bluff/Perception/Insight check "
+    "(d20 + modifier vs priority_dc); the hero's side or the referee.",
+    "SkipPriorityChecks": "Priority phase: end the checks now (unchecked heroes fail); referee.",
+    "RollForPriority": "Priority phase with no hero left to check: roll off for priority; "
+    "any side or the referee.",
+    "ChoosePriority": "Priority phase: the side whose heroes succeeded names the side that "
+    "acts first; that side or the referee.",
+    "MoveSquad": "Action phase: move a squad up to its speed (move action, then the standard "
+    "converted; skirmishers again after combats); the squad's side or the referee.",
+    "UseSkill": "Action phase: a hero's minor-action skill check (stealth, heal, arcana, "
+    "intimidate; perception scouting from the watchtower); the hero's side or the referee.",
+    "EndStep": "End the current step (moves -> combats -> skirmisher moves -> next side; "
+    "reposition -> next side / next round); the acting side or the referee.",
+    "Attack": "Action phase, combats: squads attack enemy squads in base contact (casters up "
+    "to caster_range); the attacking side or the referee.",
+    "FireEngine": "Action phase, combats: an adjacent squad fires a siege engine at an enemy "
+    "engine, barrier or large squad; the squad's side or the referee.",
+    "ChooseCasualty": "Combat: the side that took a hit picks which of its squads takes it; "
+    "that side or the referee.",
+    "PressAttack": "Combat: the attacker rolls another exchange; the attacking side or referee.",
+    "Retreat": "Combat: the attacker's squads shift back one square out of combat; the "
+    "attacking side or the referee.",
+    "RepositionHero": "Reposition phase: a hero moves to another squad of its side or the "
+    "watchtower; the hero's side or the referee.",
+    "ReviveHero": "Rescue a removed or trapped hero onto a squad of its side; referee only.",
+    "AdjustSquad": "Override a squad's level or position; referee only.",
+    "EndBattle": "End the battle with a winner (or none) and a reason; referee only.",
+}

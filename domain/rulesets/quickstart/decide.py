@@ -1,0 +1,397 @@
+"""decide for seed 001: validate a command against the state and return its events.
+
+Raises RuleViolation (citing the seed section) or UnknownEntity, nothing else. Every die
+drawn is stored in the returned events.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from domain.dice import Dice
+from domain.errors import RuleViolation, UnknownEntity
+from domain.rulesets.quickstart.combat import attack, choose_casualty, fire_engine, press, retreat
+from domain.rulesets.quickstart.commands import (
+    AdjustSquad,
+    Attack,
+    ChooseCasualty,
+    ChoosePriority,
+    Command,
+    EndBattle,
+    EndStep,
+    FireEngine,
+    MoveSquad,
+    PressAttack,
+    PriorityCheck,
+    RepositionHero,
+    Retreat,
+    ReviveHero,
+    RollForPriority,
+    SkipPriorityChecks,
+    UseSkill,
+)
+from domain.rulesets.quickstart.events import (
+    BattleEnded,
+    Event,
+    HeroRepositioned,
+    HeroRevived,
+    PriorityChecked,
+    PriorityDecided,
+    SkillChecked,
+    SquadAdjusted,
+    SquadMoved,
+    SquadRevealed,
+)
+from domain.rulesets.quickstart.grid import flood, path_cost
+from domain.rulesets.quickstart.model import Hero, Squad, State
+from domain.rulesets.quickstart.rules import (
+    R_ACTION,
+    R_COMBAT,
+    R_HEROES,
+    R_PRIORITY,
+    R_REFEREE,
+    R_REPOSITION,
+    R_TROOPS,
+    R_WATCHTOWER,
+    Run,
+    advance_step,
+    begin_turn,
+    blocked,
+    hero_count,
+    resolve_priority,
+)
+
+__all__ = ["decide"]
+
+_COMBAT_COMMANDS = (ChooseCasualty, PressAttack, Retreat, EndBattle)
+
+
+def _squad(state: State, sid: str) -> Squad:
+    q = state.squads.get(sid)
+    if q is None:
+        raise UnknownEntity(f"no squad {sid!r} (or it was destroyed)", squad=sid)
+    return q
+
+
+def _hero(state: State, hid: str) -> Hero:
+    h = state.heroes.get(hid)
+    if h is None:
+        raise UnknownEntity(f"no hero {hid!r}", hero=hid)
+    return h
+
+
+def _eligible(state: State) -> list[Hero]:
+    return [h for h in state.heroes.values() if h.status != "removed"]
+
+
+def _in_checks(state: State) -> None:
+    if state.phase != "priority" or state.step != "checks":
+        raise RuleViolation("not in the priority phase's checks", rule=R_PRIORITY)
+
+
+def _priority_check(run: Run, cmd: PriorityCheck, dice: Dice) -> None:
+    st = run.state
+    h = _hero(st, cmd.hero)
+    _in_checks(st)
+    if h.status == "removed":
+        raise RuleViolation(f"{h.id} is removed from the fight", rule=R_HEROES)
+    if h.id in st.checks:
+        raise RuleViolation(f"{h.id} has already checked this round", rule=R_PRIORITY)
+    if cmd.skill not in st.options.priority_skills:
+        raise RuleViolation(
+            f"priority checks use {', '.join(st.options.priority_skills)}", rule=R_PRIORITY
+        )
+    die = dice.roll(20, f"priority check of {h.id} ({cmd.skill})")
+    mod = h.skills.get(cmd.skill, 0)
+    dc = st.options.priority_dc
+    run.emit(
+        PriorityChecked(
+            hero=h.id,
+            side=h.side,
+            skill=cmd.skill,
+            die=die,
+            modifier=mod,
+            total=die.value + mod,
+            dc=dc,
+            success=die.value + mod >= dc,
+        )
+    )
+    if all(x.id in run.state.checks for x in _eligible(run.state)):
+        resolve_priority(run, dice)
+
+
+def _roll_for_priority(run: Run, dice: Dice) -> None:
+    st = run.state
+    _in_checks(st)
+    if any(h.id not in st.checks for h in _eligible(st)):
+        raise RuleViolation("heroes still have to make their priority checks", rule=R_PRIORITY)
+    resolve_priority(run, dice)
+
+
+def _choose_priority(run: Run, cmd: ChoosePriority) -> None:
+    st = run.state
+    if st.phase != "priority" or st.step != "choose" or st.chooser is None:
+        raise RuleViolation("no side may choose priority now", rule=R_PRIORITY)
+    if cmd.first not in st.sides:
+        raise UnknownEntity(f"no side {cmd.first!r}", side=cmd.first)
+    order = (cmd.first, *(s for s in st.sides if s != cmd.first))
+    run.emit(PriorityDecided(order=order, method="chosen"))
+    begin_turn(run)
+
+
+def _acting(state: State, side: str) -> None:
+    if state.phase != "action":
+        raise RuleViolation("squads act in the action phase", rule=R_ACTION)
+    if state.active_side != side:
+        raise RuleViolation(
+            f"it is {state.active_side}'s turn: sides act in priority order", rule=R_ACTION
+        )
+
+
+def _move(run: Run, cmd: MoveSquad) -> None:
+    st = run.state
+    q = _squad(st, cmd.squad)
+    _acting(st, q.side)
+    action: Literal["move", "standard", "skirmish"]
+    if st.step == "move":
+        if q.moves_used == 0:
+            action = "move"
+        elif q.moves_used == 1 and not q.standard_used:
+            action = "standard"  # a standard action converted into a second move
+        else:
+            raise RuleViolation(
+                f"{q.id} has no move left (move action and converted standard used)",
+                rule=R_ACTION,
+            )
+    elif st.step == "skirmish":
+        if q.kind != "skirmisher":
+            raise RuleViolation("only skirmishers move after combats", rule=R_TROOPS)
+        if q.skirmished:
+            raise RuleViolation(f"{q.id} has made its move after combats", rule=R_TROOPS)
+        action = "skirmish"
+    else:
+        raise RuleViolation("squads move before combats are resolved", rule=R_ACTION)
+    if not (0 <= cmd.x < st.width and 0 <= cmd.y < st.height):
+        raise RuleViolation("the destination is off the battlefield", rule=R_ACTION)
+    if (cmd.x, cmd.y) == (q.x, q.y):
+        raise RuleViolation(f"{q.id} is already there", rule=R_ACTION)
+    occupied = blocked(st)
+    if (cmd.x, cmd.y) in occupied:
+        raise RuleViolation("the destination is occupied (squad, engine or barrier)", rule=R_ACTION)
+    speed = st.options.speeds.get(q.kind, 6)
+    cost = path_cost(
+        (q.x, q.y),
+        (cmd.x, cmd.y),
+        occupied,
+        st.width,
+        st.height,
+        st.options.adjacency == "eight",
+        speed,
+    )
+    if cost is None:
+        raise RuleViolation(
+            f"the destination is beyond {q.id}'s speed {speed} (or blocked)", rule=R_ACTION
+        )
+    run.emit(
+        SquadMoved(
+            squad=q.id, side=q.side, x=cmd.x, y=cmd.y, action=action, cost=cost, hidden=q.hidden
+        )
+    )
+
+
+def _use_skill(run: Run, cmd: UseSkill, dice: Dice) -> None:
+    st = run.state
+    o = st.options
+    h = _hero(st, cmd.hero)
+    _acting(st, h.side)
+    if st.step not in ("move", "combat"):
+        raise RuleViolation("minor actions are taken during the side's action", rule=R_ACTION)
+    if h.status != "active":
+        raise RuleViolation(f"{h.id} is {h.status}", rule=R_HEROES)
+    squad: str | None
+    if h.watchtower:
+        effect = o.watchtower_effects.get(cmd.skill)
+        if effect is None:
+            raise RuleViolation(
+                f"from the watchtower a hero may use {', '.join(sorted(o.watchtower_effects))}",
+                rule=R_WATCHTOWER,
+            )
+        if h.skill_used:
+            raise RuleViolation(f"{h.id} has used its skill this round", rule=R_WATCHTOWER)
+        squad = None
+    else:
+        if h.squad is None or h.squad not in st.squads:
+            raise RuleViolation(f"{h.id} is not attached to a squad", rule=R_HEROES)
+        q = st.squads[h.squad]
+        if h.minor_lost:
+            raise RuleViolation(f"{h.id} lost its minor action this round", rule=R_HEROES)
+        if q.minor_used:
+            raise RuleViolation(f"{q.id} has used its minor action", rule=R_ACTION)
+        found = o.skill_effects.get(cmd.skill)
+        if found is None:
+            raise RuleViolation(
+                f"heroes augment squads with {', '.join(sorted(o.skill_effects))}", rule=R_HEROES
+            )
+        effect = found
+        if effect == "arcana" and q.kind != "caster":
+            raise RuleViolation("arcana extends a magical attack: a caster squad", rule=R_HEROES)
+        squad = q.id
+    die = dice.roll(20, f"{cmd.skill} check of {h.id}")
+    mod = h.skills.get(cmd.skill, 0)
+    ok = die.value + mod >= o.skill_dc
+    run.emit(
+        SkillChecked(
+            hero=h.id,
+            side=h.side,
+            squad=squad,
+            skill=cmd.skill,
+            effect=effect,
+            die=die,
+            modifier=mod,
+            total=die.value + mod,
+            dc=o.skill_dc,
+            success=ok,
+        )
+    )
+    if ok and effect == "scout":
+        for e in sorted(st.squads.values(), key=lambda q: q.id):
+            if e.side != h.side and e.hidden:
+                run.emit(SquadRevealed(squad=e.id, side=e.side, x=e.x, y=e.y, reason="scouted"))
+
+
+def _end_step(run: Run, dice: Dice) -> None:
+    st = run.state
+    if st.phase not in ("action", "reposition"):
+        raise RuleViolation("the priority phase ends with the priority checks", rule=R_PRIORITY)
+    advance_step(run, dice)
+
+
+def _reposition(run: Run, cmd: RepositionHero) -> None:
+    st = run.state
+    h = _hero(st, cmd.hero)
+    if st.phase != "reposition" or st.active_side != h.side:
+        raise RuleViolation("heroes reposition in their side's reposition phase", rule=R_REPOSITION)
+    if h.status != "active":
+        raise RuleViolation(f"{h.id} is {h.status}", rule=R_REPOSITION)
+    if h.repositioned:
+        raise RuleViolation(f"{h.id} has repositioned this round", rule=R_REPOSITION)
+    if (cmd.squad is None) == (not cmd.watchtower):
+        raise RuleViolation("name either a squad or the watchtower", rule=R_REPOSITION)
+    if h.watchtower:
+        assert st.watchtower is not None
+        start = (st.watchtower.x, st.watchtower.y)
+    elif h.squad is not None and h.squad in st.squads:
+        start = (st.squads[h.squad].x, st.squads[h.squad].y)
+    else:
+        raise RuleViolation(f"{h.id} has no position to move from", rule=R_REPOSITION)
+    if cmd.squad is not None:
+        q = _squad(st, cmd.squad)
+        if q.side != h.side:
+            raise RuleViolation("heroes join squads of their own side", rule=R_REPOSITION)
+        if q.id == h.squad:
+            raise RuleViolation(f"{h.id} is already with {q.id}", rule=R_REPOSITION)
+        if hero_count(st, q.id) >= st.options.max_heroes_per_squad:
+            raise RuleViolation(f"{q.id} already has a hero", rule=R_REPOSITION)
+        dest = (q.x, q.y)
+    else:
+        if st.watchtower is None:
+            raise UnknownEntity("this battlefield has no watchtower", rule=R_WATCHTOWER)
+        if h.watchtower:
+            raise RuleViolation(f"{h.id} is already in the watchtower", rule=R_WATCHTOWER)
+        occupants = sum(1 for x in st.heroes.values() if x.watchtower and x.status == "active")
+        if occupants >= st.options.watchtower_capacity:
+            raise RuleViolation("the watchtower is occupied", rule=R_WATCHTOWER)
+        dest = (st.watchtower.x, st.watchtower.y)
+    reach = flood(
+        start,
+        blocked(st),
+        st.width,
+        st.height,
+        st.options.adjacency == "eight",
+        lambda p: p == dest,
+    )
+    if reach is None and start != dest:
+        raise RuleViolation(f"{h.id} is surrounded or blocked in", rule=R_REPOSITION)
+    run.emit(HeroRepositioned(hero=h.id, side=h.side, squad=cmd.squad, watchtower=cmd.watchtower))
+
+
+def _revive(run: Run, cmd: ReviveHero) -> None:
+    st = run.state
+    h = _hero(st, cmd.hero)
+    q = _squad(st, cmd.squad)
+    if h.status == "active":
+        raise RuleViolation(f"{h.id} is not removed or trapped", rule=R_HEROES)
+    if q.side != h.side or hero_count(st, q.id) >= st.options.max_heroes_per_squad:
+        raise RuleViolation(f"{q.id} cannot take {h.id}", rule=R_HEROES)
+    run.emit(HeroRevived(hero=h.id, squad=q.id, surges=st.options.revive_surges))
+
+
+def _adjust(run: Run, cmd: AdjustSquad) -> None:
+    st = run.state
+    q = _squad(st, cmd.squad)
+    level = q.level if cmd.level is None else cmd.level
+    x = q.x if cmd.x is None else cmd.x
+    y = q.y if cmd.y is None else cmd.y
+    if level < 1:
+        raise RuleViolation("a squad's level is at least 1", rule=R_REFEREE)
+    if not (0 <= x < st.width and 0 <= y < st.height):
+        raise RuleViolation("off the battlefield", rule=R_REFEREE)
+    if (x, y) != (q.x, q.y) and (x, y) in blocked(st):
+        raise RuleViolation("that square is occupied", rule=R_REFEREE)
+    run.emit(SquadAdjusted(squad=q.id, side=q.side, level=level, x=x, y=y, hidden=q.hidden))
+
+
+def _end_battle(run: Run, cmd: EndBattle) -> None:
+    if cmd.winner is not None and cmd.winner not in run.state.sides:
+        raise UnknownEntity(f"no side {cmd.winner!r}", side=cmd.winner)
+    run.emit(BattleEnded(winner=cmd.winner, reason=cmd.reason))
+
+
+def decide(state: State, command: Command, dice: Dice) -> list[Event]:
+    """The events `command` produces in `state` (seed 001)."""
+    if state.phase == "over":
+        raise RuleViolation("the battle is over", rule=R_REFEREE)
+    if state.combat is not None and not isinstance(command, _COMBAT_COMMANDS):
+        raise RuleViolation(
+            "a combat is being resolved: choose casualties, press or retreat first", rule=R_COMBAT
+        )
+    run = Run(state)
+    match command:
+        case PriorityCheck():
+            _priority_check(run, command, dice)
+        case SkipPriorityChecks():
+            _in_checks(state)
+            resolve_priority(run, dice)
+        case RollForPriority():
+            _roll_for_priority(run, dice)
+        case ChoosePriority():
+            _choose_priority(run, command)
+        case MoveSquad():
+            _move(run, command)
+        case UseSkill():
+            _use_skill(run, command, dice)
+        case EndStep():
+            _end_step(run, dice)
+        case Attack():
+            if state.phase != "action":
+                raise RuleViolation("attacks happen in the action phase", rule=R_ACTION)
+            attack(run, command, dice)
+        case FireEngine():
+            if state.phase != "action":
+                raise RuleViolation("engines fire in the action phase", rule=R_ACTION)
+            fire_engine(run, command, dice)
+        case ChooseCasualty():
+            choose_casualty(run, command, dice)
+        case PressAttack():
+            press(run, dice)
+        case Retreat():
+            retreat(run)
+        case RepositionHero():
+            _reposition(run, command)
+        case ReviveHero():
+            _revive(run, command)
+        case AdjustSquad():
+            _adjust(run, command)
+        case EndBattle():
+            _end_battle(run, command)
+    return run.events

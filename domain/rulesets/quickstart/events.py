@@ -1,0 +1,274 @@
+"""Events of seed 001 (past tense, a tagged union on "type").
+
+Every die a command used is stored in its events (`Die` fields), so replay never rolls.
+Events carry the results decide computed; evolve only applies them.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.dice import Die
+from domain.rulesets.quickstart.model import Hit
+
+__all__ = [
+    "AttackPressed",
+    "BarrierHit",
+    "BattleEnded",
+    "CombatEnded",
+    "CombatRolled",
+    "CombatStarted",
+    "EngineDestroyed",
+    "EngineFired",
+    "Event",
+    "HeroRemoved",
+    "HeroRepositioned",
+    "HeroRetreated",
+    "HeroRevived",
+    "HeroSurgeLost",
+    "HitApplied",
+    "PressOrRetreatOffered",
+    "PriorityChecked",
+    "PriorityChoiceOffered",
+    "PriorityDecided",
+    "RoundEnded",
+    "SideRoll",
+    "SkillChecked",
+    "SquadAdjusted",
+    "SquadMoved",
+    "SquadRevealed",
+    "SquadRoll",
+    "SquadShift",
+    "SquadsRetreated",
+    "StepAdvanced",
+]
+
+
+class EventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """Base of the quickstart events."""
+
+
+class SideRoll(msgspec.Struct, frozen=True, kw_only=True):
+    side: str
+    die: Die
+
+
+class SquadRoll(msgspec.Struct, frozen=True, kw_only=True):
+    squad: str
+    side: str
+    dice: tuple[Die, ...]
+    hit_on: int
+    hits: int
+
+
+class SquadShift(msgspec.Struct, frozen=True, kw_only=True):
+    squad: str
+    x: int
+    y: int
+
+
+class PriorityChecked(EventBase, frozen=True, tag="PriorityChecked"):
+    hero: str
+    side: str
+    skill: str
+    die: Die
+    modifier: int
+    total: int
+    dc: int
+    success: bool
+
+
+class PriorityChoiceOffered(EventBase, frozen=True, tag="PriorityChoiceOffered"):
+    side: str
+
+
+class PriorityDecided(EventBase, frozen=True, tag="PriorityDecided"):
+    order: tuple[str, ...]
+    method: Literal["chosen", "roll_off"]
+    rolls: tuple[SideRoll, ...] = ()
+
+
+class StepAdvanced(EventBase, frozen=True, tag="StepAdvanced"):
+    phase: Literal["action", "reposition"]
+    turn: int
+    step: Literal["move", "combat", "skirmish", "reposition"]
+    side: str
+
+
+class RoundEnded(EventBase, frozen=True, tag="RoundEnded"):
+    round: int
+
+
+class SquadMoved(EventBase, frozen=True, tag="SquadMoved"):
+    squad: str
+    side: str
+    x: int
+    y: int
+    action: Literal["move", "standard", "skirmish"]
+    cost: int
+    hidden: bool = False
+
+
+class SkillChecked(EventBase, frozen=True, tag="SkillChecked"):
+    hero: str
+    side: str
+    squad: str | None
+    skill: str
+    effect: str
+    die: Die
+    modifier: int
+    total: int
+    dc: int
+    success: bool
+
+
+class SquadRevealed(EventBase, frozen=True, tag="SquadRevealed"):
+    squad: str
+    side: str
+    x: int
+    y: int
+    reason: str
+
+
+class CombatStarted(EventBase, frozen=True, tag="CombatStarted"):
+    attacker_side: str
+    defender_side: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    positions: dict[str, tuple[int, int]]
+    ambush: tuple[str, ...] = ()
+
+
+class CombatRolled(EventBase, frozen=True, tag="CombatRolled"):
+    stage: Literal["first_strike", "main"]
+    rolls: tuple[SquadRoll, ...]
+    hits: tuple[Hit, ...]
+    ignored: dict[str, int] = {}
+    healed: tuple[str, ...] = ()
+    next_roll: Literal["main", "none"] = "none"
+
+
+class HitApplied(EventBase, frozen=True, tag="HitApplied"):
+    squad: str  # "" when no squad was left to take it
+    side: str
+    source: str
+    outcome: Literal["destroyed", "wounded", "saved", "no_target"]
+    queued: bool = True  # the hit came from the combat's queue
+    medic: str | None = None
+    save: Die | None = None
+
+
+class PressOrRetreatOffered(EventBase, frozen=True, tag="PressOrRetreatOffered"):
+    side: str
+
+
+class AttackPressed(EventBase, frozen=True, tag="AttackPressed"):
+    side: str
+
+
+class SquadsRetreated(EventBase, frozen=True, tag="SquadsRetreated"):
+    side: str
+    moves: tuple[SquadShift, ...]
+
+
+class CombatEnded(EventBase, frozen=True, tag="CombatEnded"):
+    reason: Literal["destroyed", "retreated"]
+
+
+class EngineFired(EventBase, frozen=True, tag="EngineFired"):
+    engine: str
+    side: str
+    squad: str
+    target: str
+    target_kind: Literal["engine", "barrier", "squad"]
+    dice: tuple[Die, ...]
+    hit: bool
+
+
+class EngineDestroyed(EventBase, frozen=True, tag="EngineDestroyed"):
+    engine: str
+    side: str
+
+
+class BarrierHit(EventBase, frozen=True, tag="BarrierHit"):
+    barrier: str
+    side: str
+    dice: tuple[Die, ...]
+    level: int  # the level after the hit
+    destroyed: bool
+
+
+class HeroRetreated(EventBase, frozen=True, tag="HeroRetreated"):
+    hero: str
+    side: str
+    squad: str | None  # None: trapped at (x, y)
+    x: int
+    y: int
+    cause: Literal["squad_destroyed", "escaped"]
+
+
+class HeroSurgeLost(EventBase, frozen=True, tag="HeroSurgeLost"):
+    hero: str
+    surges: int  # left
+
+
+class HeroRemoved(EventBase, frozen=True, tag="HeroRemoved"):
+    hero: str
+
+
+class HeroRepositioned(EventBase, frozen=True, tag="HeroRepositioned"):
+    hero: str
+    side: str
+    squad: str | None
+    watchtower: bool
+
+
+class HeroRevived(EventBase, frozen=True, tag="HeroRevived"):
+    hero: str
+    squad: str
+    surges: int
+
+
+class SquadAdjusted(EventBase, frozen=True, tag="SquadAdjusted"):
+    squad: str
+    side: str
+    level: int
+    x: int
+    y: int
+    hidden: bool = False
+
+
+class BattleEnded(EventBase, frozen=True, tag="BattleEnded"):
+    winner: str | None
+    reason: str
+
+
+Event = (
+    PriorityChecked
+    | PriorityChoiceOffered
+    | PriorityDecided
+    | StepAdvanced
+    | RoundEnded
+    | SquadMoved
+    | SkillChecked
+    | SquadRevealed
+    | CombatStarted
+    | CombatRolled
+    | HitApplied
+    | PressOrRetreatOffered
+    | AttackPressed
+    | SquadsRetreated
+    | CombatEnded
+    | EngineFired
+    | EngineDestroyed
+    | BarrierHit
+    | HeroRetreated
+    | HeroSurgeLost
+    | HeroRemoved
+    | HeroRepositioned
+    | HeroRevived
+    | SquadAdjusted
+    | BattleEnded
+)

@@ -1,0 +1,211 @@
+"""Setup and state of seed 001 (Mass Combat quickstart): frozen Structs holding dicts/tuples.
+
+The state keeps only what changes per event in small Structs so that `evolve` replaces
+one squad (or hero) and one dict entry per event.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.rulesets.quickstart.options import Options
+
+__all__ = [
+    "Barrier",
+    "BarrierSetup",
+    "Circle",
+    "CircleSetup",
+    "Combat",
+    "Engine",
+    "EngineSetup",
+    "Hero",
+    "HeroSetup",
+    "HeroStatus",
+    "Hit",
+    "Phase",
+    "Point",
+    "Setup",
+    "Squad",
+    "SquadKind",
+    "SquadSetup",
+    "State",
+    "Step",
+]
+
+SquadKind = Literal["soldier", "paladin", "skirmisher", "caster", "medic"]
+Phase = Literal["priority", "action", "reposition", "over"]
+Step = Literal["checks", "choose", "move", "combat", "skirmish", "reposition", "none"]
+HeroStatus = Literal["active", "trapped", "removed"]
+
+
+class Point(msgspec.Struct, frozen=True, kw_only=True):
+    x: int
+    y: int
+
+
+class SquadSetup(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    kind: SquadKind
+    level: int
+    x: int
+    y: int
+    large: bool = False  # a large target: siege engines may fire at it
+    undead: bool = False  # paladins hit with every 6 against it
+
+
+class HeroSetup(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    squad: str | None = None  # the squad it is attached to
+    watchtower: bool = False  # or it occupies the watchtower
+    skills: dict[str, int] = {}
+    surges: int = 2
+
+
+class EngineSetup(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    level: int
+    x: int
+    y: int
+
+
+class BarrierSetup(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    level: int
+    x: int
+    y: int
+
+
+class CircleSetup(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    x: int
+    y: int
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True):
+    sides: tuple[str, ...]
+    width: int = 12
+    height: int = 12
+    squads: tuple[SquadSetup, ...] = ()
+    heroes: tuple[HeroSetup, ...] = ()
+    engines: tuple[EngineSetup, ...] = ()
+    barriers: tuple[BarrierSetup, ...] = ()
+    circles: tuple[CircleSetup, ...] = ()
+    watchtower: Point | None = None
+
+
+class Squad(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    kind: SquadKind
+    level: int
+    x: int
+    y: int
+    large: bool = False
+    undead: bool = False
+    moves_used: int = 0  # 1: the move action, 2: the standard converted into a move
+    standard_used: bool = False
+    minor_used: bool = False
+    attacked: bool = False
+    skirmished: bool = False
+    engines_fired: int = 0
+    wounds: int = 0
+    hidden: bool = False
+    boosts: tuple[str, ...] = ()  # hero skill effects for this round
+    heal_left: int = 0
+
+
+class Hero(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    squad: str | None
+    watchtower: bool
+    skills: dict[str, int]
+    surges: int
+    status: HeroStatus = "active"
+    x: int = -1  # where a trapped hero is
+    y: int = -1
+    minor_lost: bool = False
+    skill_used: bool = False
+    repositioned: bool = False
+
+
+class Engine(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    level: int
+    x: int
+    y: int
+    fired: bool = False
+
+
+class Barrier(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    level: int
+    x: int
+    y: int
+
+
+class Circle(msgspec.Struct, frozen=True, kw_only=True):
+    id: str
+    side: str
+    x: int
+    y: int
+
+
+class Hit(msgspec.Struct, frozen=True, kw_only=True):
+    """One hit scored in a combat roll, waiting to be assigned to a squad of `victim_side`."""
+
+    victim_side: str
+    source: str
+    source_level: int
+
+
+class Combat(msgspec.Struct, frozen=True, kw_only=True):
+    """A combat being resolved ("Resolving Combat")."""
+
+    attacker_side: str
+    defender_side: str
+    attackers: tuple[str, ...]
+    defenders: tuple[str, ...]
+    ambush: tuple[str, ...] = ()
+    queue: tuple[Hit, ...] = ()  # hits whose casualty is not chosen yet
+    next_roll: Literal["first_strike", "main", "none"] = "first_strike"
+    awaiting: bool = False  # the attacker must press or retreat
+    exchanges: int = 1  # exchanges rolled so far (1 + presses)
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True):
+    options: Options
+    width: int
+    height: int
+    sides: tuple[str, ...]
+    round: int = 1
+    phase: Phase = "priority"
+    step: Step = "checks"
+    order: tuple[str, ...] = ()
+    turn: int = 0
+    squads: dict[str, Squad] = {}
+    heroes: dict[str, Hero] = {}
+    engines: dict[str, Engine] = {}
+    barriers: dict[str, Barrier] = {}
+    circles: dict[str, Circle] = {}
+    watchtower: Point | None = None
+    checks: dict[str, bool] = {}
+    chooser: str | None = None
+    combat: Combat | None = None
+    winner: str | None = None
+    end_reason: str = ""
+
+    @property
+    def active_side(self) -> str | None:
+        if self.phase in ("action", "reposition") and self.turn < len(self.order):
+            return self.order[self.turn]
+        return None

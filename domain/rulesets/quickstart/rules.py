@@ -1,0 +1,240 @@
+"""Shared machinery of decide for seed 001: the event run, rule citations, board queries
+and the phase flow (priority resolution, turn start, step and round ends, hero retreat).
+"""
+
+from __future__ import annotations
+
+from domain.dice import Dice
+from domain.rulesets.quickstart.events import (
+    BattleEnded,
+    Event,
+    HeroRemoved,
+    HeroRetreated,
+    HeroSurgeLost,
+    PriorityChoiceOffered,
+    PriorityDecided,
+    RoundEnded,
+    SideRoll,
+    SquadRevealed,
+    StepAdvanced,
+)
+from domain.rulesets.quickstart.evolve import evolve
+from domain.rulesets.quickstart.grid import Pos, flood
+from domain.rulesets.quickstart.model import Squad, State
+
+__all__ = [
+    "R_ACTION",
+    "R_COMBAT",
+    "R_HEROES",
+    "R_PRIORITY",
+    "R_REFEREE",
+    "R_REPOSITION",
+    "R_SIEGE",
+    "R_TROOPS",
+    "R_WATCHTOWER",
+    "Run",
+    "advance_step",
+    "begin_turn",
+    "blocked",
+    "check_battle_end",
+    "hero_count",
+    "resolve_priority",
+    "retreat_heroes_of",
+    "roll_off",
+    "start_round",
+]
+
+R_PRIORITY = "001 Combat phases / 1. Priority Phase"
+R_ACTION = "001 Combat phases / 2. Action Phase"
+R_REPOSITION = "001 Combat phases / 3. Reposition Phase"
+R_COMBAT = "001 Resolving Combat"
+R_HEROES = "001 Hero Units"
+R_TROOPS = "001 The troops"
+R_SIEGE = "001 Defenses and siege weapons"
+R_WATCHTOWER = "001 The Watchtower"
+R_REFEREE = "001 (referee)"
+
+
+class Run:
+    """The events of one command, folded as they are emitted so later steps see them."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+        self.state = evolve(self.state, event)
+
+
+def blocked(state: State) -> set[Pos]:
+    """Squares nothing may move into: squads, siege engines and barriers (not circles)."""
+    out = {(q.x, q.y) for q in state.squads.values()}
+    out.update((g.x, g.y) for g in state.engines.values())
+    out.update((b.x, b.y) for b in state.barriers.values())
+    return out
+
+
+def hero_count(state: State, squad: str) -> int:
+    return sum(1 for h in state.heroes.values() if h.squad == squad and h.status == "active")
+
+
+def check_battle_end(run: Run) -> None:
+    """The battle ends when at most one side has squads left."""
+    st = run.state
+    if st.phase == "over":
+        return
+    alive = [s for s in st.sides if any(q.side == s for q in st.squads.values())]
+    if len(alive) == 1:
+        run.emit(BattleEnded(winner=alive[0], reason=f"only {alive[0]} has squads left"))
+    elif not alive:
+        run.emit(BattleEnded(winner=None, reason="no squads left on any side"))
+
+
+def _nearest_free_squad(state: State, side: str, start: Pos) -> tuple[str, Pos] | None:
+    """Hero Units: the closest squad of `side` with room for a hero, reachable from start."""
+    cap = state.options.max_heroes_per_squad
+    at: dict[Pos, Squad] = {
+        (q.x, q.y): q
+        for q in state.squads.values()
+        if q.side == side and hero_count(state, q.id) < cap
+    }
+    if not at:
+        return None
+    if start in at:
+        q = at[start]
+        return q.id, start
+    found = flood(
+        start,
+        blocked(state),
+        state.width,
+        state.height,
+        state.options.adjacency == "eight",
+        lambda p: p in at,
+    )
+    if found is None:
+        return None
+    best = min(found[1], key=lambda p: at[p].id)
+    return at[best].id, best
+
+
+def retreat_heroes_of(run: Run, squad: Squad) -> None:
+    """Hero Units: when its squad is destroyed a hero retreats to the closest squad without
+    a hero and loses its minor action this round; with no way there it is trapped."""
+    for hid in sorted(run.state.heroes):
+        h = run.state.heroes[hid]
+        if h.squad != squad.id or h.status != "active":
+            continue
+        dest = _nearest_free_squad(run.state, h.side, (squad.x, squad.y))
+        if dest is None:
+            run.emit(
+                HeroRetreated(
+                    hero=hid, side=h.side, squad=None, x=squad.x, y=squad.y, cause="squad_destroyed"
+                )
+            )
+        else:
+            run.emit(
+                HeroRetreated(
+                    hero=hid,
+                    side=h.side,
+                    squad=dest[0],
+                    x=-1,
+                    y=-1,
+                    cause="squad_destroyed",
+                )
+            )
+
+
+def begin_turn(run: Run) -> None:
+    """Hero Units: at the start of its side's action phase a trapped hero that can reach the
+    closest squad moves there; otherwise it loses a healing surge, and with none left (after
+    the loss, or none to lose) it is removed from the fight."""
+    side = run.state.active_side
+    if side is None or run.state.phase != "action":
+        return
+    for hid in sorted(run.state.heroes):
+        h = run.state.heroes[hid]
+        if h.side != side or h.status != "trapped":
+            continue
+        dest = _nearest_free_squad(run.state, side, (h.x, h.y))
+        if dest is not None:
+            run.emit(HeroRetreated(hero=hid, side=side, squad=dest[0], x=-1, y=-1, cause="escaped"))
+        elif h.surges > 0:
+            run.emit(HeroSurgeLost(hero=hid, surges=h.surges - 1))
+            if h.surges - 1 == 0:
+                run.emit(HeroRemoved(hero=hid))
+        else:
+            run.emit(HeroRemoved(hero=hid))
+
+
+def roll_off(run: Run, dice: Dice) -> None:
+    """Priority by roll-off: each side rolls one die, highest first, ties in setup order."""
+    st = run.state
+    sides_ = st.options.priority_roll_sides
+    rolls = tuple(
+        SideRoll(side=s, die=dice.roll(sides_, f"priority roll-off of {s}")) for s in st.sides
+    )
+    index = {s: i for i, s in enumerate(st.sides)}
+    order = tuple(r.side for r in sorted(rolls, key=lambda r: (-r.die.value, index[r.side])))
+    run.emit(PriorityDecided(order=order, method="roll_off", rolls=rolls))
+    begin_turn(run)
+
+
+def resolve_priority(run: Run, dice: Dice) -> None:
+    """1. Priority Phase: a side at least half of whose heroes succeeded chooses who has
+    priority; when no side or several sides qualify, the sides roll off."""
+    st = run.state
+    qualifying: list[str] = []
+    for side in st.sides:
+        heroes = [h for h in st.heroes.values() if h.side == side and h.status != "removed"]
+        if not heroes:
+            continue
+        ok = sum(1 for h in heroes if st.checks.get(h.id, False))
+        if ok * 2 >= len(heroes):
+            qualifying.append(side)
+    if len(qualifying) == 1:
+        run.emit(PriorityChoiceOffered(side=qualifying[0]))
+    else:
+        roll_off(run, dice)
+
+
+def start_round(run: Run, dice: Dice) -> None:
+    """A new round's priority phase; with no hero able to check, roll off at once."""
+    if not any(h.status != "removed" for h in run.state.heroes.values()):
+        roll_off(run, dice)
+
+
+def _end_round(run: Run, dice: Dice) -> None:
+    for q in sorted(run.state.squads.values(), key=lambda q: q.id):
+        if q.hidden:
+            run.emit(SquadRevealed(squad=q.id, side=q.side, x=q.x, y=q.y, reason="round ended"))
+    run.emit(RoundEnded(round=run.state.round))
+    start_round(run, dice)
+
+
+def advance_step(run: Run, dice: Dice) -> None:
+    """2. Action Phase: moves, then combats, then skirmishers' second moves, then the next
+    side; 3. Reposition Phase: each side in priority order, then the round ends."""
+    st = run.state
+    side = st.active_side
+    assert side is not None
+    nxt = st.turn + 1
+    if st.phase == "action":
+        if st.step == "move":
+            run.emit(StepAdvanced(phase="action", turn=st.turn, step="combat", side=side))
+            return
+        if st.step == "combat" and any(
+            q.side == side and q.kind == "skirmisher" for q in st.squads.values()
+        ):
+            run.emit(StepAdvanced(phase="action", turn=st.turn, step="skirmish", side=side))
+            return
+        if nxt < len(st.order):
+            run.emit(StepAdvanced(phase="action", turn=nxt, step="move", side=st.order[nxt]))
+            begin_turn(run)
+            return
+        run.emit(StepAdvanced(phase="reposition", turn=0, step="reposition", side=st.order[0]))
+        return
+    if nxt < len(st.order):
+        run.emit(StepAdvanced(phase="reposition", turn=nxt, step="reposition", side=st.order[nxt]))
+        return
+    _end_round(run, dice)
