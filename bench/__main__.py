@@ -128,7 +128,7 @@ async def bench_rebuild(events: int, samples: int) -> dict[str, Any]:
             best_read = best_total = float("inf")
             for _ in range(3):
                 t0 = time.perf_counter()
-                items = await store.read_payloads(battle_id)
+                items = await store.read_data(battle_id)
                 t1 = time.perf_counter()
                 timeline = Timeline(QUICKSTART)
                 timeline.extend(items)

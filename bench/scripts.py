@@ -13,7 +13,7 @@ from typing import Any
 import msgspec
 
 from domain.actors import Actor
-from domain.dice import Die
+from domain.dice import Roll
 from domain.rulesets import get_ruleset
 from tests.support.quickstart_play import SETUP, next_command
 
@@ -30,13 +30,13 @@ class _SeededDice:
         self.rng = rng
         self.values: list[int] = []
 
-    def roll(self, sides: int, purpose: str) -> Die:
-        value = self.rng.randint(1, sides)
-        self.values.append(value)
-        return Die(sides=sides, value=value, purpose=purpose, source="client")
+    def roll(self, sides: int, purpose: str) -> Roll:
+        return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> tuple[Die, ...]:
-        return tuple(self.roll(sides, purpose) for _ in range(count))
+    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+        values = tuple(self.rng.randint(1, sides) for _ in range(count))
+        self.values.extend(values)
+        return Roll(sides=sides, values=values, purpose=purpose, source="client")
 
 
 def play_script(seed: int = 1, max_commands: int = 5000) -> tuple[Script, list[Any]]:

@@ -1,9 +1,10 @@
 """Battle-level events (any ruleset) and the pure fold that turns a log into state.
 
 A battle's log holds two kinds of events: the battle's own (`BattleCreated`,
-`DiceSeedRevealed`, `BattleUndone`) and its ruleset's. `Timeline` folds both: it keeps
-the (type, data) of every event and a snapshot of the state every `snapshot_every`
-versions, so the state right after any version is one snapshot plus a short fold.
+`DiceSeedRevealed`, `BattleUndone`, `RulingRecorded`) and its ruleset's. `Timeline`
+folds both: it keeps every decoded event and a snapshot of the state every
+`snapshot_every` versions, so the state right after any version is one snapshot plus
+a short fold.
 
 Undo never deletes: `BattleUndone(to_version=t)` at version u sets the game back to
 its state as of version t; events t+1..u-1 stay in the log, marked undone. Battle
@@ -12,7 +13,8 @@ metadata (dice epochs and commitments) is never undone.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Iterable
+from typing import Any, Literal, Union, get_args
 
 import msgspec
 
@@ -29,7 +31,6 @@ __all__ = [
     "DiceSeedRevealed",
     "RulingRecorded",
     "Timeline",
-    "undone_versions",
 ]
 
 ClientDicePolicy = Literal["none", "referee", "any"]
@@ -86,7 +87,6 @@ BattleEvent = BattleCreated | DiceSeedRevealed | BattleUndone | RulingRecorded
 BATTLE_EVENT_TYPES = frozenset(
     {"BattleCreated", "DiceSeedRevealed", "BattleUndone", "RulingRecorded"}
 )
-_battle_event_decoder = msgspec.json.Decoder(BattleEvent)
 
 
 class BattleMeta(msgspec.Struct, frozen=True, kw_only=True):
@@ -106,62 +106,77 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     game: Any
 
 
-def undone_versions(items: list[tuple[int, str, bytes]]) -> set[int]:
-    """The versions that are undone as of the last event (for the audit view of a log)."""
-    undone: set[int] = set()
-    cut: int | None = None
-    for version, type_, data in reversed(items):
-        if cut is not None and version > cut:
-            undone.add(version)
-            continue
-        if type_ == "BattleUndone":
-            ev = _battle_event_decoder.decode(data)
-            assert isinstance(ev, BattleUndone)
-            cut = ev.to_version if cut is None else min(cut, ev.to_version)
-    return undone
+def _log_decoder(ruleset: Ruleset[Any, Any, Any, Any, Any]) -> msgspec.json.Decoder[Any]:
+    """One decoder for every event of a battle under `ruleset` (its own and the battle's)."""
+    decoder = _LOG_DECODERS.get(ruleset.id)
+    if decoder is None:
+        own = get_args(ruleset.event_type) or (ruleset.event_type,)
+        decoder = msgspec.json.Decoder(Union[(*own, *get_args(BattleEvent))])
+        _LOG_DECODERS[ruleset.id] = decoder
+    return decoder
+
+
+_LOG_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
 
 
 class Timeline:
-    """Folds one battle's events in order, keeping enough to give the state at any version."""
+    """Folds one battle's events in order, keeping enough to give the state at any version.
+
+    It keeps every decoded event and a snapshot of (meta, game) every `snapshot_every`
+    versions, so the state right after any version is one snapshot plus a short fold.
+    """
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any, Any, Any], snapshot_every: int = 256):
         self.ruleset = ruleset
         self.snapshot_every = snapshot_every
-        self._types: list[str] = []
-        self._data: list[bytes] = []
-        self._snapshots: list[Battle] = []  # state after versions k * snapshot_every, k >= 1
+        self.decoder = _log_decoder(ruleset)
+        self._events: list[Any] = []  # decoded, index = version - 1
+        self._snapshots: list[tuple[BattleMeta, Any]] = []  # after versions k * snapshot_every
         self._undos: list[tuple[int, int]] = []  # (version of the BattleUndone, its to_version)
-        self.current: Battle | None = None
+        self._meta: BattleMeta | None = None
+        self._game: Any = None
 
     @property
     def version(self) -> int:
-        return len(self._types)
+        return len(self._events)
 
-    def extend(self, items: list[tuple[int, str, bytes]]) -> Battle | None:
-        """Fold (version, type, data) items that follow the current version."""
-        types, data, every = self._types, self._data, self.snapshot_every
-        state = self.current
-        step = self._step
-        for version, type_, payload in items:
-            if version != len(types) + 1:
-                raise ValueError(f"event {version} does not follow version {len(types)}")
-            state = step(state, version, type_, payload)
-            if type_ == "BattleUndone":
-                undo = msgspec.json.decode(payload, type=BattleUndone)
-                self._undos.append((version, undo.to_version))
-            types.append(type_)
-            data.append(payload)
-            if version % every == 0:
-                self._snapshots.append(state)
-        self.current = state
-        return state
+    @property
+    def current(self) -> Battle | None:
+        if self._meta is None:
+            return None
+        return Battle(version=len(self._events), meta=self._meta, game=self._game)
+
+    def extend(self, payloads: Iterable[bytes]) -> None:
+        """Fold the stored data of the events that follow the current version, in order."""
+        decode = self.decoder.decode
+        self.extend_decoded([decode(p) for p in payloads])
+
+    def extend_decoded(self, events: Iterable[Any]) -> None:
+        """Fold events (ruleset or battle-level Structs) that follow the current version."""
+        meta, game = self._meta, self._game
+        evolve, every, log = self.ruleset.evolve, self.snapshot_every, self._events
+        snapshots, battle_step = self._snapshots, self._battle_step
+        for ev in events:
+            if isinstance(ev, BattleEventBase):
+                meta, game = battle_step(meta, game, ev, len(log) + 1)
+            else:
+                game = evolve(game, ev)
+            log.append(ev)
+            if len(log) % every == 0:
+                assert meta is not None
+                snapshots.append((meta, game))
+        self._meta, self._game = meta, game
 
     @property
     def has_undo(self) -> bool:
         return bool(self._undos)
 
     def undone(self) -> set[int]:
-        """The versions that are undone as of the last event (same rule as `undone_versions`)."""
+        """The versions that are undone as of the last event.
+
+        `BattleUndone(to_version=t)` at version u undoes t+1..u-1, unless a later undo
+        went back before u, which undoes that undo too.
+        """
         undone: set[int] = set()
         cut: int | None = None
         for at, to in reversed(self._undos):
@@ -173,54 +188,58 @@ class Timeline:
 
     def state_at(self, version: int) -> Battle:
         """The state right after `version` (1 <= version <= current version)."""
-        if not 1 <= version <= len(self._types):
-            raise ValueError(f"version {version} is outside 1..{len(self._types)}")
+        if not 1 <= version <= len(self._events):
+            raise ValueError(f"version {version} is outside 1..{len(self._events)}")
         k = version // self.snapshot_every
+        meta: BattleMeta | None
         if k > 0:
-            state: Battle | None = self._snapshots[k - 1]
+            meta, game = self._snapshots[k - 1]
             start = k * self.snapshot_every
         else:
-            state, start = None, 0
-        types, data, step = self._types, self._data, self._step
+            meta, game, start = None, None, 0
+        evolve, log, battle_step = self.ruleset.evolve, self._events, self._battle_step
         for v in range(start + 1, version + 1):
-            state = step(state, v, types[v - 1], data[v - 1])
-        assert state is not None
-        return state
+            ev = log[v - 1]
+            if isinstance(ev, BattleEventBase):
+                meta, game = battle_step(meta, game, ev, v)
+            else:
+                game = evolve(game, ev)
+        assert meta is not None
+        return Battle(version=version, meta=meta, game=game)
 
-    def _step(self, state: Battle | None, version: int, type_: str, payload: bytes) -> Battle:
+    def _battle_step(
+        self, meta: BattleMeta | None, game: Any, ev: Any, version: int
+    ) -> tuple[BattleMeta, Any]:
         ruleset = self.ruleset
-        if type_ not in BATTLE_EVENT_TYPES:
-            assert state is not None
-            game = ruleset.evolve(state.game, ruleset.event_decoder.decode(payload))
-            return Battle(version=version, meta=state.meta, game=game)
-        ev = _battle_event_decoder.decode(payload)
         if isinstance(ev, BattleCreated):
             options = msgspec.convert(ev.options, ruleset.options_type)
             setup = msgspec.convert(ev.setup, ruleset.setup_type)
-            meta = BattleMeta(
+            first = BattleMeta(
                 created=ev,
                 dice_epoch=ev.dice_epoch,
                 commitments={ev.dice_epoch: ev.dice_commitment},
                 revealed={},
             )
-            return Battle(version=version, meta=meta, game=ruleset.initial_state(setup, options))
-        assert state is not None
+            return first, ruleset.initial_state(setup, options)
+        assert meta is not None
         if isinstance(ev, DiceSeedRevealed):
-            m = state.meta
-            commitments = dict(m.commitments)
-            epoch = m.dice_epoch
+            commitments = dict(meta.commitments)
+            epoch = meta.dice_epoch
             if ev.next_epoch is not None and ev.next_commitment is not None:
                 commitments[ev.next_epoch] = ev.next_commitment
                 epoch = ev.next_epoch
-            meta = msgspec.structs.replace(
-                m,
-                dice_epoch=epoch,
-                commitments=commitments,
-                revealed={**m.revealed, ev.epoch: ev.seed},
+            return (
+                msgspec.structs.replace(
+                    meta,
+                    dice_epoch=epoch,
+                    commitments=commitments,
+                    revealed={**meta.revealed, ev.epoch: ev.seed},
+                ),
+                game,
             )
-            return Battle(version=version, meta=meta, game=state.game)
-        if isinstance(ev, RulingRecorded):
-            return Battle(version=version, meta=state.meta, game=state.game)
-        assert isinstance(ev, BattleUndone)
-        back = self.state_at(ev.to_version) if ev.to_version >= 1 else state
-        return Battle(version=version, meta=state.meta, game=back.game)
+        if isinstance(ev, BattleUndone):
+            if version == len(self._events) + 1:  # folding new events, not replaying old ones
+                self._undos.append((version, ev.to_version))
+            back = self.state_at(ev.to_version) if ev.to_version >= 1 else None
+            return meta, back.game if back is not None else game
+        return meta, game  # RulingRecorded: a record, no change of state

@@ -17,6 +17,7 @@ __all__ = [
     "BATTLE_COMMAND_DOCS",
     "BATTLE_COMMAND_TYPES",
     "BattleCommand",
+    "BattleCommandBase",
     "RecordRuling",
     "RevealDice",
     "Undo",

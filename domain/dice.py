@@ -1,5 +1,8 @@
 """The dice port and its two pure adapters: verifiable server dice and client-supplied dice.
 
+Dice are drawn and stored by roll: one `Roll` holds the values of `len(values)` dice of
+`sides` faces thrown for one purpose.
+
 Server dice (commit and reveal): each die is a function of the battle's secret seed,
 the battle id, the roll counter and an optional client seed:
 
@@ -9,8 +12,11 @@ the battle id, the roll counter and an optional client seed:
 
 The roll counter is the pair (version, index): `version` is the battle version of the
 first event the command appends, `index` counts the dice that command drew, from 0.
-Versions are never reused, so no counter value is ever used twice. Rejection sampling
-keeps every face equally likely. The seed's commitment is `sha256(seed).hexdigest()`.
+A server `Roll` records `version` and the `index` of its first value: `values[i]` is the
+die derived with the counter (version, index + i), and the next roll of the command
+starts at index + len(values). Versions are never reused, so no counter value is ever
+used twice. Rejection sampling keeps every face equally likely. The seed's commitment is
+`sha256(seed).hexdigest()`.
 """
 
 from __future__ import annotations
@@ -26,8 +32,8 @@ from domain.errors import DiceError
 
 __all__ = [
     "Dice",
-    "Die",
     "DieSource",
+    "Roll",
     "ServerDice",
     "SuppliedDice",
     "commitment",
@@ -37,28 +43,47 @@ __all__ = [
 DieSource = Literal["server", "client"]
 
 
-class Die(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", tag="die"):
-    """One die as written into an event: its result, what it was for, and where it came from.
+class Roll(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="kind", tag="roll"):
+    """One roll of `len(values)` dice of `sides` faces, for one purpose, as written into an event.
 
-    The `kind: "die"` tag lets a verifier find every die in any event of any ruleset.
+    The `kind: "roll"` tag lets a verifier find every roll in any event of any ruleset.
     """
 
     sides: int
-    value: int
+    values: tuple[int, ...]
     purpose: str
     source: DieSource
-    epoch: int | None = None
+    epoch: int | None = None  # server dice: the seed epoch
+    # server dice: roll counter part 1 (the battle version of the command's first event)
     version: int | None = None
+    # server dice: roll counter index of values[0]; values[i] has index + i
     index: int | None = None
     client_seed: str = ""
 
+    @property
+    def value(self) -> int:
+        """The value of a single-die roll (the first die of any roll)."""
+        return self.values[0]
+
 
 class Dice(Protocol):
-    """What a decider may ask for. Every die it gets must be written into its events."""
+    """What a decider may ask for. Every roll it gets must be written into its events."""
 
-    def roll(self, sides: int, purpose: str) -> Die: ...
+    def roll(self, sides: int, purpose: str) -> Roll: ...
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> tuple[Die, ...]: ...
+    def roll_many(self, count: int, sides: int, purpose: str) -> Roll: ...
+
+
+def _check_sides(sides: int) -> None:
+    if sides < 1:
+        raise ValueError("a die needs at least one side")
+    if sides > 2**64:
+        raise ValueError("a die has at most 2**64 sides (64-bit draws)")
+
+
+def _check_count(count: int) -> None:
+    if count < 0:
+        raise ValueError("a roll has at least zero dice")
 
 
 def commitment(seed: bytes) -> str:
@@ -70,10 +95,7 @@ def derive_value(
     seed: bytes, battle_id: str, version: int, index: int, client_seed: str, sides: int
 ) -> int:
     """The documented derivation of one server die (see the module docstring)."""
-    if sides < 1:
-        raise ValueError("a die needs at least one side")
-    if sides > 2**64:
-        raise ValueError("a die has at most 2**64 sides (64-bit draws)")
+    _check_sides(sides)
     limit = (2**64 // sides) * sides
     k = 0
     while True:
@@ -95,16 +117,25 @@ class ServerDice:
         self._battle_id = battle_id
         self._version = version
         self._client_seed = client_seed
-        self.drawn: list[Die] = []
+        self._next_index = 0  # the counter index of the next die: never repeats in a command
+        self.drawn: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str) -> Die:
-        index = len(self.drawn)
-        value = derive_value(
-            self._seed, self._battle_id, self._version, index, self._client_seed, sides
+    def roll(self, sides: int, purpose: str) -> Roll:
+        return self.roll_many(1, sides, purpose)
+
+    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+        _check_count(count)
+        _check_sides(sides)
+        index = self._next_index
+        values = tuple(
+            derive_value(
+                self._seed, self._battle_id, self._version, index + i, self._client_seed, sides
+            )
+            for i in range(count)
         )
-        die = Die(
+        roll = Roll(
             sides=sides,
-            value=value,
+            values=values,
             purpose=purpose,
             source="server",
             epoch=self._epoch,
@@ -112,11 +143,9 @@ class ServerDice:
             index=index,
             client_seed=self._client_seed,
         )
-        self.drawn.append(die)
-        return die
-
-    def roll_many(self, count: int, sides: int, purpose: str) -> tuple[Die, ...]:
-        return tuple(self.roll(sides, purpose) for _ in range(count))
+        self._next_index = index + count
+        self.drawn.append(roll)
+        return roll
 
 
 class SuppliedDice:
@@ -128,33 +157,44 @@ class SuppliedDice:
 
     def __init__(self, values: Sequence[int]) -> None:
         self._values = list(values)
-        self.drawn: list[Die] = []
+        self.used = 0  # how many supplied values the rolls so far took
+        self.drawn: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str) -> Die:
-        if len(self.drawn) >= len(self._values):
-            raise DiceError(
-                f"not enough dice supplied: this command needs more than {len(self._values)} "
-                f"(next: a d{sides} for {purpose})",
-                supplied=len(self._values),
-            )
-        value = self._values[len(self.drawn)]
-        if not 1 <= value <= sides:
-            raise DiceError(
-                f"supplied die #{len(self.drawn) + 1} is {value}, not a face of a d{sides} "
-                f"(for {purpose})",
-                position=len(self.drawn),
-            )
-        die = Die(sides=sides, value=value, purpose=purpose, source="client")
-        self.drawn.append(die)
-        return die
+    def roll(self, sides: int, purpose: str) -> Roll:
+        return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> tuple[Die, ...]:
-        return tuple(self.roll(sides, purpose) for _ in range(count))
+    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+        _check_count(count)
+        start = self.used
+        supplied = self._values
+        for position in range(start, start + count):
+            if position >= len(supplied):
+                raise DiceError(
+                    f"not enough dice supplied: this command needs more than {len(supplied)} "
+                    f"(next: a d{sides} for {purpose})",
+                    supplied=len(supplied),
+                )
+            value = supplied[position]
+            if not 1 <= value <= sides:
+                raise DiceError(
+                    f"supplied die #{position + 1} is {value}, not a face of a d{sides} "
+                    f"(for {purpose})",
+                    position=position,
+                )
+        roll = Roll(
+            sides=sides,
+            values=tuple(supplied[start : start + count]),
+            purpose=purpose,
+            source="client",
+        )
+        self.used = start + count
+        self.drawn.append(roll)
+        return roll
 
     def finish(self) -> None:
-        if len(self.drawn) != len(self._values):
+        if self.used != len(self._values):
             raise DiceError(
-                f"{len(self._values)} dice supplied but the command used {len(self.drawn)}",
+                f"{len(self._values)} dice supplied but the command used {self.used}",
                 supplied=len(self._values),
-                used=len(self.drawn),
+                used=self.used,
             )

@@ -244,11 +244,20 @@ class _Writer(threading.Thread):
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             outcomes = [(False, e)] * len(batch)
+        # One wake-up per event loop for the whole batch, not one per append.
+        by_loop: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[Any], bool, Any]]] = {}
         for (_fn, fut, loop), (ok, value) in zip(batch, outcomes, strict=True):
-            if ok:
-                loop.call_soon_threadsafe(_resolve, fut, value)
-            else:
-                loop.call_soon_threadsafe(_fail, fut, value)
+            by_loop.setdefault(loop, []).append((fut, ok, value))
+        for loop, settled in by_loop.items():
+            loop.call_soon_threadsafe(_settle, settled)
+
+
+def _settle(settled: list[tuple[asyncio.Future[Any], bool, Any]]) -> None:
+    for fut, ok, value in settled:
+        if ok:
+            _resolve(fut, value)
+        else:
+            _fail(fut, value)
 
 
 def _resolve(fut: asyncio.Future[Any], value: Any) -> None:
@@ -360,17 +369,10 @@ class SQLiteEventStore:
         rows = await self._read(lambda c: c.execute(sql, args).fetchall())
         return [_row_to_event(r) for r in rows]
 
-    async def read_payloads(
-        self, battle_id: str, after: int = 0, upto: int | None = None
-    ) -> list[tuple[int, str, bytes]]:
-        """(version, type, data) only: what a rebuild needs, at a fraction of the cost."""
-        sql = "SELECT version, type, data FROM events WHERE battle_id = ? AND version > ?"
-        args: list[Any] = [battle_id, after]
-        if upto is not None:
-            sql += " AND version <= ?"
-            args.append(upto)
-        sql += " ORDER BY version"
-        return await self._read(lambda c: c.execute(sql, args).fetchall())
+    async def read_data(self, battle_id: str, after: int = 0) -> list[bytes]:
+        sql = "SELECT data FROM events WHERE battle_id = ? AND version > ? ORDER BY version"
+        rows = await self._read(lambda c: c.execute(sql, (battle_id, after)).fetchall())
+        return [r[0] for r in rows]
 
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
         sql = f"SELECT {_COLUMNS} FROM events WHERE position > ? ORDER BY position LIMIT ?"

@@ -1,10 +1,11 @@
 """Audit of a whole battle log: the hash chain, then every server die recomputed.
 
-Dice are found by shape: any JSON object with `"kind": "die"` in any event's data
-(see `domain.dice.Die`). A server die is recomputed from the seed of its epoch once
-that seed is revealed (`DiceSeedRevealed`), after checking the seed against the
-commitment published for that epoch (`BattleCreated`, then each reveal's
-`next_commitment`). Dice of an epoch not yet revealed are counted as pending.
+Dice are found by shape: any JSON object with `"kind": "roll"` in any event's data
+(see `domain.dice.Roll`). Each value of a server roll is one die, recomputed at the roll
+counter (version, index + i) from the seed of its epoch once that seed is revealed
+(`DiceSeedRevealed`), after checking the seed against the commitment published for that
+epoch (`BattleCreated`, then each reveal's `next_commitment`). Dice of an epoch not yet
+revealed are counted as pending. The report counts dice (values), not rolls.
 """
 
 from __future__ import annotations
@@ -38,15 +39,15 @@ class LogAudit(msgspec.Struct, frozen=True, kw_only=True):
         return self.chain_ok and self.dice_ok
 
 
-def _dice_in(obj: Any) -> Iterator[dict[str, Any]]:
+def _rolls_in(obj: Any) -> Iterator[dict[str, Any]]:
     if isinstance(obj, dict):
-        if obj.get("kind") == "die":
+        if obj.get("kind") == "roll":
             yield obj
         for value in obj.values():
-            yield from _dice_in(value)
+            yield from _rolls_in(value)
     elif isinstance(obj, list):
         for value in obj:
-            yield from _dice_in(value)
+            yield from _rolls_in(value)
 
 
 def audit_log(events: Sequence[StoredEvent]) -> LogAudit:
@@ -91,36 +92,52 @@ def audit_log(events: Sequence[StoredEvent]) -> LogAudit:
     seen: set[tuple[int, int]] = set()
     battle_id = events[0].battle_id if events else ""
     for ev, data in decoded:
-        for die in _dice_in(data):
-            if die.get("source") != "server":
-                client += 1
+        for roll in _rolls_in(data):
+            values = roll.get("values")
+            if not isinstance(values, list):
+                if roll.get("source") != "server":
+                    continue
+                return _dice_failure(events, ev.version, "a server die is malformed")
+            if roll.get("source") != "server":
+                client += len(values)
                 continue
-            epoch, version, index = die.get("epoch"), die.get("version"), die.get("index")
+            epoch, version, index = roll.get("epoch"), roll.get("version"), roll.get("index")
             if epoch not in commitments or version is None or index is None:
                 return _dice_failure(events, ev.version, "a server die names no committed epoch")
-            if (version, index) in seen or version > ev.version:
-                return _dice_failure(
-                    events, ev.version, f"server die ({version}, {index}) reuses a roll counter"
-                )
-            seen.add((version, index))
-            revealed = seeds.get(epoch)
-            if revealed is None:
-                pending += 1
-                continue
-            try:
-                expected = derive_value(
-                    revealed, battle_id, version, index, die.get("client_seed", ""), die["sides"]
-                )
-            except (KeyError, TypeError, ValueError):
+            if not isinstance(version, int) or not isinstance(index, int):
                 return _dice_failure(events, ev.version, "a server die is malformed")
-            if expected != die.get("value"):
-                return _dice_failure(
-                    events,
-                    ev.version,
-                    f"die {index} of roll {version} ({die.get('purpose')}) shows "
-                    f"{die.get('value')}, but the revealed seed gives {expected}",
-                )
-            checked += 1
+            revealed = seeds.get(epoch)
+            for i, value in enumerate(values):
+                counter = (version, index + i)
+                if counter in seen or version > ev.version:
+                    return _dice_failure(
+                        events,
+                        ev.version,
+                        f"server die ({version}, {index + i}) reuses a roll counter",
+                    )
+                seen.add(counter)
+                if revealed is None:
+                    pending += 1
+                    continue
+                try:
+                    expected = derive_value(
+                        revealed,
+                        battle_id,
+                        version,
+                        index + i,
+                        roll.get("client_seed", ""),
+                        roll["sides"],
+                    )
+                except (KeyError, TypeError, ValueError):
+                    return _dice_failure(events, ev.version, "a server die is malformed")
+                if expected != value:
+                    return _dice_failure(
+                        events,
+                        ev.version,
+                        f"die {index + i} of roll {version} ({roll.get('purpose')}) shows "
+                        f"{value}, but the revealed seed gives {expected}",
+                    )
+                checked += 1
     return LogAudit(
         events_checked=len(events),
         chain_ok=True,

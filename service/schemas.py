@@ -78,16 +78,9 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
 
 class CommandRequest(msgspec.Struct, kw_only=True):
     # The command object; its "type" picks one of the ruleset's (or the battle's) commands.
-    command: Annotated[
-        dict[str, Any],
-        msgspec.Meta(
-            description="One command: its 'type' and its fields (see GET /rulesets/{ruleset})",
-            extra_json_schema={
-                "required": ["type"],
-                "properties": {"type": {"type": "string", "minLength": 1}},
-            },
-        ),
-    ]
+    # One command, decoded with the battle's ruleset: GET /rulesets/{ruleset} lists the
+    # command types and their JSON Schema.
+    command: dict[str, Any]
     expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**53)] | None = None
     # Dice rolled at the table, in the order the command uses them (instead of server dice).
     dice: (

@@ -155,16 +155,17 @@ def test_client_dice_follow_the_battle_policy(http: httpx.Client) -> None:
     _problem(b.command("referee", command, dice=[5, 5, 5, 5, 5, 5, 5, 5, 5]), 422, "dice-error")
     r = b.command("referee", command, dice=[20] if command["type"] == "PriorityCheck" else [6, 1])
     assert r.status_code == 200, r.text
-    dice = [d for e in r.json()["events"] for d in _dice(e["data"])]
-    assert dice and all(d["source"] == "client" for d in dice)
+    rolls = [d for e in r.json()["events"] for d in _rolls(e["data"])]
+    assert sum(len(d["values"]) for d in rolls) > 0
+    assert all(d["source"] == "client" for d in rolls)
 
 
-def _dice(obj: Any) -> list[dict[str, Any]]:
+def _rolls(obj: Any) -> list[dict[str, Any]]:
     if isinstance(obj, dict):
-        own = [obj] if obj.get("kind") == "die" else []
-        return own + [d for v in obj.values() for d in _dice(v)]
+        own = [obj] if obj.get("kind") == "roll" else []
+        return own + [d for v in obj.values() for d in _rolls(v)]
     if isinstance(obj, list):
-        return [d for v in obj for d in _dice(v)]
+        return [d for v in obj for d in _rolls(v)]
     return []
 
 

@@ -36,9 +36,7 @@ def finished(live_server: LiveServer) -> tuple[Battle, list[dict[str, Any]]]:
 def _fold(events: list[dict[str, Any]], upto: int) -> Timeline:
     assert QUICKSTART is not None
     timeline = Timeline(QUICKSTART)
-    timeline.extend(
-        [(e["version"], e["type"], msgspec.json.encode(e["data"])) for e in events[:upto]]
-    )
+    timeline.extend([msgspec.json.encode(e["data"]) for e in events[:upto]])
     return timeline
 
 
@@ -54,26 +52,27 @@ def test_battle_ends_and_reveals_its_seed(finished: tuple[Battle, list[dict[str,
     seed = bytes.fromhex(reveal["data"]["seed"])
     assert commitment(seed) == events[0]["data"]["dice_commitment"]
     # The battle's own dice, recomputed here from the revealed seed with the documented function.
-    dice = [
-        d for e in events for d in _dice(e["data"]) if d["source"] == "server" and d["epoch"] == 1
+    rolls = [
+        r for e in events for r in _rolls(e["data"]) if r["source"] == "server" and r["epoch"] == 1
     ]
-    assert len(dice) > 20
-    for d in dice:
-        assert d["value"] == derive_value(
-            seed, battle.id, d["version"], d["index"], d["client_seed"], d["sides"]
-        )
+    assert sum(len(r["values"]) for r in rolls) > 20
+    for r in rolls:
+        for i, value in enumerate(r["values"]):
+            assert value == derive_value(
+                seed, battle.id, r["version"], r["index"] + i, r["client_seed"], r["sides"]
+            )
     # Orders after the end are refused and append nothing.
     r = battle.command("referee", {"type": "EndStep"})
     assert r.status_code == 422, r.text
     assert battle.view()["version"] == view["version"]
 
 
-def _dice(obj: Any) -> list[dict[str, Any]]:
+def _rolls(obj: Any) -> list[dict[str, Any]]:
     if isinstance(obj, dict):
-        found = [obj] if obj.get("kind") == "die" else []
-        return found + [d for v in obj.values() for d in _dice(v)]
+        found = [obj] if obj.get("kind") == "roll" else []
+        return found + [r for v in obj.values() for r in _rolls(v)]
     if isinstance(obj, list):
-        return [d for v in obj for d in _dice(v)]
+        return [r for v in obj for r in _rolls(v)]
     return []
 
 

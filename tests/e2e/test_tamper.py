@@ -109,9 +109,10 @@ def test_a_forged_die_with_a_rehashed_chain_fails_the_dice_check(
     rows = _rows(db, battle.id)
     for version, *_rest in rows:
         data = msgspec.json.decode(bytes(rows[version - 1][2]))
-        dice = _server_dice(data)
-        if dice:
-            dice[0]["value"] = dice[0]["value"] % dice[0]["sides"] + 1
+        rolls = [r for r in _server_rolls(data) if r["values"]]
+        if rolls:
+            values = rolls[0]["values"]
+            values[0] = values[0] % rolls[0]["sides"] + 1  # forge one die of the roll
             _rewrite(db, battle.id, version, canonical(data))
             break
     else:
@@ -138,10 +139,10 @@ def test_a_wrong_revealed_seed_fails_verification(battle: Battle, live_server: L
     assert "commitment" in report["first_failure"]["reason"]
 
 
-def _server_dice(obj: Any) -> list[dict[str, Any]]:
+def _server_rolls(obj: Any) -> list[dict[str, Any]]:
     if isinstance(obj, dict):
-        own = [obj] if obj.get("kind") == "die" and obj.get("source") == "server" else []
-        return own + [d for v in obj.values() for d in _server_dice(v)]
+        own = [obj] if obj.get("kind") == "roll" and obj.get("source") == "server" else []
+        return own + [r for v in obj.values() for r in _server_rolls(v)]
     if isinstance(obj, list):
-        return [d for v in obj for d in _server_dice(v)]
+        return [r for v in obj for r in _server_rolls(v)]
     return []

@@ -260,18 +260,17 @@ async def test_read_pages_with_after_limit_and_upto(store: EventStore) -> None:
     assert all(e.battle_id == "b1" for e in full)
 
 
-async def test_read_payloads_matches_read(store: EventStore) -> None:
+async def test_read_data_matches_read(store: EventStore) -> None:
     await append_more(store, "b1", 6)
     await append_more(store, "b2", 2)
     full = await store.read("b1")
 
-    payloads = await store.read_payloads("b1")
-    assert [tuple(p) for p in payloads] == [(e.version, e.type, e.data) for e in full]
-    assert all(isinstance(p[2], bytes) for p in payloads)
-    assert [p[0] for p in await store.read_payloads("b1", after=2, upto=4)] == [3, 4]
-    assert [p[0] for p in await store.read_payloads("b1", after=4)] == [5, 6]
-    assert await store.read_payloads("b1", after=6) == []
-    assert await store.read_payloads("nobody") == []
+    data = await store.read_data("b1")
+    assert data == [e.data for e in full]
+    assert all(isinstance(d, bytes) for d in data)
+    assert await store.read_data("b1", after=4) == [e.data for e in full[4:]]
+    assert await store.read_data("b1", after=6) == []
+    assert await store.read_data("nobody") == []
 
 
 async def test_read_all_orders_by_global_position_across_battles(store: EventStore) -> None:

@@ -14,7 +14,7 @@ from typing import Any
 import msgspec
 
 from domain.actors import Actor
-from domain.dice import Die
+from domain.dice import Roll
 from domain.rulesets.quickstart import RULESET
 
 __all__ = ["SETUP", "SeededDice", "next_command", "play_to_end"]
@@ -85,15 +85,16 @@ class SeededDice:
 
     def __init__(self, seed: int) -> None:
         self._rng = random.Random(seed)
-        self.drawn: list[Die] = []
+        self.drawn: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str) -> Die:
-        die = Die(sides=sides, value=self._rng.randint(1, sides), purpose=purpose, source="client")
-        self.drawn.append(die)
-        return die
+    def roll(self, sides: int, purpose: str) -> Roll:
+        return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> tuple[Die, ...]:
-        return tuple(self.roll(sides, purpose) for _ in range(count))
+    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+        values = tuple(self._rng.randint(1, sides) for _ in range(count))
+        roll = Roll(sides=sides, values=values, purpose=purpose, source="client")
+        self.drawn.append(roll)
+        return roll
 
 
 def _geometry(view: dict[str, Any]) -> tuple[bool, int]:

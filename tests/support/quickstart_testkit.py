@@ -7,7 +7,7 @@ from typing import Any
 import msgspec
 
 from domain.actors import Actor
-from domain.dice import Die
+from domain.dice import Roll
 from domain.rulesets.quickstart import RULESET
 from domain.rulesets.quickstart.model import State
 
@@ -35,18 +35,21 @@ class ScriptedDice:
 
     def __init__(self, values: list[int] | tuple[int, ...] = ()) -> None:
         self.values = list(values)
-        self.drawn: list[Die] = []
+        self.drawn: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str) -> Die:
-        assert self.values, f"unscripted die: d{sides} for {purpose}"
-        v = self.values.pop(0)
-        assert 1 <= v <= sides, f"{v} is not a face of a d{sides} ({purpose})"
-        die = Die(sides=sides, value=v, purpose=purpose, source="client")
-        self.drawn.append(die)
-        return die
+    def roll(self, sides: int, purpose: str) -> Roll:
+        return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> tuple[Die, ...]:
-        return tuple(self.roll(sides, purpose) for _ in range(count))
+    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+        got: list[int] = []
+        for _ in range(count):
+            assert self.values, f"unscripted die: d{sides} for {purpose}"
+            v = self.values.pop(0)
+            assert 1 <= v <= sides, f"{v} is not a face of a d{sides} ({purpose})"
+            got.append(v)
+        roll = Roll(sides=sides, values=tuple(got), purpose=purpose, source="client")
+        self.drawn.append(roll)
+        return roll
 
 
 def sq(id: str, side: str, kind: str, level: int, x: int, y: int, **kw: Any) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from collections import Counter
 import msgspec
 import pytest
 
-from domain.dice import Die, ServerDice, SuppliedDice, commitment, derive_value
+from domain.dice import Roll, ServerDice, SuppliedDice, commitment, derive_value
 from domain.errors import DiceError
 
 SEED = bytes.fromhex("6b1f0c2e9d4a7785c3e0f1a2b4d6e8f0112233445566778899aabbccddeeff00")
@@ -48,7 +48,7 @@ def test_60000_server_d6_are_fair() -> None:
     values: list[int] = []
     for version in range(1, 1001):
         dice = ServerDice(seed=SEED, epoch=1, battle_id="fair-battle", version=version)
-        values += [d.value for d in dice.roll_many(60, 6, "fairness")]
+        values += dice.roll_many(60, 6, "fairness").values
     assert len(values) == 60_000
     assert set(values) == {1, 2, 3, 4, 5, 6}
     assert chi_square(values, 6) < critical_value(5) == pytest.approx(20.515, abs=1e-3)
@@ -113,12 +113,18 @@ def test_server_dice_equal_the_documented_derivation(sides: int, client_seed: st
             dice = ServerDice(
                 seed=seed, epoch=3, battle_id=battle_id, version=version, client_seed=client_seed
             )
+            first = dice.roll(sides, "first")
             got = dice.roll_many(5, sides, "check")
+            assert (first.version, first.index, got.version, got.index) == (version, 0, version, 1)
             want = [
-                reference_die(seed, battle_id, version, i, client_seed, sides)[0] for i in range(5)
+                reference_die(seed, battle_id, version, got.index + i, client_seed, sides)[0]
+                for i in range(5)
             ]
-            assert [d.value for d in got] == want
-            assert all(1 <= d.value <= sides for d in got)
+            assert list(got.values) == want
+            assert first.values == (
+                reference_die(seed, battle_id, version, 0, client_seed, sides)[0],
+            )
+            assert all(1 <= v <= sides for v in got.values)
 
 
 def test_rejection_sampling_is_exercised_and_matches() -> None:
@@ -161,7 +167,7 @@ def test_impossible_dice_are_refused(sides: int) -> None:
 
 def test_a_one_sided_die_is_one() -> None:
     dice = ServerDice(seed=SEED, epoch=1, battle_id="b", version=1)
-    assert [d.value for d in dice.roll_many(10, 1, "x")] == [1] * 10
+    assert dice.roll_many(10, 1, "x").values == (1,) * 10
 
 
 # -- (c) client seed and commitment ------------------------------------------------------------
@@ -170,7 +176,7 @@ def test_a_one_sided_die_is_one() -> None:
 def test_client_seed_changes_the_dice() -> None:
     def values(client_seed: str) -> list[int]:
         dice = ServerDice(seed=SEED, epoch=1, battle_id="b", version=5, client_seed=client_seed)
-        return [d.value for d in dice.roll_many(200, 10**6, "x")]
+        return list(dice.roll_many(200, 10**6, "x").values)
 
     plain, seeded, other = values(""), values("alice"), values("alice ")
     assert values("alice") == seeded  # deterministic
@@ -191,14 +197,14 @@ def test_every_input_changes_the_dice(change: dict[str, object]) -> None:
     base = {"seed": SEED, "battle_id": "b", "version": 5, "client_seed": ""}
     a = ServerDice(epoch=1, **base).roll_many(50, 10**6, "x")  # type: ignore[arg-type]
     b = ServerDice(epoch=1, **{**base, **change}).roll_many(50, 10**6, "x")  # type: ignore[arg-type]
-    assert sum(x.value != y.value for x, y in zip(a, b, strict=True)) >= 45
+    assert sum(x != y for x, y in zip(a.values, b.values, strict=True)) >= 45
 
 
 def test_the_epoch_is_recorded_but_does_not_change_the_dice() -> None:
     a = ServerDice(seed=SEED, epoch=1, battle_id="b", version=5).roll_many(20, 6, "x")
     b = ServerDice(seed=SEED, epoch=2, battle_id="b", version=5).roll_many(20, 6, "x")
-    assert [d.value for d in a] == [d.value for d in b]
-    assert {d.epoch for d in a} == {1} and {d.epoch for d in b} == {2}
+    assert a.values == b.values
+    assert (a.epoch, b.epoch) == (1, 2)
 
 
 @pytest.mark.parametrize("seed", [b"", b"\x00", SEED, bytes(range(256))])
@@ -208,7 +214,7 @@ def test_commitment_is_the_sha256_of_the_seed(seed: bytes) -> None:
     assert commitment(seed) != commitment(seed + b"\x00")
 
 
-# -- Die records -------------------------------------------------------------------------------
+# -- Roll records ------------------------------------------------------------------------------
 
 
 def test_server_dice_record_where_each_die_came_from() -> None:
@@ -216,10 +222,10 @@ def test_server_dice_record_where_each_die_came_from() -> None:
     first = dice.roll(6, "to hit")
     rest = dice.roll_many(3, 20, "damage")
 
-    assert dice.drawn == [first, *rest]
-    assert first == Die(
+    assert dice.drawn == [first, rest]
+    assert first == Roll(
         sides=6,
-        value=derive_value(SEED, "b", 12, 0, "cs", 6),
+        values=(derive_value(SEED, "b", 12, 0, "cs", 6),),
         purpose="to hit",
         source="server",
         epoch=4,
@@ -227,21 +233,46 @@ def test_server_dice_record_where_each_die_came_from() -> None:
         index=0,
         client_seed="cs",
     )
-    assert [(d.index, d.version, d.epoch, d.sides, d.purpose) for d in rest] == [
-        (i, 12, 4, 20, "damage") for i in (1, 2, 3)
-    ]
-    assert [d.value for d in rest] == [derive_value(SEED, "b", 12, i, "cs", 20) for i in (1, 2, 3)]
+    assert first.value == first.values[0]
+    assert (rest.index, rest.version, rest.epoch, rest.sides, rest.purpose) == (
+        1,
+        12,
+        4,
+        20,
+        "damage",
+    )
+    assert list(rest.values) == [derive_value(SEED, "b", 12, i, "cs", 20) for i in (1, 2, 3)]
     encoded = msgspec.json.decode(msgspec.json.encode(first))
-    assert encoded["kind"] == "die"
+    assert encoded["kind"] == "roll"
     assert encoded["source"] == "server"
-    assert msgspec.json.decode(msgspec.json.encode(first), type=Die) == first
+    assert msgspec.json.decode(msgspec.json.encode(first), type=Roll) == first
+    assert msgspec.json.decode(msgspec.json.encode(rest), type=Roll) == rest
+
+
+def test_server_roll_counters_never_repeat_within_a_command() -> None:
+    dice = ServerDice(seed=SEED, epoch=1, battle_id="b", version=3)
+    rolls = [
+        dice.roll_many(2, 6, "a"),
+        dice.roll_many(0, 6, "none"),
+        dice.roll(20, "b"),
+        dice.roll_many(4, 6, "c"),
+    ]
+    assert [(r.index, len(r.values)) for r in rolls] == [(0, 2), (2, 0), (2, 1), (3, 4)]
+    counters = []
+    for r in rolls:
+        assert r.index is not None
+        counters += [(r.version, r.index + i) for i in range(len(r.values))]
+    assert counters == [(3, i) for i in range(7)]
+    assert dice.drawn == rolls
+    with pytest.raises(ValueError):
+        dice.roll_many(-1, 6, "x")
 
 
 def test_supplied_dice_record_their_source() -> None:
     dice = SuppliedDice([4, 17])
     a = dice.roll(6, "to hit")
     b = dice.roll(20, "save")
-    assert a == Die(sides=6, value=4, purpose="to hit", source="client")
+    assert a == Roll(sides=6, values=(4,), purpose="to hit", source="client")
     assert b.source == "client" and b.value == 17 and b.sides == 20
     assert (a.epoch, a.version, a.index, a.client_seed) == (None, None, None, "")
     assert dice.drawn == [a, b]
@@ -254,10 +285,17 @@ def test_supplied_dice_record_their_source() -> None:
 def test_supplied_dice_are_consumed_in_order() -> None:
     supplied = [3, 1, 6, 2, 5, 4]
     dice = SuppliedDice(supplied)
-    got = [dice.roll(6, "a").value, *(d.value for d in dice.roll_many(4, 6, "b"))]
+    got = [dice.roll(6, "a").value, *dice.roll_many(4, 6, "b").values]
+    empty = dice.roll_many(0, 6, "none")
     got.append(dice.roll(6, "c").value)
     assert got == supplied
-    assert [d.purpose for d in dice.drawn] == ["a", "b", "b", "b", "b", "c"]
+    assert empty.values == () and empty.source == "client"
+    assert [(d.purpose, len(d.values)) for d in dice.drawn] == [
+        ("a", 1),
+        ("b", 4),
+        ("none", 0),
+        ("c", 1),
+    ]
     dice.finish()
 
 
@@ -270,7 +308,7 @@ def test_an_out_of_range_die_names_its_position(values: list[int], position: int
     assert f"#{position + 1}" in info.value.reason
     assert "d6" in info.value.reason
     assert info.value.code == "dice-error"
-    assert len(dice.drawn) == position  # the bad die was not taken
+    assert dice.drawn == [] and dice.used == 0  # the roll with the bad die was not taken
 
 
 def test_too_few_supplied_dice_raise() -> None:

@@ -195,8 +195,8 @@ def _roll(
         # Magic circles: a squad on an enemy circle is hit on a 5 or 6.
         on_circle = any(circles.get((q.x, q.y)) == s.side for q in opps)
         hit_on = o.circle_hit_on if on_circle else o.hit_on
-        ds = dice.roll_many(n, 6, f"combat dice of {sid}") if n else ()
-        scored = sum(1 for d in ds if d.value >= hit_on)
+        ds = dice.roll_many(n, 6, f"combat dice of {sid}")
+        scored = sum(1 for v in ds.values if v >= hit_on)
         if not (s.kind == "paladin" and any(q.undead for q in opps)):
             scored = min(1, scored)  # squads score a single hit (paladins vs undead: all)
         if scored and "arcana" in s.boosts:
@@ -420,7 +420,7 @@ def fire_engine(run: Run, cmd: FireEngine, dice: Dice) -> None:
     if o.engine_range > 0 and distance((engine.x, engine.y), tgt_pos, _eight(st)) > o.engine_range:
         raise RuleViolation("the target is out of the engine's range", rule=R_SIEGE)
     ds = dice.roll_many(engine.level, 6, f"siege engine {engine.id}")
-    hit = any(d.value >= o.engine_hit_on for d in ds)
+    hit = any(v >= o.engine_hit_on for v in ds.values)
     assert side is not None
     run.emit(
         EngineFired(
@@ -439,8 +439,8 @@ def fire_engine(run: Run, cmd: FireEngine, dice: Dice) -> None:
         run.emit(EngineDestroyed(engine=cmd.target, side=tgt_side))
     elif kind == "barrier":
         b = st.barriers[cmd.target]
-        bd = dice.roll_many(b.level, 6, f"barrier {b.id} holds") if b.level > 0 else ()
-        holds = any(d.value >= o.barrier_hold_on for d in bd)
+        bd = dice.roll_many(max(b.level, 0), 6, f"barrier {b.id} holds")
+        holds = any(v >= o.barrier_hold_on for v in bd.values)
         run.emit(
             BarrierHit(
                 barrier=b.id,

@@ -26,84 +26,84 @@ __all__ = [
 ]
 
 
-class CommandBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class CommandBase(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="type"):
     """Base of the quickstart commands."""
 
 
-class PriorityCheck(CommandBase, frozen=True, tag="PriorityCheck"):
+class PriorityCheck(CommandBase, frozen=True, gc=False, tag="PriorityCheck"):
     hero: str
     skill: str  # history, bluff, perception or insight
 
 
-class SkipPriorityChecks(CommandBase, frozen=True, tag="SkipPriorityChecks"):
+class SkipPriorityChecks(CommandBase, frozen=True, gc=False, tag="SkipPriorityChecks"):
     pass
 
 
-class RollForPriority(CommandBase, frozen=True, tag="RollForPriority"):
+class RollForPriority(CommandBase, frozen=True, gc=False, tag="RollForPriority"):
     pass
 
 
-class ChoosePriority(CommandBase, frozen=True, tag="ChoosePriority"):
+class ChoosePriority(CommandBase, frozen=True, gc=False, tag="ChoosePriority"):
     first: str
 
 
-class MoveSquad(CommandBase, frozen=True, tag="MoveSquad"):
+class MoveSquad(CommandBase, frozen=True, gc=False, tag="MoveSquad"):
     squad: str
     x: int
     y: int
 
 
-class UseSkill(CommandBase, frozen=True, tag="UseSkill"):
+class UseSkill(CommandBase, frozen=True, gc=False, tag="UseSkill"):
     hero: str
     skill: str
 
 
-class EndStep(CommandBase, frozen=True, tag="EndStep"):
+class EndStep(CommandBase, frozen=True, gc=False, tag="EndStep"):
     pass
 
 
-class Attack(CommandBase, frozen=True, tag="Attack"):
+class Attack(CommandBase, frozen=True, gc=False, tag="Attack"):
     squads: tuple[str, ...]
     targets: tuple[str, ...]
 
 
-class FireEngine(CommandBase, frozen=True, tag="FireEngine"):
+class FireEngine(CommandBase, frozen=True, gc=False, tag="FireEngine"):
     engine: str
     squad: str
     target: str
 
 
-class ChooseCasualty(CommandBase, frozen=True, tag="ChooseCasualty"):
+class ChooseCasualty(CommandBase, frozen=True, gc=False, tag="ChooseCasualty"):
     squad: str
 
 
-class PressAttack(CommandBase, frozen=True, tag="PressAttack"):
+class PressAttack(CommandBase, frozen=True, gc=False, tag="PressAttack"):
     pass
 
 
-class Retreat(CommandBase, frozen=True, tag="Retreat"):
+class Retreat(CommandBase, frozen=True, gc=False, tag="Retreat"):
     pass
 
 
-class RepositionHero(CommandBase, frozen=True, tag="RepositionHero"):
+class RepositionHero(CommandBase, frozen=True, gc=False, tag="RepositionHero"):
     hero: str
     squad: str | None = None
     watchtower: bool = False
 
 
-class ReviveHero(CommandBase, frozen=True, tag="ReviveHero"):
+class ReviveHero(CommandBase, frozen=True, gc=False, tag="ReviveHero"):
     hero: str
     squad: str
 
 
-class AdjustSquad(CommandBase, frozen=True, tag="AdjustSquad"):
+class AdjustSquad(CommandBase, frozen=True, gc=False, tag="AdjustSquad"):
     squad: str
     level: int | None = None
     x: int | None = None
     y: int | None = None
 
 
-class EndBattle(CommandBase, frozen=True, tag="EndBattle"):
+class EndBattle(CommandBase, frozen=True, gc=False, tag="EndBattle"):
     winner: str | None = None
     reason: str = "ended by the referee"
 

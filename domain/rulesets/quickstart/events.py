@@ -1,6 +1,7 @@
 """Events of seed 001 (past tense, a tagged union on "type").
 
-Every die a command used is stored in its events (`Die` fields), so replay never rolls.
+Every die a command used is stored in its events (`Roll` fields, one per roll), so replay
+never rolls.
 Events carry the results decide computed; evolve only applies them.
 """
 
@@ -10,7 +11,7 @@ from typing import Literal
 
 import msgspec
 
-from domain.dice import Die
+from domain.dice import Roll
 from domain.rulesets.quickstart.model import Hit
 
 __all__ = [
@@ -46,62 +47,62 @@ __all__ = [
 ]
 
 
-class EventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class EventBase(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="type"):
     """Base of the quickstart events."""
 
 
-class SideRoll(msgspec.Struct, frozen=True, kw_only=True):
+class SideRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     side: str
-    die: Die
+    die: Roll
 
 
-class SquadRoll(msgspec.Struct, frozen=True, kw_only=True):
+class SquadRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     squad: str
     side: str
-    dice: tuple[Die, ...]
+    dice: Roll
     hit_on: int
     hits: int
 
 
-class SquadShift(msgspec.Struct, frozen=True, kw_only=True):
+class SquadShift(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     squad: str
     x: int
     y: int
 
 
-class PriorityChecked(EventBase, frozen=True, tag="PriorityChecked"):
+class PriorityChecked(EventBase, frozen=True, gc=False, tag="PriorityChecked"):
     hero: str
     side: str
     skill: str
-    die: Die
+    die: Roll
     modifier: int
     total: int
     dc: int
     success: bool
 
 
-class PriorityChoiceOffered(EventBase, frozen=True, tag="PriorityChoiceOffered"):
+class PriorityChoiceOffered(EventBase, frozen=True, gc=False, tag="PriorityChoiceOffered"):
     side: str
 
 
-class PriorityDecided(EventBase, frozen=True, tag="PriorityDecided"):
+class PriorityDecided(EventBase, frozen=True, gc=False, tag="PriorityDecided"):
     order: tuple[str, ...]
     method: Literal["chosen", "roll_off"]
     rolls: tuple[SideRoll, ...] = ()
 
 
-class StepAdvanced(EventBase, frozen=True, tag="StepAdvanced"):
+class StepAdvanced(EventBase, frozen=True, gc=False, tag="StepAdvanced"):
     phase: Literal["action", "reposition"]
     turn: int
     step: Literal["move", "combat", "skirmish", "reposition"]
     side: str
 
 
-class RoundEnded(EventBase, frozen=True, tag="RoundEnded"):
+class RoundEnded(EventBase, frozen=True, gc=False, tag="RoundEnded"):
     round: int
 
 
-class SquadMoved(EventBase, frozen=True, tag="SquadMoved"):
+class SquadMoved(EventBase, frozen=True, gc=False, tag="SquadMoved"):
     squad: str
     side: str
     x: int
@@ -111,20 +112,20 @@ class SquadMoved(EventBase, frozen=True, tag="SquadMoved"):
     hidden: bool = False
 
 
-class SkillChecked(EventBase, frozen=True, tag="SkillChecked"):
+class SkillChecked(EventBase, frozen=True, gc=False, tag="SkillChecked"):
     hero: str
     side: str
     squad: str | None
     skill: str
     effect: str
-    die: Die
+    die: Roll
     modifier: int
     total: int
     dc: int
     success: bool
 
 
-class SquadRevealed(EventBase, frozen=True, tag="SquadRevealed"):
+class SquadRevealed(EventBase, frozen=True, gc=False, tag="SquadRevealed"):
     squad: str
     side: str
     x: int
@@ -132,7 +133,7 @@ class SquadRevealed(EventBase, frozen=True, tag="SquadRevealed"):
     reason: str
 
 
-class CombatStarted(EventBase, frozen=True, tag="CombatStarted"):
+class CombatStarted(EventBase, frozen=True, gc=False, tag="CombatStarted"):
     attacker_side: str
     defender_side: str
     attackers: tuple[str, ...]
@@ -141,7 +142,7 @@ class CombatStarted(EventBase, frozen=True, tag="CombatStarted"):
     ambush: tuple[str, ...] = ()
 
 
-class CombatRolled(EventBase, frozen=True, tag="CombatRolled"):
+class CombatRolled(EventBase, frozen=True, gc=False, tag="CombatRolled"):
     stage: Literal["first_strike", "main"]
     rolls: tuple[SquadRoll, ...]
     hits: tuple[Hit, ...]
@@ -150,57 +151,57 @@ class CombatRolled(EventBase, frozen=True, tag="CombatRolled"):
     next_roll: Literal["main", "none"] = "none"
 
 
-class HitApplied(EventBase, frozen=True, tag="HitApplied"):
+class HitApplied(EventBase, frozen=True, gc=False, tag="HitApplied"):
     squad: str  # "" when no squad was left to take it
     side: str
     source: str
     outcome: Literal["destroyed", "wounded", "saved", "no_target"]
     queued: bool = True  # the hit came from the combat's queue
     medic: str | None = None
-    save: Die | None = None
+    save: Roll | None = None
 
 
-class PressOrRetreatOffered(EventBase, frozen=True, tag="PressOrRetreatOffered"):
+class PressOrRetreatOffered(EventBase, frozen=True, gc=False, tag="PressOrRetreatOffered"):
     side: str
 
 
-class AttackPressed(EventBase, frozen=True, tag="AttackPressed"):
+class AttackPressed(EventBase, frozen=True, gc=False, tag="AttackPressed"):
     side: str
 
 
-class SquadsRetreated(EventBase, frozen=True, tag="SquadsRetreated"):
+class SquadsRetreated(EventBase, frozen=True, gc=False, tag="SquadsRetreated"):
     side: str
     moves: tuple[SquadShift, ...]
 
 
-class CombatEnded(EventBase, frozen=True, tag="CombatEnded"):
+class CombatEnded(EventBase, frozen=True, gc=False, tag="CombatEnded"):
     reason: Literal["destroyed", "retreated"]
 
 
-class EngineFired(EventBase, frozen=True, tag="EngineFired"):
+class EngineFired(EventBase, frozen=True, gc=False, tag="EngineFired"):
     engine: str
     side: str
     squad: str
     target: str
     target_kind: Literal["engine", "barrier", "squad"]
-    dice: tuple[Die, ...]
+    dice: Roll
     hit: bool
 
 
-class EngineDestroyed(EventBase, frozen=True, tag="EngineDestroyed"):
+class EngineDestroyed(EventBase, frozen=True, gc=False, tag="EngineDestroyed"):
     engine: str
     side: str
 
 
-class BarrierHit(EventBase, frozen=True, tag="BarrierHit"):
+class BarrierHit(EventBase, frozen=True, gc=False, tag="BarrierHit"):
     barrier: str
     side: str
-    dice: tuple[Die, ...]
+    dice: Roll
     level: int  # the level after the hit
     destroyed: bool
 
 
-class HeroRetreated(EventBase, frozen=True, tag="HeroRetreated"):
+class HeroRetreated(EventBase, frozen=True, gc=False, tag="HeroRetreated"):
     hero: str
     side: str
     squad: str | None  # None: trapped at (x, y)
@@ -209,29 +210,29 @@ class HeroRetreated(EventBase, frozen=True, tag="HeroRetreated"):
     cause: Literal["squad_destroyed", "escaped"]
 
 
-class HeroSurgeLost(EventBase, frozen=True, tag="HeroSurgeLost"):
+class HeroSurgeLost(EventBase, frozen=True, gc=False, tag="HeroSurgeLost"):
     hero: str
     surges: int  # left
 
 
-class HeroRemoved(EventBase, frozen=True, tag="HeroRemoved"):
+class HeroRemoved(EventBase, frozen=True, gc=False, tag="HeroRemoved"):
     hero: str
 
 
-class HeroRepositioned(EventBase, frozen=True, tag="HeroRepositioned"):
+class HeroRepositioned(EventBase, frozen=True, gc=False, tag="HeroRepositioned"):
     hero: str
     side: str
     squad: str | None
     watchtower: bool
 
 
-class HeroRevived(EventBase, frozen=True, tag="HeroRevived"):
+class HeroRevived(EventBase, frozen=True, gc=False, tag="HeroRevived"):
     hero: str
     squad: str
     surges: int
 
 
-class SquadAdjusted(EventBase, frozen=True, tag="SquadAdjusted"):
+class SquadAdjusted(EventBase, frozen=True, gc=False, tag="SquadAdjusted"):
     squad: str
     side: str
     level: int
@@ -240,7 +241,7 @@ class SquadAdjusted(EventBase, frozen=True, tag="SquadAdjusted"):
     hidden: bool = False
 
 
-class BattleEnded(EventBase, frozen=True, tag="BattleEnded"):
+class BattleEnded(EventBase, frozen=True, gc=False, tag="BattleEnded"):
     winner: str | None
     reason: str
 

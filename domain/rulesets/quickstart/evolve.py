@@ -61,7 +61,7 @@ def _step_advanced(s: State, e: StepAdvanced) -> State:
 
 
 def _round_ended(s: State, e: RoundEnded) -> State:
-    keep_wounds = not s.options.wounds_reset_each_round
+    keep_wounds = not s.board.options.wounds_reset_each_round
     squads = {
         k: replace(
             q,
@@ -80,6 +80,8 @@ def _round_ended(s: State, e: RoundEnded) -> State:
     }
     heroes = {
         k: replace(h, minor_lost=False, skill_used=False, repositioned=False)
+        if h.minor_lost or h.skill_used or h.repositioned
+        else h
         for k, h in s.heroes.items()
     }
     engines = {k: replace(g, fired=False) if g.fired else g for k, g in s.engines.items()}
@@ -99,39 +101,52 @@ def _round_ended(s: State, e: RoundEnded) -> State:
 
 
 def _squad_moved(s: State, e: SquadMoved) -> State:
-    q = s.squads[e.squad]
-    if e.action == "skirmish":
-        q = replace(q, x=e.x, y=e.y, skirmished=True)
-    elif e.action == "standard":
-        q = replace(q, x=e.x, y=e.y, moves_used=q.moves_used + 1, standard_used=True)
-    else:
+    squads = s.squads.copy()
+    q = squads[e.squad]
+    action = e.action
+    if action == "move":
         q = replace(q, x=e.x, y=e.y, moves_used=q.moves_used + 1)
-    return replace(s, squads={**s.squads, e.squad: q})
+    elif action == "skirmish":
+        q = replace(q, x=e.x, y=e.y, skirmished=True)
+    else:  # "standard"
+        q = replace(q, x=e.x, y=e.y, moves_used=q.moves_used + 1, standard_used=True)
+    squads[e.squad] = q
+    return replace(s, squads=squads)
 
 
 def _skill_checked(s: State, e: SkillChecked) -> State:
-    heroes = {**s.heroes, e.hero: replace(s.heroes[e.hero], skill_used=True)}
-    if e.squad is None or e.squad not in s.squads:
+    heroes = s.heroes.copy()
+    heroes[e.hero] = replace(heroes[e.hero], skill_used=True)
+    sid = e.squad
+    if sid is None or sid not in s.squads:
         return replace(s, heroes=heroes)
-    q = replace(s.squads[e.squad], minor_used=True)
-    if e.success:
-        if e.effect == "hide":
-            q = replace(q, hidden=True)
-        elif e.effect == "heal":
-            q = replace(q, heal_left=s.options.heal_reduction, boosts=(*q.boosts, e.effect))
-        else:
-            q = replace(q, boosts=(*q.boosts, e.effect))
-    return replace(s, heroes=heroes, squads={**s.squads, e.squad: q})
+    squads = s.squads.copy()
+    q = squads[sid]
+    if not e.success:
+        squads[sid] = replace(q, minor_used=True)
+    elif e.effect == "hide":
+        squads[sid] = replace(q, minor_used=True, hidden=True)
+    elif e.effect == "heal":
+        squads[sid] = replace(
+            q,
+            minor_used=True,
+            heal_left=s.board.options.heal_reduction,
+            boosts=(*q.boosts, e.effect),
+        )
+    else:
+        squads[sid] = replace(q, minor_used=True, boosts=(*q.boosts, e.effect))
+    return replace(s, heroes=heroes, squads=squads)
 
 
 def _squad_revealed(s: State, e: SquadRevealed) -> State:
-    q = replace(s.squads[e.squad], hidden=False)
-    return replace(s, squads={**s.squads, e.squad: q})
+    squads = s.squads.copy()
+    squads[e.squad] = replace(squads[e.squad], hidden=False)
+    return replace(s, squads=squads)
 
 
 def _combat_started(s: State, e: CombatStarted) -> State:
-    squads = dict(s.squads)
-    attackers = set(e.attackers)
+    squads = s.squads.copy()
+    attackers = e.attackers  # a few ids: a tuple scan beats building a set
     for k in e.positions:
         q = squads[k]
         if k in attackers:
@@ -153,7 +168,7 @@ def _combat_rolled(s: State, e: CombatRolled) -> State:
     combat = replace(s.combat, queue=e.hits, next_roll=e.next_roll)
     if not e.healed:
         return replace(s, combat=combat)
-    squads = {**s.squads}
+    squads = s.squads.copy()
     for k in e.healed:
         squads[k] = replace(squads[k], heal_left=0)
     return replace(s, combat=combat, squads=squads)
@@ -163,13 +178,15 @@ def _hit_applied(s: State, e: HitApplied) -> State:
     combat = s.combat
     if e.queued and combat is not None and combat.queue:
         combat = replace(combat, queue=combat.queue[1:])
-    if e.outcome == "destroyed":
-        squads = {**s.squads}
+    outcome = e.outcome
+    if outcome == "destroyed":
+        squads = s.squads.copy()
         del squads[e.squad]
         return replace(s, squads=squads, combat=combat)
-    if e.outcome == "wounded":
-        q = s.squads[e.squad]
-        squads = {**s.squads, e.squad: replace(q, wounds=q.wounds + 1)}
+    if outcome == "wounded":
+        squads = s.squads.copy()
+        q = squads[e.squad]
+        squads[e.squad] = replace(q, wounds=q.wounds + 1)
         return replace(s, squads=squads, combat=combat)
     return replace(s, combat=combat)
 
@@ -192,7 +209,7 @@ def _attack_pressed(s: State, e: AttackPressed) -> State:
 
 
 def _retreated(s: State, e: SquadsRetreated) -> State:
-    squads = {**s.squads}
+    squads = s.squads.copy()
     for m in e.moves:
         squads[m.squad] = replace(squads[m.squad], x=m.x, y=m.y)
     return replace(s, squads=squads)
@@ -212,13 +229,13 @@ def _engine_fired(s: State, e: EngineFired) -> State:
 
 
 def _engine_destroyed(s: State, e: EngineDestroyed) -> State:
-    engines = {**s.engines}
+    engines = s.engines.copy()
     del engines[e.engine]
     return replace(s, engines=engines)
 
 
 def _barrier_hit(s: State, e: BarrierHit) -> State:
-    barriers = {**s.barriers}
+    barriers = s.barriers.copy()
     if e.destroyed:
         del barriers[e.barrier]
     else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from domain.errors import InvalidSetup
 from domain.rulesets.quickstart.model import (
     Barrier,
+    Board,
     Circle,
     Engine,
     Hero,
@@ -96,11 +97,16 @@ def initial_state(setup: Setup, options: Options) -> State:
                 raise _fail(f"too many heroes with squad {h.squad!r}", squad=h.squad)
     if in_tower > options.watchtower_capacity:
         raise _fail("too many heroes in the watchtower")
-    return State(
+    board = Board(
         options=options,
         width=setup.width,
         height=setup.height,
         sides=tuple(sides),
+        circles={c.id: Circle(id=c.id, side=c.side, x=c.x, y=c.y) for c in setup.circles},
+        watchtower=wt,
+    )
+    return State(
+        board=board,
         squads={
             q.id: Squad(
                 id=q.id,
@@ -131,8 +137,6 @@ def initial_state(setup: Setup, options: Options) -> State:
         barriers={
             b.id: Barrier(id=b.id, side=b.side, level=b.level, x=b.x, y=b.y) for b in setup.barriers
         },
-        circles={c.id: Circle(id=c.id, side=c.side, x=c.x, y=c.y) for c in setup.circles},
-        watchtower=wt,
     )
 
 

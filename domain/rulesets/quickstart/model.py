@@ -1,7 +1,9 @@
 """Setup and state of seed 001 (Mass Combat quickstart): frozen Structs holding dicts/tuples.
 
 The state keeps only what changes per event in small Structs so that `evolve` replaces
-one squad (or hero) and one dict entry per event.
+one squad (or hero) and one dict entry per event; what never changes (options, grid, sides,
+circles, watchtower) sits in `Board`, which evolve never copies. All Structs are gc=False:
+they hold only str/int/bool, tuples and dicts of such Structs, so they cannot form cycles.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from domain.rulesets.quickstart.options import Options
 __all__ = [
     "Barrier",
     "BarrierSetup",
+    "Board",
     "Circle",
     "CircleSetup",
     "Combat",
@@ -40,12 +43,12 @@ Step = Literal["checks", "choose", "move", "combat", "skirmish", "reposition", "
 HeroStatus = Literal["active", "trapped", "removed"]
 
 
-class Point(msgspec.Struct, frozen=True, kw_only=True):
+class Point(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     x: int
     y: int
 
 
-class SquadSetup(msgspec.Struct, frozen=True, kw_only=True):
+class SquadSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     kind: SquadKind
@@ -56,7 +59,7 @@ class SquadSetup(msgspec.Struct, frozen=True, kw_only=True):
     undead: bool = False  # paladins hit with every 6 against it
 
 
-class HeroSetup(msgspec.Struct, frozen=True, kw_only=True):
+class HeroSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     squad: str | None = None  # the squad it is attached to
@@ -65,7 +68,7 @@ class HeroSetup(msgspec.Struct, frozen=True, kw_only=True):
     surges: int = 2
 
 
-class EngineSetup(msgspec.Struct, frozen=True, kw_only=True):
+class EngineSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     level: int
@@ -73,7 +76,7 @@ class EngineSetup(msgspec.Struct, frozen=True, kw_only=True):
     y: int
 
 
-class BarrierSetup(msgspec.Struct, frozen=True, kw_only=True):
+class BarrierSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     level: int
@@ -81,14 +84,14 @@ class BarrierSetup(msgspec.Struct, frozen=True, kw_only=True):
     y: int
 
 
-class CircleSetup(msgspec.Struct, frozen=True, kw_only=True):
+class CircleSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     x: int
     y: int
 
 
-class Setup(msgspec.Struct, frozen=True, kw_only=True):
+class Setup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     sides: tuple[str, ...]
     width: int = 12
     height: int = 12
@@ -100,7 +103,7 @@ class Setup(msgspec.Struct, frozen=True, kw_only=True):
     watchtower: Point | None = None
 
 
-class Squad(msgspec.Struct, frozen=True, kw_only=True):
+class Squad(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     kind: SquadKind
@@ -121,7 +124,7 @@ class Squad(msgspec.Struct, frozen=True, kw_only=True):
     heal_left: int = 0
 
 
-class Hero(msgspec.Struct, frozen=True, kw_only=True):
+class Hero(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     squad: str | None
@@ -136,7 +139,7 @@ class Hero(msgspec.Struct, frozen=True, kw_only=True):
     repositioned: bool = False
 
 
-class Engine(msgspec.Struct, frozen=True, kw_only=True):
+class Engine(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     level: int
@@ -145,7 +148,7 @@ class Engine(msgspec.Struct, frozen=True, kw_only=True):
     fired: bool = False
 
 
-class Barrier(msgspec.Struct, frozen=True, kw_only=True):
+class Barrier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     level: int
@@ -153,14 +156,14 @@ class Barrier(msgspec.Struct, frozen=True, kw_only=True):
     y: int
 
 
-class Circle(msgspec.Struct, frozen=True, kw_only=True):
+class Circle(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     id: str
     side: str
     x: int
     y: int
 
 
-class Hit(msgspec.Struct, frozen=True, kw_only=True):
+class Hit(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One hit scored in a combat roll, waiting to be assigned to a squad of `victim_side`."""
 
     victim_side: str
@@ -168,7 +171,7 @@ class Hit(msgspec.Struct, frozen=True, kw_only=True):
     source_level: int
 
 
-class Combat(msgspec.Struct, frozen=True, kw_only=True):
+class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A combat being resolved ("Resolving Combat")."""
 
     attacker_side: str
@@ -182,11 +185,26 @@ class Combat(msgspec.Struct, frozen=True, kw_only=True):
     exchanges: int = 1  # exchanges rolled so far (1 + presses)
 
 
-class State(msgspec.Struct, frozen=True, kw_only=True):
+class Board(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """What no event changes: the rule options, the grid, the sides, circles and watchtower.
+
+    Kept apart from `State` so that evolve never copies these fields (the cost of
+    replacing a Struct grows with its number of fields).
+    """
+
     options: Options
     width: int
     height: int
     sides: tuple[str, ...]
+    circles: dict[str, Circle] = {}
+    watchtower: Point | None = None
+
+
+class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """The game state. The fixed part lives in `board`; `options`, `width`, `height`,
+    `sides`, `circles` and `watchtower` read through to it."""
+
+    board: Board
     round: int = 1
     phase: Phase = "priority"
     step: Step = "checks"
@@ -196,13 +214,35 @@ class State(msgspec.Struct, frozen=True, kw_only=True):
     heroes: dict[str, Hero] = {}
     engines: dict[str, Engine] = {}
     barriers: dict[str, Barrier] = {}
-    circles: dict[str, Circle] = {}
-    watchtower: Point | None = None
     checks: dict[str, bool] = {}
     chooser: str | None = None
     combat: Combat | None = None
     winner: str | None = None
     end_reason: str = ""
+
+    @property
+    def options(self) -> Options:
+        return self.board.options
+
+    @property
+    def width(self) -> int:
+        return self.board.width
+
+    @property
+    def height(self) -> int:
+        return self.board.height
+
+    @property
+    def sides(self) -> tuple[str, ...]:
+        return self.board.sides
+
+    @property
+    def circles(self) -> dict[str, Circle]:
+        return self.board.circles
+
+    @property
+    def watchtower(self) -> Point | None:
+        return self.board.watchtower
 
     @property
     def active_side(self) -> str | None:

@@ -32,7 +32,7 @@ DEFAULT_SKILL_EFFECTS: dict[str, str] = {
 DEFAULT_WATCHTOWER_EFFECTS: dict[str, str] = {"perception": "scout", "insight": "scout"}
 
 
-class Options(msgspec.Struct, frozen=True, kw_only=True):
+class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Rule variants and the values the seed text does not give."""
 
     # 1. Priority Phase

@@ -82,7 +82,7 @@ def test_combat_dice_hit_on_six_and_single_hit() -> None:
     s2, ev = run(s, "Attack", [6, 6, 1, 2], squads=["n"], targets=["s"])
     rolled = ev[1]
     assert types(ev)[:2] == ["CombatStarted", "CombatRolled"]
-    assert [len(r.dice) for r in rolled.rolls] == [2, 2]  # Xd6, X = level
+    assert [len(r.dice.values) for r in rolled.rolls] == [2, 2]  # Xd6, X = level
     assert [r.hits for r in rolled.rolls] == [1, 0]  # two sixes: still one hit
     assert "s" not in s2.squads and "HitApplied" in types(ev)
     _s3, ev = run(s, "Attack", [5, 4, 3, 2], squads=["n"], targets=["s"])

@@ -41,7 +41,7 @@ def test_stealth_hides_squad_side_only_and_ambush_bonus() -> None:
     assert RULESET.audience(ev[0]) == "side:north"
     s, _ = run(s, "EndStep")
     s2, ev = run(s, "Attack", [1, 1, 1, 1, 6, 1], squads=["n"], targets=["s"])
-    assert ev[0].ambush == ("n",) and len(ev[1].rolls[0].dice) == 2 + 3
+    assert ev[0].ambush == ("n",) and len(ev[1].rolls[0].dice.values) == 2 + 3
     assert RULESET.audience(ev[0]) == "all" and not s2.squads["n"].hidden
 
 
@@ -85,7 +85,7 @@ def test_heal_arcana_intimidate() -> None:
     it, _ = run(s, "UseSkill", [10], hero="h", skill="intimidate")
     it, _ = run(it, "EndStep")
     it, ev = run(it, "Attack", [1, 1, 1, 1], squads=["n"], targets=["s1", "s2"])
-    assert [len(r.dice) for r in ev[2].rolls] == [1, 1]  # level 2 - 1
+    assert [len(r.dice.values) for r in ev[2].rolls] == [1, 1]  # level 2 - 1
 
 
 def test_arcana_needs_a_caster_and_failed_check() -> None:
@@ -255,7 +255,7 @@ def test_engine_fire_targets_and_dice_reduction() -> None:
     s2, ev = run(s, "FireEngine", [6], engine="e2", squad="n", target="se")
     assert types(ev) == ["EngineFired", "EngineDestroyed"] and "se" not in s2.engines
     _s3, ev = run(s2, "Attack", [1, 1], squads=["n"], targets=["s"])
-    assert [len(r.dice) for r in ev[1].rolls] == [0, 2]  # two engines fired: 2 - 2
+    assert [len(r.dice.values) for r in ev[1].rolls] == [0, 2]  # two engines fired: 2 - 2
     a, _ = run(engine_state(), "Attack", [1, 1, 1, 1], squads=["n"], targets=["s"])
     a, _ = run(a, "Retreat")
     with pytest.raises(RuleViolation, match="already rolled"):  # fire before the squad rolls
@@ -275,4 +275,4 @@ def test_engine_miss_and_barriers() -> None:
     d, ev = run(s, "FireEngine", [6, 1, 4, 4], engine="e1", squad="n", target="w2")
     assert ev[1].destroyed and "w2" not in d.barriers
     _z, ev = run(s, "FireEngine", [6], engine="e2", squad="n", target="w0")
-    assert ev[1].destroyed and ev[1].dice == ()
+    assert ev[1].destroyed and ev[1].dice.values == ()

@@ -1,0 +1,150 @@
+"""The Timeline fold: state at every version, undo (also of an undo), snapshots, decoding."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+from hypothesis import given
+from hypothesis import strategies as st
+
+from domain.actors import ALL, Actor
+from domain.battle import BattleCreated, BattleUndone, DiceSeedRevealed, RulingRecorded, Timeline
+from domain.decider import Ruleset
+from domain.dice import Dice
+
+
+class Opts(msgspec.Struct, frozen=True, kw_only=True):
+    start: int = 0
+
+
+class Setup(msgspec.Struct, frozen=True, kw_only=True):
+    sides: tuple[str, ...] = ("a", "b")
+
+
+class Add(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="Add"):
+    n: int
+
+
+class Added(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="Added"):
+    n: int
+
+
+def _decide(state: tuple[int, ...], command: Add, dice: Dice) -> list[Added]:
+    return [Added(n=command.n)]
+
+
+def _evolve(state: tuple[int, ...], event: Added) -> tuple[int, ...]:
+    return (*state, event.n)
+
+
+COUNTER: Ruleset[Any, Any, Any, Any, Any] = Ruleset(
+    id="counter-test",
+    version="1",
+    title="a list of numbers",
+    seed="-",
+    options_type=Opts,
+    setup_type=Setup,
+    command_type=Add,
+    event_type=Added,
+    initial_state=lambda setup, options: (options.start,),
+    decide=_decide,
+    evolve=_evolve,
+    is_over=lambda state: False,
+    authorize=lambda state, command, actor: None,
+    audience=lambda event: ALL,
+    view=lambda state, actor: list(state),
+)
+REFEREE = Actor(role="referee")
+
+
+def _created() -> BattleCreated:
+    return BattleCreated(
+        battle_id="b",
+        title="",
+        ruleset="counter-test",
+        ruleset_version="1",
+        options={"start": 7},
+        setup={"sides": ["a", "b"]},
+        sides=["a", "b"],
+        client_dice="none",
+        dice_epoch=1,
+        dice_commitment="c1",
+    )
+
+
+def _encode(events: list[Any]) -> list[bytes]:
+    return [msgspec.json.encode(e) for e in events]
+
+
+def test_the_log_folds_from_bytes_and_from_structs_alike() -> None:
+    events: list[Any] = [_created(), *(Added(n=i) for i in range(600))]
+    a, b = Timeline(COUNTER, snapshot_every=64), Timeline(COUNTER, snapshot_every=64)
+    a.extend(_encode(events))
+    b.extend_decoded(events)
+    assert a.current == b.current
+    assert a.current is not None and a.current.game == (7, *range(600))
+    for v in (1, 2, 63, 64, 65, 128, 300, 601):
+        assert a.state_at(v).game == (7, *range(v - 1))
+        assert a.state_at(v).version == v
+
+
+def test_undo_sets_the_game_back_and_marks_what_it_undid() -> None:
+    t = Timeline(COUNTER, snapshot_every=4)
+    t.extend_decoded([_created(), Added(n=1), Added(n=2), Added(n=3)])
+    t.extend_decoded([BattleUndone(to_version=2, reason="x")])  # version 5
+    assert t.current is not None and t.current.game == (7, 1)
+    assert t.undone() == {3, 4}
+    t.extend_decoded([Added(n=4)])  # version 6
+    assert t.current.game == (7, 1, 4)
+    # Undo back before the first undo: that undo is undone too, and 3, 4 count again.
+    t.extend_decoded([BattleUndone(to_version=4, reason="y")])  # version 7
+    assert t.current.game == (7, 1, 2, 3)
+    assert t.undone() == {5, 6}
+    # The past stays as it was at each version.
+    assert t.state_at(5).game == (7, 1)
+    assert t.state_at(6).game == (7, 1, 4)
+
+
+def test_battle_metadata_is_never_undone() -> None:
+    t = Timeline(COUNTER)
+    t.extend_decoded(
+        [
+            _created(),
+            Added(n=1),
+            DiceSeedRevealed(
+                epoch=1, seed="00", reason="requested", next_epoch=2, next_commitment="c2"
+            ),
+            RulingRecorded(ruling="r", reason="why", audience="referee"),
+            BattleUndone(to_version=1, reason="back"),
+        ]
+    )
+    battle = t.current
+    assert battle is not None
+    assert battle.game == (7,)
+    assert battle.meta.dice_epoch == 2
+    assert battle.meta.revealed == {1: "00"}
+    assert battle.meta.commitments == {1: "c1", 2: "c2"}
+
+
+@given(
+    st.lists(
+        st.one_of(st.integers(0, 100), st.tuples(st.just("undo"), st.integers(1, 50))),
+        max_size=80,
+    ),
+    st.integers(1, 9),
+)
+def test_state_at_every_version_equals_a_fresh_fold(steps: list[Any], every: int) -> None:
+    events: list[Any] = [_created()]
+    for step in steps:
+        if isinstance(step, tuple):
+            if step[1] < len(events):
+                events.append(BattleUndone(to_version=step[1], reason="p"))
+        else:
+            events.append(Added(n=step))
+    full = Timeline(COUNTER, snapshot_every=every)
+    full.extend(_encode(events))
+    for v in range(1, len(events) + 1):
+        prefix = Timeline(COUNTER, snapshot_every=1000)
+        prefix.extend_decoded(events[:v])
+        assert full.state_at(v) == prefix.current
