@@ -22,8 +22,8 @@ from bench.load import Request, run_load
 from bench.scripts import QUICKSTART, Script, play_script
 from bench.servers import serve
 from domain.actors import Actor
-from domain.battle import BattleCreated, Timeline
-from events.chain import canonical, seal
+from domain.battle import BattleCreated, BattleUndone, Timeline
+from events.chain import encode_event, seal
 from events.envelope import EventActor
 from events.sqlite import SQLiteEventStore
 from service.battles import BattleService
@@ -94,16 +94,14 @@ async def _build_battle(store: SQLiteEventStore, target: int) -> str:
         sides=QUICKSTART.side_ids(msgspec.convert(SETUP, QUICKSTART.setup_type)),
         client_dice="any", dice_epoch=1, dice_commitment="0" * 64,
     )  # fmt: skip
-    items: list[tuple[str, bytes, str]] = [("BattleCreated", canonical(created), "all")]
+    items: list[tuple[str, bytes, str]] = [("BattleCreated", encode_event(created), "all")]
     seed = 1
-    undo = canonical(
-        msgspec.to_builtins({"type": "BattleUndone", "to_version": 1, "reason": "bench"})
-    )
+    undo = encode_event(BattleUndone(to_version=1, reason="bench"))
     while len(items) < target:
         _, events = play_script(seed=seed)
         seed += 1
         for ev in events:
-            items.append((ev.__struct_config__.tag, canonical(ev), QUICKSTART.audience(ev)))
+            items.append((ev.__struct_config__.tag, encode_event(ev), QUICKSTART.audience(ev)))
         items.append(("BattleUndone", undo, "all"))
     items = items[:target]
     version, prev = 0, "0" * 64

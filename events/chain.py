@@ -7,7 +7,9 @@
 
 canonical_json is compact JSON with sorted keys, UTF-8, no escaping beyond JSON's own:
 what `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)` gives.
-`data` is the event itself, already canonical. The first event's prev_hash is 64 zeros.
+`data` is the event's stored bytes, embedded verbatim (see `encode_event`: msgspec's
+compact JSON, fields in declaration order with the type tag first, which decodes
+fastest). The first event's prev_hash is 64 zeros.
 The global position is not hashed: it belongs to the store, not to the battle.
 """
 
@@ -23,12 +25,19 @@ from events.envelope import GENESIS_HASH, EventActor, PendingEvent, StoredEvent
 __all__ = [
     "ChainBreak",
     "canonical",
+    "encode_event",
     "event_hash",
     "find_chain_break",
     "seal",
 ]
 
 _canonical = msgspec.json.Encoder(order="sorted")
+_plain = msgspec.json.Encoder()
+
+
+def encode_event(event: msgspec.Struct) -> bytes:
+    """The stored form of an event: compact JSON, type tag first, fields as declared."""
+    return _plain.encode(event)
 
 
 def canonical(obj: object) -> bytes:

@@ -40,7 +40,7 @@ from domain.decider import Ruleset
 from domain.dice import ServerDice, SuppliedDice, commitment
 from domain.errors import DiceError, NotPermitted, RuleViolation
 from domain.rulesets import RULESETS, get_ruleset
-from events.chain import canonical, seal
+from events.chain import canonical, encode_event, seal
 from events.envelope import AccessKey, CommandRecord, EventActor, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, VersionConflict
 from events.store import EventStore
@@ -236,7 +236,7 @@ class BattleService:
             battle_id=battle_id,
             prev_version=0,
             prev_hash="0" * 64,
-            items=[("BattleCreated", canonical(created), ALL)],
+            items=[("BattleCreated", encode_event(created), ALL)],
             recorded_at=_now(),
             actor=EventActor(role="creator"),
             command_id=None,
@@ -294,7 +294,7 @@ class BattleService:
                     battle_id=battle_id,
                     prev_version=battle.version,
                     prev_hash=loaded.head_hash,
-                    items=[(_tag(ev), canonical(ev), audience) for ev, audience in decided],
+                    items=[(_tag(ev), encode_event(ev), audience) for ev, audience in decided],
                     recorded_at=_now(),
                     actor=EventActor(role=actor.role, side=actor.side),
                     command_id=idempotency_key,
