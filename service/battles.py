@@ -13,7 +13,6 @@ import hashlib
 import os
 import uuid
 from collections import OrderedDict
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any, Union, get_args
 
@@ -165,7 +164,6 @@ class BattleService:
 
     async def _catch_up(self, loaded: _Loaded, battle_id: str) -> None:
         rows = await self.store.read(battle_id, after=loaded.timeline.version)
-        rows = [r for r in rows if r.version > loaded.timeline.version]
         if rows:
             loaded.timeline.extend([r.data for r in rows])
             loaded.head_hash = rows[-1].hash
@@ -515,9 +513,6 @@ class BattleService:
             client_dice=audit.client_dice,
             first_failure=failure,
         )
-
-    async def stored_events(self, battle_id: str) -> Sequence[StoredEvent]:
-        return await self.store.read(battle_id)
 
 
 _COMMAND_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}

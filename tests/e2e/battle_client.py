@@ -8,7 +8,7 @@ import httpx
 
 from tests.support.quickstart_play import SETUP, next_command
 
-__all__ = ["Battle", "create_battle", "play"]
+__all__ = ["Battle", "create_battle", "play", "rolls"]
 
 
 class Battle:
@@ -71,3 +71,13 @@ def play(battle: Battle, max_commands: int = 5000, stop_after: int | None = None
     if stop_after is None:
         raise AssertionError(f"the battle did not end within {max_commands} commands")
     return given
+
+
+def rolls(obj: Any) -> list[dict[str, Any]]:
+    """Every dice roll (`"kind": "roll"`) in an event's JSON, wherever it sits."""
+    if isinstance(obj, dict):
+        own = [obj] if obj.get("kind") == "roll" else []
+        return own + [r for v in obj.values() for r in rolls(v)]
+    if isinstance(obj, list):
+        return [r for v in obj for r in rolls(v)]
+    return []

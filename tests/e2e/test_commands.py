@@ -7,7 +7,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.e2e.battle_client import Battle, create_battle
+from tests.e2e.battle_client import Battle, create_battle, rolls
 from tests.support.quickstart_play import SETUP, next_command
 
 
@@ -155,18 +155,9 @@ def test_client_dice_follow_the_battle_policy(http: httpx.Client) -> None:
     _problem(b.command("referee", command, dice=[5, 5, 5, 5, 5, 5, 5, 5, 5]), 422, "dice-error")
     r = b.command("referee", command, dice=[20] if command["type"] == "PriorityCheck" else [6, 1])
     assert r.status_code == 200, r.text
-    rolls = [d for e in r.json()["events"] for d in _rolls(e["data"])]
-    assert sum(len(d["values"]) for d in rolls) > 0
-    assert all(d["source"] == "client" for d in rolls)
-
-
-def _rolls(obj: Any) -> list[dict[str, Any]]:
-    if isinstance(obj, dict):
-        own = [obj] if obj.get("kind") == "roll" else []
-        return own + [d for v in obj.values() for d in _rolls(v)]
-    if isinstance(obj, list):
-        return [d for v in obj for d in _rolls(v)]
-    return []
+    found = [d for e in r.json()["events"] for d in rolls(e["data"])]
+    assert sum(len(d["values"]) for d in found) > 0
+    assert all(d["source"] == "client" for d in found)
 
 
 def test_undo_sets_the_game_back_and_keeps_the_log(battle: Battle) -> None:

@@ -14,7 +14,7 @@ from domain.actors import Actor
 from domain.battle import Timeline
 from domain.dice import commitment, derive_value
 from domain.rulesets import get_ruleset
-from tests.e2e.battle_client import Battle, create_battle, play
+from tests.e2e.battle_client import Battle, create_battle, play, rolls
 from tests.e2e.conftest import LiveServer
 
 QUICKSTART = get_ruleset("quickstart")
@@ -52,11 +52,11 @@ def test_battle_ends_and_reveals_its_seed(finished: tuple[Battle, list[dict[str,
     seed = bytes.fromhex(reveal["data"]["seed"])
     assert commitment(seed) == events[0]["data"]["dice_commitment"]
     # The battle's own dice, recomputed here from the revealed seed with the documented function.
-    rolls = [
-        r for e in events for r in _rolls(e["data"]) if r["source"] == "server" and r["epoch"] == 1
+    server = [
+        r for e in events for r in rolls(e["data"]) if r["source"] == "server" and r["epoch"] == 1
     ]
-    assert sum(len(r["values"]) for r in rolls) > 20
-    for r in rolls:
+    assert sum(len(r["values"]) for r in server) > 20
+    for r in server:
         for i, value in enumerate(r["values"]):
             assert value == derive_value(
                 seed, battle.id, r["version"], r["index"] + i, r["client_seed"], r["sides"]
@@ -65,15 +65,6 @@ def test_battle_ends_and_reveals_its_seed(finished: tuple[Battle, list[dict[str,
     r = battle.command("referee", {"type": "EndStep"})
     assert r.status_code == 422, r.text
     assert battle.view()["version"] == view["version"]
-
-
-def _rolls(obj: Any) -> list[dict[str, Any]]:
-    if isinstance(obj, dict):
-        found = [obj] if obj.get("kind") == "roll" else []
-        return found + [r for v in obj.values() for r in _rolls(v)]
-    if isinstance(obj, list):
-        return [r for v in obj for r in _rolls(v)]
-    return []
 
 
 def test_rebuild_from_the_log_alone_reproduces_the_final_state(

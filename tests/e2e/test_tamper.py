@@ -12,7 +12,7 @@ import pytest
 
 from events.chain import canonical, event_hash
 from events.envelope import EventActor
-from tests.e2e.battle_client import Battle, create_battle, play
+from tests.e2e.battle_client import Battle, create_battle, play, rolls
 from tests.e2e.conftest import LiveServer
 
 
@@ -109,10 +109,10 @@ def test_a_forged_die_with_a_rehashed_chain_fails_the_dice_check(
     rows = _rows(db, battle.id)
     for version, *_rest in rows:
         data = msgspec.json.decode(bytes(rows[version - 1][2]))
-        rolls = [r for r in _server_rolls(data) if r["values"]]
-        if rolls:
-            values = rolls[0]["values"]
-            values[0] = values[0] % rolls[0]["sides"] + 1  # forge one die of the roll
+        forged = [r for r in rolls(data) if r["source"] == "server" and r["values"]]
+        if forged:
+            values = forged[0]["values"]
+            values[0] = values[0] % forged[0]["sides"] + 1  # forge one die of the roll
             _rewrite(db, battle.id, version, canonical(data))
             break
     else:
@@ -137,12 +137,3 @@ def test_a_wrong_revealed_seed_fails_verification(battle: Battle, live_server: L
     assert report["dice_ok"] is False
     assert report["first_failure"]["version"] == version
     assert "commitment" in report["first_failure"]["reason"]
-
-
-def _server_rolls(obj: Any) -> list[dict[str, Any]]:
-    if isinstance(obj, dict):
-        own = [obj] if obj.get("kind") == "roll" and obj.get("source") == "server" else []
-        return own + [r for v in obj.values() for r in _server_rolls(v)]
-    if isinstance(obj, list):
-        return [r for v in obj for r in _server_rolls(v)]
-    return []
