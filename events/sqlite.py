@@ -387,6 +387,10 @@ class SQLiteEventStore:
         rows = await self._read(lambda c: c.execute(sql, (after_position, limit)).fetchall())
         return [_row_to_event(r) for r in rows]
 
+    async def last_position(self) -> int:
+        row = await self._read(lambda c: c.execute("SELECT max(position) FROM events").fetchone())
+        return int(row[0] or 0)
+
     async def head(self, battle_id: str) -> StoredEvent | None:
         sql = f"SELECT {_COLUMNS} FROM events WHERE battle_id = ? ORDER BY version DESC LIMIT 1"
         row = await self._read(lambda c: c.execute(sql, (battle_id,)).fetchone())

@@ -41,6 +41,10 @@ class EventStore(Protocol):
 
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]: ...
 
+    async def last_position(self) -> int:
+        """The global position of the last committed event (0 for an empty store)."""
+        ...
+
     async def head(self, battle_id: str) -> StoredEvent | None:
         """The battle's last event, or None if the battle does not exist."""
         ...

@@ -49,6 +49,15 @@ class KeyRing:
 
     async def resolve(self, authorization: str | None, battle_id: str) -> Principal:
         """The principal for this header, which must hold a key of `battle_id`."""
+        principal = await self.principal(authorization)
+        if principal.battle_id != battle_id:
+            raise Forbidden(
+                "this access key belongs to another battle", code="key-for-another-battle"
+            )
+        return principal
+
+    async def principal(self, authorization: str | None) -> Principal:
+        """The principal for this header, whichever battle its key opens."""
         if not authorization:
             raise Unauthenticated(
                 "send this battle's access key as 'Authorization: Bearer <key>'",
@@ -63,10 +72,6 @@ class KeyRing:
         principal = await self._lookup(hash_key(key))
         if principal is None:
             raise Unauthenticated("this access key is not known", code="unknown-key")
-        if principal.battle_id != battle_id:
-            raise Forbidden(
-                "this access key belongs to another battle", code="key-for-another-battle"
-            )
         return principal
 
     async def _lookup(self, key_hash: str) -> Principal | None:

@@ -13,6 +13,7 @@ import hashlib
 import os
 import uuid
 from collections import OrderedDict
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any, Union, get_args
 
@@ -122,8 +123,16 @@ class _Loaded:
 class BattleService:
     """Commands and queries of battles over one event store."""
 
-    def __init__(self, store: EventStore, *, cache_size: int = 512) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        cache_size: int = 512,
+        on_appended: Callable[[list[StoredEvent]], None] | None = None,
+    ) -> None:
         self.store = store
+        # Told of every append this process makes (the live fan-out), after it committed.
+        self._on_appended = on_appended or (lambda events: None)
         self.keys = KeyRing(store)
         self._cache: OrderedDict[str, _Loaded] = OrderedDict()
         self._cache_size = cache_size
@@ -240,6 +249,7 @@ class BattleService:
             command_id=None,
         )
         stored = await self.store.append(battle_id, 0, pending)
+        self._on_appended(stored)
         self.keys.remember(records)
         timeline = Timeline(ruleset)
         timeline.extend_decoded([created])
@@ -321,6 +331,7 @@ class BattleService:
                     previous = await self.store.find_command(battle_id, idempotency_key)
                     assert previous is not None
                     return await self._replay(battle_id, actor, previous, request_hash)
+                self._on_appended(stored)
                 loaded.timeline.extend_decoded([ev for ev, _ in decided])
                 loaded.head_hash = stored[-1].hash
                 return CommandResponse(

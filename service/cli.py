@@ -1,4 +1,4 @@
-"""The `battle-service` command: serve the API, or print its OpenAPI document."""
+"""The `battle-service` command: serve the API, migrate the database, print the OpenAPI document."""
 
 from __future__ import annotations
 
@@ -18,10 +18,15 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
     sub.add_parser("openapi", help="print the OpenAPI document (JSON)")
+    sub.add_parser(
+        "migrate", help="apply the PostgreSQL schema migrations to BATTLE_DB (idempotent)"
+    )
     args = parser.parse_args(argv)
     if args.command == "openapi":
         sys.stdout.write(openapi_json())
         return 0
+    if args.command == "migrate":
+        return migrate()
     import logging
 
     import uvicorn
@@ -43,6 +48,36 @@ def main(argv: list[str] | None = None) -> int:
         http="httptools",
         access_log=False,
     )
+    return 0
+
+
+def migrate() -> int:
+    """Apply the migrations the database lacks; print what was applied. Exit 1 on failure."""
+    import asyncio
+
+    import psycopg
+
+    from events.migrate import apply_migrations
+    from service.settings import Settings
+
+    settings = Settings.from_env()
+    if not settings.uses_postgres:
+        # The SQLite store creates its schema itself when it opens the file.
+        print(f"BATTLE_DB={settings.database} is a SQLite file: nothing to migrate")
+        return 0
+
+    async def run() -> list[str]:
+        async with await psycopg.AsyncConnection.connect(
+            settings.database, autocommit=True
+        ) as conn:
+            return await apply_migrations(conn)
+
+    try:
+        applied = asyncio.run(run())
+    except psycopg.Error as e:
+        print(f"migration failed: {e}", file=sys.stderr)
+        return 1
+    print("applied: " + ", ".join(applied) if applied else "the schema is up to date")
     return 0
 
 

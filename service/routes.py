@@ -50,7 +50,7 @@ class Problem(msgspec.Struct, kw_only=True):
     current_version: int | None = None  # on a version conflict
 
 
-def _problems(*statuses: int) -> dict[int, ResponseSpec]:
+def problems(*statuses: int) -> dict[int, ResponseSpec]:
     text = {
         400: "The request is malformed or names an invalid value",
         401: "No access key, or an unknown one",
@@ -90,7 +90,7 @@ IdempotencyKey = Annotated[
         description="Retrying with the same key returns the first answer and appends nothing",
     ),
 ]
-_SECURED: list[dict[str, list[str]]] = [{"BearerKey": []}]
+SECURED: list[dict[str, list[str]]] = [{"BearerKey": []}]
 _battle_commands_schema = msgspec.json.schema(BattleCommand)
 
 
@@ -117,7 +117,7 @@ async def list_rulesets() -> list[RulesetSummary]:
     operation_id="getRuleset",
     tags=["rulesets"],
     summary="A ruleset: options with defaults, setup and command schemas",
-    responses=_problems(400, 404),
+    responses=problems(400, 404),
 )
 async def get_ruleset_detail(
     ruleset: Annotated[str, PathParameter(min_length=1, max_length=64)],
@@ -148,7 +148,7 @@ async def get_ruleset_detail(
     tags=["battles"],
     summary="Create a battle; answers its id and access keys",
     status_code=201,
-    responses=_problems(400, 404, 422),
+    responses=problems(400, 404, 422),
 )
 async def create_battle(state: State, data: JSONBody[CreateBattleRequest]) -> BattleCreatedResponse:
     return await _service(state).create(data)
@@ -159,8 +159,8 @@ async def create_battle(state: State, data: JSONBody[CreateBattleRequest]) -> Ba
     operation_id="getBattle",
     tags=["battles"],
     summary="The current state, as the caller may see it",
-    responses=_problems(400, 401, 403, 404),
-    security=_SECURED,
+    responses=problems(400, 401, 403, 404),
+    security=SECURED,
 )
 async def get_battle(state: State, battle_id: BattleId, authorization: Authorization) -> BattleView:
     service = _service(state)
@@ -174,8 +174,8 @@ async def get_battle(state: State, battle_id: BattleId, authorization: Authoriza
     tags=["battles"],
     summary="Give one command; answers the events it appended and the new version",
     status_code=200,
-    responses=_problems(400, 401, 403, 404, 409, 422, 503),
-    security=_SECURED,
+    responses=problems(400, 401, 403, 404, 409, 422, 503),
+    security=SECURED,
 )
 async def post_command(
     state: State,
@@ -194,8 +194,8 @@ async def post_command(
     operation_id="listEvents",
     tags=["battles"],
     summary="The log, paged by version, filtered by what the caller may see",
-    responses=_problems(400, 401, 403, 404),
-    security=_SECURED,
+    responses=problems(400, 401, 403, 404),
+    security=SECURED,
 )
 async def list_events(
     state: State,
@@ -216,8 +216,8 @@ async def list_events(
     operation_id="getStateAtVersion",
     tags=["battles"],
     summary="The state right after a version (the current one if none is given)",
-    responses=_problems(400, 401, 403, 404),
-    security=_SECURED,
+    responses=problems(400, 401, 403, 404),
+    security=SECURED,
 )
 async def get_state(
     state: State,
@@ -235,8 +235,8 @@ async def get_state(
     operation_id="verifyBattle",
     tags=["battles"],
     summary="Check the hash chain and recompute every server die whose seed is revealed",
-    responses=_problems(400, 401, 403, 404),
-    security=_SECURED,
+    responses=problems(400, 401, 403, 404),
+    security=SECURED,
 )
 async def verify_battle(
     state: State, battle_id: BattleId, authorization: Authorization
@@ -252,8 +252,8 @@ async def verify_battle(
     tags=["battles"],
     summary="Reveal the current dice seed; later dice derive from a newly committed seed",
     status_code=200,
-    responses=_problems(400, 401, 403, 404, 409, 422, 503),
-    security=_SECURED,
+    responses=problems(400, 401, 403, 404, 409, 422, 503),
+    security=SECURED,
 )
 async def reveal_dice(
     state: State,

@@ -29,7 +29,7 @@ from service.settings import Settings
 from tests.support.quickstart_play import SETUP
 
 _DB = Path(tempfile.mkdtemp(prefix="battle-schemathesis-")) / "battles.db"
-app = create_app(Settings(sqlite_path=str(_DB), log_level="WARNING"))
+app = create_app(Settings(database=str(_DB), log_level="WARNING"))
 schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app)
 _battle: dict[str, Any] = {}
 

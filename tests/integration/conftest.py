@@ -8,15 +8,18 @@ say), write one async factory `async def postgres_backend(tmp_path) -> Backend` 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import psycopg
 import pytest
 
+from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
+from tests.support.servers import postgres_schema
 
 
 @dataclass
@@ -51,14 +54,36 @@ async def sqlite_backend(tmp_path: Path) -> Backend:
     return Backend(name="sqlite", connect=connect, raw_mutate=raw_mutate)
 
 
-BACKENDS: dict[str, Callable[[Path], Awaitable[Backend]]] = {
-    "sqlite": sqlite_backend,
+async def postgres_backend(conninfo: str) -> Backend:
+    async def connect() -> EventStore:
+        store = PostgresEventStore(conninfo, pool_size=4)
+        await store.open()
+        return store
+
+    async def raw_mutate(sql: str, params: Sequence[Any]) -> None:
+        async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+            await conn.execute(sql.replace("?", "%s"), tuple(params))  # type: ignore[arg-type]
+
+    return Backend(name="postgres", connect=connect, raw_mutate=raw_mutate)
+
+
+BACKENDS: dict[str, Callable[[Path, str], Awaitable[Backend]]] = {
+    "sqlite": lambda tmp_path, _conninfo: sqlite_backend(tmp_path),
+    "postgres": lambda _tmp_path, conninfo: postgres_backend(conninfo),
 }
+
+
+@pytest.fixture
+def postgres_conninfo(request: pytest.FixtureRequest) -> Iterator[str]:
+    """A fresh PostgreSQL schema for one test (skipped, or failed under CI, without a server)."""
+    with postgres_schema() as conninfo:
+        yield conninfo
 
 
 @pytest.fixture(params=sorted(BACKENDS))
 async def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Backend:
-    return await BACKENDS[request.param](tmp_path)
+    conninfo = request.getfixturevalue("postgres_conninfo") if request.param == "postgres" else ""
+    return await BACKENDS[request.param](tmp_path, conninfo)
 
 
 @pytest.fixture

@@ -516,3 +516,54 @@ async def test_the_events_table_refuses_update_and_delete(
 
     assert await store.read("b1") == before
     assert await store.read_all() == before
+
+
+# -- global positions --------------------------------------------------------------------------
+
+
+async def test_positions_are_gap_free_even_after_failed_appends(store: EventStore) -> None:
+    assert await store.last_position() == 0
+    await append_more(store, "a", 2)
+    with pytest.raises(VersionConflict):
+        await store.append("a", 0, make_events("a", count=1))
+    bad = make_events("b", count=2)
+    with pytest.raises(StoreError):
+        await store.append("b", 0, [bad[0], msgspec.structs.replace(bad[1], data=None)])  # type: ignore[arg-type]
+    await append_more(store, "b", 3)
+
+    positions = [e.position for e in await store.read_all()]
+    assert positions == list(range(positions[0], positions[0] + 5))
+    assert await store.last_position() == positions[-1]
+
+
+async def test_a_reader_polling_by_position_misses_nothing_while_writers_race(
+    store: EventStore,
+) -> None:
+    """The catch-up reader of live streams: `read_all(after=last seen)` while appends commit."""
+    seen: list[StoredEvent] = []
+    done = asyncio.Event()
+
+    async def poller() -> None:
+        after = 0
+        while True:
+            finished = done.is_set()
+            page = await store.read_all(after_position=after, limit=7)
+            seen.extend(page)
+            if page:
+                after = page[-1].position
+            elif finished:
+                return
+            await asyncio.sleep(0)
+
+    async def writer(battle: str) -> None:
+        for _ in range(15):
+            await append_more(store, battle, 1)
+
+    reading = asyncio.create_task(poller())
+    await asyncio.gather(*(writer(f"w{i}") for i in range(6)))
+    done.set()
+    await asyncio.wait_for(reading, 30)
+
+    everything = await store.read_all(limit=10_000)
+    assert len(everything) == 90
+    assert seen == everything

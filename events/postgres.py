@@ -1,0 +1,281 @@
+"""The PostgreSQL event store: psycopg 3, an async connection pool, the same contract as SQLite.
+
+An append is one round trip: the `battle_append` function of the schema (see
+events/migrations/postgres/) checks the command id and the expected version, takes the
+next positions from the one counter row and inserts the batch, in one transaction. The
+counter row stays locked until commit, so global positions are gap-free and become
+visible in order: a reader polling "after position P" never skips a late commit. The
+price is that appends are serialised across battles (one commit at a time, about the
+database's single-transaction commit rate). Triggers refuse UPDATE, DELETE and TRUNCATE
+of events. Reads use the binary protocol (`bytea` comes back as bytes, no hex decoding).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import psycopg
+from psycopg.rows import scalar_row
+from psycopg_pool import AsyncConnectionPool
+
+from events.envelope import AccessKey, CommandRecord, EventActor, PendingEvent, StoredEvent
+from events.errors import (
+    DuplicateCommand,
+    IdempotencyMismatch,
+    StoreError,
+    StoreUnavailable,
+    VersionConflict,
+)
+from events.migrate import apply_migrations
+
+__all__ = ["PostgresEventStore"]
+
+_COLUMNS = (
+    "position, battle_id, version, type, data, audience, recorded_at, "
+    "actor_role, actor_side, command_id, prev_hash, hash"
+)
+
+_APPEND = (
+    "SELECT battle_append(%s, %s, %s::integer[], %s::text[], %b::bytea[], %s::text[], "
+    "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s, %s, %s, %s)"
+)
+
+
+def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
+    return StoredEvent(
+        position=row[0],
+        battle_id=row[1],
+        version=row[2],
+        type=row[3],
+        data=row[4],
+        audience=row[5],
+        recorded_at=row[6],
+        actor=EventActor(role=row[7], side=row[8]),
+        command_id=row[9],
+        prev_hash=row[10],
+        hash=row[11],
+    )
+
+
+def _translate(
+    e: psycopg.Error,
+    battle_id: str | None = None,
+    command_id: str | None = None,
+    expected: int = 0,
+) -> StoreError:
+    """One place where driver errors become store errors (the BS codes: see battle_append)."""
+    state = e.sqlstate or ""
+    message = e.diag.message_primary or str(e)
+    if state == "BS001":
+        return IdempotencyMismatch(message, battle_id=battle_id, command_id=command_id)
+    if state == "BS002" and battle_id is not None and command_id is not None:
+        return DuplicateCommand(battle_id, command_id)
+    if state == "BS003" and battle_id is not None:
+        return VersionConflict(battle_id, expected, int(e.diag.message_detail or 0))
+    if isinstance(e, psycopg.OperationalError | psycopg.InterfaceError):
+        return StoreUnavailable(f"PostgreSQL is unavailable: {message}")
+    return StoreError(f"PostgreSQL refused the operation: {message}", sqlstate=state)
+
+
+class PostgresEventStore:
+    """The EventStore on PostgreSQL. `conninfo` is a libpq URL or key=value string."""
+
+    def __init__(self, conninfo: str, *, pool_size: int = 8, migrate: bool = True) -> None:
+        self.conninfo = conninfo
+        self._pool_size = pool_size
+        self._migrate = migrate
+        self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+
+    async def open(self) -> None:
+        pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+            self.conninfo,
+            min_size=min(2, self._pool_size),
+            max_size=self._pool_size,
+            kwargs={"autocommit": True},
+            open=False,
+            name="battle-events",
+        )
+        try:
+            await pool.open(wait=True, timeout=15)
+            if self._migrate:
+                async with pool.connection() as conn:
+                    await apply_migrations(conn)
+        except (psycopg.Error, TimeoutError) as e:
+            await pool.close()
+            raise StoreUnavailable(f"cannot open PostgreSQL store: {e}") from e
+        self._pool = pool
+
+    async def close(self) -> None:
+        if self._pool is not None:
+            await self._pool.close()
+            self._pool = None
+
+    def _need_pool(self) -> AsyncConnectionPool[psycopg.AsyncConnection[Any]]:
+        if self._pool is None:
+            raise StoreUnavailable("the store is not open")
+        return self._pool
+
+    async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+        try:
+            async with self._need_pool().connection() as conn:
+                cur = await conn.execute(sql, params, binary=True)
+                return await cur.fetchall()
+        except psycopg.Error as e:
+            raise _translate(e) from e
+
+    # -- the protocol -------------------------------------------------------------------
+
+    async def append(
+        self,
+        battle_id: str,
+        expected_version: int,
+        events: Sequence[PendingEvent],
+        command: CommandRecord | None = None,
+    ) -> list[StoredEvent]:
+        for ev in events:
+            if ev.battle_id != battle_id:
+                raise StoreError(
+                    f"event v{ev.version} of the batch belongs to {ev.battle_id}, not {battle_id}",
+                    battle_id=battle_id,
+                )
+        params = (
+            battle_id,
+            expected_version,
+            [ev.version for ev in events],
+            [ev.type for ev in events],
+            [ev.data for ev in events],
+            [ev.audience for ev in events],
+            [ev.recorded_at for ev in events],
+            [ev.actor.role for ev in events],
+            [ev.actor.side for ev in events],
+            [ev.command_id for ev in events],
+            [ev.prev_hash for ev in events],
+            [ev.hash for ev in events],
+            None if command is None else command.command_id,
+            None if command is None else command.request_hash,
+            None if command is None else command.first_version,
+            None if command is None else command.last_version,
+        )
+        command_id = None if command is None else command.command_id
+        try:
+            async with self._need_pool().connection() as conn:
+                cur = await conn.execute(_APPEND, params)
+                row = await cur.fetchone()
+        except psycopg.Error as e:
+            raise _translate(e, battle_id, command_id, expected_version) from e
+        first = int(row[0]) if row is not None else 0
+        return [
+            StoredEvent(
+                position=first + i,
+                battle_id=ev.battle_id,
+                version=ev.version,
+                type=ev.type,
+                data=ev.data,
+                audience=ev.audience,
+                recorded_at=ev.recorded_at,
+                actor=ev.actor,
+                command_id=ev.command_id,
+                prev_hash=ev.prev_hash,
+                hash=ev.hash,
+            )
+            for i, ev in enumerate(events)
+        ]
+
+    async def read(
+        self, battle_id: str, after: int = 0, limit: int | None = None, upto: int | None = None
+    ) -> list[StoredEvent]:
+        sql = f"SELECT {_COLUMNS} FROM events WHERE battle_id = %s AND version > %s"
+        args: list[Any] = [battle_id, after]
+        if upto is not None:
+            sql += " AND version <= %s"
+            args.append(upto)
+        sql += " ORDER BY version"
+        if limit is not None:
+            sql += " LIMIT %s"
+            args.append(limit)
+        return [_row_to_event(r) for r in await self._fetch(sql, args)]
+
+    async def read_data(self, battle_id: str, after: int = 0) -> list[bytes]:
+        try:
+            async with self._need_pool().connection() as conn:
+                cur = conn.cursor(row_factory=scalar_row, binary=True)
+                await cur.execute(
+                    "SELECT data FROM events WHERE battle_id = %s AND version > %s "
+                    "ORDER BY version",
+                    (battle_id, after),
+                )
+                return await cur.fetchall()
+        except psycopg.Error as e:
+            raise _translate(e) from e
+
+    async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        sql = f"SELECT {_COLUMNS} FROM events WHERE position > %s ORDER BY position LIMIT %s"
+        return [_row_to_event(r) for r in await self._fetch(sql, (after_position, limit))]
+
+    async def last_position(self) -> int:
+        rows = await self._fetch("SELECT position FROM event_position", ())
+        return int(rows[0][0]) if rows else 0
+
+    async def head(self, battle_id: str) -> StoredEvent | None:
+        sql = f"SELECT {_COLUMNS} FROM events WHERE battle_id = %s ORDER BY version DESC LIMIT 1"
+        rows = await self._fetch(sql, (battle_id,))
+        return _row_to_event(rows[0]) if rows else None
+
+    async def find_command(self, battle_id: str, command_id: str) -> CommandRecord | None:
+        rows = await self._fetch(
+            "SELECT request_hash, first_version, last_version FROM commands "
+            "WHERE battle_id = %s AND command_id = %s",
+            (battle_id, command_id),
+        )
+        if not rows:
+            return None
+        request_hash, first, last = rows[0]
+        return CommandRecord(
+            battle_id=battle_id,
+            command_id=command_id,
+            request_hash=request_hash,
+            first_version=first,
+            last_version=last,
+        )
+
+    async def save_keys(self, keys: Sequence[AccessKey]) -> None:
+        try:
+            async with (
+                self._need_pool().connection() as conn,
+                conn.transaction(),
+                conn.cursor() as cur,
+            ):
+                await cur.executemany(
+                    "INSERT INTO access_keys (key_hash, battle_id, role, side) "
+                    "VALUES (%s, %s, %s, %s)",
+                    [(k.key_hash, k.battle_id, k.role, k.side) for k in keys],
+                )
+        except psycopg.Error as e:
+            raise _translate(e) from e
+
+    async def find_key(self, key_hash: str) -> AccessKey | None:
+        rows = await self._fetch(
+            "SELECT battle_id, role, side FROM access_keys WHERE key_hash = %s", (key_hash,)
+        )
+        if not rows:
+            return None
+        battle_id, role, side = rows[0]
+        return AccessKey(key_hash=key_hash, battle_id=battle_id, role=role, side=side)
+
+    async def save_secret(self, battle_id: str, name: str, value: bytes) -> None:
+        try:
+            async with self._need_pool().connection() as conn:
+                await conn.execute(
+                    "INSERT INTO secrets (battle_id, name, value) VALUES (%s, %s, %b) "
+                    "ON CONFLICT (battle_id, name) DO UPDATE SET value = EXCLUDED.value",
+                    (battle_id, name, value),
+                )
+        except psycopg.Error as e:
+            raise _translate(e, battle_id) from e
+
+    async def load_secret(self, battle_id: str, name: str) -> bytes | None:
+        rows = await self._fetch(
+            "SELECT value FROM secrets WHERE battle_id = %s AND name = %s", (battle_id, name)
+        )
+        return bytes(rows[0][0]) if rows else None

@@ -1,0 +1,210 @@
+"""Live events for this process's subscribers, read from the store in position order.
+
+The store is the truth; fan-out only says "something was appended". A `Hub` keeps the
+global position up to which it has delivered; when rung (by this process after an
+append, or by a `Doorbell` when another worker appended) it reads the new events from
+the store, in position order, and offers each to every subscription. A missed ring
+costs latency, never an event: the hub also polls the store while it has subscribers.
+
+A subscription catches up from the store before it goes live (see `follow`): it
+registers first, so events committed during the catch-up wait in its queue, then drops
+what it already delivered. A subscriber that falls too far behind is not buffered for
+ever: its queue is dropped and it catches up from the store again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Protocol
+
+from events.envelope import StoredEvent
+from events.store import EventStore
+
+__all__ = ["Doorbell", "Hub", "LocalDoorbell", "Subscription", "follow"]
+
+log = logging.getLogger(__name__)
+
+Accepts = Callable[[StoredEvent], bool]
+
+
+class Doorbell(Protocol):
+    """Tells every worker's hub that events up to a position were appended."""
+
+    async def start(self, ring: Callable[[], None]) -> None: ...
+
+    def announce(self, position: int) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class LocalDoorbell:
+    """One process: the hub is rung directly after each append; there is no one else to tell."""
+
+    async def start(self, ring: Callable[[], None]) -> None:
+        return None
+
+    def announce(self, position: int) -> None:
+        return None
+
+    async def stop(self) -> None:
+        return None
+
+
+class Subscription:
+    """A queue of the events one subscriber asked for; `overflowed` means: re-read the store."""
+
+    __slots__ = ("_accepts", "_queue", "_ready", "limit", "overflowed")
+
+    def __init__(self, accepts: Accepts, limit: int = 10_000) -> None:
+        self._accepts = accepts
+        self._queue: deque[StoredEvent] = deque()
+        self._ready = asyncio.Event()
+        self.limit = limit
+        self.overflowed = False
+
+    def offer(self, event: StoredEvent) -> None:
+        if not self._accepts(event):
+            return
+        if len(self._queue) >= self.limit:
+            self._queue.clear()
+            self.overflowed = True
+        else:
+            self._queue.append(event)
+        self._ready.set()
+
+    async def next_batch(self, timeout: float) -> list[StoredEvent] | None:
+        """The queued events (possibly none after `timeout`), or None after an overflow."""
+        if not self._queue and not self.overflowed:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ready.wait(), timeout)
+        self._ready.clear()
+        if self.overflowed:
+            self.overflowed = False
+            self._queue.clear()
+            return None
+        batch = list(self._queue)
+        self._queue.clear()
+        return batch
+
+
+class Hub:
+    """Reads newly committed events once per process and hands them to the subscriptions."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        doorbell: Doorbell | None = None,
+        *,
+        poll_interval: float = 1.0,
+        page: int = 1000,
+    ) -> None:
+        self._store = store
+        self.doorbell: Doorbell = doorbell or LocalDoorbell()
+        self._poll_interval = poll_interval
+        self._page = page
+        self._subs: set[Subscription] = set()
+        self._position = 0  # everything up to here was offered to the subscriptions
+        self._lock = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        await self.doorbell.start(self.ring)
+        self._task = asyncio.create_task(self._run(), name="fanout-hub")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        await self.doorbell.stop()
+
+    def ring(self) -> None:
+        self._wake.set()
+
+    def appended(self, events: list[StoredEvent]) -> None:
+        """This process appended `events`: deliver them here and tell the other workers."""
+        if events:
+            self._wake.set()
+            self.doorbell.announce(events[-1].position)
+
+    async def subscribe(self, accepts: Accepts) -> Subscription:
+        sub = Subscription(accepts)
+        async with self._lock:
+            if not self._subs:
+                # An idle hub did not follow the store; every subscriber catches up itself.
+                self._position = await self._store.last_position()
+            self._subs.add(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        self._subs.discard(sub)
+
+    @property
+    def subscribers(self) -> int:
+        return len(self._subs)
+
+    async def _run(self) -> None:
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), self._poll_interval)
+            self._wake.clear()
+            if not self._subs:
+                continue
+            try:
+                await self._deliver()
+            except Exception:  # the store failed: keep the hub alive, retry on the next ring
+                log.exception("live fan-out could not read the store")
+                await asyncio.sleep(self._poll_interval)
+
+    async def _deliver(self) -> None:
+        async with self._lock:
+            while True:
+                page = await self._store.read_all(self._position, self._page)
+                for event in page:
+                    for sub in tuple(self._subs):
+                        sub.offer(event)
+                if page:
+                    self._position = page[-1].position
+                if len(page) < self._page:
+                    return
+
+
+async def follow(
+    hub: Hub,
+    accepts: Accepts,
+    catch_up: Callable[[int], Awaitable[list[StoredEvent]]],
+    cursor: Callable[[StoredEvent], int],
+    after: int,
+    heartbeat: float = 15.0,
+) -> AsyncIterator[StoredEvent | None]:
+    """Every accepted event with `cursor(event) > after`, in order, once; None as a heartbeat.
+
+    `catch_up(c)` reads a page of accepted events with cursor > c from the store (empty
+    when there is no more). Live events that the catch-up already delivered are dropped.
+    """
+    sub = await hub.subscribe(accepts)
+    try:
+        last = after
+        while True:
+            while page := await catch_up(last):
+                for event in page:
+                    yield event
+                last = cursor(page[-1])
+            while True:
+                batch = await sub.next_batch(heartbeat)
+                if batch is None:  # fell behind: the store has everything
+                    break
+                if not batch:
+                    yield None
+                for event in batch:
+                    if cursor(event) > last:
+                        yield event
+                        last = cursor(event)
+    finally:
+        hub.unsubscribe(sub)

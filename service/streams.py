@@ -1,0 +1,272 @@
+"""Live event streams: Server-Sent Events and a WebSocket per battle, and SSE across battles.
+
+Every stream starts after a cursor (`Last-Event-ID`, or `?after=`), catches up from the
+store, then goes live through the process's fan-out `Hub` with no gap and no duplicate
+(`service.fanout.follow`). On a battle's streams the cursor is the battle version; on
+`/events/stream` it is the global position. Events the caller may not see are skipped,
+like on every other read. Browsers cannot set headers on EventSource or WebSocket, so
+the key may also come as `?access_key=` (it then appears in access logs: prefer the
+header where the client allows it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from typing import Annotated, Any
+
+import msgspec
+from litestar import WebSocket, get, websocket
+from litestar.datastructures import State
+from litestar.exceptions import WebSocketDisconnect
+from litestar.params import HeaderParameter, PathParameter, QueryParameter
+from litestar.response import ServerSentEvent
+from litestar.response.sse import ServerSentEventMessage
+
+from domain.actors import Actor, can_see
+from events.envelope import StoredEvent
+from events.errors import StoreUnavailable
+from service.auth import Principal
+from service.battles import BattleService, event_out
+from service.errors import BadRequest, NotFound, ServiceError
+from service.fanout import Hub, follow
+from service.problems import problem_type
+from service.routes import MAX_VERSION, SECURED, Authorization, BattleId, problems
+
+__all__ = ["STREAM_ROUTES"]
+
+_encode = msgspec.json.Encoder().encode
+_PAGE = 500
+
+LastEventId = Annotated[
+    str | None,
+    HeaderParameter(
+        name="Last-Event-ID",
+        required=False,
+        description="Resume after this id (what the last event received carried)",
+    ),
+]
+After = Annotated[
+    int | None,
+    QueryParameter(
+        ge=0, le=MAX_VERSION, required=False, description="Start after this id (0: from the start)"
+    ),
+]
+AccessKey = Annotated[
+    str | None,
+    QueryParameter(
+        required=False,
+        min_length=1,
+        description="The access key, for clients that cannot send Authorization",
+    ),
+]
+
+
+def _parse_cursor(last_event_id: str | None, after: int | None) -> int:
+    """`Last-Event-ID` (a reconnect) wins over `?after=`; both default to 0."""
+    if last_event_id is None:
+        return after or 0
+    text = last_event_id.strip()
+    if not text.isdigit() or len(text) > 16 or int(text) > MAX_VERSION:
+        raise BadRequest(
+            f"Last-Event-ID must be the id of an event received (a non-negative integer), "
+            f"not {last_event_id[:40]!r}",
+            code="invalid-last-event-id",
+        )
+    return int(text)
+
+
+def _authorization(header: str | None, access_key: str | None) -> str | None:
+    return header if header else (f"Bearer {access_key}" if access_key else None)
+
+
+class _Stream:
+    """What a stream follows: the events it accepts, how to catch up, its cursor."""
+
+    def __init__(
+        self,
+        actor: Actor,
+        accepts: Callable[[StoredEvent], bool],
+        catch_up: Callable[[int], Any],
+        cursor: Callable[[StoredEvent], int],
+        after: int,
+    ) -> None:
+        self.actor = actor
+        self.accepts = accepts
+        self.catch_up = catch_up
+        self.cursor = cursor
+        self.after = after
+
+    async def events(self, hub: Hub) -> AsyncIterator[StoredEvent | None]:
+        """Visible events in order (None: nothing for a while, time for a heartbeat)."""
+        async for ev in follow(hub, self.accepts, self.catch_up, self.cursor, self.after):
+            if ev is None or can_see(self.actor, ev.audience):
+                yield ev
+
+
+async def _battle_stream(
+    service: BattleService, principal: Principal, battle_id: str, after: int
+) -> _Stream:
+    head = await service.store.head(battle_id)
+    if head is None:
+        raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
+    if after > head.version:
+        raise BadRequest(
+            f"cursor {after} is past the end of battle {battle_id} (version {head.version})",
+            code="cursor-past-end",
+            current_version=head.version,
+        )
+
+    async def catch_up(version: int) -> list[StoredEvent]:
+        return await service.store.read(battle_id, after=version, limit=_PAGE)
+
+    return _Stream(
+        principal.actor,
+        lambda ev: ev.battle_id == battle_id,
+        catch_up,
+        lambda ev: ev.version,
+        after,
+    )
+
+
+async def _global_stream(service: BattleService, principal: Principal, after: int) -> _Stream:
+    last = await service.store.last_position()
+    if after > last:
+        raise BadRequest(
+            f"cursor {after} is past the last position of the log ({last})",
+            code="cursor-past-end",
+        )
+    battles = {principal.battle_id}
+
+    async def catch_up(position: int) -> list[StoredEvent]:
+        # Reads the whole log's pages and keeps the key's battles: fine for catching up
+        # a few pages; a key that follows many battles would want an index by battle.
+        while True:
+            page = await service.store.read_all(after_position=position, limit=_PAGE)
+            mine = [ev for ev in page if ev.battle_id in battles]
+            if mine or not page:
+                return mine
+            position = page[-1].position
+
+    return _Stream(
+        principal.actor, lambda ev: ev.battle_id in battles, catch_up, lambda ev: ev.position, after
+    )
+
+
+async def _sse(stream: _Stream, hub: Hub) -> AsyncIterator[ServerSentEventMessage]:
+    yield ServerSentEventMessage(comment="connected", retry=1000, data=None)
+    async for ev in stream.events(hub):
+        if ev is None:
+            yield ServerSentEventMessage(comment="keep-alive", data=None)
+        else:
+            yield ServerSentEventMessage(id=stream.cursor(ev), data=_encode(event_out(ev)).decode())
+
+
+@get(
+    "/battles/{battle_id:str}/events/stream",
+    operation_id="streamBattleEvents",
+    tags=["streams"],
+    summary="Live events of a battle (Server-Sent Events; the id is the battle version)",
+    media_type="text/event-stream",
+    responses=problems(400, 401, 403, 404, 503),
+    security=SECURED,
+)
+async def stream_battle_events(
+    state: State,
+    battle_id: BattleId,
+    authorization: Authorization,
+    last_event_id: LastEventId,
+    after: After = None,
+    access_key: AccessKey = None,
+) -> ServerSentEvent:
+    service: BattleService = state.service
+    principal = await service.keys.resolve(_authorization(authorization, access_key), battle_id)
+    stream = await _battle_stream(
+        service, principal, battle_id, _parse_cursor(last_event_id, after)
+    )
+    return ServerSentEvent(_sse(stream, state.hub), headers={"Cache-Control": "no-store"})
+
+
+@get(
+    "/events/stream",
+    operation_id="streamEvents",
+    tags=["streams"],
+    summary="Live events of every battle the key can see (SSE; the id is the global position)",
+    media_type="text/event-stream",
+    responses=problems(400, 401, 503),
+    security=SECURED,
+)
+async def stream_events(
+    state: State,
+    authorization: Authorization,
+    last_event_id: LastEventId,
+    after: After = None,
+    access_key: AccessKey = None,
+) -> ServerSentEvent:
+    service: BattleService = state.service
+    principal = await service.keys.principal(_authorization(authorization, access_key))
+    stream = await _global_stream(service, principal, _parse_cursor(last_event_id, after))
+    return ServerSentEvent(_sse(stream, state.hub), headers={"Cache-Control": "no-store"})
+
+
+def _ws_query_int(socket: WebSocket[Any, Any, Any], name: str) -> int | None:
+    raw = socket.query_params.get(name)
+    if raw is None:
+        return None
+    if not raw.isdigit() or len(raw) > 16 or int(raw) > MAX_VERSION:
+        raise BadRequest(f"?{name}= must be a non-negative integer, not {raw[:40]!r}")
+    return int(raw)
+
+
+@websocket("/battles/{battle_id:str}/events/ws")
+async def battle_events_ws(
+    socket: WebSocket[Any, Any, State],
+    battle_id: Annotated[str, PathParameter(min_length=1, max_length=128)],
+) -> None:
+    """Live events of a battle as JSON text messages `{"kind": "event", "id": version,
+    "event": {...}}` and `{"kind": "heartbeat"}`; resume with `?after=<last id>`.
+
+    A refused stream is accepted, sent one `{"kind": "problem", ...}` message (the same
+    problem+json body as over HTTP) and closed with code 4000 + the HTTP status.
+    """
+    state: State = socket.app.state
+    service: BattleService = state.service
+    await socket.accept()
+    try:
+        authorization = _authorization(
+            socket.headers.get("authorization"), socket.query_params.get("access_key")
+        )
+        principal = await service.keys.resolve(authorization, battle_id)
+        stream = await _battle_stream(
+            service, principal, battle_id, _ws_query_int(socket, "after") or 0
+        )
+    except ServiceError as e:
+        await _refuse(socket, e)
+        return
+    except StoreUnavailable:
+        await socket.close(code=1011, reason="the event store is unavailable")
+        return
+    try:
+        async for ev in stream.events(state.hub):
+            if ev is None:
+                await socket.send_text('{"kind":"heartbeat"}')
+            else:
+                message = {"kind": "event", "id": ev.version, "event": event_out(ev)}
+                await socket.send_text(_encode(message).decode())
+    except WebSocketDisconnect:
+        return
+
+
+async def _refuse(socket: WebSocket[Any, Any, Any], e: ServiceError) -> None:
+    body = {
+        "kind": "problem",
+        "type": problem_type(e.code),
+        "title": e.title,
+        "status": e.status,
+        "detail": e.detail,
+        **{k: v for k, v in e.context.items() if v is not None},
+    }
+    await socket.send_text(_encode(body).decode())
+    await socket.close(code=4000 + e.status, reason=e.code[:120])
+
+
+STREAM_ROUTES: list[Any] = [stream_battle_events, stream_events, battle_events_ws]
