@@ -173,9 +173,13 @@ class BattleService:
 
     async def _catch_up(self, loaded: _Loaded, battle_id: str) -> None:
         rows = await self.store.read(battle_id, after=loaded.timeline.version)
-        if rows:
-            loaded.timeline.extend([r.data for r in rows])
-            loaded.head_hash = rows[-1].hash
+        # Reads are not serialised by the battle's lock: another catch-up or a command may
+        # have folded some of these rows while this read was awaited. Fold only the rest.
+        done = loaded.timeline.version
+        fresh = [r for r in rows if r.version > done]
+        if fresh:
+            loaded.timeline.extend([r.data for r in fresh])
+            loaded.head_hash = fresh[-1].hash
 
     async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
         seed = loaded.seeds.get(commit)
@@ -332,8 +336,10 @@ class BattleService:
                     assert previous is not None
                     return await self._replay(battle_id, actor, previous, request_hash)
                 self._on_appended(stored)
-                loaded.timeline.extend_decoded([ev for ev, _ in decided])
-                loaded.head_hash = stored[-1].hash
+                if loaded.timeline.version == battle.version:
+                    loaded.timeline.extend_decoded([ev for ev, _ in decided])
+                    loaded.head_hash = stored[-1].hash
+                # else a catch-up that ran while the append was awaited folded them already
                 return CommandResponse(
                     battle_id=battle_id,
                     version=stored[-1].version,

@@ -99,9 +99,22 @@ def _service(state: State) -> BattleService:
     return service
 
 
-@get("/health", operation_id="getHealth", tags=["service"], summary="Liveness and store check")
+@get(
+    "/health",
+    operation_id="getHealth",
+    tags=["service"],
+    summary="Liveness and store check (503 when the event store does not answer)",
+    responses=problems(503),
+)
 async def health(state: State) -> Health:
-    return Health(status="ok", store=state.store_kind, version=SERVICE_VERSION)
+    position = await _service(state).store.last_position()  # StoreUnavailable -> 503
+    return Health(
+        status="ok",
+        store=state.store_kind,
+        version=SERVICE_VERSION,
+        position=position,
+        subscribers=state.hub.subscribers,
+    )
 
 
 @get("/rulesets", operation_id="listRulesets", tags=["rulesets"], summary="The rule systems")

@@ -33,6 +33,8 @@ class Health(msgspec.Struct, kw_only=True):
     status: Literal["ok"]
     store: str
     version: str
+    position: int  # the global position of the last event in the store
+    subscribers: int  # live stream subscribers on this worker
 
 
 class RulesetSummary(msgspec.Struct, kw_only=True):

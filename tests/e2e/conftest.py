@@ -28,39 +28,52 @@ class LiveServer:
         self.db_path = db_path
 
 
+class ServerProcess:
+    """One `battle-service serve` process on a free loopback port, with extra environment."""
+
+    def __init__(self, env: dict[str, str]) -> None:
+        self.port = _free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)],
+            cwd=ROOT,
+            env={**os.environ, "BATTLE_LOG_LEVEL": "WARNING", **env},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(f"{self.base_url}/health", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.proc.kill()
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"the server did not start:\n{err}")
+            time.sleep(0.1)
+
+    def stop(self, *, kill: bool = False) -> None:
+        if kill:
+            self.proc.kill()
+        else:
+            self.proc.terminate()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("live") / "battles.db"
-    port = _free_port()
-    env = {**os.environ, "BATTLE_DB": str(db), "BATTLE_LOG_LEVEL": "WARNING"}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            if httpx.get(f"{base}/health", timeout=1).status_code == 200:
-                break
-        except httpx.HTTPError:
-            pass
-        if proc.poll() is not None or time.monotonic() > deadline:
-            proc.kill()
-            err = proc.stderr.read().decode() if proc.stderr else ""
-            raise RuntimeError(f"the server did not start:\n{err}")
-        time.sleep(0.1)
+    server = ServerProcess({"BATTLE_DB": str(db)})
     try:
-        yield LiveServer(base, db)
+        yield LiveServer(server.base_url, db)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        server.stop()
 
 
 @pytest.fixture
