@@ -76,6 +76,20 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
+_CREATE_NAMESPACE = uuid.UUID("6f1c7a52-3d0e-4b8e-9a51-0c2f4d9e7b13")
+
+
+class _CreatedRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """What a creation with an Idempotency-Key keeps, to answer a retry the same way."""
+
+    request_hash: str
+    response: BattleCreatedResponse
+
+
+def _created_name(commit: str) -> str:
+    return f"created:{commit}"
+
+
 def _seed_name(commit: str) -> str:
     # Named by commitment, not epoch: two workers racing to commit a new seed never
     # overwrite each other's secret, whichever of their events wins the append.
@@ -200,7 +214,49 @@ class BattleService:
 
     # -- creating -----------------------------------------------------------------------
 
-    async def create(self, req: CreateBattleRequest) -> BattleCreatedResponse:
+    async def create(
+        self, req: CreateBattleRequest, idempotency_key: str | None = None
+    ) -> BattleCreatedResponse:
+        """Create a battle. With an Idempotency-Key the battle id is derived from the key, so
+        a retry on any worker finds the battle and gets the first answer (keys included)."""
+        request_hash = hashlib.sha256(canonical({"create": req})).hexdigest()
+        battle_id = str(uuid.uuid4())
+        if idempotency_key is not None:
+            # Whoever repeats the key gets the battle's keys: it must be unguessable.
+            battle_id = str(uuid.uuid5(_CREATE_NAMESPACE, idempotency_key))
+            previous = await self._created(battle_id, idempotency_key, request_hash)
+            if previous is not None:
+                return previous
+        try:
+            return await self._create(req, battle_id, request_hash if idempotency_key else None)
+        except VersionConflict:  # a concurrent retry of the same key won the race
+            assert idempotency_key is not None
+            previous = await self._created(battle_id, idempotency_key, request_hash)
+            assert previous is not None
+            return previous
+
+    async def _created(
+        self, battle_id: str, idempotency_key: str, request_hash: str
+    ) -> BattleCreatedResponse | None:
+        """The answer first given for this creation key, or None if it created nothing."""
+        first = await self.store.read(battle_id, limit=1)
+        if not first:
+            return None
+        created = msgspec.json.decode(first[0].data, type=BattleCreated)
+        saved = await self.store.load_secret(battle_id, _created_name(created.dice_commitment))
+        if saved is None:
+            raise RuntimeError(f"battle {battle_id} lost the answer to its creation")
+        record = msgspec.json.decode(saved, type=_CreatedRecord)
+        if record.request_hash != request_hash:
+            raise IdempotencyMismatch(
+                f"Idempotency-Key {idempotency_key} was already used to create another battle",
+                command_id=idempotency_key,
+            )
+        return msgspec.structs.replace(record.response, replayed=True)
+
+    async def _create(
+        self, req: CreateBattleRequest, battle_id: str, request_hash: str | None
+    ) -> BattleCreatedResponse:
         ruleset = get_ruleset(req.ruleset)
         if ruleset is None:
             raise NotFound(
@@ -217,7 +273,6 @@ class BattleService:
             raise BadRequest(f"invalid setup: {e}", code="invalid-setup") from e
         ruleset.initial_state(setup, options)  # raises InvalidSetup before anything is stored
         sides = ruleset.side_ids(setup)
-        battle_id = str(uuid.uuid4())
         seed, commit = await self._new_seed(battle_id, None)
         created = BattleCreated(
             battle_id=battle_id,
@@ -242,6 +297,22 @@ class BattleService:
                 for s, k in keys.sides.items()
             ),
         ]
+        response = BattleCreatedResponse(
+            battle_id=battle_id,
+            ruleset=ruleset.id,
+            ruleset_version=ruleset.version,
+            version=1,
+            dice_commitment=commit,
+            keys=keys,
+        )
+        if request_hash is not None:
+            # Kept beside the seed, named by this attempt's commitment: if a concurrent
+            # retry's BattleCreated wins the append, that retry's answer is found again.
+            await self.store.save_secret(
+                battle_id,
+                _created_name(commit),
+                msgspec.json.encode(_CreatedRecord(request_hash=request_hash, response=response)),
+            )
         await self.store.save_keys(records)
         pending = seal(
             battle_id=battle_id,
@@ -259,14 +330,7 @@ class BattleService:
         timeline.extend_decoded([created])
         loaded = self._remember(battle_id, _Loaded(ruleset, timeline, stored[-1].hash))
         loaded.seeds[commit] = seed
-        return BattleCreatedResponse(
-            battle_id=battle_id,
-            ruleset=ruleset.id,
-            ruleset_version=ruleset.version,
-            version=1,
-            dice_commitment=commit,
-            keys=keys,
-        )
+        return response
 
     # -- commands -----------------------------------------------------------------------
 

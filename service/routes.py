@@ -163,8 +163,10 @@ async def get_ruleset_detail(
     status_code=201,
     responses=problems(400, 404, 422),
 )
-async def create_battle(state: State, data: JSONBody[CreateBattleRequest]) -> BattleCreatedResponse:
-    return await _service(state).create(data)
+async def create_battle(
+    state: State, data: JSONBody[CreateBattleRequest], idempotency_key: IdempotencyKey
+) -> BattleCreatedResponse:
+    return await _service(state).create(data, idempotency_key)
 
 
 @get(

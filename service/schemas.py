@@ -76,6 +76,7 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     version: int
     dice_commitment: str
     keys: BattleKeys
+    replayed: bool = False  # true when this answers a retried Idempotency-Key
 
 
 class CommandRequest(msgspec.Struct, kw_only=True):

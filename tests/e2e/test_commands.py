@@ -179,3 +179,29 @@ def test_undo_sets_the_game_back_and_keeps_the_log(battle: Battle) -> None:
         422,
         "rule-violation",
     )
+
+
+def test_create_battle_with_an_idempotency_key_answers_a_retry_the_same_way(
+    http: httpx.Client,
+) -> None:
+    body = {"ruleset": "quickstart", "setup": SETUP, "title": "once"}
+    key = {"Idempotency-Key": "create-7f3a9c1e-5b2d-4e8f-a1c6-0d9b8e7f6a5c"}
+    first = http.post("/battles", json=body, headers=key)
+    assert first.status_code == 201, first.text
+    again = http.post("/battles", json=body, headers=key)
+    assert again.status_code == 201
+    assert again.json() == {**first.json(), "replayed": True}
+    assert first.json()["replayed"] is False
+    # one battle, one creation event; the replayed keys work
+    battle = first.json()
+    headers = {"Authorization": f"Bearer {again.json()['keys']['referee']}"}
+    events = http.get(f"/battles/{battle['battle_id']}/events", headers=headers).json()
+    assert [e["type"] for e in events["events"]] == ["BattleCreated"]
+    # the same key for another request: refused, nothing created
+    other = http.post("/battles", json={**body, "title": "other"}, headers=key)
+    assert other.status_code == 422
+    assert other.json()["type"] == "urn:battle-service:problem:idempotency-mismatch"
+    # without a key every request creates a new battle
+    a = http.post("/battles", json=body).json()
+    b = http.post("/battles", json=body).json()
+    assert a["battle_id"] != b["battle_id"]

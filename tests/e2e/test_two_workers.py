@@ -8,6 +8,7 @@ mid-stream loses nothing: the client resumes on the other worker with its last i
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -18,6 +19,7 @@ import pytest
 
 from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ServerProcess
+from tests.support.quickstart_play import SETUP
 from tests.support.servers import need_redis, postgres_schema
 from tests.support.sse import read_events
 
@@ -188,3 +190,37 @@ def test_a_worker_killed_mid_stream_loses_nothing(
     resumed.join(30)
     assert resumed.error is None, resumed.error
     assert received + resumed.events == log
+
+
+def test_an_idempotency_key_holds_across_workers(
+    workers: tuple[ServerProcess, ServerProcess],
+) -> None:
+    a, b_worker = workers
+    body = {"ruleset": "quickstart", "setup": SETUP}
+    create_key = {"Idempotency-Key": "c0ffee00-1111-4222-8333-444455556666"}
+
+    def create(i: int) -> httpx.Response:
+        with httpx.Client(base_url=(a, b_worker)[i % 2].base_url, timeout=30) as client:
+            return client.post("/battles", json=body, headers=create_key)
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        created = list(pool.map(create, range(6)))
+    assert all(r.status_code == 201 for r in created), [r.text for r in created]
+    answers = {json.dumps({**r.json(), "replayed": None}, sort_keys=True) for r in created}
+    assert len(answers) == 1  # one battle, the same keys for every retry
+    battle = Battle(httpx.Client(base_url=a.base_url, timeout=30), created[0].json())
+
+    def command(i: int) -> httpx.Response:
+        with httpx.Client(base_url=(a, b_worker)[i % 2].base_url, timeout=30) as client:
+            return client.post(
+                f"/battles/{battle.id}/commands",
+                json={"command": {"type": "RecordRuling", "ruling": "once", "reason": "retry"}},
+                headers={**battle.auth("referee"), "Idempotency-Key": "ruling-1"},
+            )
+
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        answered = list(pool.map(command, range(6)))
+    assert all(r.status_code == 200 for r in answered), [r.text for r in answered]
+    assert {r.json()["version"] for r in answered} == {2}
+    assert [e["type"] for e in battle.events()] == ["BattleCreated", "RulingRecorded"]
+    battle.http.close()
