@@ -1,0 +1,228 @@
+"""Commands of the skirmish ruleset (seed 000): imperative, a tagged union on "type"."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.rulesets.skirmish.model import Zones
+from domain.rulesets.skirmish.specs import ArmySpec, Facing, LeaderSpec
+
+__all__ = [
+    "COMMAND_DOCS",
+    "AdjustTactic",
+    "AdvanceSetup",
+    "AppointLeader",
+    "ChangeStrategy",
+    "CheckSurprise",
+    "ChooseTactic",
+    "Command",
+    "DeclareAction",
+    "DeclareStrategy",
+    "EndSkirmish",
+    "GrantBoon",
+    "IssueTactic",
+    "LoseCommander",
+    "MoveArmy",
+    "PlaceArmy",
+    "RaiseArmy",
+    "ResolvePhase",
+    "RevealTactic",
+    "RollInitiative",
+    "SetZones",
+    "StopOperating",
+    "TurnArmy",
+]
+
+
+class CommandBase(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="type"):
+    """Base of the skirmish commands."""
+
+
+class AppointLeader(CommandBase, frozen=True, kw_only=True, gc=False, tag="AppointLeader"):
+    side: str
+    leader: LeaderSpec
+
+
+class RaiseArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="RaiseArmy"):
+    side: str
+    army: ArmySpec
+
+
+class GrantBoon(CommandBase, frozen=True, kw_only=True, gc=False, tag="GrantBoon"):
+    side: str
+    boon: str
+    army: str | None = None  # a commander's boon to its army; None: the leader's, to all
+
+
+class CheckSurprise(CommandBase, frozen=True, kw_only=True, gc=False, tag="CheckSurprise"):
+    side: str  # the hiding force
+    target_side: str
+    armies: tuple[str, ...]  # the hiding armies
+
+
+class RollInitiative(CommandBase, frozen=True, kw_only=True, gc=False, tag="RollInitiative"):
+    side: str
+
+
+class SetZones(CommandBase, frozen=True, kw_only=True, gc=False, tag="SetZones"):
+    side: str
+    zones: Zones
+
+
+class PlaceArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="PlaceArmy"):
+    army: str
+    x: int
+    y: int
+    facing: Facing
+
+
+class DeclareStrategy(CommandBase, frozen=True, kw_only=True, gc=False, tag="DeclareStrategy"):
+    side: str
+    strategy: str
+
+
+class ChooseTactic(CommandBase, frozen=True, kw_only=True, gc=False, tag="ChooseTactic"):
+    army: str
+    tactic: str
+
+
+class AdjustTactic(CommandBase, frozen=True, kw_only=True, gc=False, tag="AdjustTactic"):
+    """Learn an opposing army's tactic (army of another side) or change one's own (`tactic`)."""
+
+    side: str
+    army: str
+    tactic: str | None = None
+
+
+class AdvanceSetup(CommandBase, frozen=True, kw_only=True, gc=False, tag="AdvanceSetup"):
+    pass
+
+
+class ChangeStrategy(CommandBase, frozen=True, kw_only=True, gc=False, tag="ChangeStrategy"):
+    side: str
+    strategy: str
+
+
+class IssueTactic(CommandBase, frozen=True, kw_only=True, gc=False, tag="IssueTactic"):
+    army: str
+    tactic: str
+    formation: str | None = None  # change_formation: the new formation
+    by: str | None = None  # rally: the allied army whose commander rallies (default: own)
+
+
+class MoveArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="MoveArmy"):
+    army: str
+    x: int
+    y: int
+
+
+class TurnArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="TurnArmy"):
+    army: str
+    facing: Facing
+
+
+class DeclareAction(CommandBase, frozen=True, kw_only=True, gc=False, tag="DeclareAction"):
+    army: str
+    profile: str  # the name of one of the army's attack profiles
+    target: str
+    chosen_targets: int | None = None  # individually targeted: fewer targets, concentration
+    chosen_area: int | None = None  # area: smaller affected area, concentration
+    reachable_targets: int | None = None  # only these soldiers can be affected (cover, reach)
+    partial: tuple[tuple[int, int], ...] = ()  # (modifier, soldiers of the army it applies to)
+    through: tuple[str, ...] = ()  # armies giving soft cover
+    move_target: bool = False  # bull rush / drag / reposition at -5 to move the army
+    move_direction: Facing | None = None  # reposition: where to
+    equipment: Literal["weapon", "shield", "armor"] | None = None  # sunder
+
+
+class ResolvePhase(CommandBase, frozen=True, kw_only=True, gc=False, tag="ResolvePhase"):
+    pass
+
+
+class RevealTactic(CommandBase, frozen=True, kw_only=True, gc=False, tag="RevealTactic"):
+    army: str
+
+
+class LoseCommander(CommandBase, frozen=True, kw_only=True, gc=False, tag="LoseCommander"):
+    army: str
+    reason: str = "slain"
+
+
+class StopOperating(CommandBase, frozen=True, kw_only=True, gc=False, tag="StopOperating"):
+    """Dying soldiers that kept fighting below 0 HP (ferocity) stop: `soldiers` (None: all)."""
+
+    army: str
+    soldiers: int | None = None
+
+
+class EndSkirmish(CommandBase, frozen=True, kw_only=True, gc=False, tag="EndSkirmish"):
+    reason: str = "ended by the referee"
+
+
+Command = (
+    AppointLeader
+    | RaiseArmy
+    | GrantBoon
+    | CheckSurprise
+    | RollInitiative
+    | SetZones
+    | PlaceArmy
+    | DeclareStrategy
+    | ChooseTactic
+    | AdjustTactic
+    | AdvanceSetup
+    | ChangeStrategy
+    | IssueTactic
+    | MoveArmy
+    | TurnArmy
+    | DeclareAction
+    | ResolvePhase
+    | RevealTactic
+    | LoseCommander
+    | StopOperating
+    | EndSkirmish
+)
+
+COMMAND_DOCS: dict[str, str] = {
+    "AppointLeader": "Setup 'leaders' (or a movement phase: a temporary leader): a force names "
+    "its acting leader; that side or the referee.",
+    "RaiseArmy": "Setup 'armies': a force raises an army with its commander and soldier "
+    "statistics; that side or the referee.",
+    "GrantBoon": "Setup 'boons': apply a leader's boon (to all its armies) or a commander's "
+    "(to its army), once; that side or the referee.",
+    "CheckSurprise": "Setup 'surprise' (optional): hiding armies make a camouflage check; "
+    "success gives them an ambush and the target force is flat-footed; the hiding side or "
+    "the referee.",
+    "RollInitiative": "Setup 'initiative': the leader's Profession (soldier) check (surprised: "
+    "the modifier only); that side or the referee.",
+    "SetZones": "Setup 'zones': a force's melee edge and zone widths (feet); that side or the "
+    "referee.",
+    "PlaceArmy": "Setup 'placement': put an army in its ranged or camp zone (melee zone after "
+    "an ambush) with a facing; its side or the referee.",
+    "DeclareStrategy": "Setup 'strategies': a force's starting strategy (may be redeclared "
+    "until the step ends); that side or the referee.",
+    "ChooseTactic": "Setup 'tactics': an army's secret starting tactic; its side or the referee.",
+    "AdjustTactic": "Setup 'adjust': per 5 points of initiative over another leader, learn an "
+    "opposing army's tactic or change one's own; that side or the referee.",
+    "AdvanceSetup": "End the current setup step (the last starts round 1); referee only.",
+    "ChangeStrategy": "Movement phase: change the force's strategy (one step free, else a "
+    "Morale check per army, DC 20 + 1 per further step; retried once a round); that side or "
+    "the referee.",
+    "IssueTactic": "Movement phase: a commander issues a tactic (Morale check against its DC; "
+    "others may notice); rally a routed army; its side or the referee.",
+    "MoveArmy": "Movement phase: move an army in a straight line (full/half/third of its speed "
+    "by direction; a move action); its side or the referee.",
+    "TurnArmy": "Movement phase: give an army a new facing (a move action); its side or the "
+    "referee.",
+    "DeclareAction": "Ranged, melee, other phases: declare an army's action against an army "
+    "(resolved with all others at ResolvePhase); its side or the referee.",
+    "ResolvePhase": "Resolve every declared action of the phase at once and open the next "
+    "phase; referee only.",
+    "RevealTactic": "Make an army's current tactic public; its side or the referee.",
+    "LoseCommander": "An army's commander is slain or lost (standard combat); referee only.",
+    "StopOperating": "Dying soldiers that operated below 0 HP (ferocity) stop and leave the "
+    "army size; referee only.",
+    "EndSkirmish": "End the skirmish: bloodied and still-routed armies; referee only.",
+}

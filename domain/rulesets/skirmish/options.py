@@ -1,0 +1,236 @@
+"""Options of the skirmish ruleset (seed 000): the lost tables and every open call, as defaults.
+
+The seed keeps the captions of several tables whose contents are lost (army representation,
+morale check DCs, routing modifiers, strategy modifiers, affected area, density). Each becomes
+a field here with a default; RULINGS.md ("## skirmish: armies, setup, rounds, morale (seed
+000)") gives every default's source and reason. Density and affected area are the resolution
+package's own table Structs, embedded as they are.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.rulesets.skirmish.resolution.tables import ResolutionOptions
+
+__all__ = [
+    "ARMY_TYPES",
+    "STRATEGIES",
+    "ArmyRepresentation",
+    "FormationSpec",
+    "MoraleDCs",
+    "Options",
+    "RoutingModifiers",
+    "StrategyModifiers",
+    "TacticSpec",
+]
+
+# Mass combat army types with the smallest army size of each (Ultimate Campaign).
+ARMY_TYPES: tuple[tuple[str, int], ...] = (
+    ("fine", 1),
+    ("diminutive", 10),
+    ("tiny", 25),
+    ("small", 50),
+    ("medium", 100),
+    ("large", 200),
+    ("huge", 500),
+    ("gargantuan", 1000),
+    ("colossal", 2000),
+)
+# The five strategies, least aggressive first ("Strategy").
+STRATEGIES: tuple[str, ...] = ("defensive", "cautious", "standard", "aggressive", "reckless")
+
+TacticKind = Literal["plain", "formation", "pass_through", "rally", "withdraw", "retreat"]
+
+
+class ArmyRepresentation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """Tables 1 and 2 (lost): 10' squares an army covers, by army type, for Medium soldiers,
+    scaled by the soldiers' space (percent of a Medium soldier's 5' square)."""
+
+    squares_by_type: dict[str, int] = msgspec.field(
+        default_factory=lambda: {
+            "fine": 1,
+            "diminutive": 1,
+            "tiny": 2,
+            "small": 4,
+            "medium": 6,
+            "large": 12,
+            "huge": 30,
+            "gargantuan": 60,
+            "colossal": 120,
+        }
+    )
+    space_percent_by_size: dict[str, int] = msgspec.field(
+        default_factory=lambda: {
+            "fine": 2,
+            "diminutive": 7,
+            "tiny": 25,
+            "small": 100,
+            "medium": 100,
+            "large": 400,
+            "huge": 900,
+            "gargantuan": 1600,
+            "colossal": 3600,
+        }
+    )
+
+
+class MoraleDCs(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """Table 3 (lost): the common Morale check DCs."""
+
+    rout: int = 15  # the routing phase check
+    strategy_change: int = 20  # + 1 per step beyond the first; one step needs no check
+    surprise: int = 10  # camouflage check base DC (+ the target leader's scouting)
+    will_on_failed_rout: int = 15  # a failed rout check at morale above +0: Will save DC
+
+
+class RoutingModifiers(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """Table 4 (lost): modifiers to the routing Morale check."""
+
+    below_half_hp: int = -2
+    below_quarter_hp: int = -2  # in addition to below_half_hp
+    lost_soldiers_this_round: int = -2  # army size fell this round
+    flanked_this_round: int = -2
+    area_effects_this_round: int = -2  # * not for armies with own siege weapons / area effects
+    ally_routed_this_round: int = -2
+    friendly_fire_this_round: int = -1
+    commander_lost: int = -4
+
+
+class StrategyModifiers(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One row of Table 7 (lost): what a strategy adds in skirmish combat."""
+
+    attack: int = 0
+    ac: int = 0
+    save_dc: int = 0
+    reflex: int = 0
+
+
+def _strategy_table() -> dict[str, StrategyModifiers]:
+    return {
+        "defensive": StrategyModifiers(attack=-4, ac=4, save_dc=-2, reflex=2),
+        "cautious": StrategyModifiers(attack=-2, ac=2, save_dc=-1, reflex=1),
+        "standard": StrategyModifiers(),
+        "aggressive": StrategyModifiers(attack=2, ac=-2, save_dc=1, reflex=-1),
+        "reckless": StrategyModifiers(attack=4, ac=-4, save_dc=2, reflex=-2),
+    }
+
+
+class TacticSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A tactic: its Morale DC, what kind of order it is, and its modifiers while in force."""
+
+    dc: int = 10
+    kind: TacticKind = "plain"
+    attack: int = 0
+    ac: int = 0
+    reflex: int = 0
+    flanking: int = 0  # extra bonus when this army flanks
+
+
+def _tactics() -> dict[str, TacticSpec]:
+    return {
+        "none": TacticSpec(dc=0),
+        "change_formation": TacticSpec(dc=10, kind="formation"),
+        "pass_through": TacticSpec(dc=10, kind="pass_through"),
+        "rally": TacticSpec(dc=15, kind="rally"),
+        "withdraw": TacticSpec(dc=15, kind="withdraw"),
+        "retreat": TacticSpec(dc=10, kind="retreat"),
+        "cautious_combat": TacticSpec(dc=10, attack=-2, ac=2),
+        "defensive_wall": TacticSpec(dc=10, attack=-2, ac=2, reflex=1),
+        "relentless_brutality": TacticSpec(dc=10, attack=2, ac=-2),
+        "expert_flankers": TacticSpec(dc=10, flanking=2),
+        "sniper_support": TacticSpec(dc=10, attack=1),
+    }
+
+
+class FormationSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A formation: squares covered and density, in percent of the closed formation."""
+
+    squares_percent: int = 100
+    density_percent: int = 100
+    ac: int = 0
+
+
+def _formations() -> dict[str, FormationSpec]:
+    return {
+        "closed": FormationSpec(),
+        "open": FormationSpec(squares_percent=200, density_percent=50),
+        "hedgehog": FormationSpec(ac=2),
+    }
+
+
+class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """Rule variants and the values the seed text does not give."""
+
+    square_feet: int = 10  # "Distance": 1" : 10'
+    # Roles / The Commander
+    command_range_base: int = 100
+    command_range_per_cha: int = 25
+    commander_cover_ac: int = 8  # improved cover
+    commander_cover_reflex: int = 4
+    # The Battlefield (feet)
+    command_zone_size: int = 20
+    command_zone_min_distance: int = 500
+    camp_zone_min_width: int = 500
+    ranged_zone_min_width: int = 100
+    melee_zone_min_width: int = 100
+    # Morale Checks / Morale Modifier
+    morale_lawful: int = 1
+    morale_chaotic: int = -1
+    morale_classes_plus: tuple[str, ...] = ("fighter", "cavalier", "paladin")
+    morale_classes_minus: tuple[str, ...] = ("barbarian",)
+    morale_race_militaristic: int = 1
+    morale_race_tribal: int = -1
+    commander_leadership_to_morale: bool = True
+    # Lost tables
+    representation: ArmyRepresentation = msgspec.field(default_factory=ArmyRepresentation)
+    morale_dcs: MoraleDCs = msgspec.field(default_factory=MoraleDCs)
+    routing: RoutingModifiers = msgspec.field(default_factory=RoutingModifiers)
+    strategies: dict[str, StrategyModifiers] = msgspec.field(default_factory=_strategy_table)
+    # Tables 5 and 6 (affected area, density) and the resolution's own calls
+    resolution: ResolutionOptions = msgspec.field(default_factory=ResolutionOptions)
+    # Routing: "every_round" (the seed's phase list) or "below_half" (standard mass combat)
+    rout_check: Literal["every_round", "below_half"] = "below_half"
+    # Strategy, Tactics & Boons
+    default_strategy: str = "standard"
+    strategy_retries_per_round: int = 1
+    tactics: dict[str, TacticSpec] = msgspec.field(default_factory=_tactics)
+    boons: dict[str, StrategyModifiers] = msgspec.field(
+        default_factory=lambda: {
+            "hold_the_line": StrategyModifiers(ac=1),
+            "merciless": StrategyModifiers(attack=1),
+            "sharpshooter": StrategyModifiers(attack=1),
+            "bloodied_but_unbowed": StrategyModifiers(reflex=1),
+        }
+    )
+    boon_morale: dict[str, int] = msgspec.field(default_factory=lambda: {"rallying_cry": 2})
+    adjust_tactics_per: int = 5  # Adjust Tactics: one per 5 points
+    # "some tactics cannot be sustained for multiple rounds": these lapse at the next round
+    one_round_tactics: tuple[str, ...] = (
+        "change_formation",
+        "pass_through",
+        "rally",
+        "withdraw",
+        "retreat",
+    )
+    # Army Representation / Formation, Facing, Movement
+    formations: dict[str, FormationSpec] = msgspec.field(default_factory=_formations)
+    default_formation: str = "closed"
+    flanking_bonus: int = 2
+    flat_footed_ac: int = -2  # surprised armies, through round 1
+    side_move_fraction: tuple[int, int] = (1, 2)
+    back_move_fraction: tuple[int, int] = (1, 3)
+    # Alterations / Combat Maneuvers
+    maneuver_move_penalty: int = -5
+    maneuver_move_feet: int = 10
+    maneuver_open_percent: int = 25
+    # Sunder: the broken condition on the soldiers with broken equipment, as partial modifiers
+    broken_weapon_attack: int = -2
+    broken_shield_ac: int = -1
+    broken_armor_ac: int = -2
+    # Attacks of opportunity: who gets them when reaches are equal
+    aoo_equal_reach: Literal["stationary", "none", "both"] = "stationary"
+    # Ending Skirmish Combat: end automatically when one side alone can fight
+    auto_end: bool = True

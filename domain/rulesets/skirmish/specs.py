@@ -1,0 +1,163 @@
+"""What sides declare about their forces (seed 000 "Roles", "Terminology"): leaders,
+commanders, armies and their soldiers' statistics, attack profiles. Frozen Structs.
+
+The starred attributes of "Terminology" (alignment, army size, army type, camouflage,
+commander, defense value, morale, name, offense modifier, tactics) are the army's; the
+soldier's statistics ("The Soldier") are those of one fully detailed NPC.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.rulesets.skirmish.resolution.tables import SizeCategory
+
+__all__ = [
+    "ActionKind",
+    "ArmySpec",
+    "AttackProfile",
+    "CommanderSpec",
+    "DamageDice",
+    "Facing",
+    "LeaderSpec",
+    "Maneuver",
+    "RaceKind",
+    "Save",
+    "Term",
+]
+
+Facing = Literal["north", "east", "south", "west"]
+RaceKind = Literal["militaristic", "tribal", "other"]
+Save = Literal["fortitude", "reflex", "will"]
+ActionKind = Literal["melee", "ranged", "area", "heal", "maneuver", "temp_hp"]
+Maneuver = Literal[
+    "bull_rush",
+    "drag",
+    "reposition",
+    "disarm",
+    "sunder",
+    "trip",
+    "grapple",
+    "overrun",
+    "dirty_trick",
+    "steal",
+]
+
+
+class Term(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One addend of a computed figure, with the rule it comes from."""
+
+    label: str
+    value: int
+    rule: str
+
+
+class LeaderSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """The acting leader of a force ("The Leader"): in the command zone."""
+
+    name: str
+    profession_soldier: int = 0  # Profession (soldier) modifier: tactical initiative
+    scouting: int = 0  # added to the surprise DC when this force is the target
+    boons: tuple[str, ...] = ()
+
+
+class CommanderSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """The commander of one army ("The Commander"); located within the army."""
+
+    name: str
+    cha_mod: int = 0
+    profession_soldier: int = 0
+    leadership: int = 0  # leadership bonus, factored into the army's morale
+    hp: int = 10
+    ac: int = 10
+    fortitude: int = 0
+    reflex: int = 0
+    will: int = 0
+    bard: bool = False  # has bardic performance (radius: Alterations / Bardic Performance)
+    boons: tuple[str, ...] = ()
+
+
+class DamageDice(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """`count`d`sides` + `bonus` of one damage type."""
+
+    count: int = 0
+    sides: int = 0
+    bonus: int = 0
+    type: str = "untyped"
+
+
+class AttackProfile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One kind of action an army's soldiers can take ("Actions, Targets...").
+
+    melee / ranged: an attack roll (d20 + attack_bonus) against the target's AC;
+    maneuver: a combat maneuver check (d20 + attack_bonus as CMB) against the target's CMD;
+    area: the target army saves (d20 + save) against save_dc, half damage on a success;
+    heal / temp_hp: restores (or grants) the ADV per action to an allied army.
+    """
+
+    name: str
+    kind: ActionKind
+    attack_bonus: int = 0
+    damage: tuple[DamageDice, ...] = ()
+    crit_range: int = 20  # lowest natural d20 that threatens (19: 19-20)
+    crit_multiplier: int = 2
+    crit_confirm: int = 0  # modifiers solely used to confirm a critical hit
+    full_round_actions: int = 1  # full-round actions to act and be ready again
+    full_round: bool = False  # takes a full-round action (no move this round)
+    reach: int = 5  # melee reach (feet)
+    range: int = 0  # ranged / area: maximum distance in feet (0: unlimited)
+    save: Save | None = None
+    save_dc: int = 0
+    half_on_save: bool = True
+    radius: int = 0  # area: burst radius (cone or line length) in feet
+    shape: Literal["burst", "cone", "line"] = "burst"
+    max_targets_per_action: int | None = None  # e.g. 1 per caster level
+    maneuver: Maneuver | None = None
+    indirect: bool = False  # indirect fire: no soft cover / firing into melee diversion
+    precise_shot: bool = False  # no diversion when firing into melee
+    dr_bypass: tuple[str, ...] = ()  # what the attack counts as against DR ("magic"...)
+    temp_hp_per_soldier: int = 0  # temp_hp: temporary HP granted per soldier affected
+
+
+class ArmySpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """An army and its soldier's statistics, as its leader raises it."""
+
+    id: str
+    name: str
+    commander: CommanderSpec
+    army_size: int
+    soldier_hp: int  # maximum hit points of one soldier
+    total_hp: int | None = None  # Total Army HP now (default soldier_hp × army_size)
+    alignment: str = "N"  # "LG", "N", "CE"...
+    soldier_class: str = "warrior"
+    race: str = "human"
+    race_kind: RaceKind = "other"
+    size: SizeCategory = "medium"
+    constitution: int = 10
+    ac: int = 10
+    cmd: int = 10
+    fortitude: int = 0
+    reflex: int = 0
+    will: int = 0
+    speed: int = 30
+    reach: int = 5
+    damage_reduction: int = 0  # DR against physical damage
+    dr_bypassed_by: tuple[str, ...] = ()  # e.g. ("adamantine",)
+    resistances: dict[str, int] = {}  # energy type -> resistance
+    immunities: tuple[str, ...] = ()
+    miss_chance: int = 0  # percent (concealment, displacement...)
+    morale_adjustment: int = 0  # morale adjustments of standard mass combat
+    camouflage: int = 0
+    tactics: tuple[str, ...] = ()  # special tactics the army is trained in
+    attacks: tuple[AttackProfile, ...] = ()
+    ferocity: bool = False  # keeps operating below 0 HP
+    dies_at_zero: bool = False  # constructs, most undead
+    summoned: bool = False
+    mindless: bool = False
+    immune_to_fear: bool = False
+    dominated: bool = False
+    teamwork_feats: tuple[str, ...] = ()
+    squares: int | None = None  # override of the representation table
+    aoo_per_round: int = 1

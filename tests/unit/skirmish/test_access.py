@@ -1,0 +1,72 @@
+"""Who orders what, who sees what (seed 000 access rules of this ruleset)."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.actors import Actor
+from domain.errors import NotPermitted
+from domain.rulesets.skirmish import RULESET
+from tests.support.skirmish_kit import REF, cmd, ready, run, side
+
+
+def test_a_side_orders_only_its_own_force_and_armies() -> None:
+    s = ready(tactics={"fighters": "cautious_combat"})
+    north, south = side("north"), side("south")
+    RULESET.authorize(s, cmd("MoveArmy", army="fighters", x=1, y=60), north)
+    RULESET.authorize(s, cmd("ChangeStrategy", side="north", strategy="cautious"), north)
+    with pytest.raises(NotPermitted):
+        RULESET.authorize(s, cmd("MoveArmy", army="fighters", x=1, y=60), south)
+    with pytest.raises(NotPermitted):
+        RULESET.authorize(s, cmd("ChangeStrategy", side="north", strategy="cautious"), south)
+    with pytest.raises(NotPermitted):
+        RULESET.authorize(s, cmd("IssueTactic", army="orcs", tactic="rally", by="fighters"), south)
+    for referee_only in ("AdvanceSetup", "ResolvePhase", "EndSkirmish"):
+        with pytest.raises(NotPermitted):
+            RULESET.authorize(s, cmd(referee_only), north)
+        RULESET.authorize(s, cmd(referee_only), REF)
+    with pytest.raises(NotPermitted):
+        RULESET.authorize(s, cmd("LoseCommander", army="fighters"), north)
+    with pytest.raises(NotPermitted):
+        RULESET.authorize(s, cmd("MoveArmy", army="fighters", x=1, y=60), Actor(role="observer"))
+    # adjusting: learning the other side's tactic is an order of one's own force
+    RULESET.authorize(s, cmd("AdjustTactic", side="north", army="orcs"), north)
+
+
+def test_secret_tactics_and_declarations_are_hidden_until_revealed() -> None:
+    s = ready(tactics={"fighters": "cautious_combat"}, initiative=(20, 1))
+    views = {who: RULESET.view(s, a) for who, a in (("n", side("north")), ("s", side("south")))}
+    tactic = {
+        k: next(a for a in v["armies"] if a["id"] == "fighters")["tactic"] for k, v in views.items()
+    }
+    assert tactic == {"n": "cautious_combat", "s": "secret"}
+    assert views["s"]["forces"][0]["adjust_allowance"] is None
+    assert RULESET.view(s, Actor(role="observer"))["armies"][0]["tactic"] == "secret"
+    s, _ = run(s, "RevealTactic", army="fighters")
+    south = RULESET.view(s, side("south"))
+    assert next(a for a in south["armies"] if a["id"] == "fighters")["tactic"] == "cautious_combat"
+
+
+def test_view_shows_the_computed_attributes() -> None:
+    s = ready()
+    v = RULESET.view(s, REF)
+    f = next(a for a in v["armies"] if a["id"] == "fighters")
+    assert f["army_type"] == "medium" and f["soldier_hp"] == "11.00"
+    assert f["commander"]["command_range"] == 125 and f["commander"]["ac"] == 18
+    assert v["legal"][0] == "side: ChangeStrategy" and v["phase"] == "movement"
+
+
+def test_bardic_radius_teamwork_and_temporary_leader_in_the_view() -> None:
+    from tests.support.skirmish_kit import fighters
+
+    bards = fighters(
+        commander={"name": "Lyra", "cha_mod": 3, "bard": True},
+        teamwork_feats=["shield_wall"],
+    )
+    s = ready(north=[bards])
+    f = RULESET.view(s, REF)["armies"][0]
+    assert f["bardic_radius"] == {"feet": 100 + 50 * 3, "squares": 25}
+    assert f["commander"]["command_range"] == 100 + 25 * 3
+    assert f["teamwork"] == {"feats": ["shield_wall"], "participants": 16}
+    s, ev = run(s, "AppointLeader", side="north", leader={"name": "Sergeant"})
+    assert ev[0].temporary and RULESET.view(s, REF)["forces"][0]["leader"] == "Sergeant"
