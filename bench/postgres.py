@@ -150,7 +150,7 @@ async def _delivery(port_a: int, port_b: int, rate: float, seconds: float, battl
                 i * interval / battles,
                 seconds,
                 sent,
-            )  # fmt: skip
+            )
             for i, c in enumerate(created)
         )
     )
