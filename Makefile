@@ -33,6 +33,8 @@ format: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.postgres
+	$(BIN)/python -m bench.skirmish
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json

@@ -21,7 +21,7 @@ from urllib.parse import quote
 import msgspec
 import psycopg
 
-from bench.__main__ import CONNECTIONS, ROUNDS, _build_battle, _command_source, _post
+from bench.__main__ import CONNECTIONS, _build_battle, _command_source, _post
 from bench.load import run_load
 from bench.scripts import QUICKSTART, play_script
 from bench.servers import serve
@@ -35,6 +35,7 @@ POSTGRES_URL = os.environ.get(
     "BATTLE_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
 )
 REDIS_URL = os.environ.get("BATTLE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+ROUNDS = 5  # rebuilds timed; the best and the median are printed
 
 
 @contextlib.contextmanager
