@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import json
 import random
+import statistics
 import tempfile
 import time
 import urllib.request
@@ -30,6 +31,7 @@ from service.battles import BattleService
 from tests.support.quickstart_play import SETUP
 
 CONNECTIONS = 32
+ROUNDS = 5  # rebuilds timed; the best and the median are printed
 
 
 def _post(port: int, path: str, body: Any, headers: dict[str, str] | None = None) -> Any:
@@ -123,16 +125,22 @@ async def bench_rebuild(events: int, samples: int) -> dict[str, Any]:
         await store.open()
         try:
             battle_id = await _build_battle(store, events)
-            best_read = best_total = float("inf")
-            for _ in range(3):
+            reads: list[float] = []
+            totals: list[float] = []
+            items: list[bytes] = []
+            timeline: Timeline | None = None
+            for _ in range(ROUNDS):
+                # Free the previous round's log and timeline outside the timed region: the
+                # first round frees none, and freeing is not rebuilding.
+                items, timeline = [], None
                 t0 = time.perf_counter()
                 items = await store.read_data(battle_id)
                 t1 = time.perf_counter()
                 timeline = Timeline(QUICKSTART)
                 timeline.extend(items)
                 t2 = time.perf_counter()
-                best_read = min(best_read, t1 - t0)
-                best_total = min(best_total, t2 - t0)
+                reads.append(t1 - t0)
+                totals.append(t2 - t0)
             n = len(items)
             # The state at any version, through the service (catch-up read included).
             service = BattleService(store)
@@ -150,9 +158,10 @@ async def bench_rebuild(events: int, samples: int) -> dict[str, Any]:
             await store.close()
     return {
         "events": n,
-        "read_s": best_read,
-        "rebuild_s": best_total,
-        "events_per_s": n / best_total,
+        "read_s": min(reads),
+        "rebuild_s": min(totals),
+        "events_per_s": n / min(totals),
+        "events_per_s_median": n / statistics.median(totals),
         "state_at_p50_ms": times[len(times) // 2] * 1000,
         "state_at_p99_ms": times[int(len(times) * 0.99)] * 1000,
         "state_at_max_ms": times[-1] * 1000,
@@ -185,7 +194,7 @@ def main() -> None:
     print(f"read               : {rb['read_s'] * 1000:.0f} ms")
     print(
         f"read+decode+fold   : {rb['rebuild_s'] * 1000:.0f} ms = {rb['events_per_s']:,.0f} events/s"
-        "  (target >= 500,000)"
+        f"  (target >= 500,000; best of {ROUNDS}, median {rb['events_per_s_median']:,.0f})"
     )
     print(
         f"state at a version : p50 {rb['state_at_p50_ms']:.2f} ms  p99 "

@@ -13,6 +13,7 @@ metadata (dice epochs and commitments) is never undone.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Iterable
 from typing import Any, Literal, Union, get_args
 
@@ -87,6 +88,9 @@ BattleEvent = BattleCreated | DiceSeedRevealed | BattleUndone | RulingRecorded
 BATTLE_EVENT_TYPES = frozenset(
     {"BattleCreated", "DiceSeedRevealed", "BattleUndone", "RulingRecorded"}
 )
+# The classes, for the fold: `type(ev) in` a set is a few times cheaper than `isinstance`
+# against a Struct base (StructMeta's instance check is not the C fast path).
+_BATTLE_TYPES: frozenset[type] = frozenset(get_args(BattleEvent))
 
 
 class BattleMeta(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,7 +127,8 @@ class Timeline:
     """Folds one battle's events in order, keeping enough to give the state at any version.
 
     It keeps every decoded event and a snapshot of (meta, game) every `snapshot_every`
-    versions, so the state right after any version is one snapshot plus a short fold.
+    versions (and one right after version 1, the `BattleCreated`), so the state right
+    after any version is one snapshot plus a short fold.
     """
 
     def __init__(self, ruleset: Ruleset[Any, Any, Any, Any, Any], snapshot_every: int = 256):
@@ -132,6 +137,7 @@ class Timeline:
         self.decoder = _log_decoder(ruleset)
         self._events: list[Any] = []  # decoded, index = version - 1
         self._snapshots: list[tuple[BattleMeta, Any]] = []  # after versions k * snapshot_every
+        self._first: tuple[BattleMeta, Any] | None = None  # after version 1
         self._undos: list[tuple[int, int]] = []  # (version of the BattleUndone, its to_version)
         self._meta: BattleMeta | None = None
         self._game: Any = None
@@ -149,23 +155,47 @@ class Timeline:
     def extend(self, payloads: Iterable[bytes]) -> None:
         """Fold the stored data of the events that follow the current version, in order."""
         decode = self.decoder.decode
-        self.extend_decoded([decode(p) for p in payloads])
+        # A bulk decode and fold allocates many small containers and frees none: the
+        # cyclic GC would only walk them again and again (the Structs are gc=False).
+        gc_was_enabled = gc.isenabled()
+        gc.disable()
+        try:
+            self.extend_decoded([decode(p) for p in payloads])
+        finally:
+            if gc_was_enabled:
+                gc.enable()
 
     def extend_decoded(self, events: Iterable[Any]) -> None:
         """Fold events (ruleset or battle-level Structs) that follow the current version."""
+        events = events if isinstance(events, list) else list(events)
+        log, every, snapshots = self._events, self.snapshot_every, self._snapshots
+        evolve, battle_step, battle_types = self.ruleset.evolve, self._battle_step, _BATTLE_TYPES
         meta, game = self._meta, self._game
-        evolve, every, log = self.ruleset.evolve, self.snapshot_every, self._events
-        snapshots, battle_step = self._snapshots, self._battle_step
-        for ev in events:
-            if isinstance(ev, BattleEventBase):
-                meta, game = battle_step(meta, game, ev, len(log) + 1)
-            else:
-                game = evolve(game, ev)
-            log.append(ev)
-            if len(log) % every == 0:
-                assert meta is not None
-                snapshots.append((meta, game))
-        self._meta, self._game = meta, game
+        done, n, version = 0, len(events), len(log) + 1
+        try:
+            while done < n:
+                # Up to the next snapshot boundary: one slice, no per-event bookkeeping.
+                start = len(log)
+                stop = min(n, done + every - start % every)
+                chunk = events[done:stop]
+                log.extend(chunk)  # an undo below reads the versions before it from the log
+                version = start + 1  # the version being folded
+                for version, ev in enumerate(chunk, start + 1):
+                    if type(ev) in battle_types:
+                        meta, game = battle_step(meta, game, ev, version, True)
+                    else:
+                        game = evolve(game, ev)
+                done, version = stop, len(log) + 1
+                if len(log) % every == 0:
+                    assert meta is not None
+                    snapshots.append((meta, game))
+        except BaseException:
+            del log[version - 1 :]  # only what was folded stays in the log
+            del snapshots[len(log) // every :]
+            self._undos = [u for u in self._undos if u[0] <= len(log)]
+            raise
+        finally:
+            self._meta, self._game = meta, game
 
     @property
     def has_undo(self) -> bool:
@@ -190,26 +220,32 @@ class Timeline:
         """The state right after `version` (1 <= version <= current version)."""
         if not 1 <= version <= len(self._events):
             raise ValueError(f"version {version} is outside 1..{len(self._events)}")
+        return self._state_at(version)
+
+    def _state_at(self, version: int) -> Battle:
         k = version // self.snapshot_every
         meta: BattleMeta | None
         if k > 0:
             meta, game = self._snapshots[k - 1]
             start = k * self.snapshot_every
+        elif self._first is not None:
+            meta, game = self._first
+            start = 1
         else:
             meta, game, start = None, None, 0
-        evolve, log, battle_step = self.ruleset.evolve, self._events, self._battle_step
-        for v in range(start + 1, version + 1):
-            ev = log[v - 1]
-            if isinstance(ev, BattleEventBase):
-                meta, game = battle_step(meta, game, ev, v)
+        evolve, battle_step, battle_types = self.ruleset.evolve, self._battle_step, _BATTLE_TYPES
+        for v, ev in enumerate(self._events[start:version], start + 1):
+            if type(ev) in battle_types:
+                meta, game = battle_step(meta, game, ev, v, False)
             else:
                 game = evolve(game, ev)
         assert meta is not None
         return Battle(version=version, meta=meta, game=game)
 
     def _battle_step(
-        self, meta: BattleMeta | None, game: Any, ev: Any, version: int
+        self, meta: BattleMeta | None, game: Any, ev: Any, version: int, new: bool
     ) -> tuple[BattleMeta, Any]:
+        """One battle-level event; `new`: folding it for the first time (not replaying)."""
         ruleset = self.ruleset
         if isinstance(ev, BattleCreated):
             options = msgspec.convert(ev.options, ruleset.options_type)
@@ -220,7 +256,10 @@ class Timeline:
                 commitments={ev.dice_epoch: ev.dice_commitment},
                 revealed={},
             )
-            return first, ruleset.initial_state(setup, options)
+            game = ruleset.initial_state(setup, options)
+            if new and version == 1:
+                self._first = (first, game)
+            return first, game
         assert meta is not None
         if isinstance(ev, DiceSeedRevealed):
             commitments = dict(meta.commitments)
@@ -238,8 +277,10 @@ class Timeline:
                 game,
             )
         if isinstance(ev, BattleUndone):
-            if version == len(self._events) + 1:  # folding new events, not replaying old ones
-                self._undos.append((version, ev.to_version))
-            back = self.state_at(ev.to_version) if ev.to_version >= 1 else None
-            return meta, back.game if back is not None else game
+            to = ev.to_version
+            if to >= version:
+                raise ValueError(f"undo at version {version} to version {to}: not in the past")
+            if new:
+                self._undos.append((version, to))
+            return meta, self._state_at(to).game if to >= 1 else game
         return meta, game  # RulingRecorded: a record, no change of state

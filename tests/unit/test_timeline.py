@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import gc
 from typing import Any
 
 import msgspec
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -148,3 +151,65 @@ def test_state_at_every_version_equals_a_fresh_fold(steps: list[Any], every: int
         prefix = Timeline(COUNTER, snapshot_every=1000)
         prefix.extend_decoded(events[:v])
         assert full.state_at(v) == prefix.current
+
+
+def test_undo_to_the_first_version_starts_from_the_created_state_not_a_new_one() -> None:
+    t = Timeline(COUNTER, snapshot_every=1000)
+    t.extend_decoded([_created(), Added(n=1), BattleUndone(to_version=1, reason="x")])
+    first = t.state_at(1).game
+    t.extend_decoded([Added(n=2), BattleUndone(to_version=1, reason="y")])
+    assert t.current is not None and t.current.game == (7,)
+    assert t.state_at(1).game is first  # kept after version 1, never folded again
+    assert t.state_at(4).game == (7, 2)
+    assert t.undone() == {2, 3, 4}  # the second undo undid the first
+
+
+def test_an_undo_to_a_version_not_in_the_past_is_refused_and_nothing_after_it_is_kept() -> None:
+    t = Timeline(COUNTER, snapshot_every=2)
+    with pytest.raises(ValueError, match="not in the past"):
+        t.extend_decoded(
+            [_created(), Added(n=1), Added(n=2), BattleUndone(to_version=4, reason="")]
+        )
+    assert t.version == 3
+    assert t.current is not None and t.current.game == (7, 1, 2)
+    assert not t.has_undo
+    t.extend_decoded([Added(n=3), Added(n=4)])  # the timeline goes on from version 3
+    assert [t.state_at(v).game for v in (1, 3, 4, 5)] == [
+        (7,),
+        (7, 1, 2),
+        (7, 1, 2, 3),
+        (7, 1, 2, 3, 4),
+    ]
+
+
+def test_a_failing_fold_keeps_exactly_the_events_it_folded() -> None:
+    def evolve(state: tuple[int, ...], event: Added) -> tuple[int, ...]:
+        if event.n < 0:
+            raise KeyError(event.n)
+        return (*state, event.n)
+
+    t = Timeline(dataclasses.replace(COUNTER, evolve=evolve), snapshot_every=3)
+    events: list[Any] = [_created(), *(Added(n=i) for i in range(5)), Added(n=-1), Added(n=9)]
+    with pytest.raises(KeyError):
+        t.extend_decoded(events)
+    assert t.version == 6
+    assert t.current is not None and t.current.game == (7, 0, 1, 2, 3, 4)
+    assert t.state_at(6).game == (7, 0, 1, 2, 3, 4)
+    t.extend_decoded([Added(n=5)])
+    assert t.state_at(7).game == (7, 0, 1, 2, 3, 4, 5)
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_extend_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> None:
+    was = gc.isenabled()
+    try:
+        (gc.enable if enabled else gc.disable)()
+        t = Timeline(COUNTER)
+        t.extend(_encode([_created(), Added(n=1)]))
+        assert gc.isenabled() is enabled
+        with pytest.raises(msgspec.DecodeError):
+            t.extend([b'{"type":"Added","n":"x"}'])
+        assert gc.isenabled() is enabled
+        assert t.version == 2
+    finally:
+        (gc.enable if was else gc.disable)()

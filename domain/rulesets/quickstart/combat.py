@@ -175,38 +175,53 @@ def _roll(
     o = st.options
     c = st.combat
     assert c is not None
+    squads = st.squads
     circles = {(k.x, k.y): k.side for k in st.circles.values()}
     hits: dict[str, list[Hit]] = {c.attacker_side: [], c.defender_side: []}
     soldier_hits: dict[str, int] = {c.attacker_side: 0, c.defender_side: 0}
     rolls: list[SquadRoll] = []
     for sid in rollers:
-        s = st.squads[sid]
-        opp_side = c.defender_side if s.side == c.attacker_side else c.attacker_side
-        opp_ids = c.defenders if s.side == c.attacker_side else c.attackers
-        opps = [st.squads[i] for i in _alive(st, opp_ids)]
+        s = squads[sid]
+        if s.side == c.attacker_side:
+            opp_side, opp_ids = c.defender_side, c.defenders
+        else:
+            opp_side, opp_ids = c.attacker_side, c.attackers
+        opps = [squads[i] for i in opp_ids if i in squads]
         if not opps:
             continue
+        # What the opposing squads bring, in one pass (plain loops: no generator per test).
+        intimidated = on_circle = undead = False
+        for q in opps:
+            if "intimidate" in q.boosts:
+                intimidated = True
+            # Magic circles: a squad on an enemy circle is hit on a 5 or 6.
+            if circles and circles.get((q.x, q.y)) == s.side:
+                on_circle = True
+            if q.undead:
+                undead = True
         n = s.level - s.engines_fired
-        if any("intimidate" in q.boosts for q in opps):
+        if intimidated:
             n -= o.intimidate_penalty  # Hero Units: intimidate
         if sid in c.ambush:
             n += o.ambush_bonus_dice  # Hero Units: stealth ambush
         n = max(0, n)
-        # Magic circles: a squad on an enemy circle is hit on a 5 or 6.
-        on_circle = any(circles.get((q.x, q.y)) == s.side for q in opps)
         hit_on = o.circle_hit_on if on_circle else o.hit_on
         ds = dice.roll_many(n, 6, f"combat dice of {sid}")
-        scored = sum(1 for v in ds.values if v >= hit_on)
-        if not (s.kind == "paladin" and any(q.undead for q in opps)):
-            scored = min(1, scored)  # squads score a single hit (paladins vs undead: all)
+        scored = 0
+        for v in ds.values:
+            if v >= hit_on:
+                scored += 1
+        if scored > 1 and not (s.kind == "paladin" and undead):
+            scored = 1  # squads score a single hit (paladins vs undead: all)
         if scored and "arcana" in s.boosts:
             scored += o.arcana_extra_hits  # Hero Units: arcana extends the magical attack
         rolls.append(SquadRoll(squad=sid, side=s.side, dice=ds, hit_on=hit_on, hits=scored))
-        hits[opp_side].extend(
-            Hit(victim_side=opp_side, source=sid, source_level=s.level) for _ in range(scored)
-        )
-        if s.kind == "soldier" and scored:
-            soldier_hits[s.side] += 1
+        if scored:
+            hits[opp_side].extend(
+                Hit(victim_side=opp_side, source=sid, source_level=s.level) for _ in range(scored)
+            )
+            if s.kind == "soldier":
+                soldier_hits[s.side] += 1
     ignored: dict[str, int] = {}
     healed: list[str] = []
     queue: list[Hit] = []

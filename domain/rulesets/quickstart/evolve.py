@@ -45,7 +45,9 @@ __all__ = ["evolve"]
 
 
 def _priority_checked(s: State, e: PriorityChecked) -> State:
-    return replace(s, checks={**s.checks, e.hero: e.success})
+    checks = s.checks.copy()  # copy-and-set beats {**d, k: v}
+    checks[e.hero] = e.success
+    return replace(s, checks=checks)
 
 
 def _choice_offered(s: State, e: PriorityChoiceOffered) -> State:
@@ -220,12 +222,12 @@ def _combat_ended(s: State, e: CombatEnded) -> State:
 
 
 def _engine_fired(s: State, e: EngineFired) -> State:
-    q = s.squads[e.squad]
-    return replace(
-        s,
-        engines={**s.engines, e.engine: replace(s.engines[e.engine], fired=True)},
-        squads={**s.squads, e.squad: replace(q, engines_fired=q.engines_fired + 1)},
-    )
+    engines = s.engines.copy()
+    engines[e.engine] = replace(engines[e.engine], fired=True)
+    squads = s.squads.copy()
+    q = squads[e.squad]
+    squads[e.squad] = replace(q, engines_fired=q.engines_fired + 1)
+    return replace(s, engines=engines, squads=squads)
 
 
 def _engine_destroyed(s: State, e: EngineDestroyed) -> State:
@@ -244,8 +246,9 @@ def _barrier_hit(s: State, e: BarrierHit) -> State:
 
 
 def _hero_retreated(s: State, e: HeroRetreated) -> State:
-    h = s.heroes[e.hero]
-    h = replace(
+    heroes = s.heroes.copy()
+    h = heroes[e.hero]
+    heroes[e.hero] = replace(
         h,
         squad=e.squad,
         watchtower=False,
@@ -254,31 +257,41 @@ def _hero_retreated(s: State, e: HeroRetreated) -> State:
         y=e.y,
         minor_lost=h.minor_lost or e.cause == "squad_destroyed",
     )
-    return replace(s, heroes={**s.heroes, e.hero: h})
+    return replace(s, heroes=heroes)
 
 
 def _surge_lost(s: State, e: HeroSurgeLost) -> State:
-    return replace(s, heroes={**s.heroes, e.hero: replace(s.heroes[e.hero], surges=e.surges)})
+    heroes = s.heroes.copy()
+    heroes[e.hero] = replace(heroes[e.hero], surges=e.surges)
+    return replace(s, heroes=heroes)
 
 
 def _hero_removed(s: State, e: HeroRemoved) -> State:
-    h = replace(s.heroes[e.hero], status="removed", squad=None, watchtower=False)
-    return replace(s, heroes={**s.heroes, e.hero: h})
+    heroes = s.heroes.copy()
+    heroes[e.hero] = replace(heroes[e.hero], status="removed", squad=None, watchtower=False)
+    return replace(s, heroes=heroes)
 
 
 def _hero_repositioned(s: State, e: HeroRepositioned) -> State:
-    h = replace(s.heroes[e.hero], squad=e.squad, watchtower=e.watchtower, repositioned=True)
-    return replace(s, heroes={**s.heroes, e.hero: h})
+    heroes = s.heroes.copy()
+    heroes[e.hero] = replace(
+        heroes[e.hero], squad=e.squad, watchtower=e.watchtower, repositioned=True
+    )
+    return replace(s, heroes=heroes)
 
 
 def _hero_revived(s: State, e: HeroRevived) -> State:
-    h = replace(s.heroes[e.hero], status="active", squad=e.squad, watchtower=False, surges=e.surges)
-    return replace(s, heroes={**s.heroes, e.hero: h})
+    heroes = s.heroes.copy()
+    heroes[e.hero] = replace(
+        heroes[e.hero], status="active", squad=e.squad, watchtower=False, surges=e.surges
+    )
+    return replace(s, heroes=heroes)
 
 
 def _squad_adjusted(s: State, e: SquadAdjusted) -> State:
-    q = replace(s.squads[e.squad], level=e.level, x=e.x, y=e.y)
-    return replace(s, squads={**s.squads, e.squad: q})
+    squads = s.squads.copy()
+    squads[e.squad] = replace(squads[e.squad], level=e.level, x=e.x, y=e.y)
+    return replace(s, squads=squads)
 
 
 def _battle_ended(s: State, e: BattleEnded) -> State:
