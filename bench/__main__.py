@@ -27,6 +27,7 @@ from domain.battle import BattleCreated, BattleUndone, Timeline
 from events.chain import encode_event, seal
 from events.envelope import EventActor
 from events.sqlite import SQLiteEventStore
+from events.store import EventStore
 from service.battles import BattleService
 from tests.support.quickstart_play import SETUP
 
@@ -85,7 +86,7 @@ def bench_http(seconds: float) -> dict[str, Any]:
     return {"bare": bare, "service": service, "script_length": len(script)}
 
 
-async def _build_battle(store: SQLiteEventStore, target: int) -> str:
+async def _build_battle(store: EventStore, target: int) -> str:
     """A quickstart battle of `target` events: played scripts, each followed by an Undo."""
     assert QUICKSTART is not None
     battle_id = "bench-rebuild"
@@ -118,6 +119,29 @@ async def _build_battle(store: SQLiteEventStore, target: int) -> str:
     return battle_id
 
 
+async def time_rebuild(store: EventStore, battle_id: str) -> tuple[int, list[float], list[float]]:
+    """Rebuild the battle ROUNDS times: (events, read times, read+decode+fold times)."""
+    assert QUICKSTART is not None
+    reads: list[float] = []
+    totals: list[float] = []
+    items: list[bytes] = []
+    timeline: Timeline | None = None
+    for _ in range(ROUNDS):
+        # Free the previous round's log and timeline outside the timed region: the
+        # first round frees none, and freeing is not rebuilding.
+        items, timeline = [], None
+        t0 = time.perf_counter()
+        items = await store.read_data(battle_id)
+        t1 = time.perf_counter()
+        timeline = Timeline(QUICKSTART)
+        timeline.extend(items)
+        t2 = time.perf_counter()
+        reads.append(t1 - t0)
+        totals.append(t2 - t0)
+    assert timeline is not None and timeline.version == len(items)
+    return len(items), reads, totals
+
+
 async def bench_rebuild(events: int, samples: int) -> dict[str, Any]:
     assert QUICKSTART is not None
     with tempfile.TemporaryDirectory() as tmp:
@@ -125,23 +149,7 @@ async def bench_rebuild(events: int, samples: int) -> dict[str, Any]:
         await store.open()
         try:
             battle_id = await _build_battle(store, events)
-            reads: list[float] = []
-            totals: list[float] = []
-            items: list[bytes] = []
-            timeline: Timeline | None = None
-            for _ in range(ROUNDS):
-                # Free the previous round's log and timeline outside the timed region: the
-                # first round frees none, and freeing is not rebuilding.
-                items, timeline = [], None
-                t0 = time.perf_counter()
-                items = await store.read_data(battle_id)
-                t1 = time.perf_counter()
-                timeline = Timeline(QUICKSTART)
-                timeline.extend(items)
-                t2 = time.perf_counter()
-                reads.append(t1 - t0)
-                totals.append(t2 - t0)
-            n = len(items)
+            n, reads, totals = await time_rebuild(store, battle_id)
             # The state at any version, through the service (catch-up read included).
             service = BattleService(store)
             referee = Actor(role="referee")

@@ -21,11 +21,10 @@ from urllib.parse import quote
 import msgspec
 import psycopg
 
-from bench.__main__ import CONNECTIONS, _build_battle, _command_source, _post
+from bench.__main__ import CONNECTIONS, ROUNDS, _build_battle, _command_source, _post, time_rebuild
 from bench.load import run_load
-from bench.scripts import QUICKSTART, play_script
+from bench.scripts import play_script
 from bench.servers import serve
-from domain.battle import Timeline
 from events.postgres import PostgresEventStore
 from tests.support.quickstart_play import SETUP
 
@@ -35,7 +34,6 @@ POSTGRES_URL = os.environ.get(
     "BATTLE_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
 )
 REDIS_URL = os.environ.get("BATTLE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
-ROUNDS = 5  # rebuilds timed; the best and the median are printed
 
 
 @contextlib.contextmanager
@@ -182,26 +180,13 @@ def bench_delivery(rate: float, seconds: float, battles: int = 10) -> Any:
 
 
 async def bench_rebuild(events: int) -> dict[str, float]:
-    assert QUICKSTART is not None
     with fresh_schema() as database:
         store = PostgresEventStore(database, pool_size=2)
         await store.open()
         try:
-            battle_id = await _build_battle(store, events)  # type: ignore[arg-type]
-            totals: list[float] = []
-            reads: list[float] = []
-            items: list[bytes] = []
-            timeline: Timeline | None = None
-            for _ in range(ROUNDS):
-                items, timeline = [], None
-                t0 = time.perf_counter()
-                items = await store.read_data(battle_id)
-                t1 = time.perf_counter()
-                timeline = Timeline(QUICKSTART)
-                timeline.extend(items)
-                totals.append(time.perf_counter() - t0)
-                reads.append(t1 - t0)
-            assert timeline is not None and timeline.version == len(items) == events
+            battle_id = await _build_battle(store, events)
+            n, reads, totals = await time_rebuild(store, battle_id)
+            assert n == events
         finally:
             await store.close()
     return {

@@ -136,67 +136,49 @@ def _boon_mods(state: State, army: Army) -> list[tuple[str, StrategyModifiers]]:
     return [(b, boons[b]) for b in army.boons if b in boons]
 
 
-def attack_terms(state: State, army: Army) -> list[Term]:
-    """What the army's strategy, tactic and boons add to its attack rolls."""
+def _terms(
+    state: State, army: Army, field: str, *, tactic: bool = True, formation: bool = False
+) -> list[Term]:
+    """What the army's strategy (unless routed), tactic, formation and boons add to `field`,
+    in that order; each source that adds nothing is left out."""
     o = state.options
     terms: list[Term] = []
     strat = o.strategies.get(army.strategy)
-    if strat is not None and strat.attack and not army.routed:
-        terms.append(Term(label=f"strategy {army.strategy}", value=strat.attack, rule=R_STRATEGY))
-    tactic = o.tactics.get(army.tactic)
-    if tactic is not None and tactic.attack:
-        terms.append(Term(label=f"tactic {army.tactic}", value=tactic.attack, rule=R_TACTICS))
+    if strat is not None and getattr(strat, field) and not army.routed:
+        terms.append(
+            Term(label=f"strategy {army.strategy}", value=getattr(strat, field), rule=R_STRATEGY)
+        )
+    spec = o.tactics.get(army.tactic) if tactic else None
+    if spec is not None and getattr(spec, field):
+        terms.append(
+            Term(label=f"tactic {army.tactic}", value=getattr(spec, field), rule=R_TACTICS)
+        )
+    shape = o.formations.get(army.formation) if formation else None
+    if shape is not None and getattr(shape, field):
+        terms.append(
+            Term(label=f"formation {army.formation}", value=getattr(shape, field), rule=R_FORMATION)
+        )
     for name, mods in _boon_mods(state, army):
-        if mods.attack:
-            terms.append(Term(label=f"boon {name}", value=mods.attack, rule=R_BOONS))
+        if getattr(mods, field):
+            terms.append(Term(label=f"boon {name}", value=getattr(mods, field), rule=R_BOONS))
     return terms
+
+
+def attack_terms(state: State, army: Army) -> list[Term]:
+    """What the army's strategy, tactic and boons add to its attack rolls."""
+    return _terms(state, army, "attack")
 
 
 def defense_terms(state: State, army: Army) -> list[Term]:
     """What strategy, tactic, formation and boons add to the army's AC (and CMD)."""
-    o = state.options
-    terms: list[Term] = []
-    strat = o.strategies.get(army.strategy)
-    if strat is not None and strat.ac and not army.routed:
-        terms.append(Term(label=f"strategy {army.strategy}", value=strat.ac, rule=R_STRATEGY))
-    tactic = o.tactics.get(army.tactic)
-    if tactic is not None and tactic.ac:
-        terms.append(Term(label=f"tactic {army.tactic}", value=tactic.ac, rule=R_TACTICS))
-    formation = o.formations.get(army.formation)
-    if formation is not None and formation.ac:
-        terms.append(
-            Term(label=f"formation {army.formation}", value=formation.ac, rule=R_FORMATION)
-        )
-    for name, mods in _boon_mods(state, army):
-        if mods.ac:
-            terms.append(Term(label=f"boon {name}", value=mods.ac, rule=R_BOONS))
-    return terms
+    return _terms(state, army, "ac", formation=True)
 
 
 def reflex_terms(state: State, army: Army) -> list[Term]:
     """What strategy, tactic and boons add to the army's Reflex saves."""
-    o = state.options
-    terms: list[Term] = []
-    strat = o.strategies.get(army.strategy)
-    if strat is not None and strat.reflex and not army.routed:
-        terms.append(Term(label=f"strategy {army.strategy}", value=strat.reflex, rule=R_STRATEGY))
-    tactic = o.tactics.get(army.tactic)
-    if tactic is not None and tactic.reflex:
-        terms.append(Term(label=f"tactic {army.tactic}", value=tactic.reflex, rule=R_TACTICS))
-    for name, mods in _boon_mods(state, army):
-        if mods.reflex:
-            terms.append(Term(label=f"boon {name}", value=mods.reflex, rule=R_BOONS))
-    return terms
+    return _terms(state, army, "reflex")
 
 
 def save_dc_terms(state: State, army: Army) -> list[Term]:
     """What the acting army's strategy and boons add to its saving throw DCs."""
-    o = state.options
-    terms: list[Term] = []
-    strat = o.strategies.get(army.strategy)
-    if strat is not None and strat.save_dc and not army.routed:
-        terms.append(Term(label=f"strategy {army.strategy}", value=strat.save_dc, rule=R_STRATEGY))
-    for name, mods in _boon_mods(state, army):
-        if mods.save_dc:
-            terms.append(Term(label=f"boon {name}", value=mods.save_dc, rule=R_BOONS))
-    return terms
+    return _terms(state, army, "save_dc", tactic=False)
