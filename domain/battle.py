@@ -14,7 +14,8 @@ metadata (dice epochs and commitments) is never undone.
 from __future__ import annotations
 
 import gc
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any, Literal, Union, get_args
 
 import msgspec
@@ -110,17 +111,34 @@ class Battle(msgspec.Struct, frozen=True, kw_only=True):
     game: Any
 
 
-def _log_decoder(ruleset: Ruleset[Any, Any, Any, Any, Any]) -> msgspec.json.Decoder[Any]:
-    """One decoder for every event of a battle under `ruleset` (its own and the battle's)."""
-    decoder = _LOG_DECODERS.get(ruleset.id)
-    if decoder is None:
+def _log_decoders(
+    ruleset: Ruleset[Any, Any, Any, Any, Any],
+) -> tuple[msgspec.json.Decoder[Any], msgspec.json.Decoder[list[Any]]]:
+    """Decoders for one event of a battle under `ruleset` (its own or the battle's), and
+    for a JSON array of them."""
+    decoders = _LOG_DECODERS.get(ruleset.id)
+    if decoders is None:
         own = get_args(ruleset.event_type) or (ruleset.event_type,)
-        decoder = msgspec.json.Decoder(Union[(*own, *get_args(BattleEvent))])
-        _LOG_DECODERS[ruleset.id] = decoder
-    return decoder
+        event: Any = Union[(*own, *get_args(BattleEvent))]
+        decoders = (msgspec.json.Decoder(event), msgspec.json.Decoder(list[event]))
+        _LOG_DECODERS[ruleset.id] = decoders
+    return decoders
 
 
-_LOG_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+_LOG_DECODERS: dict[str, tuple[msgspec.json.Decoder[Any], msgspec.json.Decoder[list[Any]]]] = {}
+
+
+@contextmanager
+def _no_gc() -> Iterator[None]:
+    # A bulk decode and fold allocates many small containers and frees none: the cyclic
+    # GC would only walk them again and again (the Structs are gc=False).
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 class Timeline:
@@ -134,7 +152,7 @@ class Timeline:
     def __init__(self, ruleset: Ruleset[Any, Any, Any, Any, Any], snapshot_every: int = 256):
         self.ruleset = ruleset
         self.snapshot_every = snapshot_every
-        self.decoder = _log_decoder(ruleset)
+        self.decoder, self._array_decoder = _log_decoders(ruleset)
         self._events: list[Any] = []  # decoded, index = version - 1
         self._snapshots: list[tuple[BattleMeta, Any]] = []  # after versions k * snapshot_every
         self._first: tuple[BattleMeta, Any] | None = None  # after version 1
@@ -155,15 +173,14 @@ class Timeline:
     def extend(self, payloads: Iterable[bytes]) -> None:
         """Fold the stored data of the events that follow the current version, in order."""
         decode = self.decoder.decode
-        # A bulk decode and fold allocates many small containers and frees none: the
-        # cyclic GC would only walk them again and again (the Structs are gc=False).
-        gc_was_enabled = gc.isenabled()
-        gc.disable()
-        try:
+        with _no_gc():
             self.extend_decoded([decode(p) for p in payloads])
-        finally:
-            if gc_was_enabled:
-                gc.enable()
+
+    def extend_log(self, array: bytes) -> None:
+        """Fold a JSON array of the stored data of the events that follow, in order (what
+        `EventStore.read_log` returns): one decoder call for the whole log."""
+        with _no_gc():
+            self.extend_decoded(self._array_decoder.decode(array))
 
     def extend_decoded(self, events: Iterable[Any]) -> None:
         """Fold events (ruleset or battle-level Structs) that follow the current version."""

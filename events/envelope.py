@@ -6,6 +6,7 @@ import msgspec
 
 __all__ = [
     "GENESIS_HASH",
+    "MAX_VERSION",
     "AccessKey",
     "CommandRecord",
     "EventActor",
@@ -14,6 +15,7 @@ __all__ = [
 ]
 
 GENESIS_HASH = "0" * 64
+MAX_VERSION = 2**31 - 1  # PostgreSQL's integer: no battle reaches it
 
 
 class EventActor(msgspec.Struct, frozen=True, kw_only=True):

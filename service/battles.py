@@ -43,6 +43,7 @@ from domain.rulesets import RULESETS, get_ruleset
 from events.chain import canonical, encode_event, seal
 from events.envelope import AccessKey, CommandRecord, EventActor, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, VersionConflict
+from events.readahead import read_log_ahead
 from events.store import EventStore
 from events.verify import audit_log
 from service.auth import KeyRing, Principal, hash_key, mint_key
@@ -160,20 +161,21 @@ class BattleService:
             if catch_up:
                 await self._catch_up(loaded, battle_id)
             return loaded
-        data = await self.store.read_data(battle_id)
-        if not data:
+        first = await self.store.read(battle_id, upto=1)
+        if not first:
             raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
-        created = msgspec.json.decode(data[0], type=BattleCreated)
+        created = msgspec.json.decode(first[0].data, type=BattleCreated)
         ruleset = get_ruleset(created.ruleset)
         if ruleset is None:  # a battle of a ruleset this build no longer ships
             raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
         timeline = Timeline(ruleset)
-        timeline.extend(data)
+        timeline.extend([first[0].data])
         head = await self.store.head(battle_id)
         assert head is not None
+        async for chunk in read_log_ahead(self.store, battle_id, after=1, upto=head.version):
+            timeline.extend_log(chunk)
         loaded = _Loaded(ruleset, timeline, head.hash)
-        if head.version != timeline.version:  # appended in between: fetch the rest
-            await self._catch_up(loaded, battle_id)
+        await self._catch_up(loaded, battle_id)  # what was appended since `head`
         return self._remember(battle_id, loaded)
 
     def _remember(self, battle_id: str, loaded: _Loaded) -> _Loaded:

@@ -48,7 +48,7 @@ async def test_catch_ups_racing_commands_fold_every_event_exactly_once(tmp_path:
         head = await store.head(battle_id)
         assert head is not None and head.version == 61
         fresh = Timeline(get_ruleset("quickstart"))  # type: ignore[arg-type]
-        fresh.extend(await store.read_data(battle_id))
+        fresh.extend_log(await store.read_log(battle_id))
         for service in (writer, reader):
             seen = await service.view(battle_id, REFEREE)
             assert seen.version == 61

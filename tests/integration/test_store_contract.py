@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 
 import msgspec
@@ -23,6 +24,7 @@ from events.errors import (
     StoreError,
     VersionConflict,
 )
+from events.readahead import read_log_ahead
 from events.store import EventStore
 
 ACTOR = EventActor(role="side", side="red")
@@ -260,17 +262,19 @@ async def test_read_pages_with_after_limit_and_upto(store: EventStore) -> None:
     assert all(e.battle_id == "b1" for e in full)
 
 
-async def test_read_data_matches_read(store: EventStore) -> None:
-    await append_more(store, "b1", 6)
-    await append_more(store, "b2", 2)
+async def test_read_log_is_the_data_as_one_array(store: EventStore) -> None:
+    for _ in range(3):  # interleaved, so the battles' positions interleave too
+        await append_more(store, "b1", 2)
+        await append_more(store, "b2", 1)
     full = await store.read("b1")
 
-    data = await store.read_data("b1")
-    assert data == [e.data for e in full]
-    assert all(isinstance(d, bytes) for d in data)
-    assert await store.read_data("b1", after=4) == [e.data for e in full[4:]]
-    assert await store.read_data("b1", after=6) == []
-    assert await store.read_data("nobody") == []
+    log = await store.read_log("b1")
+    assert isinstance(log, bytes)
+    assert log == b"[" + b",".join(e.data for e in full) + b"]"
+    assert msgspec.json.decode(log) == [msgspec.json.decode(e.data) for e in full]
+    assert await store.read_log("b1", after=4) == b"[" + b",".join(e.data for e in full[4:]) + b"]"
+    assert await store.read_log("b1", after=6) == b"[]"
+    assert await store.read_log("nobody") == b"[]"
 
 
 async def test_read_all_orders_by_global_position_across_battles(store: EventStore) -> None:
@@ -567,3 +571,24 @@ async def test_a_reader_polling_by_position_misses_nothing_while_writers_race(
     everything = await store.read_all(limit=10_000)
     assert len(everything) == 90
     assert seen == everything
+
+
+async def test_read_log_ahead_yields_the_log_in_order_in_chunks(store: EventStore) -> None:
+    for _ in range(4):
+        await append_more(store, "b1", 5)
+        await append_more(store, "b2", 1)
+    full = [msgspec.json.decode(e.data) for e in await store.read("b1")]
+
+    chunks = [c async for c in read_log_ahead(store, "b1", after=2, upto=19, chunk=4)]
+    assert [len(msgspec.json.decode(c)) for c in chunks] == [4, 4, 4, 4, 1]
+    assert [e for c in chunks for e in msgspec.json.decode(c)] == full[2:19]
+    assert [c async for c in read_log_ahead(store, "b1", after=20, upto=20)] == []
+
+    # A reader that stops early leaves no read behind.
+    async with contextlib.aclosing(
+        read_log_ahead(store, "b1", after=0, upto=20, chunk=2, ahead=3)
+    ) as reader:
+        async for _ in reader:
+            break
+    reads = [t for t in asyncio.all_tasks() if t.get_coro().__qualname__.endswith(".read_log")]
+    assert reads == []
