@@ -10,6 +10,7 @@ __all__ = [
     "AccessKey",
     "CommandRecord",
     "EventActor",
+    "Integration",
     "PendingEvent",
     "StoredEvent",
 ]
@@ -76,3 +77,11 @@ class AccessKey(msgspec.Struct, frozen=True, kw_only=True):
     battle_id: str
     role: str
     side: str | None = None
+
+
+class Integration(msgspec.Struct, frozen=True, kw_only=True):
+    """An integration (a VTT, a bot): one key that opens every battle created with it."""
+
+    integration_id: str
+    key_hash: str
+    name: str

@@ -25,6 +25,7 @@ from events.envelope import (
     AccessKey,
     CommandRecord,
     EventActor,
+    Integration,
     PendingEvent,
     StoredEvent,
 )
@@ -167,6 +168,13 @@ class PostgresEventStore:
                 return await cur.fetchall()
         except psycopg.Error as e:
             raise _translate(e) from e
+
+    async def _execute(self, sql: str, params: Sequence[Any], battle_id: str | None = None) -> None:
+        try:
+            async with self._need_pool().connection() as conn:
+                await conn.execute(sql, params)
+        except psycopg.Error as e:
+            raise _translate(e, battle_id) from e
 
     # -- the protocol -------------------------------------------------------------------
 
@@ -328,18 +336,55 @@ class PostgresEventStore:
         return AccessKey(key_hash=key_hash, battle_id=battle_id, role=role, side=side)
 
     async def save_secret(self, battle_id: str, name: str, value: bytes) -> None:
-        try:
-            async with self._need_pool().connection() as conn:
-                await conn.execute(
-                    "INSERT INTO secrets (battle_id, name, value) VALUES (%s, %s, %b) "
-                    "ON CONFLICT (battle_id, name) DO UPDATE SET value = EXCLUDED.value",
-                    (battle_id, name, value),
-                )
-        except psycopg.Error as e:
-            raise _translate(e, battle_id) from e
+        await self._execute(
+            "INSERT INTO secrets (battle_id, name, value) VALUES (%s, %s, %b) "
+            "ON CONFLICT (battle_id, name) DO UPDATE SET value = EXCLUDED.value",
+            (battle_id, name, value),
+            battle_id,
+        )
 
     async def load_secret(self, battle_id: str, name: str) -> bytes | None:
         rows = await self._fetch(
             "SELECT value FROM secrets WHERE battle_id = %s AND name = %s", (battle_id, name)
         )
         return bytes(rows[0][0]) if rows else None
+
+    async def save_integration(self, integration: Integration) -> None:
+        i = integration
+        await self._execute(
+            "INSERT INTO integrations (integration_id, key_hash, name) VALUES (%s, %s, %s)",
+            (i.integration_id, i.key_hash, i.name),
+        )
+
+    async def find_integration(self, key_hash: str) -> Integration | None:
+        rows = await self._fetch(
+            "SELECT integration_id, name FROM integrations WHERE key_hash = %s", (key_hash,)
+        )
+        if not rows:
+            return None
+        return Integration(integration_id=rows[0][0], key_hash=key_hash, name=rows[0][1])
+
+    async def link_battle(self, integration_id: str, battle_id: str) -> None:
+        await self._execute(
+            "INSERT INTO integration_battles (integration_id, battle_id) VALUES (%s, %s) "
+            "ON CONFLICT DO NOTHING",
+            (integration_id, battle_id),
+        )
+
+    async def is_linked(self, integration_id: str, battle_id: str) -> bool:
+        rows = await self._fetch(
+            "SELECT 1 FROM integration_battles WHERE integration_id = %s AND battle_id = %s",
+            (integration_id, battle_id),
+        )
+        return bool(rows)
+
+    async def read_linked(
+        self, integration_id: str, after_position: int = 0, limit: int = 1000
+    ) -> list[StoredEvent]:
+        sql = (
+            f"SELECT {_COLUMNS} FROM events WHERE position > %s AND battle_id IN "
+            "(SELECT battle_id FROM integration_battles WHERE integration_id = %s) "
+            "ORDER BY position LIMIT %s"
+        )
+        rows = await self._fetch(sql, (after_position, integration_id, limit))
+        return [_row_to_event(r) for r in rows]

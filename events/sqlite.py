@@ -24,6 +24,7 @@ from events.envelope import (
     AccessKey,
     CommandRecord,
     EventActor,
+    Integration,
     PendingEvent,
     StoredEvent,
 )
@@ -78,6 +79,16 @@ CREATE TABLE IF NOT EXISTS secrets (
     name      TEXT NOT NULL,
     value     BLOB NOT NULL,
     PRIMARY KEY (battle_id, name)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS integrations (
+    integration_id TEXT PRIMARY KEY,
+    key_hash       TEXT NOT NULL UNIQUE,
+    name           TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS integration_battles (
+    integration_id TEXT NOT NULL,
+    battle_id      TEXT NOT NULL,
+    PRIMARY KEY (integration_id, battle_id)
 ) WITHOUT ROWID;
 """
 
@@ -455,3 +466,48 @@ class SQLiteEventStore:
         sql = "SELECT value FROM secrets WHERE battle_id = ? AND name = ?"
         row = await self._read(lambda c: c.execute(sql, (battle_id, name)).fetchone())
         return None if row is None else bytes(row[0])
+
+    async def save_integration(self, integration: Integration) -> None:
+        i = integration
+        await self._write(
+            lambda c: c.execute(
+                "INSERT INTO integrations (integration_id, key_hash, name) VALUES (?, ?, ?)",
+                (i.integration_id, i.key_hash, i.name),
+            )
+        )
+
+    async def find_integration(self, key_hash: str) -> Integration | None:
+        sql = "SELECT integration_id, name FROM integrations WHERE key_hash = ?"
+        row = await self._read(lambda c: c.execute(sql, (key_hash,)).fetchone())
+        if row is None:
+            return None
+        return Integration(integration_id=row[0], key_hash=key_hash, name=row[1])
+
+    async def link_battle(self, integration_id: str, battle_id: str) -> None:
+        await self._write(
+            lambda c: c.execute(
+                "INSERT OR IGNORE INTO integration_battles (integration_id, battle_id) "
+                "VALUES (?, ?)",
+                (integration_id, battle_id),
+            )
+        )
+
+    async def is_linked(self, integration_id: str, battle_id: str) -> bool:
+        sql = "SELECT 1 FROM integration_battles WHERE integration_id = ? AND battle_id = ?"
+        return (
+            await self._read(lambda c: c.execute(sql, (integration_id, battle_id)).fetchone())
+            is not None
+        )
+
+    async def read_linked(
+        self, integration_id: str, after_position: int = 0, limit: int = 1000
+    ) -> list[StoredEvent]:
+        sql = (
+            f"SELECT {_COLUMNS} FROM events WHERE position > ? AND battle_id IN "
+            "(SELECT battle_id FROM integration_battles WHERE integration_id = ?) "
+            "ORDER BY position LIMIT ?"
+        )
+        rows = await self._read(
+            lambda c: c.execute(sql, (after_position, integration_id, limit)).fetchall()
+        )
+        return [_row_to_event(r) for r in rows]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from events.envelope import AccessKey, CommandRecord, PendingEvent, StoredEvent
+from events.envelope import AccessKey, CommandRecord, Integration, PendingEvent, StoredEvent
 
 __all__ = ["EventStore"]
 
@@ -60,3 +60,19 @@ class EventStore(Protocol):
     async def save_secret(self, battle_id: str, name: str, value: bytes) -> None: ...
 
     async def load_secret(self, battle_id: str, name: str) -> bytes | None: ...
+
+    async def save_integration(self, integration: Integration) -> None: ...
+
+    async def find_integration(self, key_hash: str) -> Integration | None: ...
+
+    async def link_battle(self, integration_id: str, battle_id: str) -> None:
+        """Let the integration follow the battle (linking twice is a no-op)."""
+        ...
+
+    async def is_linked(self, integration_id: str, battle_id: str) -> bool: ...
+
+    async def read_linked(
+        self, integration_id: str, after_position: int = 0, limit: int = 1000
+    ) -> list[StoredEvent]:
+        """The events of the integration's battles after `after_position`, by position."""
+        ...

@@ -16,6 +16,7 @@ from events.sqlite import SQLiteEventStore
 from events.store import EventStore
 from service.battles import BattleService
 from service.fanout import Doorbell, Hub, LocalDoorbell
+from service.integrations import INTEGRATION_ROUTES
 from service.problems import exception_handlers
 from service.routes import ROUTES, SERVICE_VERSION
 from service.settings import Settings
@@ -63,7 +64,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             await the_store.close()
 
     return Litestar(
-        route_handlers=[*ROUTES, *STREAM_ROUTES],
+        route_handlers=[*ROUTES, *INTEGRATION_ROUTES, *STREAM_ROUTES],
         lifespan=[lifespan],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,
@@ -79,7 +80,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
                     "BearerKey": SecurityScheme(
                         type="http",
                         scheme="bearer",
-                        description="An access key returned by createBattle",
+                        description="An access key returned by createBattle or createIntegration",
                     )
                 }
             ),

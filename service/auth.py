@@ -1,8 +1,10 @@
 """Access keys: minted at battle creation, stored only as SHA-256, resolved per request.
 
-A key belongs to one battle and carries one role: the referee (everything), a side
-(its own units), or an observer (read only). Keys never change once minted, so a
-resolved key is cached in memory for the life of the process.
+A battle key belongs to one battle and carries one role: the referee (everything), a
+side (its own units), or an observer (read only). An integration key (a VTT, a bot)
+opens every battle created with it, as that battle's referee. Keys never change once
+minted, and a battle never leaves its integration, so resolved keys and links are
+cached in memory for the life of the process.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import secrets
 from collections import OrderedDict
 
 from domain.actors import Actor
-from events.envelope import AccessKey
+from events.envelope import AccessKey, Integration
 from events.store import EventStore
 from service.errors import Forbidden, Unauthenticated
 
@@ -30,13 +32,18 @@ def hash_key(key: str) -> str:
 
 
 class Principal:
-    """The caller of one request: which battle its key opens, and as whom."""
+    """The caller of one request: which battle its key opens, and as whom.
 
-    __slots__ = ("actor", "battle_id")
+    For an integration key, `integration_id` is set, and `battle_id` is the battle of
+    the request once `KeyRing.resolve` has checked the link ("" before).
+    """
 
-    def __init__(self, battle_id: str, actor: Actor) -> None:
+    __slots__ = ("actor", "battle_id", "integration_id")
+
+    def __init__(self, battle_id: str, actor: Actor, integration_id: str | None = None) -> None:
         self.battle_id = battle_id
         self.actor = actor
+        self.integration_id = integration_id
 
 
 class KeyRing:
@@ -45,14 +52,49 @@ class KeyRing:
     def __init__(self, store: EventStore, cache_size: int = 10_000) -> None:
         self._store = store
         self._cache: OrderedDict[str, Principal] = OrderedDict()
+        self._links: OrderedDict[tuple[str, str], bool] = OrderedDict()
         self._cache_size = cache_size
 
     async def resolve(self, authorization: str | None, battle_id: str) -> Principal:
-        """The principal for this header, which must hold a key of `battle_id`."""
+        """The principal for this header, which must hold a key of `battle_id` (or the key
+        of the integration that created it)."""
         principal = await self.principal(authorization)
+        integration = principal.integration_id
+        if integration is not None and await self.follows(integration, battle_id):
+            return Principal(battle_id, principal.actor, integration)
         if principal.battle_id != battle_id:
             raise Forbidden(
                 "this access key belongs to another battle", code="key-for-another-battle"
+            )
+        return principal
+
+    async def follows(self, integration_id: str, battle_id: str, *, exists: bool = False) -> bool:
+        """Whether the battle was created with this integration's key.
+
+        A battle is linked before its first event is appended and never unlinked, so
+        "yes" is kept, and so is "no" when the caller knows the battle exists (it holds
+        one of its events): only a battle not created yet can still become linked.
+        """
+        link = (integration_id, battle_id)
+        known = self._links.get(link)
+        if known is None:
+            known = await self._store.is_linked(integration_id, battle_id)
+            if known or exists:
+                self._links[link] = known
+                if len(self._links) > self._cache_size:
+                    self._links.popitem(last=False)
+        return known
+
+    async def integration(self, authorization: str | None) -> Principal | None:
+        """The integration's principal if the header holds an integration key; None
+        without a header; a refusal for a malformed or unknown key, or a battle key."""
+        if not authorization:
+            return None
+        principal = await self.principal(authorization)
+        if principal.integration_id is None:
+            raise Forbidden(
+                "a battle's access key cannot create battles: send no key, or an integration key",
+                code="not-an-integration-key",
             )
         return principal
 
@@ -80,9 +122,13 @@ class KeyRing:
             self._cache.move_to_end(key_hash)
             return cached
         record = await self._store.find_key(key_hash)
-        if record is None:
-            return None
-        principal = _principal(record)
+        if record is not None:
+            principal = _principal(record)
+        else:
+            found = await self._store.find_integration(key_hash)
+            if found is None:
+                return None
+            principal = _integration_principal(found)
         self._cache[key_hash] = principal
         if len(self._cache) > self._cache_size:
             self._cache.popitem(last=False)
@@ -92,6 +138,14 @@ class KeyRing:
         """Cache keys just minted by this process."""
         for record in records:
             self._cache[record.key_hash] = _principal(record)
+
+    def remember_link(self, integration_id: str, battle_id: str) -> None:
+        """Cache a link just written by this process."""
+        self._links[(integration_id, battle_id)] = True
+
+
+def _integration_principal(found: Integration) -> Principal:
+    return Principal("", Actor(role="referee"), found.integration_id)
 
 
 def _principal(record: AccessKey) -> Principal:

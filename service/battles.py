@@ -217,20 +217,33 @@ class BattleService:
     # -- creating -----------------------------------------------------------------------
 
     async def create(
-        self, req: CreateBattleRequest, idempotency_key: str | None = None
+        self,
+        req: CreateBattleRequest,
+        idempotency_key: str | None = None,
+        integration_id: str | None = None,
     ) -> BattleCreatedResponse:
-        """Create a battle. With an Idempotency-Key the battle id is derived from the key, so
-        a retry on any worker finds the battle and gets the first answer (keys included)."""
+        """Create a battle, followed by `integration_id` if given. With an Idempotency-Key
+        the battle id is derived from the key (and the integration), so a retry on any
+        worker finds the battle and gets the first answer (keys included)."""
         request_hash = hashlib.sha256(canonical({"create": req})).hexdigest()
         battle_id = str(uuid.uuid4())
         if idempotency_key is not None:
             # Whoever repeats the key gets the battle's keys: it must be unguessable.
-            battle_id = str(uuid.uuid5(_CREATE_NAMESPACE, idempotency_key))
+            name = idempotency_key
+            if integration_id is not None:  # one integration's keys are not another's
+                name = f"{integration_id}\n{idempotency_key}"
+            battle_id = str(uuid.uuid5(_CREATE_NAMESPACE, name))
             previous = await self._created(battle_id, idempotency_key, request_hash)
             if previous is not None:
                 return previous
+        if integration_id is not None:
+            # Before the first event: a stream that sees the battle's events finds the link.
+            await self.store.link_battle(integration_id, battle_id)
+            self.keys.remember_link(integration_id, battle_id)
         try:
-            return await self._create(req, battle_id, request_hash if idempotency_key else None)
+            return await self._create(
+                req, battle_id, request_hash if idempotency_key else None, integration_id
+            )
         except VersionConflict:  # a concurrent retry of the same key won the race
             assert idempotency_key is not None
             previous = await self._created(battle_id, idempotency_key, request_hash)
@@ -257,7 +270,11 @@ class BattleService:
         return msgspec.structs.replace(record.response, replayed=True)
 
     async def _create(
-        self, req: CreateBattleRequest, battle_id: str, request_hash: str | None
+        self,
+        req: CreateBattleRequest,
+        battle_id: str,
+        request_hash: str | None,
+        integration_id: str | None,
     ) -> BattleCreatedResponse:
         ruleset = get_ruleset(req.ruleset)
         if ruleset is None:
@@ -306,6 +323,7 @@ class BattleService:
             version=1,
             dice_commitment=commit,
             keys=keys,
+            integration_id=integration_id,
         )
         if request_hash is not None:
             # Kept beside the seed, named by this attempt's commitment: if a concurrent

@@ -77,7 +77,10 @@ Authorization = Annotated[
     HeaderParameter(
         name="Authorization",
         required=False,
-        description="Bearer <key>: the battle's referee, side or observer key",
+        description=(
+            "Bearer <key>: the battle's referee, side or observer key, or the key of "
+            "the integration that created it"
+        ),
     ),
 ]
 IdempotencyKey = Annotated[
@@ -160,13 +163,25 @@ async def get_ruleset_detail(
     operation_id="createBattle",
     tags=["battles"],
     summary="Create a battle; answers its id and access keys",
+    description=(
+        "Open to anyone. With an integration's key (POST /integrations) the battle is "
+        "followed by that integration: its key opens the battle as the referee's does, "
+        "and GET /events/stream with it carries the battle's events."
+    ),
     status_code=201,
-    responses=problems(400, 404, 422),
+    responses=problems(400, 401, 403, 404, 422),
+    security=[{}, *SECURED],
 )
 async def create_battle(
-    state: State, data: JSONBody[CreateBattleRequest], idempotency_key: IdempotencyKey
+    state: State,
+    data: JSONBody[CreateBattleRequest],
+    idempotency_key: IdempotencyKey,
+    authorization: Authorization,
 ) -> BattleCreatedResponse:
-    return await _service(state).create(data, idempotency_key)
+    service = _service(state)
+    integration = await service.keys.integration(authorization)
+    integration_id = None if integration is None else integration.integration_id
+    return await service.create(data, idempotency_key, integration_id)
 
 
 @get(

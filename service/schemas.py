@@ -13,12 +13,14 @@ __all__ = [
     "CommandRequest",
     "CommandResponse",
     "CreateBattleRequest",
+    "CreateIntegrationRequest",
     "DiceInfo",
     "DiceReveal",
     "EventActorOut",
     "EventOut",
     "EventPage",
     "Health",
+    "IntegrationCreatedResponse",
     "RulesetDetail",
     "RulesetSummary",
     "VerifyFailure",
@@ -77,6 +79,7 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     dice_commitment: str
     keys: BattleKeys
     replayed: bool = False  # true when this answers a retried Idempotency-Key
+    integration_id: str | None = None  # the integration that follows it, if created with one
 
 
 class CommandRequest(msgspec.Struct, kw_only=True):
@@ -174,3 +177,16 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     dice_pending: int  # server dice of an epoch whose seed is not revealed yet
     client_dice: int  # dice supplied by the table (recorded, nothing to recompute)
     first_failure: VerifyFailure | None
+
+
+class CreateIntegrationRequest(msgspec.Struct, kw_only=True):
+    # Shown to people (in logs, to an operator); not unique.
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class IntegrationCreatedResponse(msgspec.Struct, kw_only=True):
+    integration_id: str
+    name: str
+    # Shown once: only its SHA-256 is stored. Send it as `Authorization: Bearer <key>` to
+    # POST /battles to create battles it follows, and to GET /events/stream.
+    key: str

@@ -11,7 +11,7 @@ header where the client allows it).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
 import msgspec
@@ -89,17 +89,21 @@ class _Stream:
         catch_up: Callable[[int], Any],
         cursor: Callable[[StoredEvent], int],
         after: int,
+        keep: Callable[[StoredEvent], Awaitable[bool]] | None = None,
     ) -> None:
         self.actor = actor
         self.accepts = accepts
         self.catch_up = catch_up
         self.cursor = cursor
         self.after = after
+        self.keep = keep  # a second, asynchronous filter (one that must ask the store)
 
     async def events(self, hub: Hub) -> AsyncIterator[StoredEvent | None]:
         """Visible events in order (None: nothing for a while, time for a heartbeat)."""
+        keep = self.keep
         async for ev in follow(hub, self.accepts, self.catch_up, self.cursor, self.after):
-            if ev is None or can_see(self.actor, ev.audience):
+            visible = ev is None or can_see(self.actor, ev.audience)
+            if visible and (ev is None or keep is None or await keep(ev)):
                 yield ev
 
 
@@ -135,6 +139,22 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
             f"cursor {after} is past the last position of the log ({last})",
             code="cursor-past-end",
         )
+    integration = principal.integration_id
+    if integration is not None:
+        keys = service.keys
+
+        async def linked(position: int) -> list[StoredEvent]:
+            return await service.store.read_linked(integration, position, limit=_PAGE)
+
+        async def keep(ev: StoredEvent) -> bool:
+            # Every live event is offered (a battle created after the stream started must
+            # not be missed); the link of each battle is looked up once and remembered.
+            return await keys.follows(integration, ev.battle_id, exists=True)
+
+        return _Stream(
+            principal.actor, lambda ev: True, linked, lambda ev: ev.position, after, keep
+        )
+
     battles = {principal.battle_id}
 
     async def catch_up(position: int) -> list[StoredEvent]:
@@ -191,6 +211,11 @@ async def stream_battle_events(
     operation_id="streamEvents",
     tags=["streams"],
     summary="Live events of every battle the key can see (SSE; the id is the global position)",
+    description=(
+        "With a battle's key: that battle's events. With an integration's key: the events "
+        "of every battle created with it, including battles created after the stream "
+        "started, as their referee sees them."
+    ),
     media_type="text/event-stream",
     responses=problems(400, 401, 503),
     security=SECURED,

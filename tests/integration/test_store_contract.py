@@ -15,6 +15,7 @@ from events.envelope import (
     AccessKey,
     CommandRecord,
     EventActor,
+    Integration,
     PendingEvent,
     StoredEvent,
 )
@@ -592,3 +593,27 @@ async def test_read_log_ahead_yields_the_log_in_order_in_chunks(store: EventStor
             break
     reads = [t for t in asyncio.all_tasks() if t.get_coro().__qualname__.endswith(".read_log")]
     assert reads == []
+
+
+async def test_integrations_follow_the_battles_linked_to_them(store: EventStore) -> None:
+    vtt = Integration(integration_id="i1", key_hash="h" * 64, name="a VTT")
+    await store.save_integration(vtt)
+    await store.save_integration(Integration(integration_id="i2", key_hash="k" * 64, name="bot"))
+    assert await store.find_integration("h" * 64) == vtt
+    assert await store.find_integration("x" * 64) is None
+
+    await store.link_battle("i1", "b1")
+    await store.link_battle("i1", "b1")  # twice: a retried creation
+    await store.link_battle("i1", "b3")
+    await store.link_battle("i2", "b2")
+    assert await store.is_linked("i1", "b1") and await store.is_linked("i1", "b3")
+    assert not await store.is_linked("i1", "b2") and not await store.is_linked("i2", "b1")
+
+    for _ in range(3):
+        for battle in ("b1", "b2", "b3"):
+            await append_more(store, battle, 2)
+    mine = [e for e in await store.read_all() if e.battle_id in {"b1", "b3"}]
+    assert await store.read_linked("i1") == mine
+    assert await store.read_linked("i1", after_position=mine[3].position, limit=5) == mine[4:9]
+    assert await store.read_linked("i1", after_position=mine[-1].position) == []
+    assert await store.read_linked("nobody") == []
