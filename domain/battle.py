@@ -42,8 +42,12 @@ class BattleEventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type
     """Base of the battle-level events."""
 
 
-class BattleCreated(BattleEventBase, frozen=True, tag="BattleCreated"):
-    """The first event of every battle: the rules it is played under, pinned."""
+class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="BattleCreated"):
+    """The first event of every battle: the rules it is played under, pinned.
+
+    A fork names its parent battle and the parent's version it branched at: its game
+    starts as the parent's state right after that version, not from the setup.
+    """
 
     battle_id: str
     title: str
@@ -55,6 +59,8 @@ class BattleCreated(BattleEventBase, frozen=True, tag="BattleCreated"):
     client_dice: ClientDicePolicy
     dice_epoch: int
     dice_commitment: str  # sha256(seed) of the seed every server die of this epoch derives from
+    forked_from: str | None = None
+    forked_at: int | None = None
 
 
 class DiceSeedRevealed(BattleEventBase, frozen=True, tag="DiceSeedRevealed"):
@@ -149,8 +155,15 @@ class Timeline:
     after any version is one snapshot plus a short fold.
     """
 
-    def __init__(self, ruleset: Ruleset[Any, Any, Any, Any, Any], snapshot_every: int = 256):
+    def __init__(
+        self,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        snapshot_every: int = 256,
+        fork_base: Any = None,
+    ):
         self.ruleset = ruleset
+        # A fork's game right after its first event: its parent's at the version forked.
+        self.fork_base = fork_base
         self.snapshot_every = snapshot_every
         self.decoder, self._array_decoder = _log_decoders(ruleset)
         self._events: list[Any] = []  # decoded, index = version - 1
@@ -273,7 +286,15 @@ class Timeline:
                 commitments={ev.dice_epoch: ev.dice_commitment},
                 revealed={},
             )
-            game = ruleset.initial_state(setup, options)
+            if ev.forked_from is None:
+                game = ruleset.initial_state(setup, options)
+            elif self.fork_base is None:
+                raise ValueError(
+                    f"battle {ev.battle_id} is a fork of {ev.forked_from}: fold it with "
+                    "its parent's state at the version forked (fork_base)"
+                )
+            else:
+                game = self.fork_base
             if new and version == 1:
                 self._first = (first, game)
             return first, game

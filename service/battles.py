@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
-import uuid
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -39,18 +38,18 @@ from domain.battle_commands import (
 from domain.decider import Ruleset
 from domain.dice import ServerDice, SuppliedDice, commitment
 from domain.errors import DiceError, NotPermitted, RuleViolation
-from domain.rulesets import RULESETS, get_ruleset
+from domain.rulesets import get_ruleset
 from events.chain import canonical, encode_event, seal
-from events.envelope import AccessKey, CommandRecord, EventActor, StoredEvent
+from events.envelope import CommandRecord, EventActor, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, VersionConflict
 from events.readahead import read_log_ahead
 from events.store import EventStore
 from events.verify import audit_log
-from service.auth import KeyRing, Principal, hash_key, mint_key
+from service.auth import KeyRing, Principal
 from service.errors import BadRequest, Forbidden, NotFound
+from service.founding import create_battle, fork_battle
 from service.schemas import (
     BattleCreatedResponse,
-    BattleKeys,
     BattleView,
     CommandRequest,
     CommandResponse,
@@ -60,6 +59,7 @@ from service.schemas import (
     EventActorOut,
     EventOut,
     EventPage,
+    ForkBattleRequest,
     VerifyFailure,
     VerifyReport,
 )
@@ -75,20 +75,6 @@ def _tag(event: msgspec.Struct) -> str:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
-
-
-_CREATE_NAMESPACE = uuid.UUID("6f1c7a52-3d0e-4b8e-9a51-0c2f4d9e7b13")
-
-
-class _CreatedRecord(msgspec.Struct, frozen=True, kw_only=True):
-    """What a creation with an Idempotency-Key keeps, to answer a retry the same way."""
-
-    request_hash: str
-    response: BattleCreatedResponse
-
-
-def _created_name(commit: str) -> str:
-    return f"created:{commit}"
 
 
 def _seed_name(commit: str) -> str:
@@ -168,7 +154,11 @@ class BattleService:
         ruleset = get_ruleset(created.ruleset)
         if ruleset is None:  # a battle of a ruleset this build no longer ships
             raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
-        timeline = Timeline(ruleset)
+        fork_base = None
+        if created.forked_from is not None and created.forked_at is not None:
+            parent = await self._load(created.forked_from)
+            fork_base = parent.timeline.state_at(created.forked_at).game
+        timeline = Timeline(ruleset, fork_base=fork_base)
         timeline.extend([first[0].data])
         head = await self.store.head(battle_id)
         assert head is not None
@@ -214,7 +204,7 @@ class BattleService:
             loaded.seeds[commit] = seed
         return seed, commit
 
-    # -- creating -----------------------------------------------------------------------
+    # -- founding (service.founding) ---------------------------------------------------
 
     async def create(
         self,
@@ -222,135 +212,43 @@ class BattleService:
         idempotency_key: str | None = None,
         integration_id: str | None = None,
     ) -> BattleCreatedResponse:
-        """Create a battle, followed by `integration_id` if given. With an Idempotency-Key
-        the battle id is derived from the key (and the integration), so a retry on any
-        worker finds the battle and gets the first answer (keys included)."""
-        request_hash = hashlib.sha256(canonical({"create": req})).hexdigest()
-        battle_id = str(uuid.uuid4())
-        if idempotency_key is not None:
-            # Whoever repeats the key gets the battle's keys: it must be unguessable.
-            name = idempotency_key
-            if integration_id is not None:  # one integration's keys are not another's
-                name = f"{integration_id}\n{idempotency_key}"
-            battle_id = str(uuid.uuid5(_CREATE_NAMESPACE, name))
-            previous = await self._created(battle_id, idempotency_key, request_hash)
-            if previous is not None:
-                return previous
-        if integration_id is not None:
-            # Before the first event: a stream that sees the battle's events finds the link.
-            await self.store.link_battle(integration_id, battle_id)
-            self.keys.remember_link(integration_id, battle_id)
-        try:
-            return await self._create(
-                req, battle_id, request_hash if idempotency_key else None, integration_id
-            )
-        except VersionConflict:  # a concurrent retry of the same key won the race
-            assert idempotency_key is not None
-            previous = await self._created(battle_id, idempotency_key, request_hash)
-            assert previous is not None
-            return previous
+        """Create a battle, followed by `integration_id` if given."""
+        return await create_battle(self, req, idempotency_key, integration_id)
 
-    async def _created(
-        self, battle_id: str, idempotency_key: str, request_hash: str
-    ) -> BattleCreatedResponse | None:
-        """The answer first given for this creation key, or None if it created nothing."""
-        first = await self.store.read(battle_id, limit=1)
-        if not first:
-            return None
-        created = msgspec.json.decode(first[0].data, type=BattleCreated)
-        saved = await self.store.load_secret(battle_id, _created_name(created.dice_commitment))
-        if saved is None:
-            raise RuntimeError(f"battle {battle_id} lost the answer to its creation")
-        record = msgspec.json.decode(saved, type=_CreatedRecord)
-        if record.request_hash != request_hash:
-            raise IdempotencyMismatch(
-                f"Idempotency-Key {idempotency_key} was already used to create another battle",
-                command_id=idempotency_key,
-            )
-        return msgspec.structs.replace(record.response, replayed=True)
-
-    async def _create(
+    async def fork(
         self,
-        req: CreateBattleRequest,
-        battle_id: str,
-        request_hash: str | None,
-        integration_id: str | None,
+        parent_id: str,
+        principal: Principal,
+        req: ForkBattleRequest,
+        idempotency_key: str | None = None,
     ) -> BattleCreatedResponse:
-        ruleset = get_ruleset(req.ruleset)
-        if ruleset is None:
-            raise NotFound(
-                f"there is no ruleset {req.ruleset!r}; known: {sorted(RULESETS)}",
-                code="unknown-ruleset",
-            )
-        try:
-            options = msgspec.convert(req.options, ruleset.options_type)
-        except msgspec.ValidationError as e:
-            raise BadRequest(f"invalid options: {e}", code="invalid-options") from e
-        try:
-            setup = msgspec.convert(req.setup, ruleset.setup_type)
-        except msgspec.ValidationError as e:
-            raise BadRequest(f"invalid setup: {e}", code="invalid-setup") from e
-        ruleset.initial_state(setup, options)  # raises InvalidSetup before anything is stored
-        sides = ruleset.side_ids(setup)
-        seed, commit = await self._new_seed(battle_id, None)
-        created = BattleCreated(
-            battle_id=battle_id,
-            title=req.title,
-            ruleset=ruleset.id,
-            ruleset_version=ruleset.version,
-            options=msgspec.to_builtins(options),
-            setup=msgspec.to_builtins(setup),
-            sides=sides,
-            client_dice=req.client_dice,
-            dice_epoch=1,
-            dice_commitment=commit,
-        )
-        keys = BattleKeys(
-            referee=mint_key(), observer=mint_key(), sides={s: mint_key() for s in sides}
-        )
-        records = [
-            AccessKey(key_hash=hash_key(keys.referee), battle_id=battle_id, role="referee"),
-            AccessKey(key_hash=hash_key(keys.observer), battle_id=battle_id, role="observer"),
-            *(
-                AccessKey(key_hash=hash_key(k), battle_id=battle_id, role="side", side=s)
-                for s, k in keys.sides.items()
-            ),
-        ]
-        response = BattleCreatedResponse(
-            battle_id=battle_id,
-            ruleset=ruleset.id,
-            ruleset_version=ruleset.version,
-            version=1,
-            dice_commitment=commit,
-            keys=keys,
-            integration_id=integration_id,
-        )
-        if request_hash is not None:
-            # Kept beside the seed, named by this attempt's commitment: if a concurrent
-            # retry's BattleCreated wins the append, that retry's answer is found again.
-            await self.store.save_secret(
-                battle_id,
-                _created_name(commit),
-                msgspec.json.encode(_CreatedRecord(request_hash=request_hash, response=response)),
-            )
-        await self.store.save_keys(records)
-        pending = seal(
-            battle_id=battle_id,
-            prev_version=0,
-            prev_hash="0" * 64,
-            items=[("BattleCreated", encode_event(created), ALL)],
-            recorded_at=_now(),
-            actor=EventActor(role="creator"),
-            command_id=None,
-        )
-        stored = await self.store.append(battle_id, 0, pending)
+        """A new battle starting as `parent_id` right after version `req.at_version`."""
+        return await fork_battle(self, parent_id, principal, req, idempotency_key)
+
+    async def loaded(self, battle_id: str) -> _Loaded:
+        """The battle folded in memory, caught up with the store."""
+        return await self._load(battle_id)
+
+    async def new_seed(self, battle_id: str) -> tuple[bytes, str]:
+        """A new secret dice seed for the battle, stored, and its commitment."""
+        return await self._new_seed(battle_id, None)
+
+    @staticmethod
+    def now() -> str:
+        return _now()
+
+    def adopt(
+        self,
+        battle_id: str,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        timeline: Timeline,
+        stored: list[StoredEvent],
+        seeds: dict[str, bytes],
+    ) -> None:
+        """Take a battle just founded by this process: publish its first event, cache it."""
         self._on_appended(stored)
-        self.keys.remember(records)
-        timeline = Timeline(ruleset)
-        timeline.extend_decoded([created])
         loaded = self._remember(battle_id, _Loaded(ruleset, timeline, stored[-1].hash))
-        loaded.seeds[commit] = seed
-        return response
+        loaded.seeds.update(seeds)
 
     # -- commands -----------------------------------------------------------------------
 

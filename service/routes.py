@@ -26,6 +26,7 @@ from service.schemas import (
     CreateBattleRequest,
     DiceReveal,
     EventPage,
+    ForkBattleRequest,
     Health,
     RulesetDetail,
     RulesetSummary,
@@ -296,6 +297,32 @@ async def reveal_dice(
     return await service.reveal(battle_id, principal, idempotency_key)
 
 
+@post(
+    "/battles/{battle_id:str}/fork",
+    operation_id="forkBattle",
+    tags=["battles"],
+    summary="Fork the battle at a version: a new battle (new keys) starting from that state",
+    description=(
+        "The referee's. The new battle's first event names the parent and the version; "
+        "its game starts as the parent's state right after that version, and goes on "
+        "with its own log, keys and dice seed. The parent is not changed."
+    ),
+    status_code=201,
+    responses=problems(400, 401, 403, 404, 422, 503),
+    security=SECURED,
+)
+async def fork_battle(
+    state: State,
+    battle_id: BattleId,
+    data: JSONBody[ForkBattleRequest],
+    authorization: Authorization,
+    idempotency_key: IdempotencyKey,
+) -> BattleCreatedResponse:
+    service = _service(state)
+    principal = await service.keys.resolve(authorization, battle_id)
+    return await service.fork(battle_id, principal, data, idempotency_key)
+
+
 ROUTES: list[Any] = [
     health,
     list_rulesets,
@@ -307,4 +334,5 @@ ROUTES: list[Any] = [
     get_state,
     verify_battle,
     reveal_dice,
+    fork_battle,
 ]

@@ -19,6 +19,7 @@ __all__ = [
     "EventActorOut",
     "EventOut",
     "EventPage",
+    "ForkBattleRequest",
     "Health",
     "IntegrationCreatedResponse",
     "RulesetDetail",
@@ -65,6 +66,13 @@ class CreateBattleRequest(msgspec.Struct, kw_only=True):
     client_dice: ClientDicePolicy = "referee"
 
 
+class ForkBattleRequest(msgspec.Struct, kw_only=True):
+    # The fork starts as the parent's state right after this version.
+    at_version: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
+    title: Annotated[str, msgspec.Meta(max_length=200)] | None = None  # default: the parent's
+    client_dice: ClientDicePolicy | None = None  # default: the parent's
+
+
 class BattleKeys(msgspec.Struct, kw_only=True):
     referee: str
     observer: str
@@ -80,6 +88,8 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     keys: BattleKeys
     replayed: bool = False  # true when this answers a retried Idempotency-Key
     integration_id: str | None = None  # the integration that follows it, if created with one
+    forked_from: str | None = None  # a fork: the parent battle
+    forked_at: int | None = None  # a fork: the parent's version it starts from
 
 
 class CommandRequest(msgspec.Struct, kw_only=True):

@@ -92,6 +92,32 @@ def test_the_log_folds_from_bytes_and_from_structs_alike() -> None:
         assert a.state_at(v).version == v
 
 
+def test_the_log_folds_from_one_json_array_as_from_each_event() -> None:
+    events: list[Any] = [_created(), *(Added(n=i) for i in range(100))]
+    a, b = Timeline(COUNTER, snapshot_every=16), Timeline(COUNTER, snapshot_every=16)
+    a.extend(_encode(events[:1]))
+    a.extend_log(b"[" + b",".join(_encode(events[1:50])) + b"]")
+    a.extend_log(b"[]")
+    a.extend_log(b"[" + b",".join(_encode(events[50:])) + b"]")
+    b.extend_decoded(events)
+    assert a.current == b.current and a.version == 101
+    assert [a.state_at(v) for v in range(1, 102)] == [b.state_at(v) for v in range(1, 102)]
+
+
+def test_a_fork_starts_from_the_base_it_is_given_not_from_the_setup() -> None:
+    forked = msgspec.structs.replace(_created(), forked_from="parent", forked_at=9)
+    with pytest.raises(ValueError, match="fork of parent"):
+        Timeline(COUNTER).extend_decoded([forked])
+    t = Timeline(COUNTER, snapshot_every=4, fork_base=(7, 1, 2))
+    t.extend_decoded([forked, Added(n=3), BattleUndone(to_version=1, reason="back")])
+    assert t.state_at(1).game == (7, 1, 2)
+    assert t.state_at(2).game == (7, 1, 2, 3)
+    assert t.current is not None and t.current.game == (7, 1, 2)
+    # The fork's fields are in its first event; a battle that is no fork encodes as before.
+    assert b'"forked_from":"parent","forked_at":9' in msgspec.json.encode(forked)
+    assert b"forked" not in msgspec.json.encode(_created())
+
+
 def test_undo_sets_the_game_back_and_marks_what_it_undid() -> None:
     t = Timeline(COUNTER, snapshot_every=4)
     t.extend_decoded([_created(), Added(n=1), Added(n=2), Added(n=3)])

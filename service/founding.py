@@ -1,0 +1,276 @@
+"""Founding battles: creating one from a ruleset and a setup, or forking one at a version.
+
+Both answer the new battle's id and keys, both honour an Idempotency-Key (the battle id
+is derived from it, so a retry on any worker finds the battle and the first answer,
+kept beside the dice seed), and both link the battle to the calling integration, if
+any, before its first event is appended.
+
+A fork is a new battle whose `BattleCreated` names the parent and the parent version it
+branched at; its game starts as the parent's state right after that version. It gets
+its own keys, its own dice seed and its own hash chain; the parent is not touched.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+import msgspec
+
+from domain.actors import ALL
+from domain.battle import BattleCreated, Timeline
+from domain.decider import Ruleset
+from domain.rulesets import RULESETS, get_ruleset
+from events.chain import canonical, encode_event, seal
+from events.envelope import AccessKey, EventActor
+from events.errors import IdempotencyMismatch, VersionConflict
+from service.auth import Principal, hash_key, mint_key
+from service.errors import BadRequest, Forbidden, NotFound
+from service.schemas import (
+    BattleCreatedResponse,
+    BattleKeys,
+    CreateBattleRequest,
+    ForkBattleRequest,
+)
+
+if TYPE_CHECKING:
+    from service.battles import BattleService
+
+__all__ = ["create_battle", "fork_battle"]
+
+_CREATE_NAMESPACE = uuid.UUID("6f1c7a52-3d0e-4b8e-9a51-0c2f4d9e7b13")
+
+
+class _CreatedRecord(msgspec.Struct, frozen=True, kw_only=True):
+    """What a creation with an Idempotency-Key keeps, to answer a retry the same way."""
+
+    request_hash: str
+    response: BattleCreatedResponse
+
+
+def _created_name(commit: str) -> str:
+    return f"created:{commit}"
+
+
+class _Founding(msgspec.Struct, kw_only=True):
+    """A battle about to be founded: its first event but for the id and the seed."""
+
+    ruleset: Ruleset[Any, Any, Any, Any, Any]
+    title: str
+    options: dict[str, Any]
+    setup: dict[str, Any]
+    sides: list[str]
+    client_dice: Any
+    forked_from: str | None = None
+    forked_at: int | None = None
+    fork_base: Any = None  # the parent's game at `forked_at`
+
+
+async def create_battle(
+    service: BattleService,
+    req: CreateBattleRequest,
+    idempotency_key: str | None,
+    integration_id: str | None,
+) -> BattleCreatedResponse:
+    """A new battle under `req.ruleset` with `req.setup`."""
+
+    async def prepare() -> _Founding:
+        ruleset = get_ruleset(req.ruleset)
+        if ruleset is None:
+            raise NotFound(
+                f"there is no ruleset {req.ruleset!r}; known: {sorted(RULESETS)}",
+                code="unknown-ruleset",
+            )
+        try:
+            options = msgspec.convert(req.options, ruleset.options_type)
+        except msgspec.ValidationError as e:
+            raise BadRequest(f"invalid options: {e}", code="invalid-options") from e
+        try:
+            setup = msgspec.convert(req.setup, ruleset.setup_type)
+        except msgspec.ValidationError as e:
+            raise BadRequest(f"invalid setup: {e}", code="invalid-setup") from e
+        ruleset.initial_state(setup, options)  # raises InvalidSetup before anything is stored
+        return _Founding(
+            ruleset=ruleset,
+            title=req.title,
+            options=msgspec.to_builtins(options),
+            setup=msgspec.to_builtins(setup),
+            sides=ruleset.side_ids(setup),
+            client_dice=req.client_dice,
+        )
+
+    request_hash = hashlib.sha256(canonical({"create": req})).hexdigest()
+    return await _found_once(service, "", request_hash, idempotency_key, integration_id, prepare)
+
+
+async def fork_battle(
+    service: BattleService,
+    parent_id: str,
+    principal: Principal,
+    req: ForkBattleRequest,
+    idempotency_key: str | None,
+) -> BattleCreatedResponse:
+    """A new battle that starts as `parent_id` right after version `req.at_version`.
+
+    Only the parent's referee may fork: the fork's referee sees everything its state
+    holds, hidden units included.
+    """
+    if principal.actor.role != "referee":
+        raise Forbidden("only the battle's referee may fork it", code="referee-only")
+
+    async def prepare() -> _Founding:
+        parent = await service.loaded(parent_id)
+        current = parent.timeline.version
+        if not 1 <= req.at_version <= current:
+            raise BadRequest(
+                f"at_version {req.at_version} is outside 1..{current}",
+                code="version-out-of-range",
+                current_version=current,
+            )
+        state = parent.timeline.state_at(req.at_version)
+        created = state.meta.created
+        return _Founding(
+            ruleset=parent.ruleset,
+            title=req.title if req.title is not None else created.title,
+            options=created.options,
+            setup=created.setup,
+            sides=list(created.sides),
+            client_dice=req.client_dice if req.client_dice is not None else created.client_dice,
+            forked_from=parent_id,
+            forked_at=req.at_version,
+            fork_base=state.game,
+        )
+
+    request_hash = hashlib.sha256(canonical({"fork": req, "parent": parent_id})).hexdigest()
+    return await _found_once(
+        service, f"fork\n{parent_id}\n", request_hash, idempotency_key,
+        principal.integration_id, prepare,
+    )  # fmt: skip
+
+
+async def _found_once(
+    service: BattleService,
+    scope: str,
+    request_hash: str,
+    idempotency_key: str | None,
+    integration_id: str | None,
+    prepare: Callable[[], Awaitable[_Founding]],
+) -> BattleCreatedResponse:
+    battle_id = str(uuid.uuid4())
+    if idempotency_key is not None:
+        # Whoever repeats the key gets the battle's keys: it must be unguessable. One
+        # integration's keys are not another's, nor a fork's a creation's.
+        name = idempotency_key
+        if scope or integration_id:
+            name = f"{scope}{integration_id or ''}\n{idempotency_key}"
+        battle_id = str(uuid.uuid5(_CREATE_NAMESPACE, name))
+        previous = await _created(service, battle_id, idempotency_key, request_hash)
+        if previous is not None:
+            return previous
+    founding = await prepare()
+    if integration_id is not None:
+        # Before the first event: a stream that sees the battle's events finds the link.
+        await service.store.link_battle(integration_id, battle_id)
+        service.keys.remember_link(integration_id, battle_id)
+    try:
+        return await _found(
+            service, founding, battle_id, request_hash if idempotency_key else None,
+            integration_id,
+        )  # fmt: skip
+    except VersionConflict:  # a concurrent retry of the same key won the race
+        assert idempotency_key is not None
+        previous = await _created(service, battle_id, idempotency_key, request_hash)
+        assert previous is not None
+        return previous
+
+
+async def _created(
+    service: BattleService, battle_id: str, idempotency_key: str, request_hash: str
+) -> BattleCreatedResponse | None:
+    """The answer first given for this creation key, or None if it created nothing."""
+    first = await service.store.read(battle_id, limit=1)
+    if not first:
+        return None
+    created = msgspec.json.decode(first[0].data, type=BattleCreated)
+    saved = await service.store.load_secret(battle_id, _created_name(created.dice_commitment))
+    if saved is None:
+        raise RuntimeError(f"battle {battle_id} lost the answer to its creation")
+    record = msgspec.json.decode(saved, type=_CreatedRecord)
+    if record.request_hash != request_hash:
+        raise IdempotencyMismatch(
+            f"Idempotency-Key {idempotency_key} was already used to create another battle",
+            command_id=idempotency_key,
+        )
+    return msgspec.structs.replace(record.response, replayed=True)
+
+
+async def _found(
+    service: BattleService,
+    f: _Founding,
+    battle_id: str,
+    request_hash: str | None,
+    integration_id: str | None,
+) -> BattleCreatedResponse:
+    seed, commit = await service.new_seed(battle_id)
+    created = BattleCreated(
+        battle_id=battle_id,
+        title=f.title,
+        ruleset=f.ruleset.id,
+        ruleset_version=f.ruleset.version,
+        options=f.options,
+        setup=f.setup,
+        sides=f.sides,
+        client_dice=f.client_dice,
+        dice_epoch=1,
+        dice_commitment=commit,
+        forked_from=f.forked_from,
+        forked_at=f.forked_at,
+    )
+    keys = BattleKeys(
+        referee=mint_key(), observer=mint_key(), sides={s: mint_key() for s in f.sides}
+    )
+    records = [
+        AccessKey(key_hash=hash_key(keys.referee), battle_id=battle_id, role="referee"),
+        AccessKey(key_hash=hash_key(keys.observer), battle_id=battle_id, role="observer"),
+        *(
+            AccessKey(key_hash=hash_key(k), battle_id=battle_id, role="side", side=s)
+            for s, k in keys.sides.items()
+        ),
+    ]
+    response = BattleCreatedResponse(
+        battle_id=battle_id,
+        ruleset=f.ruleset.id,
+        ruleset_version=f.ruleset.version,
+        version=1,
+        dice_commitment=commit,
+        keys=keys,
+        integration_id=integration_id,
+        forked_from=f.forked_from,
+        forked_at=f.forked_at,
+    )
+    if request_hash is not None:
+        # Kept beside the seed, named by this attempt's commitment: if a concurrent
+        # retry's BattleCreated wins the append, that retry's answer is found again.
+        await service.store.save_secret(
+            battle_id,
+            _created_name(commit),
+            msgspec.json.encode(_CreatedRecord(request_hash=request_hash, response=response)),
+        )
+    await service.store.save_keys(records)
+    pending = seal(
+        battle_id=battle_id,
+        prev_version=0,
+        prev_hash="0" * 64,
+        items=[("BattleCreated", encode_event(created), ALL)],
+        recorded_at=service.now(),
+        actor=EventActor(role="creator"),
+        command_id=None,
+    )
+    stored = await service.store.append(battle_id, 0, pending)
+    service.keys.remember(records)
+    timeline = Timeline(f.ruleset, fork_base=f.fork_base)
+    timeline.extend_decoded([created])
+    service.adopt(battle_id, f.ruleset, timeline, stored, {commit: seed})
+    return response
