@@ -50,10 +50,46 @@ _APPEND = (
     "%s::integer[], %s::text[], %b::bytea[], %s::text[], %s::text[], %s::text[], %s::text[], "
     "%s::text[], %s::text[], %s::text[], %s, %s, %s, %s)"
 )
+_APPEND_MANY = (
+    "SELECT i, code, first_position, message, detail FROM battle_try_append_many("
+    "%s::integer[], %s::text[], %s::integer[], %s::text[], %s::text[], %s::integer[], "
+    "%s::integer[], %s::integer[], %s::text[], %b::bytea[], %s::text[], %s::text[], "
+    "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) ORDER BY i"
+)
 _BATCH = 256  # appends committed together at most
 
 # (code, first position, message, detail) as battle_try_append answers
 _Outcome = tuple[str, int | None, str | None, str | None]
+# What fails a batch statement because of one of its rows, not because of the database
+_ROW_ERRORS = (psycopg.DataError, psycopg.IntegrityError, psycopg.ProgrammingError)
+# (battle id, expected version, events, command record): one queued append
+_Append = tuple[str, int, Sequence[PendingEvent], CommandRecord | None]
+
+
+def _flatten(batch: list[_Append]) -> tuple[list[Any], ...]:
+    """The parameters of battle_try_append_many: per-append columns, then the events of
+    all appends one after another."""
+    events = [ev for _, _, evs, _ in batch for ev in evs]
+    commands = [c for _, _, _, c in batch]
+    return (
+        [len(evs) for _, _, evs, _ in batch],
+        [b for b, _, _, _ in batch],
+        [x for _, x, _, _ in batch],
+        [None if c is None else c.command_id for c in commands],
+        [None if c is None else c.request_hash for c in commands],
+        [None if c is None else c.first_version for c in commands],
+        [None if c is None else c.last_version for c in commands],
+        [ev.version for ev in events],
+        [ev.type for ev in events],
+        [ev.data for ev in events],
+        [ev.audience for ev in events],
+        [ev.recorded_at for ev in events],
+        [ev.actor.role for ev in events],
+        [ev.actor.side for ev in events],
+        [ev.command_id for ev in events],
+        [ev.prev_hash for ev in events],
+        [ev.hash for ev in events],
+    )
 
 
 def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
@@ -119,9 +155,10 @@ class PostgresEventStore:
     """The EventStore on PostgreSQL. `conninfo` is a libpq URL or key=value string.
 
     Appends are group-committed: the appends that arrive while a batch is committing
-    form the next batch, one transaction for all of them (each in its own subtransaction
-    inside `battle_try_append`). Appends are serialised by the counter row anyway, so
-    this turns one WAL flush per append into one per batch.
+    form the next batch, one statement (`battle_try_append_many`) and one transaction
+    for all of them, each in its own subtransaction. Appends are serialised by the
+    counter row anyway, so this turns one WAL flush and one round trip per append into
+    one per batch.
     """
 
     def __init__(self, conninfo: str, *, pool_size: int = 8, migrate: bool = True) -> None:
@@ -129,7 +166,7 @@ class PostgresEventStore:
         self._pool_size = pool_size
         self._migrate = migrate
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
-        self._queue: list[tuple[tuple[Any, ...], asyncio.Future[_Outcome]]] = []
+        self._queue: list[tuple[_Append, asyncio.Future[_Outcome]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
@@ -191,24 +228,7 @@ class PostgresEventStore:
                     f"event v{ev.version} of the batch belongs to {ev.battle_id}, not {battle_id}",
                     battle_id=battle_id,
                 )
-        params = (
-            battle_id,
-            expected_version,
-            [ev.version for ev in events],
-            [ev.type for ev in events],
-            [ev.data for ev in events],
-            [ev.audience for ev in events],
-            [ev.recorded_at for ev in events],
-            [ev.actor.role for ev in events],
-            [ev.actor.side for ev in events],
-            [ev.command_id for ev in events],
-            [ev.prev_hash for ev in events],
-            [ev.hash for ev in events],
-            None if command is None else command.command_id,
-            None if command is None else command.request_hash,
-            None if command is None else command.first_version,
-            None if command is None else command.last_version,
-        )
+        params = (battle_id, expected_version, events, command)
         command_id = None if command is None else command.command_id
         self._need_pool()
         future: asyncio.Future[_Outcome] = asyncio.get_running_loop().create_future()
@@ -241,20 +261,44 @@ class PostgresEventStore:
         while self._queue:
             batch, self._queue = self._queue[:_BATCH], self._queue[_BATCH:]
             try:
-                async with self._need_pool().connection() as conn, conn.transaction():
-                    async with conn.pipeline():
-                        cursors = [await conn.execute(_APPEND, params) for params, _ in batch]
-                    outcomes = [await cur.fetchone() for cur in cursors]
+                async with self._need_pool().connection() as conn:
+                    cur = await conn.execute(_APPEND_MANY, _flatten([a for a, _ in batch]))
+                    outcomes = [(str(r[1]), r[2], r[3], r[4]) for r in await cur.fetchall()]
+            except _ROW_ERRORS:
+                # One append the checks did not foresee (a bad row) failed the statement:
+                # the others must not fail with it. One at a time, each on its own.
+                for append, future in batch:
+                    await self._append_alone(append, future)
+                continue
             except Exception as e:  # fails this batch's appends, never the flusher
                 for _, future in batch:
                     if not future.done():
                         future.set_exception(_batch_error(e))
                 continue
-            for (_, future), row in zip(batch, outcomes, strict=True):
+            for (_, future), outcome in zip(batch, outcomes, strict=True):
                 if not future.done():
-                    future.set_result(
-                        (str(row[0]), row[1], row[2], row[3]) if row else ("XX000", None, "", "")
-                    )
+                    future.set_result(outcome)
+
+    async def _append_alone(self, append: _Append, future: asyncio.Future[_Outcome]) -> None:
+        battle_id, expected, _, command = append
+        params = (
+            battle_id, expected, *_flatten([append])[7:],
+            None if command is None else command.command_id,
+            None if command is None else command.request_hash,
+            None if command is None else command.first_version,
+            None if command is None else command.last_version,
+        )  # fmt: skip
+        try:
+            async with self._need_pool().connection() as conn:
+                row = await (await conn.execute(_APPEND, params)).fetchone()
+        except Exception as e:
+            if not future.done():
+                future.set_exception(_batch_error(e))
+            return
+        if not future.done():
+            future.set_result(
+                (str(row[0]), row[1], row[2], row[3]) if row else ("XX000", None, "", "")
+            )
 
     async def read(
         self, battle_id: str, after: int = 0, limit: int | None = None, upto: int | None = None

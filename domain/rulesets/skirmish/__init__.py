@@ -3,9 +3,12 @@
 Armies of hundreds resolved statistically alongside standard combat. Modules: options (rule
 variants and the lost tables), specs (leaders, commanders, armies, attack profiles), model
 (setup/state), commands, events, rules (seed citations), army (derived figures), geometry
-(facing, threat, zones, movement), common, setup (the setup steps), orders (movement &
-tactics), volley and phases (declared actions resolved together), morale (routing, end),
-decide, evolve, initial, access; `resolution` holds the statistical arithmetic.
+(facing in eight directions, threat, sight, zones, movement rates), turning, moves
+(movement checks, provocations), line_of_effect (soft cover, firing into melee), common,
+setup (the setup steps), orders (movement & tactics), charge, choices (damage options,
+re-rolls), volley and phases (declared actions resolved together), morale (checks,
+opposed checks, routing, end), flight (routed armies fleeing), decide, evolve, initial,
+access; `resolution` holds the statistical arithmetic.
 """
 
 from __future__ import annotations

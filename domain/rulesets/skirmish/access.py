@@ -106,6 +106,7 @@ def legal_steps(state: State) -> list[str]:
             "side: IssueTactic",
             "side: MoveArmy",
             "side: TurnArmy",
+            "side: ChargeArmy",
         ],
         "ranged": ["side: DeclareAction"],
         "melee": ["side: DeclareAction"],

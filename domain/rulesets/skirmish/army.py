@@ -11,6 +11,7 @@ from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.options import ARMY_TYPES, Options, StrategyModifiers
 from domain.rulesets.skirmish.rules import (
     R_BOONS,
+    R_CHARGE,
     R_COMMANDER,
     R_FORMATION,
     R_MORALE,
@@ -165,13 +166,23 @@ def _terms(
 
 
 def attack_terms(state: State, army: Army) -> list[Term]:
-    """What the army's strategy, tactic and boons add to its attack rolls."""
-    return _terms(state, army, "attack")
+    """What the army's strategy, tactic and boons add to its attack rolls (and a charge, +2,
+    to its charge attack in the melee phase)."""
+    terms = _terms(state, army, "attack")
+    bonus = state.options.charge_attack
+    if army.charging is not None and state.phase == "melee" and bonus:
+        terms.append(Term(label="charge", value=bonus, rule=R_CHARGE))
+    return terms
 
 
 def defense_terms(state: State, army: Army) -> list[Term]:
-    """What strategy, tactic, formation and boons add to the army's AC (and CMD)."""
-    return _terms(state, army, "ac", formation=True)
+    """What strategy, tactic, formation and boons add to the army's AC (and CMD), and a
+    charge (-2) until the next round."""
+    terms = _terms(state, army, "ac", formation=True)
+    penalty = state.options.charge_ac
+    if army.charging is not None and penalty:
+        terms.append(Term(label="charging", value=penalty, rule=R_CHARGE))
+    return terms
 
 
 def reflex_terms(state: State, army: Army) -> list[Term]:

@@ -7,6 +7,7 @@ from typing import Literal
 import msgspec
 
 from domain.rulesets.skirmish.model import Zones
+from domain.rulesets.skirmish.resolution.model import Reroll
 from domain.rulesets.skirmish.specs import ArmySpec, Facing, LeaderSpec
 
 __all__ = [
@@ -15,6 +16,7 @@ __all__ = [
     "AdvanceSetup",
     "AppointLeader",
     "ChangeStrategy",
+    "ChargeArmy",
     "CheckSurprise",
     "ChooseTactic",
     "Command",
@@ -121,6 +123,19 @@ class MoveArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="MoveArmy")
 class TurnArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="TurnArmy"):
     army: str
     facing: Facing
+    # rotate along this front corner (None: designate a new front face, the squares stay)
+    pivot: Literal["left", "right"] | None = None
+
+
+class ChargeArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="ChargeArmy"):
+    """Charge `target`: move straight to (x, y) (the new anchor), then attack with `profile`
+    in the melee phase."""
+
+    army: str
+    target: str
+    profile: str
+    x: int
+    y: int
 
 
 class DeclareAction(CommandBase, frozen=True, kw_only=True, gc=False, tag="DeclareAction"):
@@ -135,6 +150,10 @@ class DeclareAction(CommandBase, frozen=True, kw_only=True, gc=False, tag="Decla
     move_target: bool = False  # bull rush / drag / reposition at -5 to move the army
     move_direction: Facing | None = None  # reposition: where to
     equipment: Literal["weapon", "shield", "armor"] | None = None  # sunder
+    # "Damage Options": the profile's option to use (its own name: the base damage)
+    damage_option: str | None = None
+    # "Modifying the Success Percentage": re-rolls of this action's die roll
+    rerolls: tuple[Reroll, ...] = ()
 
 
 class ResolvePhase(CommandBase, frozen=True, kw_only=True, gc=False, tag="ResolvePhase"):
@@ -183,6 +202,7 @@ Command = (
     | LoseCommander
     | StopOperating
     | EndSkirmish
+    | ChargeArmy
 )
 
 COMMAND_DOCS: dict[str, str] = {
@@ -214,15 +234,20 @@ COMMAND_DOCS: dict[str, str] = {
     "others may notice); rally a routed army; its side or the referee.",
     "MoveArmy": "Movement phase: move an army in a straight line (full/half/third of its speed "
     "by direction; a move action); its side or the referee.",
-    "TurnArmy": "Movement phase: give an army a new facing (a move action); its side or the "
-    "referee.",
+    "TurnArmy": "Movement phase: give an army a new facing, up to 180 degrees, one of eight "
+    "(a move action): a new front face (the squares stay) or rotating along the `pivot` front "
+    "corner; its side or the referee.",
     "DeclareAction": "Ranged, melee, other phases: declare an army's action against an army "
-    "(resolved with all others at ResolvePhase); its side or the referee.",
+    "(resolved with all others at ResolvePhase), with its damage option and re-rolls; its "
+    "side or the referee.",
     "ResolvePhase": "Resolve every declared action of the phase at once and open the next "
     "phase; referee only.",
     "RevealTactic": "Make an army's current tactic public; its side or the referee.",
     "LoseCommander": "An army's commander is slain or lost (standard combat); referee only.",
     "StopOperating": "Dying soldiers that operated below 0 HP (ferocity) stop and leave the "
     "army size; referee only.",
+    "ChargeArmy": "Movement phase: charge an enemy army (a full-round action): straight ahead "
+    "up to double speed into the nearest position threatening it, then the attack in the melee "
+    "phase at +2, -2 AC until the next round; its side or the referee.",
     "EndSkirmish": "End the skirmish: bloodied and still-routed armies; referee only.",
 }

@@ -10,11 +10,14 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.dice import Dice
+from domain.rulesets.skirmish.charge import charge_army
+from domain.rulesets.skirmish.choices import declare_with_choices
 from domain.rulesets.skirmish.commands import (
     AdjustTactic,
     AdvanceSetup,
     AppointLeader,
     ChangeStrategy,
+    ChargeArmy,
     CheckSurprise,
     ChooseTactic,
     Command,
@@ -47,7 +50,7 @@ from domain.rulesets.skirmish.orders import (
     stop_operating,
     turn_army,
 )
-from domain.rulesets.skirmish.phases import declare_action, resolve_phase
+from domain.rulesets.skirmish.phases import resolve_phase
 from domain.rulesets.skirmish.rules import R_END
 from domain.rulesets.skirmish.setup import (
     adjust_tactic,
@@ -81,12 +84,13 @@ _HANDLERS: dict[type[Any], Callable[[State, Any, Dice], list[Event]]] = {
     IssueTactic: issue_tactic,
     MoveArmy: move_army,
     TurnArmy: turn_army,
-    DeclareAction: declare_action,
+    DeclareAction: declare_with_choices,
     ResolvePhase: resolve_phase,
     RevealTactic: reveal_tactic,
     LoseCommander: lose_commander,
     StopOperating: stop_operating,
     EndSkirmish: end_skirmish,
+    ChargeArmy: charge_army,
 }
 
 

@@ -27,6 +27,7 @@ __all__ = [
     "ActionDeclared",
     "ActionResolved",
     "AdjustmentsGranted",
+    "ArmsRecovered",
     "ArmyMoved",
     "ArmyPlaced",
     "ArmyRaised",
@@ -34,6 +35,8 @@ __all__ = [
     "ArmyRouted",
     "ArmyTurned",
     "BoonGranted",
+    "ChargeDeclared",
+    "ChargeFailed",
     "Check",
     "CommanderLost",
     "DyingStopped",
@@ -44,6 +47,7 @@ __all__ = [
     "LeaderAppointed",
     "ManeuverResolved",
     "MoraleChecked",
+    "Opposition",
     "PhaseBegan",
     "PhaseDamageApplied",
     "SetupAdvanced",
@@ -73,6 +77,15 @@ class Check(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     success: bool
     rule: str
     automatic: str = ""  # why the outcome did not depend on the die, if it did not
+
+
+class Opposition(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One opposing army's side of an opposed Morale check: its own d20 + morale (`check`,
+    against the initiator's total); the initiator wins ties."""
+
+    army: str
+    check: Check
+    initiator_wins: bool
 
 
 class SideAllowance(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -218,6 +231,8 @@ class TacticIssued(EventBase, frozen=True, kw_only=True, gc=False, tag="TacticIs
     notice_die: Roll
     formation: str | None = None
     rule: str
+    # "Opposed Morale Checks": the opposing armies' checks (empty: the tactic's DC applied)
+    opposed: tuple[Opposition, ...] = ()
 
 
 class TacticNoticed(EventBase, frozen=True, kw_only=True, gc=False, tag="TacticNoticed"):
@@ -272,6 +287,10 @@ class ArmyTurned(EventBase, frozen=True, kw_only=True, gc=False, tag="ArmyTurned
     width: int  # the new front face (the squares stay the same)
     depth: int
     rule: str
+    # rotating along a front corner moves the anchor (None: the squares stay)
+    x: int | None = None
+    y: int | None = None
+    pivot: str | None = None  # "left" / "right" front corner; None: a new front face
 
 
 class ActionDeclared(EventBase, frozen=True, kw_only=True, gc=False, tag="ActionDeclared"):
@@ -299,6 +318,9 @@ class ActionResolved(EventBase, frozen=True, kw_only=True, gc=False, tag="Action
     friendly_fire: bool = False
     flanking: bool = False
     rule: str
+    # "Soft Cover & Firing Into Melee": the armies in the way (nearest first) and in melee
+    soft_cover: tuple[str, ...] = ()
+    into_melee: tuple[str, ...] = ()
 
 
 class ManeuverResolved(EventBase, frozen=True, kw_only=True, gc=False, tag="ManeuverResolved"):
@@ -311,6 +333,37 @@ class ManeuverResolved(EventBase, frozen=True, kw_only=True, gc=False, tag="Mane
     forced_open: bool
     disarmed: int
     sundered: str | None
+    rule: str
+    # "Conditions & Effects" (lost; options.maneuver_conditions): the affected soldiers' condition
+    condition: str | None = None
+
+
+class ChargeDeclared(EventBase, frozen=True, kw_only=True, gc=False, tag="ChargeDeclared"):
+    """A charge (a full-round action): the move is its ArmyMoved; the attack with `profile`
+    resolves in the melee phase at +2, the army at -2 AC until the next round."""
+
+    army: str
+    side: str
+    target: str
+    profile: str
+    face: str  # the face of the target charged (front, left, right, back)
+    rule: str
+
+
+class ChargeFailed(EventBase, frozen=True, kw_only=True, gc=False, tag="ChargeFailed"):
+    """The charge's attack is lost (the target moved out of reach, was defeated...)."""
+
+    army: str
+    target: str
+    reason: str
+    rule: str
+
+
+class ArmsRecovered(EventBase, frozen=True, kw_only=True, gc=False, tag="ArmsRecovered"):
+    """Disarmed soldiers take up their weapons again (options.disarm_recovery)."""
+
+    army: str
+    soldiers: int
     rule: str
 
 
@@ -405,4 +458,7 @@ Event = (
     | CommanderLost
     | DyingStopped
     | SkirmishEnded
+    | ChargeDeclared
+    | ChargeFailed
+    | ArmsRecovered
 )

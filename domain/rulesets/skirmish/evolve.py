@@ -15,6 +15,7 @@ from domain.rulesets.skirmish.events import (
     ActionDeclared,
     ActionResolved,
     AdjustmentsGranted,
+    ArmsRecovered,
     ArmyMoved,
     ArmyPlaced,
     ArmyRaised,
@@ -22,6 +23,8 @@ from domain.rulesets.skirmish.events import (
     ArmyRouted,
     ArmyTurned,
     BoonGranted,
+    ChargeDeclared,
+    ChargeFailed,
     CommanderLost,
     DyingStopped,
     Event,
@@ -181,6 +184,13 @@ def _phase_began(s: State, e: PhaseBegan) -> State:
             area_hit=False,
             friendly_fire=False,
             flat_footed=a.flat_footed and e.round <= 1,
+            charging=None,
+            charge_profile="",
+            conditions=(
+                {}
+                if a.conditions_round + s.options.maneuver_condition_rounds < e.round
+                else a.conditions
+            ),
         )
         for k, a in s.armies.items()
     }
@@ -228,7 +238,25 @@ def _moved(s: State, e: ArmyMoved) -> State:
 
 def _turned(s: State, e: ArmyTurned) -> State:
     a = s.armies[e.army]
-    return _army(s, replace(a, facing=e.facing, width=e.width, depth=e.depth, moves=a.moves + 1))
+    x = a.x if e.x is None else e.x
+    y = a.y if e.y is None else e.y
+    return _army(
+        s, replace(a, facing=e.facing, width=e.width, depth=e.depth, x=x, y=y, moves=a.moves + 1)
+    )
+
+
+def _charge(s: State, e: ChargeDeclared) -> State:
+    a = s.armies[e.army]
+    return _army(s, replace(a, charging=e.target, charge_profile=e.profile, moves=2, acted=True))
+
+
+def _charge_failed(s: State, e: ChargeFailed) -> State:
+    return _army(s, replace(s.armies[e.army], charging=None, charge_profile=""))
+
+
+def _arms(s: State, e: ArmsRecovered) -> State:
+    a = s.armies[e.army]
+    return _army(s, replace(a, disarmed=max(0, a.disarmed - e.soldiers)))
 
 
 def _declared(s: State, e: ActionDeclared) -> State:
@@ -257,6 +285,9 @@ def _maneuver(s: State, e: ManeuverResolved) -> State:
     if e.sundered is not None:
         n = min(t.army_size, t.broken.get(e.sundered, 0) + e.affected)
         t = replace(t, broken={**t.broken, e.sundered: n})
+    if e.condition is not None and e.affected:
+        n = min(t.army_size, t.conditions.get(e.condition, 0) + e.affected)
+        t = replace(t, conditions={**t.conditions, e.condition: n}, conditions_round=s.round)
     return _army(s, t)
 
 
@@ -342,6 +373,9 @@ _HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     CommanderLost: _commander_lost,
     DyingStopped: _dying_stopped,
     SkirmishEnded: _ended,
+    ChargeDeclared: _charge,
+    ChargeFailed: _charge_failed,
+    ArmsRecovered: _arms,
 }
 
 

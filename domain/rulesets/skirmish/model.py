@@ -142,6 +142,13 @@ class Army(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     lost_soldiers: bool = False
     area_hit: bool = False
     friendly_fire: bool = False
+    # "Movement & Distance": a declared charge (target, profile) until the next round
+    charging: str | None = None
+    charge_profile: str = ""
+    # "Combat Maneuvers" (Conditions & Effects, lost): condition -> affected soldiers, and the
+    # round they were last inflicted (they last options.maneuver_condition_rounds more rounds)
+    conditions: dict[str, int] = {}
+    conditions_round: int = 0
 
     @property
     def id(self) -> str:

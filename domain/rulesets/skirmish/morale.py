@@ -5,7 +5,9 @@ Routing: each army makes a Morale check (d20 + morale + Table 4's routing modifi
 Table 3's DC). An army that fails with morale +0 or below routs at once; above +0 it gets the
 standard mass combat save (a Will save) before routing. Dominated, summoned, mindless and
 fear-immune armies cannot fail. A routed army stays routed until an allied commander rallies
-it (the "rally" tactic).
+it (the "rally" tactic); routed armies flee toward their camp zone (flight). Opposed Morale
+checks (the tactics of `options.opposed_tactics`): each side rolls d20 + morale, ties to the
+initiator.
 """
 
 from __future__ import annotations
@@ -14,17 +16,65 @@ from domain.dice import Dice
 from domain.rulesets.skirmish.commands import EndSkirmish
 from domain.rulesets.skirmish.common import check, violation
 from domain.rulesets.skirmish.events import (
+    ArmsRecovered,
     ArmyRouted,
+    Check,
     Event,
     MoraleChecked,
+    Opposition,
     PhaseBegan,
     SkirmishEnded,
 )
+from domain.rulesets.skirmish.flight import flee
 from domain.rulesets.skirmish.model import Army, State
-from domain.rulesets.skirmish.rules import R_END, R_MORALE_DCS, R_PHASES, R_ROUTING
+from domain.rulesets.skirmish.rules import (
+    R_END,
+    R_MANEUVERS,
+    R_MORALE_DCS,
+    R_OPPOSED,
+    R_PHASES,
+    R_ROUTING,
+)
 from domain.rulesets.skirmish.specs import Term
 
-__all__ = ["end_skirmish", "ending", "routing_phase", "routing_terms", "standing_sides"]
+__all__ = [
+    "end_skirmish",
+    "ending",
+    "opposed_check",
+    "routing_phase",
+    "routing_terms",
+    "standing_sides",
+]
+
+
+def opposed_check(
+    dice: Dice, a: Army, opponents: list[Army], what: str
+) -> tuple[Check, tuple[Opposition, ...]]:
+    """ "Opposed Morale Checks": `a` (the initiator) and each opposing army roll d20 + morale;
+    ties go to the initiator, which must prevail against every opponent. The initiator's
+    Check has the highest opposing total as its DC."""
+    terms = (Term(label="morale", value=a.morale, rule=R_MORALE_DCS),)
+    die = dice.roll(20, f"opposed Morale check of {a.id}: {what}")
+    total = die.value + a.morale
+    out: list[Opposition] = []
+    for b in sorted(opponents, key=lambda x: x.id):
+        b_die = dice.roll(20, f"opposed Morale check of {b.id} against {a.id}")
+        b_total = b_die.value + b.morale
+        wins = total >= b_total
+        b_check = Check(
+            die=b_die,
+            terms=(Term(label="morale", value=b.morale, rule=R_MORALE_DCS),),
+            total=b_total,
+            dc=total + 1,  # ties go to the initiator
+            success=not wins,
+            rule=R_OPPOSED,
+        )
+        out.append(Opposition(army=b.id, check=b_check, initiator_wins=wins))
+    best = max(x.check.total for x in out)
+    result = Check(
+        die=die, terms=terms, total=total, dc=best, success=total >= best, rule=R_OPPOSED
+    )
+    return result, tuple(out)
 
 
 def routing_terms(state: State, a: Army) -> list[Term]:
@@ -123,8 +173,8 @@ def routing_phase(state: State, dice: Dice) -> list[Event]:
                 else "failed its Morale check and its Will save"
             )
             events.append(ArmyRouted(army=a.id, reason=reason, rule=R_ROUTING))
+    routed_now = {e.army for e in events if isinstance(e, ArmyRouted)}
     if o.auto_end:
-        routed_now = {e.army for e in events if isinstance(e, ArmyRouted)}
         sides = {
             a.side
             for a in state.armies.values()
@@ -132,6 +182,14 @@ def routing_phase(state: State, dice: Dice) -> list[Event]:
         }
         if len(sides) <= 1:
             return events + ending(state, "one force alone can still fight", routed_now)
+    # the skirmish goes on: routed armies flee toward their camp zone (flight)
+    events += flee(state, routed_now)
+    if o.disarm_recovery == "end_of_round":
+        events += [
+            ArmsRecovered(army=a.id, soldiers=a.disarmed, rule=R_MANEUVERS)
+            for a in sorted(state.armies.values(), key=lambda x: x.id)
+            if a.disarmed > 0
+        ]
     return [*events, PhaseBegan(round=state.round + 1, phase="movement", rule=R_PHASES)]
 
 

@@ -19,6 +19,7 @@ __all__ = [
     "ARMY_TYPES",
     "STRATEGIES",
     "ArmyRepresentation",
+    "ConditionSpec",
     "FormationSpec",
     "MoraleDCs",
     "Options",
@@ -145,6 +146,24 @@ def _tactics() -> dict[str, TacticSpec]:
     }
 
 
+class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """A condition a combat maneuver puts on the soldiers it affects ("Conditions & Effects",
+    lost): what it adds to their attack rolls and to their AC, as partial modifiers."""
+
+    condition: str
+    attack: int = 0
+    ac: int = 0
+
+
+def _conditions() -> dict[str, ConditionSpec]:
+    return {
+        "trip": ConditionSpec(condition="prone", attack=-4, ac=-4),
+        "overrun": ConditionSpec(condition="prone", attack=-4, ac=-4),
+        "grapple": ConditionSpec(condition="grappled", attack=-2, ac=-2),
+        "dirty_trick": ConditionSpec(condition="entangled", attack=-2, ac=-2),
+    }
+
+
 class FormationSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A formation: squares covered and density, in percent of the closed formation."""
 
@@ -234,3 +253,32 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     aoo_equal_reach: Literal["stationary", "none", "both"] = "stationary"
     # Ending Skirmish Combat: end automatically when one side alone can fight
     auto_end: bool = True
+    # Average Damage Value (ADV) / Damage Options: the option an army uses when its action
+    # names none: "profile" (the profile's own `option`, else its base damage) or "best" (the
+    # option dealing the most damage to the target). RULINGS "skirmish: resolution".
+    undeclared_damage_option: Literal["profile", "best"] = "profile"
+    # Ranged Attacks / Soft Cover & Firing Into Melee (line_of_effect.py): armies in the way
+    # found on the grid unless the declaration names them (`through`)
+    soft_cover_from_grid: bool = True
+    line_of_effect: Literal["centres", "any"] = "centres"
+    soft_cover_from_defeated: bool = False
+    firing_into_melee_with: Literal["any", "allies"] = "any"
+    # Morale Checks / Opposed Morale Checks: tactics the issuer must win by an opposed Morale
+    # check against every enemy army in melee with it (none in melee: the tactic's DC); the
+    # seed's surviving text names none (its Tactics examples are lost), e.g. withdraw, retreat
+    opposed_tactics: tuple[str, ...] = ()
+    # Movement & Distance: "double-move with a charge, as per standard combat rules"
+    charge_speed_multiplier: int = 2
+    charge_min_feet: int = 10
+    charge_attack: int = 2
+    charge_ac: int = -2
+    charge_first_contact: bool = True  # ends at the first position threatening the target
+    # Routing / Camp Zone: routed armies flee toward their camp zone in the routing phase
+    rout_flight: Literal["camp", "none"] = "camp"
+    rout_flight_moves: int = 2  # move actions of flight (turning to flee uses one)
+    # Combat Maneuvers / Disarm: when disarmed soldiers take up weapons again
+    disarm_recovery: Literal["never", "end_of_round"] = "never"
+    # Combat Maneuvers (Conditions & Effects, lost): maneuver -> condition on the affected
+    # soldiers, lasting the round it is inflicted and `maneuver_condition_rounds` more
+    maneuver_conditions: dict[str, ConditionSpec] = msgspec.field(default_factory=_conditions)
+    maneuver_condition_rounds: int = 1

@@ -1,7 +1,8 @@
 """decide for the movement & tactics phase of seed 000: strategy changes, tactics (with the
-Morale check and others' Profession (soldier) checks to notice), rallying, movement by
-direction, turning, passing through allies, withdrawing from melee, attacks of opportunity
-provoked by movement (noted here, resolved in the opportunity phase).
+Morale check, or an opposed Morale check for `options.opposed_tactics` in melee, and others'
+Profession (soldier) checks to notice), rallying, movement by direction, passing through
+allies, withdrawing from melee, attacks of opportunity provoked by movement (noted here,
+resolved in the opportunity phase). Turning is in `turning`, charges in `charge`.
 """
 
 from __future__ import annotations
@@ -15,13 +16,11 @@ from domain.rulesets.skirmish.commands import (
     MoveArmy,
     RevealTactic,
     StopOperating,
-    TurnArmy,
 )
 from domain.rulesets.skirmish.common import army_of, check, force_of, need_phase, violation
 from domain.rulesets.skirmish.events import (
     ArmyMoved,
     ArmyRallied,
-    ArmyTurned,
     Check,
     CommanderLost,
     DyingStopped,
@@ -35,16 +34,16 @@ from domain.rulesets.skirmish.events import (
 from domain.rulesets.skirmish.geometry import (
     anchored,
     army_squares,
-    dims,
     direction_class,
     engaged,
     footprint,
     move_allowance,
     move_feet,
     swept,
-    threatened,
 )
-from domain.rulesets.skirmish.model import Army, Provocation, State
+from domain.rulesets.skirmish.model import State
+from domain.rulesets.skirmish.morale import opposed_check
+from domain.rulesets.skirmish.moves import fits, gap_feet, provocations, use_move_action
 from domain.rulesets.skirmish.options import STRATEGIES
 from domain.rulesets.skirmish.resolution import stop_operating as resolution_stop
 from domain.rulesets.skirmish.rules import (
@@ -61,6 +60,7 @@ from domain.rulesets.skirmish.rules import (
 )
 from domain.rulesets.skirmish.setup import tactic_allowed
 from domain.rulesets.skirmish.specs import Term
+from domain.rulesets.skirmish.turning import turn_army
 
 __all__ = [
     "change_strategy",
@@ -132,16 +132,6 @@ def change_strategy(state: State, c: ChangeStrategy, dice: Dice) -> list[Event]:
     ]
 
 
-def _fits(state: State, a: Army, squares: frozenset[tuple[int, int]]) -> str | None:
-    b = state.board
-    if any(not (0 <= x < b.width and 0 <= y < b.height) for x, y in squares):
-        return "off the map"
-    for other in state.armies.values():
-        if other.id != a.id and other.placed and squares & army_squares(other):
-            return f"onto {other.id}"
-    return None
-
-
 def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
     need_phase(state, "movement", R_MOVE_TACTICS, "issuing a tactic")
     a = army_of(state, c.army)
@@ -167,7 +157,7 @@ def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
     if issuer.id != a.id:
         if issuer.routed or not issuer.fighting:
             raise violation(f"{issuer.id} cannot rally others now", R_ROUTING)
-        gap = _gap_feet(issuer, a, o.square_feet)
+        gap = gap_feet(issuer, a, o.square_feet)
         if gap > issuer.command_range:
             raise violation(
                 f"{a.id} is {gap}' away, beyond the command range of {issuer.id} "
@@ -183,16 +173,26 @@ def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
         formation = c.formation
         width, depth = formation_dims(a.squares, formation, o, a.spec.size)
         x, y = anchored(a, width, depth)
-        where = _fits(state, a, footprint(x, y, width, depth, a.facing))
+        where = fits(state, a, footprint(x, y, width, depth, a.facing))
         if where is not None:
             raise violation(f"the new formation would not fit ({where})", R_FORMATION)
-    result = check(
-        dice,
-        f"Morale check of {a.id}: tactic {c.tactic}",
-        [Term(label="morale", value=a.morale, rule=R_MORALE_DCS)],
-        spec.dc,
-        R_TACTICS,
-    )
+    opponents = [
+        state.armies[x]
+        for x in engaged(state, a)
+        if not state.armies[x].routed and c.tactic in o.opposed_tactics
+    ]
+    if opponents:
+        # "Opposed Morale Checks": the issuer against every enemy army in melee with it
+        result, opposed = opposed_check(dice, a, opponents, f"tactic {c.tactic}")
+    else:
+        result = check(
+            dice,
+            f"Morale check of {a.id}: tactic {c.tactic}",
+            [Term(label="morale", value=a.morale, rule=R_MORALE_DCS)],
+            spec.dc,
+            R_TACTICS,
+        )
+        opposed = ()
     notice = dice.roll(20, f"Profession (soldier) of {issuer.id}'s commander: notice DC")
     notice_dc = notice.value + issuer.spec.commander.profession_soldier
     events: list[Event] = [
@@ -205,6 +205,7 @@ def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
             notice_die=notice,
             formation=formation,
             rule=R_TACTICS,
+            opposed=opposed,
         )
     ]
     if not result.success:
@@ -262,26 +263,13 @@ def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
     return events
 
 
-def _gap_feet(a: Army, b: Army, square_feet: int) -> int:
-    """Feet between the nearest squares of two armies (0 when adjacent or overlapping)."""
-    best = min(
-        max(abs(x1 - x2), abs(y1 - y2)) for x1, y1 in army_squares(a) for x2, y2 in army_squares(b)
-    )
-    return max(0, best - 1) * square_feet
-
-
-def _use_move_action(a: Army) -> None:
-    if a.moves >= 2 or (a.moves == 1 and a.acted):
-        raise violation(f"{a.id} has no move action left this round", R_MOVEMENT)
-
-
 def move_army(state: State, c: MoveArmy, dice: Dice) -> list[Event]:
     need_phase(state, "movement", R_MOVEMENT, "movement")
     a = army_of(state, c.army)
     o = state.options
     if not a.placed or not a.fighting:
         raise violation(f"{a.id} cannot move", R_MOVEMENT)
-    _use_move_action(a)
+    use_move_action(a)
     dx, dy = c.x - a.x, c.y - a.y
     direction = direction_class(a.facing, dx, dy)
     if direction == "none":
@@ -327,7 +315,7 @@ def move_army(state: State, c: MoveArmy, dice: Dice) -> list[Event]:
                 )
             passed_allies = True
     end = footprint(c.x, c.y, a.width, a.depth, a.facing)
-    where = _fits(state, a, end)
+    where = fits(state, a, end)
     if where is not None:
         raise violation(f"{a.id} cannot end its move {where}", R_MOVEMENT)
     events: list[Event] = []
@@ -343,57 +331,11 @@ def move_army(state: State, c: MoveArmy, dice: Dice) -> list[Event]:
             feet=feet,
             allowance=allowance,
             direction=direction,
-            provoked=_provocations(state, a, kind),
+            provoked=provocations(state, a, kind),
             rule=R_MOVEMENT,
         )
     )
     return events
-
-
-def _provocations(state: State, a: Army, kind: str) -> tuple[Provocation, ...]:
-    """ "Attacks of Opportunity & Movement": leaving squares an enemy threatens provokes; when
-    both threaten each other the greater reach gets the attack."""
-    if kind == "withdraw":
-        return ()
-    o = state.options
-    sf = o.square_feet
-    mine = army_squares(a)
-    used: dict[str, int] = {}
-    for p in state.provoked:
-        used[p.attacker] = used.get(p.attacker, 0) + 1
-    out: list[Provocation] = []
-    for b in sorted(state.armies.values(), key=lambda x: x.id):
-        if b.side == a.side or not b.placed or not b.fighting or b.routed:
-            continue
-        if not threatened(b, b.spec.reach, sf) & mine:
-            continue
-        mutual = bool(threatened(a, a.spec.reach, sf) & army_squares(b))
-        attackers: list[Army] = [b]
-        if mutual:
-            if a.spec.reach > b.spec.reach:
-                attackers = [a]
-            elif a.spec.reach == b.spec.reach:
-                attackers = {"stationary": [b], "none": [], "both": [b, a]}[o.aoo_equal_reach]
-        for att in attackers:
-            target = b if att is a else a
-            if used.get(att.id, 0) >= att.spec.aoo_per_round:
-                continue
-            used[att.id] = used.get(att.id, 0) + 1
-            out.append(Provocation(provoker=target.id, attacker=att.id))
-    return tuple(out)
-
-
-def turn_army(state: State, c: TurnArmy, dice: Dice) -> list[Event]:
-    need_phase(state, "movement", R_MOVEMENT, "turning")
-    a = army_of(state, c.army)
-    if not a.placed or not a.fighting:
-        raise violation(f"{a.id} cannot turn", R_MOVEMENT)
-    if c.facing == a.facing:
-        raise violation(f"{a.id} already faces {c.facing}", R_MOVEMENT)
-    _use_move_action(a)
-    cols, rows = dims(a.width, a.depth, a.facing)
-    width, depth = (cols, rows) if c.facing in ("north", "south") else (rows, cols)
-    return [ArmyTurned(army=a.id, facing=c.facing, width=width, depth=depth, rule=R_MOVEMENT)]
 
 
 def reveal_tactic(state: State, c: RevealTactic, dice: Dice) -> list[Event]:

@@ -3,7 +3,8 @@ resolving a phase. Within a phase every army acts simultaneously: actions are de
 (secret to their side), then `ResolvePhase` rolls and resolves them all against the armies
 as they stood at the start of the phase; damage of the phase is applied together, then
 healing, then army size and the rest are recalculated (the resolution package's
-`apply_phase_damage`).
+`apply_phase_damage`). The melee phase also resolves declared charges (`charge`); the
+conditions maneuvers inflict count as partial modifiers (`_condition_partials`).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from msgspec.structs import replace
 
 from domain.dice import Dice
 from domain.rulesets.skirmish.army import formation_dims
+from domain.rulesets.skirmish.charge import charge_declarations, melee_attack
 from domain.rulesets.skirmish.commands import DeclareAction, ResolvePhase
 from domain.rulesets.skirmish.common import army_of, violation
 from domain.rulesets.skirmish.events import (
@@ -30,8 +32,8 @@ from domain.rulesets.skirmish.geometry import (
     anchored,
     army_squares,
     footprint,
-    front_arc,
     in_front,
+    sees,
     threatened,
 )
 from domain.rulesets.skirmish.model import ROUND_PHASES, Army, Declaration, State
@@ -41,6 +43,7 @@ from domain.rulesets.skirmish.resolution import (
     Healing,
     Volley,
     adv_by_option,
+    affected_targets,
     apply_phase_damage,
     army_status,
     grant_temporary_hp,
@@ -133,7 +136,7 @@ def declare_action(state: State, c: DeclareAction, dice: Dice) -> list[Event]:
             raise violation(f"{a.id} does not threaten {t.id} (reach, facing)", R_FACING)
         flanking = not in_front(t, a)
     elif t.id != a.id:
-        if not front_arc(a) & army_squares(t):
+        if not sees(a, army_squares(t)):
             raise violation(
                 f"{a.id} cannot see {t.id}: only within 45 degrees of its front corners",
                 R_FACING,
@@ -178,15 +181,7 @@ def _opportunity_declarations(state: State) -> list[Declaration]:
         profile = next((x for x in a.spec.attacks if x.kind == "melee"), None)
         if profile is None:
             continue
-        out.append(
-            Declaration(
-                army=a.id,
-                side=a.side,
-                profile=profile,
-                target=t.id,
-                flanking=not in_front(t, a),
-            )
-        )
+        out.append(melee_attack(a, t, profile))
     return out
 
 
@@ -196,7 +191,9 @@ def _maneuver(state: State, d: Declaration, r: ActionResolved) -> list[Event]:
     o = state.options
     a, t = state.armies[d.army], state.armies[d.target]
     m = d.profile.maneuver or ""
-    affected = min(t.army_size, r.result.success.successful + r.result.success.critical)
+    # "Terminology" (Affected Soldiers): die rolls / concentration, never more than targets.
+    hit = affected_targets(r.result.volley)
+    affected = min(t.army_size, hit.successful + hit.critical)
     moved: tuple[int, int] | None = None
     events: list[Event] = []
     if m in ("bull_rush", "drag", "reposition") and d.move_target and affected > 0:
@@ -211,10 +208,13 @@ def _maneuver(state: State, d: Declaration, r: ActionResolved) -> list[Event]:
             step = (1 if dx > 0 else -1, 0) if abs(dx) >= abs(dy) else (0, 1 if dy > 0 else -1)
             if m == "drag":
                 step = (-step[0], -step[1])
-        n = max(1, o.maneuver_move_feet // o.square_feet)
-        x, y = t.x + step[0] * n, t.y + step[1] * n
-        if _fits(state, t, footprint(x, y, t.width, t.depth, t.facing)):
-            moved = (x, y)
+        # "moved a maximum of 10'": the farthest of 10', 5'... that is free
+        for n in range(max(1, o.maneuver_move_feet // o.square_feet), 0, -1):
+            x, y = t.x + step[0] * n, t.y + step[1] * n
+            if _fits(state, t, footprint(x, y, t.width, t.depth, t.facing)):
+                moved = (x, y)
+                break
+    condition = o.maneuver_conditions.get(m)
     forced_open = False
     if (
         m in ("bull_rush", "drag", "reposition")
@@ -238,6 +238,7 @@ def _maneuver(state: State, d: Declaration, r: ActionResolved) -> list[Event]:
             disarmed=affected if m == "disarm" else 0,
             sundered=d.equipment if m == "sunder" else None,
             rule=R_MANEUVERS,
+            condition=condition.condition if condition is not None and affected else None,
         )
     )
     if moved is not None:
@@ -269,6 +270,30 @@ def _maneuver(state: State, d: Declaration, r: ActionResolved) -> list[Event]:
     return events
 
 
+def _condition_partials(state: State, a: Army, t: Army, kind: str) -> tuple[tuple[int, int], ...]:
+    """ "Conditions & Effects" (lost) as "Partial Benefit or Penalty": the acting army's
+    afflicted soldiers take their condition's attack modifier; the target's afflicted
+    soldiers' AC modifier counts for the share of the acting army's soldiers (rounded down)
+    that the afflicted share of the target represents."""
+    if a.id == t.id or kind not in ("melee", "ranged", "maneuver"):
+        return ()
+    if not (a.conditions or t.conditions):
+        return ()
+    specs = {c.condition: c for c in state.options.maneuver_conditions.values()}
+    out: list[tuple[int, int]] = []
+    for name, n in sorted(a.conditions.items()):
+        spec = specs.get(name)
+        if spec is not None and spec.attack and n:
+            out.append((spec.attack, min(n, a.army_size)))
+    for name, n in sorted(t.conditions.items()):
+        spec = specs.get(name)
+        if spec is not None and spec.ac and n and t.army_size:
+            share = a.army_size * min(n, t.army_size) // t.army_size
+            if share:
+                out.append((-spec.ac, share))
+    return tuple(out)
+
+
 def _fits(state: State, a: Army, squares: frozenset[tuple[int, int]]) -> bool:
     b = state.board
     if any(not (0 <= x < b.width and 0 <= y < b.height) for x, y in squares):
@@ -282,6 +307,10 @@ def _attack_phase(state: State, dice: Dice) -> list[Event]:
     opportunity = state.phase == "opportunity"
     declared = _opportunity_declarations(state) if opportunity else list(state.declared)
     events: list[Event] = []
+    if state.phase == "melee":
+        charges, failed = charge_declarations(state)
+        declared += charges
+        events += failed
     volleys: dict[str, list[Volley]] = {}
     healing: dict[str, list[Healing]] = {}
     rs = state.options.resolution
@@ -314,6 +343,7 @@ def _attack_phase(state: State, dice: Dice) -> list[Event]:
                 Healing(amount=amount * actions, label=f"{a.id} {p.name} ({soldiers} soldiers)")
             )
             continue
+        d = replace(d, partial=d.partial + _condition_partials(state, a, t, p.kind))
         r = resolve_declaration(state, d, dice, opportunity)
         events.append(r)
         if r.diversion is not None and r.diverted_to is not None:

@@ -11,9 +11,12 @@ __all__ = [
     "R_ALTERATIONS",
     "R_BARDIC",
     "R_BOONS",
+    "R_CHARGE",
     "R_COMMANDER",
+    "R_CONDITIONS",
     "R_END",
     "R_FACING",
+    "R_FLIGHT",
     "R_FORMATION",
     "R_INITIATIVE",
     "R_LEADER",
@@ -24,6 +27,7 @@ __all__ = [
     "R_MOVEMENT",
     "R_MOVE_TACTICS",
     "R_OPPORTUNITY",
+    "R_OPPOSED",
     "R_PHASES",
     "R_PLACEMENT",
     "R_RANGED",
@@ -76,3 +80,7 @@ R_MANEUVERS = "000 Alterations to Standard Combat / Combat Maneuvers"
 R_SOFT_COVER = "000 Alterations to Standard Combat / Soft Cover & Firing Into Melee"
 R_TEAMWORK = "000 Alterations to Standard Combat / Teamwork Feats"
 R_REFEREE = "000 Important Notes (referee's call)"
+R_OPPOSED = "000 Morale Checks / Opposed Morale Checks"
+R_CHARGE = "000 Army Representation / Movement & Distance (double-move with a charge)"
+R_FLIGHT = "000 The Battlefield / Camp Zone (routing armies go towards it)"
+R_CONDITIONS = "000 Alterations to Standard Combat / Combat Maneuvers (Conditions & Effects)"

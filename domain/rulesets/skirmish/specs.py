@@ -12,6 +12,7 @@ from typing import Literal
 
 import msgspec
 
+from domain.rulesets.skirmish.resolution.model import Reroll
 from domain.rulesets.skirmish.resolution.tables import SizeCategory
 
 __all__ = [
@@ -20,15 +21,19 @@ __all__ = [
     "AttackProfile",
     "CommanderSpec",
     "DamageDice",
+    "DamageOptionSpec",
     "Facing",
     "LeaderSpec",
     "Maneuver",
     "RaceKind",
+    "Reroll",
     "Save",
     "Term",
 ]
 
-Facing = Literal["north", "east", "south", "west"]
+Facing = Literal[
+    "north", "east", "south", "west", "northeast", "southeast", "southwest", "northwest"
+]
 RaceKind = Literal["militaristic", "tribal", "other"]
 Save = Literal["fortitude", "reflex", "will"]
 ActionKind = Literal["melee", "ranged", "area", "heal", "maneuver", "temp_hp"]
@@ -80,12 +85,31 @@ class CommanderSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class DamageDice(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """`count`d`sides` + `bonus` of one damage type."""
+    """`count`d`sides` + `bonus` of one damage type ("Average Damage Value (ADV)": ADV from
+    different types is kept separate). `multiplied_on_critical` False: precision damage,
+    Vital Strike dice and extra energy dice, not multiplied on a critical hit."""
 
     count: int = 0
     sides: int = 0
     bonus: int = 0
     type: str = "untyped"
+    multiplied_on_critical: bool = True
+
+
+class DamageOptionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One damage option of an attack profile ("Average Damage Value (ADV)" / Damage Options:
+    "each option results with a different ADV", a regular, critical and unsuccessful ADV per
+    option and per damage type).
+
+    The option's `damage` is added to the profile's own dice (Power Attack: +2 of the weapon's
+    type; Vital Strike: one more weapon die, not multiplied on a critical); `attack_modifier`
+    is its cost on the attack roll or CMB (Power Attack, Deadly Aim: -1). The profile without
+    any option is its base option, named after the profile.
+    """
+
+    name: str
+    damage: tuple[DamageDice, ...] = ()
+    attack_modifier: int = 0
 
 
 class AttackProfile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -95,6 +119,8 @@ class AttackProfile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     maneuver: a combat maneuver check (d20 + attack_bonus as CMB) against the target's CMD;
     area: the target army saves (d20 + save) against save_dc, half damage on a success;
     heal / temp_hp: restores (or grants) the ADV per action to an allied army.
+    Several damage options ("Damage Options") and re-rolls ("Modifying the Success
+    Percentage") are declared with `damage_options` / `option` and `rerolls`.
     """
 
     name: str
@@ -119,6 +145,13 @@ class AttackProfile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     precise_shot: bool = False  # no diversion when firing into melee
     dr_bypass: tuple[str, ...] = ()  # what the attack counts as against DR ("magic"...)
     temp_hp_per_soldier: int = 0  # temp_hp: temporary HP granted per soldier affected
+    # "Damage Options": the profile's options besides its base damage; `option` is the one in
+    # use (None: the base damage; a declared action may choose another)
+    damage_options: tuple[DamageOptionSpec, ...] = ()
+    option: str | None = None
+    # "Modifying the Success Percentage": re-rolls of the action's die roll (standing ones;
+    # a declared action may add more)
+    rerolls: tuple[Reroll, ...] = ()
 
 
 class ArmySpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):

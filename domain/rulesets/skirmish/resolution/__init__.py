@@ -21,7 +21,8 @@ Inputs
   squares, per-action target limit, chosen targets / chosen area for concentration, reachable
   soldiers/squares), `roll` (`SuccessInputs`: d20 result, DC, `PartialModifier`s, miss chance,
   `Reroll`s, `CriticalInputs`), `damage` (`DamageOption`: `DamageRoll`s of `DiceTerm`s per
-  outcome, critical multiplier), `dr_bypass`, `label`.
+  outcome, critical multiplier), `dr_bypass`, `label`, `alternatives` (the other damage
+  options: their ADVs land in `ActionResult.alternatives`, shown, not applied).
 - `TargetArmy`: army size, maximum army size, Total Army HP, maximum soldier HP, temporary HP,
   Constitution score (None: dies at 0), dies_at_zero_hp, operates_below_zero (ferocity), size
   category / steps past Colossal / density override, DR (+ what bypasses it), `Resistance`s,

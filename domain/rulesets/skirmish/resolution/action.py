@@ -28,12 +28,16 @@ def resolve_action(
 ) -> ActionResult:
     """Resolve one action against one army: targets, concentration and die rolls ("Actions,
     Targets, Concentration & Die Rolls"), the success split ("The Success Percentage") and the
-    ADVs of the chosen damage option ("Average Damage Value (ADV)"). Its `volley` is what
+    ADVs of the chosen damage option ("Average Damage Value (ADV)", with the ADVs of the other
+    options in `alternatives`: "Damage Options"). Its `volley` is what
     `apply_phase_damage` takes; no damage is applied here."""
     opts = options or ResolutionOptions()
     targets = resolve_targets(action, target, opts)
-    success = split_die_rolls(action.roll, targets.die_rolls)
-    adv = adv_by_option(action.damage, can_crit=action.roll.critical is not None)
+    success = split_die_rolls(action.roll, targets.die_rolls, opts)
+    can_crit = action.roll.critical is not None
+    adv = adv_by_option(action.damage, can_crit=can_crit)
+    # "Damage Options": every other option's ADVs too (shown; only `damage` is applied)
+    others = tuple(adv_by_option(o, can_crit=can_crit) for o in action.alternatives)
     volley = Volley(
         label=action.label,
         targets=targets.targets,
@@ -50,6 +54,7 @@ def resolve_action(
         adv=adv,
         volley=volley,
         steps=(*targets.steps, *success.steps, *adv.steps),
+        alternatives=others,
     )
 
 

@@ -66,7 +66,7 @@ def _typed(
         adv = floor(floor(sums[dt]) * multiplier)
         pool = " + ".join(
             f"{'' if crit is None or not t.multiplied_on_critical else f'{crit} x '}"
-            f"({t.count}d{t.sides}{t.bonus:+d})"
+            f"({f'{t.count}d{t.sides}' if t.count else ''}{t.bonus:+d})"
             for t in terms
             if t.damage_type == dt
         )

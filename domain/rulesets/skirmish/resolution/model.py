@@ -10,7 +10,7 @@ All Structs are frozen, kw_only msgspec Structs; rationals are `Exact` (never fl
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -95,11 +95,15 @@ class PartialModifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class Reroll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """A re-roll case ("Modifying the Success Percentage"), applied `count` times."""
+    """A re-roll case ("Modifying the Success Percentage": Re-roll on a success / on a fail /
+    at a different modifier), applied `count` times (0..10 when decoded) to the action's die
+    roll, whoever makes it (an area's saving throws: Persistent Spell is `on_success`).
+    `source` names what grants it (a feat, a spell), shown in the step."""
 
     kind: RerollKind
-    count: int = 1
+    count: Annotated[int, msgspec.Meta(ge=0, le=10)] = 1
     modifier: int = 0  # at_modifier only: the re-roll's +/- modifier
+    source: str = ""
 
 
 class CriticalInputs(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -159,6 +163,9 @@ class DamageOption(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 class ActionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """One army's action against one army ("Actions, Targets, Concentration & Die Rolls").
 
+    `damage` is the damage option in use; `alternatives` the army's other options ("Damage
+    Options": each has its own ADVs, computed and shown alongside).
+
     `acting_soldiers`: the effective army size (army size minus those unable to act).
     `full_rounds_per_action`: full rounds to act and be ready again (heavy crossbow: 2).
     `dr_bypass`: what the attack counts as for DR (e.g. "adamantine", "magic").
@@ -171,6 +178,8 @@ class ActionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     damage: DamageOption = msgspec.field(default_factory=DamageOption)
     dr_bypass: tuple[str, ...] = ()
     label: str = ""
+    # "Damage Options": the army's other damage options; their ADVs are shown, not applied
+    alternatives: tuple[DamageOption, ...] = ()
 
 
 class Resistance(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -291,6 +300,7 @@ class ActionResult(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     adv: AdvSet
     volley: Volley
     steps: tuple[Step, ...]
+    alternatives: tuple[AdvSet, ...] = ()  # "Damage Options": the ADVs of the other options
 
 
 class AffectedTargets(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -13,15 +13,20 @@ __all__ = [
     "S_CONCENTRATION",
     "S_CRITICAL",
     "S_CRITICAL_ROLLS",
+    "S_DAMAGE_OPTIONS",
     "S_DEAD",
     "S_DEFEATED",
     "S_DIE_ROLLS",
     "S_EFFECTIVE_ADV",
     "S_ENDING",
     "S_HEALING",
+    "S_LINE_OF_EFFECT",
     "S_MODIFYING",
     "S_RECALCULATE",
     "S_REDUCING",
+    "S_REROLL_FAIL",
+    "S_REROLL_MODIFIER",
+    "S_REROLL_SUCCESS",
     "S_SOFT_COVER",
     "S_SUCCESS",
     "S_SUCCESSFUL_ROLLS",
@@ -42,9 +47,13 @@ S_DIE_ROLLS = f"{_A} / Die Rolls"
 S_SUCCESS = "The Success Percentage / Using the Success Percentage"
 S_CRITICAL = "The Success Percentage / Critical Percentage"
 S_MODIFYING = "The Success Percentage / Modifying the Success Percentage"
+S_REROLL_SUCCESS = f"{S_MODIFYING} / Re-roll on a success"
+S_REROLL_FAIL = f"{S_MODIFYING} / Re-roll on a fail"
+S_REROLL_MODIFIER = f"{S_MODIFYING} / Re-roll at a different modifier"
 S_SUCCESSFUL_ROLLS = "The Success Percentage / Determining Successful Die Rolls"
 S_CRITICAL_ROLLS = "The Success Percentage / Determining Critical Die Rolls"
 S_ADV = "Average Damage Value (ADV)"
+S_DAMAGE_OPTIONS = f"{S_ADV} / Damage Options"
 S_EFFECTIVE_ADV = "Applying Damage in Skirmish Combat / Determining Effective ADV"
 S_TOTAL_DAMAGE = "Applying Damage in Skirmish Combat / Determining Total Damage"
 S_REDUCING = "Applying Damage in Skirmish Combat / Concentration & Reducing Army Size"
@@ -56,6 +65,9 @@ S_TERMINOLOGY = "Terminology"
 S_TEMPORARY = "Terminology / Total Army HP, Temporary"
 S_ENDING = "Ending Skirmish Combat (Bloodied)"
 S_SOFT_COVER = "Alterations to Standard Combat / Ranged Attacks / Soft Cover & Firing Into Melee"
+S_LINE_OF_EFFECT = (
+    "Alterations to Standard Combat / Ranged Attacks / Line of Effect & Indirect Fire"
+)
 S_BARDIC = "Alterations to Standard Combat / Bardic Performance"
 S_TEAMWORK = "Alterations to Standard Combat / Teamwork Feats"
 

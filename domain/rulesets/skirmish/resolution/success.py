@@ -24,11 +24,15 @@ from domain.rulesets.skirmish.resolution.sections import (
     S_CRITICAL,
     S_CRITICAL_ROLLS,
     S_MODIFYING,
+    S_REROLL_FAIL,
+    S_REROLL_MODIFIER,
+    S_REROLL_SUCCESS,
     S_SUCCESS,
     S_SUCCESSFUL_ROLLS,
     S_TERMINOLOGY,
     step,
 )
+from domain.rulesets.skirmish.resolution.tables import ResolutionOptions
 
 __all__ = [
     "affected_percentage",
@@ -100,28 +104,39 @@ def apply_miss_chance(p: Fraction, miss_chance: int) -> tuple[Fraction, Step]:
     )
 
 
-def apply_reroll(p: Fraction, reroll: Reroll) -> tuple[Fraction, Step]:
+def apply_reroll(p: Fraction, reroll: Reroll, per_point: int = 5) -> tuple[Fraction, Step]:
     """ "Modifying the Success Percentage": the three re-roll cases, each `count` times.
 
-    on_success (must succeed again): p x p; on_fail (may roll again): p + p x (1 - p);
-    at_modifier: p x (p + 5% x modifier), the re-roll's percentage clamped to [0, 100].
+    "Re-roll on a success" (must succeed again): p x p per re-roll (45% -> 20.25%);
+    "Re-roll on a fail" (may roll again): p + p x (1 - p) per re-roll (65% -> 87.75%);
+    "Re-roll at a different modifier": p x (p + `per_point`% x modifier), the re-roll's
+    percentage clamped to [0, 100] (45% at +2 -> 45% x 55% = 24.75%; `per_point` 10, the
+    example's own 65%, gives 29.25%). Count 0 changes nothing.
     """
     q = p
+    n = max(0, reroll.count)
+    by = f" ({reroll.source})" if reroll.source else ""
     if reroll.kind == "on_success":
-        for _ in range(max(0, reroll.count)):
+        for _ in range(n):
             q = q * p / 100
-        formula = f"{show(p)}% x itself, {reroll.count} re-roll(s)"
+        formula = f"{show(p)}% x {show(p)}%, {n} re-roll(s)"
+        rule, name = S_REROLL_SUCCESS, "re-roll on a success"
     elif reroll.kind == "on_fail":
-        for _ in range(max(0, reroll.count)):
+        for _ in range(n):
             q = q + p * (100 - q) / 100
-        formula = f"{show(p)}% + {show(p)}% x (100% - {show(p)}%), {reroll.count} re-roll(s)"
+        formula = f"{show(p)}% + {show(p)}% x (100% - {show(p)}%), {n} re-roll(s)"
+        rule, name = S_REROLL_FAIL, "re-roll on a fail"
     else:
-        r = clamp_percent(p + 5 * reroll.modifier)
-        for _ in range(max(0, reroll.count)):
+        r = clamp_percent(p + per_point * reroll.modifier)
+        for _ in range(n):
             q = q * r / 100
-        formula = f"{show(p)}% x ({show(p)}% {reroll.modifier:+d} x 5% = {show(r)}%)"
+        formula = (
+            f"{show(p)}% x ({show(p)}% {reroll.modifier:+d} x {per_point}% = {show(r)}%),"
+            f" {n} re-roll(s)"
+        )
+        rule, name = S_REROLL_MODIFIER, f"re-roll at {reroll.modifier:+d}"
     q = clamp_percent(q)
-    return q, step(f"success percentage after re-roll {reroll.kind}", q, formula, S_MODIFYING)
+    return q, step(f"success percentage after {name}{by}", q, formula, rule)
 
 
 def critical_percentage(success: Fraction, crit: CriticalInputs) -> tuple[Fraction, list[Step]]:
@@ -146,8 +161,12 @@ def critical_percentage(success: Fraction, crit: CriticalInputs) -> tuple[Fracti
     ]
 
 
-def success_percentage(inputs: SuccessInputs) -> tuple[Fraction, list[Step]]:
-    """ "The Success Percentage" with every modifier of "Modifying the Success Percentage"."""
+def success_percentage(
+    inputs: SuccessInputs, options: ResolutionOptions | None = None
+) -> tuple[Fraction, list[Step]]:
+    """ "The Success Percentage" with every modifier of "Modifying the Success Percentage"
+    (partial modifiers, clamp, re-rolls in order, miss chance)."""
+    per_point = (options or ResolutionOptions()).reroll_percent_per_point
     p, s = base_success_percentage(inputs.roll_result, inputs.dc)
     steps = [s]
     for m in inputs.partial:
@@ -157,7 +176,7 @@ def success_percentage(inputs: SuccessInputs) -> tuple[Fraction, list[Step]]:
     p = clamp_percent(p)
     steps.append(step("success percentage", p, "clamped to [0%, 100%]", S_SUCCESS))
     for r in inputs.rerolls:
-        p, s = apply_reroll(p, r)
+        p, s = apply_reroll(p, r, per_point)
         steps.append(s)
     if inputs.miss_chance:
         p, s = apply_miss_chance(p, inputs.miss_chance)
@@ -165,12 +184,14 @@ def success_percentage(inputs: SuccessInputs) -> tuple[Fraction, list[Step]]:
     return p, steps
 
 
-def split_die_rolls(inputs: SuccessInputs, die_rolls: int) -> SuccessResult:
+def split_die_rolls(
+    inputs: SuccessInputs, die_rolls: int, options: ResolutionOptions | None = None
+) -> SuccessResult:
     """Successful, critical and unsuccessful die rolls ("Determining Successful / Critical /
     Unsuccessful Die Rolls"): die rolls x percentage, rounded normally; critical ones (max the
     successful ones) are taken out of the successful ones; unsuccessful = die rolls - successful.
     """
-    p, steps = success_percentage(inputs)
+    p, steps = success_percentage(inputs, options)
     successful = round_half_away(die_rolls * p / 100)
     steps.append(
         step(

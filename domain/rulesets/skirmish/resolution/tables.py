@@ -117,3 +117,6 @@ class ResolutionOptions(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # "Soft Cover & Firing Into Melee": percent of successes diverted (one / both apply).
     diversion_one_percent: int = 25
     diversion_both_percent: int = 50
+    # "Re-roll at a different modifier": the re-roll's percentage moves this many percent per
+    # +/- 1 (the rule's "5% for each"; 10 reproduces the example's 45% + 2 -> 65% -> 29.25%).
+    reroll_percent_per_point: int = 5
