@@ -239,7 +239,37 @@ class _Writer:
         self.conn.close()
 
 
+class _Refused(Exception):
+    """A job raised something other than a refusal: the batch is run again, carefully."""
+
+
 def _run_batch(conn: sqlite3.Connection, batch: list[Any]) -> list[tuple[bool, Any]]:
+    """Run the jobs in one transaction. A job refused with a `StoreError` (a conflict, a
+    duplicate, a gap) refuses before it writes anything, so the others go on; anything
+    else may have written half a job, so the batch is undone and run again with one
+    savepoint per job (`_run_batch_in_savepoints`)."""
+    outcomes: list[tuple[bool, Any]] = []
+    try:
+        conn.execute("BEGIN IMMEDIATE")
+        for fn, _fut in batch:
+            try:
+                outcomes.append((True, fn(conn)))
+            except StoreError as e:
+                outcomes.append((False, e))
+            except Exception as e:
+                raise _Refused from e
+        conn.execute("COMMIT")
+    except _Refused:
+        conn.execute("ROLLBACK")
+        return _run_batch_in_savepoints(conn, batch)
+    except sqlite3.Error as e:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        outcomes = [(False, e)] * len(batch)
+    return outcomes
+
+
+def _run_batch_in_savepoints(conn: sqlite3.Connection, batch: list[Any]) -> list[tuple[bool, Any]]:
     """Run each job in its own savepoint of one transaction: a failure undoes only its job."""
     outcomes: list[tuple[bool, Any]] = []
     try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -73,8 +74,19 @@ def _tag(event: msgspec.Struct) -> str:
     return str(event.__struct_config__.tag)
 
 
+_last_now: tuple[int, str] = (-1, "")
+
+
 def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    """The time of recording, to the millisecond (ISO 8601, UTC). Formatted once per
+    millisecond: under load many commands are recorded within the same one."""
+    global _last_now
+    ms = time.time_ns() // 1_000_000
+    if ms != _last_now[0]:
+        at = datetime.fromtimestamp(ms // 1000, UTC).replace(microsecond=ms % 1000 * 1000)
+        stamp = at.isoformat(timespec="milliseconds")
+        _last_now = (ms, stamp.replace("+00:00", "Z"))
+    return _last_now[1]
 
 
 def _seed_name(commit: str) -> str:

@@ -125,12 +125,15 @@ class Hub:
         await self.doorbell.stop()
 
     def ring(self) -> None:
-        self._wake.set()
+        # Without subscribers there is nothing to deliver: the first one to subscribe
+        # starts from the store's last position anyway.
+        if self._subs:
+            self._wake.set()
 
     def appended(self, events: list[StoredEvent]) -> None:
         """This process appended `events`: deliver them here and tell the other workers."""
         if events:
-            self._wake.set()
+            self.ring()
             self.doorbell.announce(events[-1].position)
 
     async def subscribe(self, accepts: Accepts) -> Subscription:

@@ -1,0 +1,55 @@
+"""SQLite group commit: the writes of one loop iteration share one transaction; a
+refused append fails alone, and a job that fails halfway leaves nothing behind."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+import pytest
+
+from events.envelope import AccessKey
+from events.errors import VersionConflict
+from events.sqlite import SQLiteEventStore
+from tests.integration.test_store_contract import append_more, make_events
+
+
+async def test_a_job_failing_halfway_is_undone_and_the_others_commit(tmp_path: Path) -> None:
+    store = SQLiteEventStore(tmp_path / "batch.db")
+    await store.open()
+    try:
+        await append_more(store, "b1", 1)
+        head = await store.head("b1")
+        assert head is not None
+        key = AccessKey(key_hash="k" * 64, battle_id="b1", role="observer")
+        results = await asyncio.gather(
+            store.append("b2", 0, make_events("b2", 0, count=2)),
+            store.save_keys([key, key]),  # the second row breaks the primary key
+            store.append("b1", 0, make_events("b1", 0, count=1)),  # refused: b1 is at 1
+            store.append("b1", 1, make_events("b1", 1, head.hash, 3)),
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], list) and len(results[0]) == 2
+        assert isinstance(results[1], Exception) and not isinstance(results[1], VersionConflict)
+        assert isinstance(results[2], VersionConflict)
+        assert isinstance(results[3], list) and [e.version for e in results[3]] == [2, 3, 4]
+        assert await store.find_key("k" * 64) is None  # its first row was undone too
+        assert sorted(e.position for e in await store.read_all()) == list(range(1, 7))
+    finally:
+        await store.close()
+
+
+@pytest.mark.parametrize("appends", [2, 30])
+async def test_one_of_many_racing_appends_wins(tmp_path: Path, appends: int) -> None:
+    store = SQLiteEventStore(tmp_path / "race.db")
+    await store.open()
+    try:
+        tries = [
+            store.append("b", 0, make_events("b", 0, count=2, tag=str(i))) for i in range(appends)
+        ]
+        results = await asyncio.gather(*tries, return_exceptions=True)
+        assert sum(isinstance(r, list) for r in results) == 1
+        assert all(isinstance(r, VersionConflict) for r in results if not isinstance(r, list))
+        assert [e.version for e in await store.read("b")] == [1, 2]
+    finally:
+        await store.close()
