@@ -1,8 +1,9 @@
 """The PostgreSQL event store: psycopg 3, an async connection pool, the same contract as SQLite.
 
-An append is one call of `battle_try_append` (see events/migrations/postgres/): it
-checks the command id and the expected version, takes the next positions from the one
-counter row and inserts the events. The counter row stays locked until commit, so
+Appends go in batches, one call of `battle_try_append_many` (see
+events/migrations/postgres/0004): for each append it checks the command id and the
+expected version, takes the next positions from the one counter row and inserts the
+events. The counter row stays locked until commit, so
 global positions are gap-free and become visible in order: a reader polling "after
 position P" never skips a late commit. The price is that appends are serialised across
 battles; the store recovers throughput by committing the appends of concurrent
@@ -45,11 +46,6 @@ _COLUMNS = (
     "actor_role, actor_side, command_id, prev_hash, hash"
 )
 
-_APPEND = (
-    "SELECT code, first_position, message, detail FROM battle_try_append(%s, %s, "
-    "%s::integer[], %s::text[], %b::bytea[], %s::text[], %s::text[], %s::text[], %s::text[], "
-    "%s::text[], %s::text[], %s::text[], %s, %s, %s, %s)"
-)
 _APPEND_MANY = (
     "SELECT i, code, first_position, message, detail FROM battle_try_append_many("
     "%s::integer[], %s::text[], %s::integer[], %s::text[], %s::text[], %s::integer[], "
@@ -58,7 +54,7 @@ _APPEND_MANY = (
 )
 _BATCH = 256  # appends committed together at most
 
-# (code, first position, message, detail) as battle_try_append answers
+# (code, first position, message, detail) as battle_try_append_many answers, per append
 _Outcome = tuple[str, int | None, str | None, str | None]
 # What fails a batch statement because of one of its rows, not because of the database
 _ROW_ERRORS = (psycopg.DataError, psycopg.IntegrityError, psycopg.ProgrammingError)
@@ -131,7 +127,7 @@ def _translate(
 def _refusal(
     outcome: _Outcome, battle_id: str, command_id: str | None, expected: int
 ) -> StoreError:
-    """The store error for an append that battle_try_append refused (see 0001, 0002)."""
+    """The store error for an append that battle_try_append_many refused (see 0004)."""
     code, _, message, detail = outcome
     text = message or code
     if code == "BS001":
@@ -280,24 +276,17 @@ class PostgresEventStore:
                     future.set_result(outcome)
 
     async def _append_alone(self, append: _Append, future: asyncio.Future[_Outcome]) -> None:
-        battle_id, expected, _, command = append
-        params = (
-            battle_id, expected, *_flatten([append])[7:],
-            None if command is None else command.command_id,
-            None if command is None else command.request_hash,
-            None if command is None else command.first_version,
-            None if command is None else command.last_version,
-        )  # fmt: skip
+        """One append as a batch of its own: if its row is bad, only it fails."""
         try:
             async with self._need_pool().connection() as conn:
-                row = await (await conn.execute(_APPEND, params)).fetchone()
+                row = await (await conn.execute(_APPEND_MANY, _flatten([append]))).fetchone()
         except Exception as e:
             if not future.done():
                 future.set_exception(_batch_error(e))
             return
         if not future.done():
             future.set_result(
-                (str(row[0]), row[1], row[2], row[3]) if row else ("XX000", None, "", "")
+                (str(row[1]), row[2], row[3], row[4]) if row else ("XX000", None, "", "")
             )
 
     async def read(

@@ -176,9 +176,9 @@ class BattleService:
         assert head is not None
         async for chunk in read_log_ahead(self.store, battle_id, after=1, upto=head.version):
             timeline.extend_log(chunk)
-        loaded = _Loaded(ruleset, timeline, head.hash)
-        await self._catch_up(loaded, battle_id)  # what was appended since `head`
-        return self._remember(battle_id, loaded)
+        # Folded up to `head`: what was appended since, the next catch-up reads (and a
+        # command decided on this state meets a version conflict and decides again).
+        return self._remember(battle_id, _Loaded(ruleset, timeline, head.hash))
 
     def _remember(self, battle_id: str, loaded: _Loaded) -> _Loaded:
         existing = self._cache.get(battle_id)

@@ -9,8 +9,8 @@
 -- same SQLSTATEs and messages) see exactly what it will be appended after, the earlier
 -- appends of the batch included. A refused append is answered and skipped, without a
 -- subtransaction; positions go only to the appends that are made, so they stay
--- gap-free. An unexpected error fails the statement: the store then falls back to
--- battle_try_append, one append at a time. Answers one row per append, by ordinal i.
+-- gap-free. An unexpected error (a row PostgreSQL cannot store) fails the statement:
+-- the store then sends the batch's appends again, each as a batch of its own. Answers one row per append, by ordinal i.
 CREATE FUNCTION battle_try_append_many(
     p_counts          integer[],
     p_battle_ids      text[],
