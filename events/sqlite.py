@@ -1,9 +1,9 @@
 """The embedded event store: one SQLite file in WAL mode, one writer, reader threads.
 
 One process owns the file. Appends are committed on the event loop, all the appends
-of one loop iteration in one transaction (group commit), each in its own savepoint so
-that a conflict in one does not undo the others; in WAL mode with synchronous=NORMAL
-such a commit does not fsync. Checkpoints, which do, run on a background thread.
+of one loop iteration in one transaction (group commit); a conflict in one refuses it
+before it writes, so the others go on. In WAL mode with synchronous=NORMAL such a
+commit does not fsync. Checkpoints, which do, run on a background thread.
 Reads run on a small pool of threads, each with its own connection. Triggers refuse
 UPDATE and DELETE on the events table.
 """
@@ -124,15 +124,18 @@ def _connect(path: str) -> sqlite3.Connection:
 
 def _append_job(
     conn: sqlite3.Connection,
+    heads: dict[str, int],
     battle_id: str,
     expected_version: int,
     events: Sequence[PendingEvent],
     command: CommandRecord | None,
 ) -> list[StoredEvent]:
-    row = conn.execute(
-        "SELECT max(version) FROM events WHERE battle_id = ?", (battle_id,)
-    ).fetchone()
-    current = row[0] or 0
+    current = heads.get(battle_id)
+    if current is None:
+        row = conn.execute(
+            "SELECT max(version) FROM events WHERE battle_id = ?", (battle_id,)
+        ).fetchone()
+        current = row[0] or 0
     if command is not None:
         found = conn.execute(
             "SELECT request_hash FROM commands WHERE battle_id = ? AND command_id = ?",
@@ -202,6 +205,7 @@ def _append_job(
                 command.last_version,
             ),
         )
+    heads[battle_id] = events[-1].version if events else current  # last: nothing raises after
     return stored
 
 
@@ -217,6 +221,7 @@ class _Writer:
         self.conn = _connect(path)
         self.conn.executescript(SCHEMA)
         self.conn.execute("PRAGMA wal_autocheckpoint=0")
+        self.heads = _Heads()
         self._pending: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
         self._scheduled = False
 
@@ -229,7 +234,8 @@ class _Writer:
     def _flush(self) -> None:
         self._scheduled = False
         batch, self._pending = self._pending, []
-        for (_fn, fut), (ok, value) in zip(batch, _run_batch(self.conn, batch), strict=True):
+        outcomes = _run_batch(self.conn, self.heads, batch)
+        for (_fn, fut), (ok, value) in zip(batch, outcomes, strict=True):
             if ok:
                 _resolve(fut, value)
             else:
@@ -243,7 +249,22 @@ class _Refused(Exception):
     """A job raised something other than a refusal: the batch is run again, carefully."""
 
 
-def _run_batch(conn: sqlite3.Connection, batch: list[Any]) -> list[tuple[bool, Any]]:
+class _Heads(dict[str, int]):
+    """The last version of each battle this connection wrote or read, so that an append
+    need not ask for it. Valid while no other connection commits: `PRAGMA data_version`
+    tells, read inside each batch's write transaction (no one else can commit then).
+    An append that writes sets its battle's head; a rolled-back batch forgets them all."""
+
+    data_version = -1
+
+    def check(self, conn: sqlite3.Connection) -> None:
+        version = conn.execute("PRAGMA data_version").fetchone()[0]
+        if version != self.data_version:
+            self.clear()
+            self.data_version = version
+
+
+def _run_batch(conn: sqlite3.Connection, heads: _Heads, batch: list[Any]) -> list[tuple[bool, Any]]:
     """Run the jobs in one transaction. A job refused with a `StoreError` (a conflict, a
     duplicate, a gap) refuses before it writes anything, so the others go on; anything
     else may have written half a job, so the batch is undone and run again with one
@@ -251,6 +272,7 @@ def _run_batch(conn: sqlite3.Connection, batch: list[Any]) -> list[tuple[bool, A
     outcomes: list[tuple[bool, Any]] = []
     try:
         conn.execute("BEGIN IMMEDIATE")
+        heads.check(conn)
         for fn, _fut in batch:
             try:
                 outcomes.append((True, fn(conn)))
@@ -261,19 +283,25 @@ def _run_batch(conn: sqlite3.Connection, batch: list[Any]) -> list[tuple[bool, A
         conn.execute("COMMIT")
     except _Refused:
         conn.execute("ROLLBACK")
-        return _run_batch_in_savepoints(conn, batch)
+        heads.clear()
+        return _run_batch_in_savepoints(conn, heads, batch)
     except sqlite3.Error as e:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
+        heads.clear()
         outcomes = [(False, e)] * len(batch)
     return outcomes
 
 
-def _run_batch_in_savepoints(conn: sqlite3.Connection, batch: list[Any]) -> list[tuple[bool, Any]]:
-    """Run each job in its own savepoint of one transaction: a failure undoes only its job."""
+def _run_batch_in_savepoints(
+    conn: sqlite3.Connection, heads: _Heads, batch: list[Any]
+) -> list[tuple[bool, Any]]:
+    """Run each job in its own savepoint of one transaction: a failure undoes only its job
+    (a job sets its battle's head only once nothing of it can fail)."""
     outcomes: list[tuple[bool, Any]] = []
     try:
         conn.execute("BEGIN IMMEDIATE")
+        heads.check(conn)
         for fn, _fut in batch:
             conn.execute("SAVEPOINT job")
             try:
@@ -289,6 +317,7 @@ def _run_batch_in_savepoints(conn: sqlite3.Connection, batch: list[Any]) -> list
     except sqlite3.Error as e:
         if conn.in_transaction:
             conn.execute("ROLLBACK")
+        heads.clear()
         outcomes = [(False, e)] * len(batch)
     return outcomes
 
@@ -406,8 +435,11 @@ class SQLiteEventStore:
         events: Sequence[PendingEvent],
         command: CommandRecord | None = None,
     ) -> list[StoredEvent]:
+        if self._writer is None:
+            raise StoreUnavailable("the store is not open")
+        heads = self._writer.heads
         return await self._write(
-            lambda conn: _append_job(conn, battle_id, expected_version, events, command)
+            lambda conn: _append_job(conn, heads, battle_id, expected_version, events, command)
         )
 
     async def read(

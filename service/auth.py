@@ -52,6 +52,7 @@ class KeyRing:
     def __init__(self, store: EventStore, cache_size: int = 10_000) -> None:
         self._store = store
         self._cache: OrderedDict[str, Principal] = OrderedDict()
+        self._hashes: dict[str, str] = {}  # Authorization header -> key hash
         self._links: OrderedDict[tuple[str, str], bool] = OrderedDict()
         self._cache_size = cache_size
 
@@ -105,13 +106,21 @@ class KeyRing:
                 "send this battle's access key as 'Authorization: Bearer <key>'",
                 code="missing-key",
             )
-        scheme, _, key = authorization.strip().partition(" ")
-        key = key.strip()
-        if scheme.lower() != "bearer" or not key:
-            raise Unauthenticated(
-                "the Authorization header must be 'Bearer <key>'", code="malformed-key"
-            )
-        principal = await self._lookup(hash_key(key))
+        key_hash = self._hashes.get(authorization)
+        if key_hash is None:
+            scheme, _, key = authorization.strip().partition(" ")
+            key = key.strip()
+            if scheme.lower() != "bearer" or not key:
+                raise Unauthenticated(
+                    "the Authorization header must be 'Bearer <key>'", code="malformed-key"
+                )
+            key_hash = hash_key(key)
+            # Parsing and hashing the header cost more than the rest of a cached lookup:
+            # a client sends the same header with every request. Bounded: dropped when full.
+            if len(self._hashes) >= self._cache_size:
+                self._hashes.clear()
+            self._hashes[authorization] = key_hash
+        principal = await self._lookup(key_hash)
         if principal is None:
             raise Unauthenticated("this access key is not known", code="unknown-key")
         return principal

@@ -14,7 +14,6 @@ import os
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from datetime import UTC, datetime
 from typing import Any, Union, get_args
 
 import msgspec
@@ -74,19 +73,17 @@ def _tag(event: msgspec.Struct) -> str:
     return str(event.__struct_config__.tag)
 
 
-_last_now: tuple[int, str] = (-1, "")
+_second: tuple[int, str] = (-1, "")
 
 
 def _now() -> str:
-    """The time of recording, to the millisecond (ISO 8601, UTC). Formatted once per
-    millisecond: under load many commands are recorded within the same one."""
-    global _last_now
-    ms = time.time_ns() // 1_000_000
-    if ms != _last_now[0]:
-        at = datetime.fromtimestamp(ms // 1000, UTC).replace(microsecond=ms % 1000 * 1000)
-        stamp = at.isoformat(timespec="milliseconds")
-        _last_now = (ms, stamp.replace("+00:00", "Z"))
-    return _last_now[1]
+    """The time of recording, to the millisecond (ISO 8601, UTC). The date and time of
+    day are formatted once per second: under load many commands share the second."""
+    global _second
+    sec, ms = divmod(time.time_ns() // 1_000_000, 1000)
+    if sec != _second[0]:
+        _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
+    return f"{_second[1]}.{ms:03d}Z"
 
 
 def _seed_name(commit: str) -> str:

@@ -53,3 +53,46 @@ async def test_one_of_many_racing_appends_wins(tmp_path: Path, appends: int) -> 
         assert [e.version for e in await store.read("b")] == [1, 2]
     finally:
         await store.close()
+
+
+async def test_an_append_sees_what_another_connection_wrote(tmp_path: Path) -> None:
+    """The writer remembers each battle's last version; a commit by another connection
+    (another store on the same file) must make it ask again."""
+    path = tmp_path / "two.db"
+    mine, other = SQLiteEventStore(path), SQLiteEventStore(path)
+    await mine.open()
+    await other.open()
+    try:
+        first = await mine.append("b", 0, make_events("b", 0, count=2))
+        more = await other.append("b", 2, make_events("b", 2, first[-1].hash, 1))
+        last = await mine.append("b", 3, make_events("b", 3, more[-1].hash, 1))
+        assert [e.version for e in last] == [4]
+        more = await other.append("b", 4, make_events("b", 4, last[-1].hash, 1))
+        with pytest.raises(VersionConflict) as refused:
+            await mine.append("b", 4, make_events("b", 4, last[-1].hash, 1, tag="late"))
+        assert refused.value.current == 5
+        assert [e.version for e in await other.read("b")] == [1, 2, 3, 4, 5]
+    finally:
+        await mine.close()
+        await other.close()
+
+
+async def test_a_rolled_back_batch_leaves_no_remembered_version(tmp_path: Path) -> None:
+    """A batch undone after an append in it wrote must not leave that append's version
+    remembered: the next append at the real head goes through."""
+    store = SQLiteEventStore(tmp_path / "undo.db")
+    await store.open()
+    try:
+        key = AccessKey(key_hash="k" * 64, battle_id="b", role="observer")
+        results = await asyncio.gather(
+            store.append("b", 0, make_events("b", 0, count=2)),
+            store.save_keys([key, key]),  # fails halfway: the batch is undone and rerun
+            return_exceptions=True,
+        )
+        assert isinstance(results[0], list) and isinstance(results[1], Exception)
+        head = await store.head("b")
+        assert head is not None and head.version == 2
+        more = await store.append("b", 2, make_events("b", 2, head.hash, 1))
+        assert [e.version for e in more] == [3]
+    finally:
+        await store.close()
