@@ -12,7 +12,7 @@ import asyncio
 import time
 from collections.abc import Callable, Sequence
 
-__all__ = ["Request", "run_load"]
+__all__ = ["Request", "Tally", "run_load"]
 
 Request = tuple[str, str, bytes, dict[str, str]]  # method, path, body, headers
 
@@ -61,13 +61,35 @@ async def _connection(
         writer.close()
 
 
+class Tally:
+    """Answers and their latencies, gathered over one or more runs of the load."""
+
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.seconds = 0.0
+
+    def summary(self) -> dict[str, float]:
+        """Answer rate and latency figures over everything tallied."""
+        latencies = sorted(self.latencies)
+        n = len(latencies)
+        return {
+            "requests": n,
+            "seconds": self.seconds,
+            "rps": n / self.seconds if self.seconds else 0.0,
+            "p50_ms": latencies[n // 2] * 1000 if n else 0.0,
+            "p99_ms": latencies[int(n * 0.99)] * 1000 if n else 0.0,
+        }
+
+
 async def run_load(
     host: str,
     port: int,
     sources: Sequence[Callable[[], Request | None]],
     seconds: float,
+    tally: Tally | None = None,
 ) -> dict[str, float]:
-    """Run one connection per source for `seconds`; answer rate and latency figures."""
+    """Run one connection per source for `seconds`; this run's answer rate and latency
+    figures. `tally`, when given, gathers this run's answers too."""
     latencies: list[float] = []
     failures: list[tuple[int, bytes]] = []
     start = time.perf_counter()
@@ -75,15 +97,14 @@ async def run_load(
         *(_connection(host, port, src, latencies, failures, start + seconds) for src in sources)
     )
     elapsed = time.perf_counter() - start
-    latencies.sort()
-    n = len(latencies)
     if failures:
         status, body = failures[0]
-        raise RuntimeError(f"{len(failures)} of {n} requests failed; first: {status} {body!r}")
-    return {
-        "requests": n,
-        "seconds": elapsed,
-        "rps": n / elapsed if elapsed else 0.0,
-        "p50_ms": latencies[n // 2] * 1000 if n else 0.0,
-        "p99_ms": latencies[int(n * 0.99)] * 1000 if n else 0.0,
-    }
+        raise RuntimeError(
+            f"{len(failures)} of {len(latencies)} requests failed; first: {status} {body!r}"
+        )
+    run = Tally()
+    run.latencies, run.seconds = latencies, elapsed
+    if tally is not None:
+        tally.latencies += latencies
+        tally.seconds += elapsed
+    return run.summary()

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import json
 import os
-import statistics
 import time
 import uuid
 from collections.abc import Iterator
@@ -21,7 +20,15 @@ from urllib.parse import quote
 import msgspec
 import psycopg
 
-from bench.__main__ import CONNECTIONS, ROUNDS, _build_battle, _command_source, _post, time_rebuild
+from bench.__main__ import (
+    CONNECTIONS,
+    ROUNDS,
+    _build_battle,
+    _command_source,
+    _post,
+    time_rebuild,
+    trivial_line,
+)
 from bench.load import run_load
 from bench.scripts import play_script
 from bench.servers import serve
@@ -179,22 +186,17 @@ def bench_delivery(rate: float, seconds: float, battles: int = 10) -> Any:
             return asyncio.run(_delivery(port_a, port_b, rate, seconds, battles))
 
 
-async def bench_rebuild(events: int) -> dict[str, float]:
+async def bench_rebuild(events: int) -> dict[str, Any]:
     with fresh_schema() as database:
         store = PostgresEventStore(database, pool_size=2)
         await store.open()
         try:
             battle_id = await _build_battle(store, events)
-            n, reads, totals = await time_rebuild(store, battle_id)
-            assert n == events
+            figures = await time_rebuild(store, battle_id)
+            assert figures["events"] == events
         finally:
             await store.close()
-    return {
-        "read_s": min(reads),
-        "rebuild_s": min(totals),
-        "events_per_s": events / min(totals),
-        "events_per_s_median": events / statistics.median(totals),
-    }
+    return figures
 
 
 def main(seconds: float = 10.0, events: int = 100_000) -> None:
@@ -226,6 +228,7 @@ def main(seconds: float = 10.0, events: int = 100_000) -> None:
         f"read+decode+fold   : {rb['rebuild_s'] * 1000:.0f} ms = {rb['events_per_s']:,.0f} events/s"
         f"  (target >= 500,000; best of {ROUNDS}, median {rb['events_per_s_median']:,.0f})"
     )
+    print(trivial_line(rb))
 
 
 if __name__ == "__main__":
