@@ -250,16 +250,17 @@ class _Refused(Exception):
 
 
 class _Heads(dict[str, int]):
-    """The last version of each battle this connection wrote or read, so that an append
-    need not ask for it. Valid while no other connection commits: `PRAGMA data_version`
-    tells, read inside each batch's write transaction (no one else can commit then).
-    An append that writes sets its battle's head; a rolled-back batch forgets them all."""
+    """The version each battle is at after this connection's appends to it, so that the
+    next append need not ask. Valid while no other connection commits: `PRAGMA
+    data_version` tells, read inside each batch's write transaction (no one else can
+    commit then). A rolled-back batch forgets them all, and so does a full cache."""
 
     data_version = -1
+    limit = 100_000  # battles remembered at most: a miss costs one indexed query
 
     def check(self, conn: sqlite3.Connection) -> None:
         version = conn.execute("PRAGMA data_version").fetchone()[0]
-        if version != self.data_version:
+        if version != self.data_version or len(self) > self.limit:
             self.clear()
             self.data_version = version
 
