@@ -13,13 +13,12 @@ import uuid
 from typing import Any
 
 from litestar import post
-from litestar.datastructures import State
 from litestar.params import JSONBody
 
 from events.envelope import Integration
 from service.auth import hash_key, mint_key
 from service.battles import BattleService
-from service.routes import problems
+from service.routes import AppRequest, problems
 from service.schemas import CreateIntegrationRequest, IntegrationCreatedResponse
 
 __all__ = ["INTEGRATION_ROUTES"]
@@ -34,9 +33,9 @@ __all__ = ["INTEGRATION_ROUTES"]
     responses=problems(400),
 )
 async def create_integration(
-    state: State, data: JSONBody[CreateIntegrationRequest]
+    request: AppRequest, data: JSONBody[CreateIntegrationRequest]
 ) -> IntegrationCreatedResponse:
-    service: BattleService = state.service
+    service: BattleService = request.app.state.service
     key = mint_key()
     integration = Integration(
         integration_id=str(uuid.uuid4()), key_hash=hash_key(key), name=data.name

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import get, post
+from litestar import Request, get, post
 from litestar.datastructures import State
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
@@ -33,7 +33,7 @@ from service.schemas import (
     VerifyReport,
 )
 
-__all__ = ["ROUTES"]
+__all__ = ["ROUTES", "AppRequest"]
 
 SERVICE_VERSION = "0.1.0"
 MAX_VERSION = 2**53  # JSON-safe, and far beyond any battle
@@ -98,8 +98,13 @@ SECURED: list[dict[str, list[str]]] = [{"BearerKey": []}]
 _battle_commands_schema = msgspec.json.schema(BattleCommand)
 
 
-def _service(state: State) -> BattleService:
-    service: BattleService = state.service
+# Handlers take the Request, not `state: State`: Litestar builds a new State for every
+# request that asks for one (about 8 µs), while `request.app.state` is the app's own.
+AppRequest = Request[Any, Any, State]
+
+
+def _service(request: AppRequest) -> BattleService:
+    service: BattleService = request.app.state.service
     return service
 
 
@@ -110,8 +115,9 @@ def _service(state: State) -> BattleService:
     summary="Liveness and store check (503 when the event store does not answer)",
     responses=problems(503),
 )
-async def health(state: State) -> Health:
-    position = await _service(state).store.last_position()  # StoreUnavailable -> 503
+async def health(request: AppRequest) -> Health:
+    state = request.app.state
+    position = await _service(request).store.last_position()  # StoreUnavailable -> 503
     return Health(
         status="ok",
         store=state.store_kind,
@@ -174,12 +180,12 @@ async def get_ruleset_detail(
     security=[{}, *SECURED],
 )
 async def create_battle(
-    state: State,
+    request: AppRequest,
     data: JSONBody[CreateBattleRequest],
     idempotency_key: IdempotencyKey,
     authorization: Authorization,
 ) -> BattleCreatedResponse:
-    service = _service(state)
+    service = _service(request)
     integration = await service.keys.integration(authorization)
     integration_id = None if integration is None else integration.integration_id
     return await service.create(data, idempotency_key, integration_id)
@@ -193,8 +199,10 @@ async def create_battle(
     responses=problems(400, 401, 403, 404),
     security=SECURED,
 )
-async def get_battle(state: State, battle_id: BattleId, authorization: Authorization) -> BattleView:
-    service = _service(state)
+async def get_battle(
+    request: AppRequest, battle_id: BattleId, authorization: Authorization
+) -> BattleView:
+    service = _service(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.view(battle_id, principal.actor)
 
@@ -209,13 +217,13 @@ async def get_battle(state: State, battle_id: BattleId, authorization: Authoriza
     security=SECURED,
 )
 async def post_command(
-    state: State,
+    request: AppRequest,
     battle_id: BattleId,
     data: JSONBody[CommandRequest],
     authorization: Authorization,
     idempotency_key: IdempotencyKey,
 ) -> CommandResponse:
-    service = _service(state)
+    service = _service(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.execute(battle_id, principal, data, idempotency_key)
 
@@ -229,7 +237,7 @@ async def post_command(
     security=SECURED,
 )
 async def list_events(
-    state: State,
+    request: AppRequest,
     battle_id: BattleId,
     authorization: Authorization,
     after: Annotated[
@@ -237,7 +245,7 @@ async def list_events(
     ] = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=1000, description="At most this many")] = 100,
 ) -> EventPage:
-    service = _service(state)
+    service = _service(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.events(battle_id, principal.actor, after, limit)
 
@@ -251,12 +259,12 @@ async def list_events(
     security=SECURED,
 )
 async def get_state(
-    state: State,
+    request: AppRequest,
     battle_id: BattleId,
     authorization: Authorization,
     version: Annotated[int | None, QueryParameter(ge=1, le=MAX_VERSION, required=False)] = None,
 ) -> BattleView:
-    service = _service(state)
+    service = _service(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.view(battle_id, principal.actor, version)
 
@@ -270,9 +278,9 @@ async def get_state(
     security=SECURED,
 )
 async def verify_battle(
-    state: State, battle_id: BattleId, authorization: Authorization
+    request: AppRequest, battle_id: BattleId, authorization: Authorization
 ) -> VerifyReport:
-    service = _service(state)
+    service = _service(request)
     await service.keys.resolve(authorization, battle_id)
     return await service.verify(battle_id)
 
@@ -287,12 +295,12 @@ async def verify_battle(
     security=SECURED,
 )
 async def reveal_dice(
-    state: State,
+    request: AppRequest,
     battle_id: BattleId,
     authorization: Authorization,
     idempotency_key: IdempotencyKey,
 ) -> DiceReveal:
-    service = _service(state)
+    service = _service(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.reveal(battle_id, principal, idempotency_key)
 
@@ -312,13 +320,13 @@ async def reveal_dice(
     security=SECURED,
 )
 async def fork_battle(
-    state: State,
+    request: AppRequest,
     battle_id: BattleId,
     data: JSONBody[ForkBattleRequest],
     authorization: Authorization,
     idempotency_key: IdempotencyKey,
 ) -> BattleCreatedResponse:
-    service = _service(state)
+    service = _service(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.fork(battle_id, principal, data, idempotency_key)
 

@@ -30,7 +30,14 @@ from service.battles import BattleService, event_out
 from service.errors import BadRequest, NotFound, ServiceError
 from service.fanout import Hub, follow
 from service.problems import problem_type
-from service.routes import MAX_VERSION, SECURED, Authorization, BattleId, problems
+from service.routes import (
+    MAX_VERSION,
+    SECURED,
+    AppRequest,
+    Authorization,
+    BattleId,
+    problems,
+)
 
 __all__ = ["STREAM_ROUTES"]
 
@@ -191,19 +198,21 @@ async def _sse(stream: _Stream, hub: Hub) -> AsyncIterator[ServerSentEventMessag
     security=SECURED,
 )
 async def stream_battle_events(
-    state: State,
+    request: AppRequest,
     battle_id: BattleId,
     authorization: Authorization,
     last_event_id: LastEventId,
     after: After = None,
     access_key: AccessKey = None,
 ) -> ServerSentEvent:
-    service: BattleService = state.service
+    service: BattleService = request.app.state.service
     principal = await service.keys.resolve(_authorization(authorization, access_key), battle_id)
     stream = await _battle_stream(
         service, principal, battle_id, _parse_cursor(last_event_id, after)
     )
-    return ServerSentEvent(_sse(stream, state.hub), headers={"Cache-Control": "no-store"})
+    return ServerSentEvent(
+        _sse(stream, request.app.state.hub), headers={"Cache-Control": "no-store"}
+    )
 
 
 @get(
@@ -221,16 +230,18 @@ async def stream_battle_events(
     security=SECURED,
 )
 async def stream_events(
-    state: State,
+    request: AppRequest,
     authorization: Authorization,
     last_event_id: LastEventId,
     after: After = None,
     access_key: AccessKey = None,
 ) -> ServerSentEvent:
-    service: BattleService = state.service
+    service: BattleService = request.app.state.service
     principal = await service.keys.principal(_authorization(authorization, access_key))
     stream = await _global_stream(service, principal, _parse_cursor(last_event_id, after))
-    return ServerSentEvent(_sse(stream, state.hub), headers={"Cache-Control": "no-store"})
+    return ServerSentEvent(
+        _sse(stream, request.app.state.hub), headers={"Cache-Control": "no-store"}
+    )
 
 
 def _ws_query_int(socket: WebSocket[Any, Any, Any], name: str) -> int | None:
