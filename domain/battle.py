@@ -227,6 +227,24 @@ class Timeline:
         finally:
             self._meta, self._game = meta, game
 
+    def extend_folded(self, events: list[Any], game: Any) -> None:
+        """Like `extend_decoded`, for events the caller has already folded: `game` is the
+        ruleset state after them, from the current one. A command's events are folded
+        once to decide whether the battle is over; this spares folding them again.
+
+        Battle-level events, and a run that reaches a snapshot version, take the full path.
+        """
+        log, every = self._events, self.snapshot_every
+        start = len(log)
+        battle_types = _BATTLE_TYPES
+        if (start + len(events)) // every != start // every or any(
+            type(ev) in battle_types for ev in events
+        ):
+            self.extend_decoded(events)
+            return
+        log.extend(events)
+        self._game = game
+
     @property
     def has_undo(self) -> bool:
         return bool(self._undos)

@@ -290,7 +290,7 @@ class BattleService:
                             battle_id, req.expected_version, loaded.battle.version
                         )
                     battle = loaded.battle
-                decided = await self._decide(battle_id, loaded, battle, actor, req)
+                decided, game_after = await self._decide(battle_id, loaded, battle, actor, req)
                 if not decided:
                     return CommandResponse(battle_id=battle_id, version=battle.version, events=[])
                 pending = seal(
@@ -328,7 +328,11 @@ class BattleService:
                     return await self._replay(battle_id, actor, previous, request_hash)
                 self._on_appended(stored)
                 if loaded.timeline.version == battle.version:
-                    loaded.timeline.extend_decoded([ev for ev, _ in decided])
+                    events = [ev for ev, _ in decided]
+                    if game_after is None:
+                        loaded.timeline.extend_decoded(events)
+                    else:
+                        loaded.timeline.extend_folded(events, game_after)
                     loaded.head_hash = stored[-1].hash
                 # else a catch-up that ran while the append was awaited folded them already
                 return CommandResponse(
@@ -365,20 +369,21 @@ class BattleService:
         battle: Battle,
         actor: Actor,
         req: CommandRequest,
-    ) -> list[tuple[Any, str]]:
-        """The events the command produces, each with its audience."""
+    ) -> tuple[list[tuple[Any, str]], Any]:
+        """The events the command produces, each with its audience; and the game state
+        after them when they are all the ruleset's (None otherwise)."""
         ruleset = loaded.ruleset
         command = _decode_command(ruleset, req.command)
         if isinstance(command, BattleCommandBase) and req.dice is not None:
             raise DiceError(f"{_tag(command)} rolls no dice")
         if isinstance(command, RevealDice):
             reveal = await self._reveal_event(battle_id, loaded, battle, actor, "requested")
-            return [(reveal, ALL)]
+            return [(reveal, ALL)], None
         if isinstance(command, Undo | RecordRuling):
             return [
                 (ev, ev.audience if isinstance(ev, RulingRecorded) else ALL)
                 for ev in decide_battle_command(battle, command, actor)
-            ]
+            ], None
         game = battle.game
         if ruleset.is_over(game):
             raise RuleViolation("the battle is over: no more orders")
@@ -405,14 +410,13 @@ class BattleService:
         if isinstance(dice, SuppliedDice):
             dice.finish()
         decided: list[tuple[Any, str]] = [(ev, ruleset.audience(ev)) for ev in events]
-        if events:
-            after = game
-            for ev in events:
-                after = ruleset.evolve(after, ev)
-            if ruleset.is_over(after):
-                reveal = await self._reveal_event(battle_id, loaded, battle, actor, "battle-over")
-                decided.append((reveal, ALL))
-        return decided
+        after = game
+        for ev in events:
+            after = ruleset.evolve(after, ev)
+        if events and ruleset.is_over(after):
+            reveal = await self._reveal_event(battle_id, loaded, battle, actor, "battle-over")
+            decided.append((reveal, ALL))
+        return decided, after
 
     async def _reveal_event(
         self, battle_id: str, loaded: _Loaded, battle: Battle, actor: Actor, reason: str

@@ -179,6 +179,57 @@ def test_state_at_every_version_equals_a_fresh_fold(steps: list[Any], every: int
         assert full.state_at(v) == prefix.current
 
 
+@given(
+    st.lists(
+        st.one_of(
+            st.lists(st.integers(0, 100), min_size=1, max_size=5),
+            st.tuples(st.just("undo"), st.integers(1, 50)),
+        ),
+        max_size=40,
+    ),
+    st.integers(1, 9),
+)
+def test_events_folded_by_the_caller_give_the_same_timeline(steps: list[Any], every: int) -> None:
+    """What the service does after a command: the events with the game it folded them to."""
+    events: list[Any] = [_created()]
+    t = Timeline(COUNTER, snapshot_every=every)
+    t.extend_decoded(events)
+    for step in steps:
+        if isinstance(step, tuple):
+            if step[1] < len(events):
+                events.append(BattleUndone(to_version=step[1], reason="p"))
+                t.extend_folded(events[-1:], None)  # a battle-level event: folded in full
+            continue
+        added = [Added(n=n) for n in step]
+        assert t.current is not None
+        game = t.current.game
+        for ev in added:
+            game = _evolve(game, ev)
+        t.extend_folded(added, game)
+        events.extend(added)
+    full = Timeline(COUNTER, snapshot_every=every)
+    full.extend_decoded(events)
+    assert t.current == full.current
+    assert [t.state_at(v) for v in range(1, len(events) + 1)] == [
+        full.state_at(v) for v in range(1, len(events) + 1)
+    ]
+
+
+def test_events_folded_by_the_caller_are_not_folded_again() -> None:
+    folds: list[Any] = []
+
+    def counting(state: tuple[int, ...], event: Added) -> tuple[int, ...]:
+        folds.append(event)
+        return _evolve(state, event)
+
+    t = Timeline(dataclasses.replace(COUNTER, evolve=counting), snapshot_every=100)
+    t.extend_decoded([_created()])
+    t.extend_folded([Added(n=1), Added(n=2)], (7, 1, 2))
+    assert folds == [] and t.current is not None and t.current.game == (7, 1, 2)
+    t.extend_folded([Added(n=i) for i in range(97)], (7, 1, 2, *range(97)))  # to version 100
+    assert len(folds) == 97  # the snapshot at version 100 is folded in full
+
+
 def test_undo_to_the_first_version_starts_from_the_created_state_not_a_new_one() -> None:
     t = Timeline(COUNTER, snapshot_every=1000)
     t.extend_decoded([_created(), Added(n=1), BattleUndone(to_version=1, reason="x")])
