@@ -8,6 +8,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
 from events.envelope import StoredEvent
 from events.postgres import PostgresEventStore
@@ -132,6 +133,52 @@ async def test_redis_rings_the_hubs_of_other_workers() -> None:
             got = await asyncio.wait_for(waiting, 5)
             assert got == await store_a.read("b")
         finally:
+            await hub_a.stop()
+            await hub_b.stop()
+            await store_a.close()
+            await store_b.close()
+
+
+async def test_a_worker_whose_redis_connection_drops_catches_up_on_reconnect() -> None:
+    """Rings published while a worker was cut off from Redis are lost (Pub/Sub keeps
+    nothing); on reconnecting the worker rings its own hub, which reads the store."""
+    redis_url = need_redis()
+    channel = f"test:{uuid.uuid4().hex}"
+    name = f"bell-{uuid.uuid4().hex[:12]}"
+    sep = "&" if "?" in redis_url else "?"
+    with postgres_schema() as database:
+        store_a = PostgresEventStore(database, pool_size=2)
+        store_b = PostgresEventStore(database, pool_size=2)
+        await store_a.open()
+        await store_b.open()
+        bell_a = RedisDoorbell(redis_url, channel)
+        bell_b = RedisDoorbell(f"{redis_url}{sep}client_name={name}", channel, retry_after=1.0)
+        hub_a = Hub(store_a, bell_a, poll_interval=3600)  # no polling: only rings deliver
+        hub_b = Hub(store_b, bell_b, poll_interval=3600)
+        await hub_a.start()
+        await hub_b.start()
+        admin = aioredis.Redis.from_url(redis_url)
+        try:
+            await asyncio.wait_for(bell_b.connected.wait(), 10)
+            stream = _battle_follow(hub_b, store_b, "b", 0)
+            waiting = asyncio.create_task(_collect(stream, 4))
+            hub_a.appended(await append_more(store_a, "b", 1))
+            await asyncio.sleep(0.2)  # the first event is delivered live
+            clients = await admin.client_list()
+            ids = [c["id"] for c in clients if c.get("name") == name]
+            assert ids, f"no Redis client named {name}"
+            for client_id in ids:
+                await admin.client_kill_filter(_id=client_id)
+            async with asyncio.timeout(5):
+                while bell_b.connected.is_set():
+                    await asyncio.sleep(0.01)
+            for _ in range(3):  # rung while worker B is away: those rings are lost
+                hub_a.appended(await append_more(store_a, "b", 1))
+            got = await asyncio.wait_for(waiting, 10)
+            assert got == await store_a.read("b")
+            assert bell_b.connected.is_set()
+        finally:
+            await admin.aclose()
             await hub_a.stop()
             await hub_b.stop()
             await store_a.close()
