@@ -59,6 +59,13 @@ class KeyRing:
     async def resolve(self, authorization: str | None, battle_id: str) -> Principal:
         """The principal for this header, which must hold a key of `battle_id` (or the key
         of the integration that created it)."""
+        # The common case, this battle's key already resolved, awaiting nothing.
+        key_hash = self._hashes.get(authorization) if authorization else None
+        if key_hash is not None:
+            cached = self._cache.get(key_hash)
+            if cached is not None and cached.battle_id == battle_id and not cached.integration_id:
+                self._cache.move_to_end(key_hash)
+                return cached
         principal = await self.principal(authorization)
         integration = principal.integration_id
         if integration is not None and await self.follows(integration, battle_id):

@@ -279,7 +279,11 @@ class BattleService:
             previous = await self.store.find_command(battle_id, idempotency_key)
             if previous is not None:
                 return await self._replay(battle_id, actor, previous, request_hash)
-        loaded = await self._load(battle_id, catch_up=False)
+        loaded = self._cache.get(battle_id)
+        if loaded is None:
+            loaded = await self._load(battle_id, catch_up=False)
+        else:  # a command decides on the cached state: the append checks it is current
+            self._cache.move_to_end(battle_id)
         async with loaded.lock:
             for _ in range(_MAX_RETRIES):
                 battle = loaded.battle
