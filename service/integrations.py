@@ -17,8 +17,7 @@ from litestar.params import JSONBody
 
 from events.envelope import Integration
 from service.auth import hash_key, mint_key
-from service.battles import BattleService
-from service.routes import AppRequest, problems
+from service.routes import AppRequest, problems, service_of
 from service.schemas import CreateIntegrationRequest, IntegrationCreatedResponse
 
 __all__ = ["INTEGRATION_ROUTES"]
@@ -35,7 +34,7 @@ __all__ = ["INTEGRATION_ROUTES"]
 async def create_integration(
     request: AppRequest, data: JSONBody[CreateIntegrationRequest]
 ) -> IntegrationCreatedResponse:
-    service: BattleService = request.app.state.service
+    service = service_of(request)
     key = mint_key()
     integration = Integration(
         integration_id=str(uuid.uuid4()), key_hash=hash_key(key), name=data.name

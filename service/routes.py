@@ -33,7 +33,7 @@ from service.schemas import (
     VerifyReport,
 )
 
-__all__ = ["ROUTES", "AppRequest"]
+__all__ = ["ROUTES", "AppRequest", "service_of"]
 
 SERVICE_VERSION = "0.1.0"
 MAX_VERSION = 2**53  # JSON-safe, and far beyond any battle
@@ -103,7 +103,7 @@ _battle_commands_schema = msgspec.json.schema(BattleCommand)
 AppRequest = Request[Any, Any, State]
 
 
-def _service(request: AppRequest) -> BattleService:
+def service_of(request: AppRequest) -> BattleService:
     service: BattleService = request.app.state.service
     return service
 
@@ -117,7 +117,7 @@ def _service(request: AppRequest) -> BattleService:
 )
 async def health(request: AppRequest) -> Health:
     state = request.app.state
-    position = await _service(request).store.last_position()  # StoreUnavailable -> 503
+    position = await service_of(request).store.last_position()  # StoreUnavailable -> 503
     return Health(
         status="ok",
         store=state.store_kind,
@@ -185,7 +185,7 @@ async def create_battle(
     idempotency_key: IdempotencyKey,
     authorization: Authorization,
 ) -> BattleCreatedResponse:
-    service = _service(request)
+    service = service_of(request)
     integration = await service.keys.integration(authorization)
     integration_id = None if integration is None else integration.integration_id
     return await service.create(data, idempotency_key, integration_id)
@@ -202,7 +202,7 @@ async def create_battle(
 async def get_battle(
     request: AppRequest, battle_id: BattleId, authorization: Authorization
 ) -> BattleView:
-    service = _service(request)
+    service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.view(battle_id, principal.actor)
 
@@ -223,7 +223,7 @@ async def post_command(
     authorization: Authorization,
     idempotency_key: IdempotencyKey,
 ) -> CommandResponse:
-    service = _service(request)
+    service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.execute(battle_id, principal, data, idempotency_key)
 
@@ -245,7 +245,7 @@ async def list_events(
     ] = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=1000, description="At most this many")] = 100,
 ) -> EventPage:
-    service = _service(request)
+    service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.events(battle_id, principal.actor, after, limit)
 
@@ -264,7 +264,7 @@ async def get_state(
     authorization: Authorization,
     version: Annotated[int | None, QueryParameter(ge=1, le=MAX_VERSION, required=False)] = None,
 ) -> BattleView:
-    service = _service(request)
+    service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.view(battle_id, principal.actor, version)
 
@@ -280,7 +280,7 @@ async def get_state(
 async def verify_battle(
     request: AppRequest, battle_id: BattleId, authorization: Authorization
 ) -> VerifyReport:
-    service = _service(request)
+    service = service_of(request)
     await service.keys.resolve(authorization, battle_id)
     return await service.verify(battle_id)
 
@@ -300,7 +300,7 @@ async def reveal_dice(
     authorization: Authorization,
     idempotency_key: IdempotencyKey,
 ) -> DiceReveal:
-    service = _service(request)
+    service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.reveal(battle_id, principal, idempotency_key)
 
@@ -326,7 +326,7 @@ async def fork_battle(
     authorization: Authorization,
     idempotency_key: IdempotencyKey,
 ) -> BattleCreatedResponse:
-    service = _service(request)
+    service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.fork(battle_id, principal, data, idempotency_key)
 

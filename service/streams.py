@@ -37,6 +37,7 @@ from service.routes import (
     Authorization,
     BattleId,
     problems,
+    service_of,
 )
 
 __all__ = ["STREAM_ROUTES"]
@@ -205,7 +206,7 @@ async def stream_battle_events(
     after: After = None,
     access_key: AccessKey = None,
 ) -> ServerSentEvent:
-    service: BattleService = request.app.state.service
+    service = service_of(request)
     principal = await service.keys.resolve(_authorization(authorization, access_key), battle_id)
     stream = await _battle_stream(
         service, principal, battle_id, _parse_cursor(last_event_id, after)
@@ -236,7 +237,7 @@ async def stream_events(
     after: After = None,
     access_key: AccessKey = None,
 ) -> ServerSentEvent:
-    service: BattleService = request.app.state.service
+    service = service_of(request)
     principal = await service.keys.principal(_authorization(authorization, access_key))
     stream = await _global_stream(service, principal, _parse_cursor(last_event_id, after))
     return ServerSentEvent(
