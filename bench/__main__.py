@@ -21,7 +21,7 @@ from typing import Any
 import msgspec
 
 from bench.load import Request, Tally, run_load
-from bench.scripts import QUICKSTART, Script, play_script
+from bench.scripts import QUICKSTART, Script, command_bodies, play_script
 from bench.servers import serve
 from domain.actors import Actor
 from domain.battle import BattleCreated, BattleUndone, Timeline
@@ -52,10 +52,7 @@ def _command_source(battle_id: str, key: str, script: Script) -> Any:
     """An endless legal sequence for one battle: the script, then Undo to 1, again."""
     headers = {"Authorization": f"Bearer {key}", "Content-Type": "application/json"}
     path = f"/battles/{battle_id}/commands"
-    bodies = [msgspec.json.encode({"command": c, "dice": d}) for c, d in script]
-    bodies.append(
-        msgspec.json.encode({"command": {"type": "Undo", "to_version": 1, "reason": "bench"}})
-    )
+    bodies = command_bodies(script)
     i = 0
 
     def nxt() -> Request:

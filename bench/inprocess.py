@@ -23,7 +23,7 @@ from typing import Any
 import msgspec
 import uvloop
 
-from bench.scripts import play_script
+from bench.scripts import command_bodies, play_script
 from tests.support.quickstart_play import SETUP
 
 __all__ = ["main"]
@@ -98,10 +98,7 @@ async def service_us(requests: int, db: Path) -> float:
     app = create_app()
     await _started(app)
     script, _ = play_script(seed=7)
-    bodies = [msgspec.json.encode({"command": c, "dice": d}) for c, d in script]
-    bodies.append(
-        msgspec.json.encode({"command": {"type": "Undo", "to_version": 1, "reason": "bench"}})
-    )
+    bodies = command_bodies(script)
     battles = []
     for _ in range(BATTLES):
         body = msgspec.json.encode({"ruleset": "quickstart", "setup": SETUP})

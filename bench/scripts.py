@@ -17,7 +17,7 @@ from domain.dice import Roll
 from domain.rulesets import get_ruleset
 from tests.support.quickstart_play import SETUP, next_command
 
-__all__ = ["QUICKSTART", "Script", "play_script"]
+__all__ = ["QUICKSTART", "Script", "command_bodies", "play_script"]
 
 QUICKSTART = get_ruleset("quickstart")
 assert QUICKSTART is not None
@@ -59,3 +59,13 @@ def play_script(seed: int = 1, max_commands: int = 5000) -> tuple[Script, list[A
         produced.extend(events)
         script.append((command_json, dice.values))
     return script, produced
+
+
+def command_bodies(script: Script) -> list[bytes]:
+    """The request bodies of `script`, then an Undo to version 1: played in a loop, an
+    endless legal sequence for one battle."""
+    bodies = [msgspec.json.encode({"command": c, "dice": d}) for c, d in script]
+    bodies.append(
+        msgspec.json.encode({"command": {"type": "Undo", "to_version": 1, "reason": "bench"}})
+    )
+    return bodies
