@@ -13,6 +13,10 @@ and, because battles have several parties:
 - `audience(event) -> str`             who may see the event: "all", "referee", "side:<id>"
 - `view(state, actor) -> object`       the state as that actor may see it (JSON-encodable)
 - `side_ids(setup) -> list[str]`       the sides of a setup (each gets an access key)
+
+and, optionally, `decide_folded(state, command, dice) -> (events, state after them)`:
+the same events as `decide`, with the fold of `evolve` over them that a decider which
+folds as it emits has already made (the service needs that state to ask `is_over`).
 """
 
 from __future__ import annotations
@@ -63,6 +67,8 @@ class Ruleset(Generic[S, C, E, O, U]):
     command_docs: Mapping[str, str] = field(default_factory=dict)
     # The side ids a setup declares (each side gets its own access key).
     side_ids: Callable[[U], list[str]] = field(default=lambda setup: _setup_sides(setup))
+    # `decide` and the state after its events, for deciders that fold as they emit.
+    decide_folded: Callable[[S, C, Dice], tuple[list[E], S]] | None = None
     # Decoders built once per ruleset, not per call.
     command_decoder: msgspec.json.Decoder[Any] = field(init=False)
     event_decoder: msgspec.json.Decoder[Any] = field(init=False)

@@ -40,6 +40,8 @@ __all__ = ["SQLiteEventStore"]
 
 T = TypeVar("T")
 
+WAL_SIZE_LIMIT = 64 * 1024 * 1024  # bytes of WAL file kept when the WAL starts over
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
     position     INTEGER PRIMARY KEY,
@@ -122,6 +124,36 @@ def _connect(path: str) -> sqlite3.Connection:
     return conn
 
 
+# The sqlite3 module binds exact int, float, str and bytearray values directly; any
+# other value (bytes, None) goes through its adapter registry, whose failed lookup of
+# `__adapt__` on the protocol type formats an AttributeError each time: about half as
+# many instructions as the INSERT itself. So the data goes as a bytearray (stored as
+# the same BLOB) and NULL columns are written into the statement, not bound.
+_INSERT_EVENT = {
+    (has_side, has_command): "INSERT INTO events (battle_id, version, type, data, audience, "
+    "recorded_at, actor_role, actor_side, command_id, prev_hash, hash) VALUES "
+    f"(?, ?, ?, ?, ?, ?, ?, {'?' if has_side else 'NULL'}, "
+    f"{'?' if has_command else 'NULL'}, ?, ?)"
+    for has_side in (False, True)
+    for has_command in (False, True)
+}
+
+
+def _insert_event(ev: PendingEvent) -> tuple[str, tuple[Any, ...]]:
+    """The INSERT of one event and its parameters, none of them bytes or None."""
+    side, command_id, data = ev.actor.side, ev.command_id, ev.data
+    blob = bytearray(data) if type(data) is bytes else data  # anything else: SQLite refuses
+    head = (ev.battle_id, ev.version, ev.type, blob, ev.audience, ev.recorded_at)
+    tail = (ev.prev_hash, ev.hash)
+    if side is None:
+        if command_id is None:
+            return _INSERT_EVENT[False, False], (*head, ev.actor.role, *tail)
+        return _INSERT_EVENT[False, True], (*head, ev.actor.role, command_id, *tail)
+    if command_id is None:
+        return _INSERT_EVENT[True, False], (*head, ev.actor.role, side, *tail)
+    return _INSERT_EVENT[True, True], (*head, ev.actor.role, side, command_id, *tail)
+
+
 def _append_job(
     conn: sqlite3.Connection,
     heads: dict[str, int],
@@ -160,24 +192,7 @@ def _append_job(
             )
     stored: list[StoredEvent] = []
     for ev in events:
-        cur = conn.execute(
-            "INSERT INTO events (battle_id, version, type, data, audience, recorded_at, "
-            "actor_role, actor_side, command_id, prev_hash, hash) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                ev.battle_id,
-                ev.version,
-                ev.type,
-                ev.data,
-                ev.audience,
-                ev.recorded_at,
-                ev.actor.role,
-                ev.actor.side,
-                ev.command_id,
-                ev.prev_hash,
-                ev.hash,
-            ),
-        )
+        cur = conn.execute(*_insert_event(ev))
         stored.append(
             StoredEvent(
                 position=cur.lastrowid or 0,
@@ -214,25 +229,37 @@ class _Writer:
 
     A commit in WAL mode with synchronous=NORMAL does not fsync, so a batch costs tens
     of microseconds: less than handing it to a thread and back. Only checkpoints fsync;
-    they run on `_Checkpointer`'s thread, never on the loop.
+    they run on `_Checkpointer`'s thread, never on the loop. While `hold` is set (the
+    checkpointer is starting the WAL over) batches wait; `resume` lets them go.
     """
 
     def __init__(self, path: str) -> None:
         self.conn = _connect(path)
         self.conn.executescript(SCHEMA)
         self.conn.execute("PRAGMA wal_autocheckpoint=0")
+        # When the WAL starts over, a file left larger than this by a burst is cut back.
+        self.conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
         self.heads = _Heads()
+        self.hold = threading.Event()
         self._pending: list[tuple[Callable[[sqlite3.Connection], Any], asyncio.Future[Any]]] = []
         self._scheduled = False
 
     def submit(self, fn: Callable[[sqlite3.Connection], Any], fut: asyncio.Future[Any]) -> None:
         self._pending.append((fn, fut))
-        if not self._scheduled:
+        if not self._scheduled and not self.hold.is_set():
+            self._scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush)
+
+    def resume(self) -> None:
+        """Flush what waited while the checkpointer held the writer (called on the loop)."""
+        if self._pending and not self._scheduled:
             self._scheduled = True
             asyncio.get_running_loop().call_soon(self._flush)
 
     def _flush(self) -> None:
         self._scheduled = False
+        if self.hold.is_set():
+            return  # the checkpointer calls resume() when it lets go
         batch, self._pending = self._pending, []
         outcomes = _run_batch(self.conn, self.heads, batch)
         for (_fn, fut), (ok, value) in zip(batch, outcomes, strict=True):
@@ -324,23 +351,59 @@ def _run_batch_in_savepoints(
 
 
 class _Checkpointer(threading.Thread):
-    """Moves the WAL into the database file off the event loop (the only step that fsyncs)."""
+    """Moves the WAL into the database file off the event loop (the only step that fsyncs),
+    and keeps the WAL from growing for ever under a steady stream of appends.
 
-    def __init__(self, path: str, every: float = 0.5) -> None:
+    A PASSIVE checkpoint copies the frames committed before it started while appends go
+    on, so under steady load it never catches up, and SQLite only starts the WAL over
+    once every frame is copied: the file would grow without bound (hundreds of MB a
+    minute here), and appending to it is slower than overwriting it. So when the WAL
+    holds more than `restart_frames` after a PASSIVE pass, the writer is held for a
+    moment (its appends wait on the loop, nothing is refused) while a RESTART checkpoint
+    copies the few frames written meanwhile; the next commit then writes from the start.
+    """
+
+    def __init__(
+        self,
+        path: str,
+        writer: _Writer,
+        loop: asyncio.AbstractEventLoop,
+        every: float = 0.5,
+        restart_frames: int = 1000,
+    ) -> None:
         super().__init__(name="sqlite-checkpoint", daemon=True)
         self._path = path
+        self._writer = writer
+        self._loop = loop
         self._every = every
+        self._restart_frames = restart_frames
         self.stop = threading.Event()
+        self.restarts = 0  # WAL restarts under load (for tests and curiosity)
 
     def run(self) -> None:
         conn = _connect(self._path)
         try:
             while not self.stop.wait(self._every):
                 with contextlib.suppress(sqlite3.Error):  # busy: try again next time
-                    conn.execute("PRAGMA wal_checkpoint(PASSIVE)")
+                    _busy, frames, _copied = conn.execute(
+                        "PRAGMA wal_checkpoint(PASSIVE)"
+                    ).fetchone()
+                    if frames > self._restart_frames:
+                        self._restart(conn)
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             conn.close()
+
+    def _restart(self, conn: sqlite3.Connection) -> None:
+        writer = self._writer
+        writer.hold.set()
+        try:
+            busy, _frames, _copied = conn.execute("PRAGMA wal_checkpoint(RESTART)").fetchone()
+            self.restarts += not busy
+        finally:
+            writer.hold.clear()
+            with contextlib.suppress(RuntimeError):  # the loop closed: nothing waits
+                self._loop.call_soon_threadsafe(writer.resume)
 
 
 def _resolve(fut: asyncio.Future[Any], value: Any) -> None:
@@ -361,9 +424,12 @@ def _fail(fut: asyncio.Future[Any], error: BaseException) -> None:
 class SQLiteEventStore:
     """The EventStore on one SQLite file. `path=":memory:"` is not supported (threads)."""
 
-    def __init__(self, path: str | Path, readers: int = 2) -> None:
+    def __init__(
+        self, path: str | Path, readers: int = 2, checkpoints: dict[str, Any] | None = None
+    ) -> None:
         self.path = str(path)
         self._readers = readers
+        self._checkpoints = checkpoints or {}  # _Checkpointer's `every`, `restart_frames`
         self._writer: _Writer | None = None
         self._checkpointer: _Checkpointer | None = None
         self._pool: ThreadPoolExecutor | None = None
@@ -377,18 +443,21 @@ class SQLiteEventStore:
             self._writer = _Writer(self.path)
         except sqlite3.Error as e:
             raise StoreUnavailable(f"cannot open {self.path}: {e}") from e
-        self._checkpointer = _Checkpointer(self.path)
+        self._checkpointer = _Checkpointer(
+            self.path, self._writer, asyncio.get_running_loop(), **self._checkpoints
+        )
         self._checkpointer.start()
         self._pool = ThreadPoolExecutor(self._readers, thread_name_prefix="sqlite-reader")
 
     async def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-            self._writer = None
+        # The checkpointer first: it may be holding the writer, and resumes it when done.
         if self._checkpointer is not None:
             self._checkpointer.stop.set()
             await asyncio.get_running_loop().run_in_executor(None, self._checkpointer.join)
             self._checkpointer = None
+        if self._writer is not None:
+            self._writer.close()
+            self._writer = None
         if self._pool is not None:
             self._pool.shutdown(wait=True)
             self._pool = None

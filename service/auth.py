@@ -14,7 +14,7 @@ import secrets
 from collections import OrderedDict
 
 from domain.actors import Actor
-from events.envelope import AccessKey, Integration
+from events.envelope import AccessKey, EventActor, Integration
 from events.store import EventStore
 from service.errors import Forbidden, Unauthenticated
 
@@ -38,12 +38,14 @@ class Principal:
     the request once `KeyRing.resolve` has checked the link ("" before).
     """
 
-    __slots__ = ("actor", "battle_id", "integration_id")
+    __slots__ = ("actor", "battle_id", "event_actor", "integration_id")
 
     def __init__(self, battle_id: str, actor: Actor, integration_id: str | None = None) -> None:
         self.battle_id = battle_id
         self.actor = actor
         self.integration_id = integration_id
+        # As every event of its commands records it (made once: principals are cached).
+        self.event_actor = EventActor(role=actor.role, side=actor.side)
 
 
 class KeyRing:

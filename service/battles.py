@@ -40,7 +40,7 @@ from domain.dice import ServerDice, SuppliedDice, commitment
 from domain.errors import DiceError, NotPermitted, RuleViolation
 from domain.rulesets import get_ruleset
 from events.chain import canonical, encode_event, seal
-from events.envelope import CommandRecord, EventActor, StoredEvent
+from events.envelope import CommandRecord, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, VersionConflict
 from events.readahead import read_log_ahead
 from events.store import EventStore
@@ -303,7 +303,7 @@ class BattleService:
                     prev_hash=loaded.head_hash,
                     items=[(_tag(ev), encode_event(ev), audience) for ev, audience in decided],
                     recorded_at=_now(),
-                    actor=EventActor(role=actor.role, side=actor.side),
+                    actor=principal.event_actor,
                     command_id=idempotency_key,
                 )
                 record = None
@@ -410,13 +410,16 @@ class BattleService:
                 version=battle.version + 1,
                 client_seed=req.client_seed,
             )
-        events = ruleset.decide(game, command, dice)
+        if ruleset.decide_folded is not None:
+            events, after = ruleset.decide_folded(game, command, dice)
+        else:
+            events = ruleset.decide(game, command, dice)
+            after = game
+            for ev in events:
+                after = ruleset.evolve(after, ev)
         if isinstance(dice, SuppliedDice):
             dice.finish()
         decided: list[tuple[Any, str]] = [(ev, ruleset.audience(ev)) for ev in events]
-        after = game
-        for ev in events:
-            after = ruleset.evolve(after, ev)
         if events and ruleset.is_over(after):
             reveal = await self._reveal_event(battle_id, loaded, battle, actor, "battle-over")
             decided.append((reveal, ALL))

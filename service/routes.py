@@ -104,7 +104,9 @@ AppRequest = Request[Any, Any, State]
 
 
 def service_of(request: AppRequest) -> BattleService:
-    service: BattleService = request.app.state.service
+    # By key, not `state.service`: State's attribute access first fails the ordinary
+    # lookup, formatting an AttributeError, before its `__getattr__` reads the dict.
+    service: BattleService = request.app.state["service"]
     return service
 
 

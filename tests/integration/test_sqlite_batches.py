@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from events.envelope import AccessKey
+from events.envelope import GENESIS_HASH, AccessKey
 from events.errors import VersionConflict
 from events.sqlite import SQLiteEventStore
 from tests.integration.test_store_contract import append_more, make_events
@@ -96,3 +96,36 @@ async def test_a_rolled_back_batch_leaves_no_remembered_version(tmp_path: Path) 
         assert [e.version for e in more] == [3]
     finally:
         await store.close()
+
+
+async def _steady_appends(path: Path, restart_frames: int, rounds: int) -> tuple[int, int]:
+    """16 battles appended to round after round with no pause: the largest the WAL file
+    got, and how many times the checkpointer started it over."""
+    store = SQLiteEventStore(path, checkpoints={"every": 0.01, "restart_frames": restart_frames})
+    await store.open()
+    try:
+        heads = {f"b{i}": (0, GENESIS_HASH) for i in range(16)}
+        largest = 0
+        for _ in range(rounds):
+            stored = await asyncio.gather(
+                *(store.append(b, v, make_events(b, v, h, 2)) for b, (v, h) in heads.items())
+            )
+            heads = {evs[-1].battle_id: (evs[-1].version, evs[-1].hash) for evs in stored}
+            largest = max(largest, Path(f"{path}-wal").stat().st_size)
+        for b in heads:  # every append of every round is there, in order
+            assert [e.version for e in await store.read(b)] == list(range(1, 2 * rounds + 1))
+        assert store._checkpointer is not None
+        return largest, store._checkpointer.restarts
+    finally:
+        await store.close()
+
+
+async def test_the_wal_starts_over_under_steady_appends(tmp_path: Path) -> None:
+    """A PASSIVE checkpoint only copies the frames committed before it began, so under
+    appends that never pause it never catches up and the WAL only grows. Past
+    `restart_frames` the checkpointer holds the writer for a moment and starts it over."""
+    grown, no_restarts = await _steady_appends(tmp_path / "grows.db", 10**9, 600)
+    bounded, restarts = await _steady_appends(tmp_path / "bounded.db", 100, 600)
+    assert no_restarts == 0
+    assert restarts >= 2
+    assert bounded * 3 < grown, (bounded, grown)

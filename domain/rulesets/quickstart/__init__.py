@@ -10,7 +10,7 @@ from __future__ import annotations
 from domain.decider import Ruleset
 from domain.rulesets.quickstart.access import audience, authorize, view
 from domain.rulesets.quickstart.commands import COMMAND_DOCS, Command
-from domain.rulesets.quickstart.decide import decide
+from domain.rulesets.quickstart.decide import decide, decide_folded
 from domain.rulesets.quickstart.events import Event
 from domain.rulesets.quickstart.evolve import evolve
 from domain.rulesets.quickstart.initial import initial_state, is_over
@@ -30,6 +30,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     event_type=Event,
     initial_state=initial_state,
     decide=decide,
+    decide_folded=decide_folded,
     evolve=evolve,
     is_over=is_over,
     authorize=authorize,

@@ -61,7 +61,7 @@ from domain.rulesets.quickstart.rules import (
     resolve_priority,
 )
 
-__all__ = ["decide"]
+__all__ = ["decide", "decide_folded"]
 
 _COMBAT_COMMANDS = (ChooseCasualty, PressAttack, Retreat, EndBattle)
 
@@ -349,6 +349,16 @@ def _end_battle(run: Run, cmd: EndBattle) -> None:
 
 def decide(state: State, command: Command, dice: Dice) -> list[Event]:
     """The events `command` produces in `state` (seed 001)."""
+    return _run(state, command, dice).events
+
+
+def decide_folded(state: State, command: Command, dice: Dice) -> tuple[list[Event], State]:
+    """`decide`, and the state after its events (each step already folded them)."""
+    run = _run(state, command, dice)
+    return run.events, run.state
+
+
+def _run(state: State, command: Command, dice: Dice) -> Run:
     if state.phase == "over":
         raise RuleViolation("the battle is over", rule=R_REFEREE)
     if state.combat is not None and not isinstance(command, _COMBAT_COMMANDS):
@@ -394,4 +404,4 @@ def decide(state: State, command: Command, dice: Dice) -> list[Event]:
             _adjust(run, command)
         case EndBattle():
             _end_battle(run, command)
-    return run.events
+    return run
