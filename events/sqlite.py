@@ -369,7 +369,7 @@ class _Checkpointer(threading.Thread):
         writer: _Writer,
         loop: asyncio.AbstractEventLoop,
         every: float = 0.5,
-        restart_frames: int = 1000,
+        restart_frames: int = 4000,
     ) -> None:
         super().__init__(name="sqlite-checkpoint", daemon=True)
         self._path = path

@@ -37,6 +37,8 @@ from domain.rulesets.quickstart.model import Squad, State
 __all__ = ["audience", "authorize", "legal_steps", "pending", "view"]
 
 _REFEREE_ONLY = (EndBattle, AdjustSquad, ReviveHero, SkipPriorityChecks)
+# A tuple made once: `SquadMoved | SquadAdjusted` in `audience` built a union per event.
+_SQUAD_PLACED = (SquadMoved, SquadAdjusted)
 
 
 def _deny(actor: Actor, what: str) -> NotPermitted:
@@ -90,9 +92,10 @@ def authorize(state: State, command: Command, actor: Actor) -> None:
 
 def audience(event: Event) -> str:
     """Side-only: a hiding (stealth) check, and what a hidden squad does; else everyone."""
-    if isinstance(event, SkillChecked) and event.effect == "hide":
-        return side_audience(event.side)
-    if isinstance(event, SquadMoved | SquadAdjusted) and event.hidden:
+    if isinstance(event, SkillChecked):
+        if event.effect == "hide":
+            return side_audience(event.side)
+    elif isinstance(event, _SQUAD_PLACED) and event.hidden:
         return side_audience(event.side)
     return ALL
 

@@ -57,12 +57,15 @@ def _eight(state: State) -> bool:
 
 def reaches(state: State, a: Squad, t: Squad) -> bool:
     """Base contact, or a caster within caster_range ("The troops": Casters)."""
-    eight = _eight(state)
+    o = state.options
+    eight = o.adjacency == "eight"
     if adjacent((a.x, a.y), (t.x, t.y), eight):
         return True
-    return a.kind == "caster" and distance((a.x, a.y), (t.x, t.y), eight) <= (
-        state.options.caster_range
-    )
+    return a.kind == "caster" and distance((a.x, a.y), (t.x, t.y), eight) <= o.caster_range
+
+
+def _by_id(q: Squad) -> str:
+    return q.id
 
 
 def _alive(state: State, ids: tuple[str, ...]) -> list[str]:
@@ -125,14 +128,18 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
             raise RuleViolation(f"no attacker is in contact with {t.id}", rule=R_COMBAT)
     defenders = [t.id for t in targets]
     if st.options.casters_assist_defence:
-        for q in sorted(st.squads.values(), key=lambda q: q.id):
-            if (
-                q.side == defender_side
-                and q.kind == "caster"
-                and not q.hidden
-                and q.id not in defenders
-                and any(reaches(st, q, a) for a in attackers)
-            ):
+        # The defending side's other visible casters, by id, join when they reach an
+        # attacker. Filtered before sorting: few squads are such casters.
+        assisting = [
+            q
+            for q in st.squads.values()
+            if q.kind == "caster"
+            and q.side == defender_side
+            and not q.hidden
+            and q.id not in defenders
+        ]
+        for q in sorted(assisting, key=_by_id):
+            if any(reaches(st, q, a) for a in attackers):
                 defenders.append(q.id)
     ids = [a.id for a in attackers] + defenders
     assert side is not None
@@ -153,15 +160,55 @@ def _exchange(run: Run, dice: Dice) -> None:
     st = run.state
     c = st.combat
     assert c is not None
-    ids = _alive(st, c.attackers) + _alive(st, c.defenders)
-    casters = [i for i in ids if st.squads[i].kind == "caster"]
+    squads = st.squads
+    ids: list[str] = []
+    casters: list[str] = []
+    others: list[str] = []
+    for i in (*c.attackers, *c.defenders):
+        q = squads.get(i)
+        if q is not None:
+            ids.append(i)
+            if q.kind == "caster":
+                casters.append(i)
+            else:
+                others.append(i)
     if c.next_roll == "first_strike" and st.options.caster_first_strike and casters:
         _roll(run, dice, casters, "first_strike", "main")
     elif c.next_roll == "main":
-        _roll(run, dice, [i for i in ids if i not in casters], "main", "none")
+        _roll(run, dice, others, "main", "none")
     else:
         _roll(run, dice, ids, "main", "none")
     _process(run, dice)
+
+
+def _opposition(
+    state: State, ids: tuple[str, ...], roller_side: str
+) -> tuple[bool, bool, bool] | None:
+    """What the opposing squads still alive bring against a squad of `roller_side`, in one
+    pass: (an intimidate boost, one stands on a circle of roller_side, one is undead), or
+    None when none is left. The same for every roller of that side."""
+    squads = state.squads
+    circles = state.circles
+    alive = intimidated = on_circle = undead = False
+    for i in ids:
+        q = squads.get(i)
+        if q is None:
+            continue
+        alive = True
+        if "intimidate" in q.boosts:
+            intimidated = True
+        # Magic circles: a squad on an enemy circle is hit on a 5 or 6. Circles are few:
+        # scanning them beats building a map of their squares for each roll.
+        if circles and not on_circle:
+            for k in circles.values():
+                if k.x == q.x and k.y == q.y:
+                    on_circle = k.side == roller_side
+                    break
+        if q.undead:
+            undead = True
+    if not alive:
+        return None
+    return intimidated, on_circle, undead
 
 
 def _roll(
@@ -176,35 +223,33 @@ def _roll(
     c = st.combat
     assert c is not None
     squads = st.squads
-    circles = {(k.x, k.y): k.side for k in st.circles.values()}
-    hits: dict[str, list[Hit]] = {c.attacker_side: [], c.defender_side: []}
-    soldier_hits: dict[str, int] = {c.attacker_side: 0, c.defender_side: 0}
+    attacker_side, defender_side = c.attacker_side, c.defender_side
+    hits: dict[str, list[Hit]] = {attacker_side: [], defender_side: []}
+    soldier_hits: dict[str, int] = {attacker_side: 0, defender_side: 0}
+    # Per roller side: the opposing side and what its squads bring (see _opposition).
+    opposed: dict[str, tuple[str, tuple[bool, bool, bool] | None]] = {}
     rolls: list[SquadRoll] = []
     for sid in rollers:
         s = squads[sid]
-        if s.side == c.attacker_side:
-            opp_side, opp_ids = c.defender_side, c.defenders
-        else:
-            opp_side, opp_ids = c.attacker_side, c.attackers
-        opps = [squads[i] for i in opp_ids if i in squads]
-        if not opps:
+        side = s.side
+        found = opposed.get(side)
+        if found is None:
+            if side == attacker_side:
+                found = defender_side, _opposition(st, c.defenders, side)
+            else:
+                found = attacker_side, _opposition(st, c.attackers, side)
+            opposed[side] = found
+        opp_side, brought = found
+        if brought is None:
             continue
-        # What the opposing squads bring, in one pass (plain loops: no generator per test).
-        intimidated = on_circle = undead = False
-        for q in opps:
-            if "intimidate" in q.boosts:
-                intimidated = True
-            # Magic circles: a squad on an enemy circle is hit on a 5 or 6.
-            if circles and circles.get((q.x, q.y)) == s.side:
-                on_circle = True
-            if q.undead:
-                undead = True
+        intimidated, on_circle, undead = brought
         n = s.level - s.engines_fired
         if intimidated:
             n -= o.intimidate_penalty  # Hero Units: intimidate
         if sid in c.ambush:
             n += o.ambush_bonus_dice  # Hero Units: stealth ambush
-        n = max(0, n)
+        if n < 0:
+            n = 0
         hit_on = o.circle_hit_on if on_circle else o.hit_on
         ds = dice.roll_many(n, 6, f"combat dice of {sid}")
         scored = 0
@@ -215,28 +260,31 @@ def _roll(
             scored = 1  # squads score a single hit (paladins vs undead: all)
         if scored and "arcana" in s.boosts:
             scored += o.arcana_extra_hits  # Hero Units: arcana extends the magical attack
-        rolls.append(SquadRoll(squad=sid, side=s.side, dice=ds, hit_on=hit_on, hits=scored))
+        rolls.append(SquadRoll(squad=sid, side=side, dice=ds, hit_on=hit_on, hits=scored))
         if scored:
-            hits[opp_side].extend(
-                Hit(victim_side=opp_side, source=sid, source_level=s.level) for _ in range(scored)
-            )
+            hit = Hit(victim_side=opp_side, source=sid, source_level=s.level)
+            hits[opp_side] += [hit] * scored  # equal frozen Structs: one may stand for all
             if s.kind == "soldier":
-                soldier_hits[s.side] += 1
+                soldier_hits[side] += 1
     ignored: dict[str, int] = {}
     healed: list[str] = []
     queue: list[Hit] = []
-    for victim in (c.defender_side, c.attacker_side):
-        got = sorted(hits[victim], key=lambda h: -h.source_level)
+    for victim in (defender_side, attacker_side):
+        got = hits[victim]
+        if len(got) > 1:
+            got.sort(key=_strongest_first)  # stable: equal levels keep their roll order
         ignore = soldier_hits[victim]  # The troops: soldiers ignore one enemy hit each
         if len(got) > ignore:
-            ids = c.attackers if victim == c.attacker_side else c.defenders
-            for i in _alive(st, ids):
-                if st.squads[i].heal_left > 0:  # Hero Units: heal
-                    ignore += st.squads[i].heal_left
+            for i in c.attackers if victim == attacker_side else c.defenders:
+                q = squads.get(i)
+                if q is not None and q.heal_left > 0:  # Hero Units: heal
+                    ignore += q.heal_left
                     healed.append(i)
                     break
-        ignored[victim] = min(ignore, len(got))
-        queue.extend(got[ignore:])
+        if ignore > len(got):
+            ignore = len(got)  # no more hits ignored than taken
+        ignored[victim] = ignore
+        queue += got[ignore:]
     run.emit(
         CombatRolled(
             stage=stage,
@@ -247,6 +295,10 @@ def _roll(
             next_roll=next_roll,
         )
     )
+
+
+def _strongest_first(h: Hit) -> int:
+    return -h.source_level
 
 
 def apply_hit(
@@ -317,7 +369,8 @@ def _process(run: Run, dice: Dice) -> None:
             else:
                 return  # the victim side chooses its casualty
             continue
-        if not _alive(st, c.attackers) or not _alive(st, c.defenders):
+        alive = st.squads.keys()
+        if alive.isdisjoint(c.attackers) or alive.isdisjoint(c.defenders):
             run.emit(CombatEnded(reason="destroyed"))
             return
         if c.next_roll == "main":

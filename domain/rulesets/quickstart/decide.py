@@ -6,7 +6,8 @@ drawn is stored in the returned events.
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from domain.dice import Dice
 from domain.errors import RuleViolation, UnknownEntity
@@ -80,8 +81,10 @@ def _hero(state: State, hid: str) -> Hero:
     return h
 
 
-def _eligible(state: State) -> list[Hero]:
-    return [h for h in state.heroes.values() if h.status != "removed"]
+def _all_checked(state: State) -> bool:
+    """Whether every hero still in the fight has made its priority check this round."""
+    checks = state.checks
+    return all(h.id in checks for h in state.heroes.values() if h.status != "removed")
 
 
 def _in_checks(state: State) -> None:
@@ -97,13 +100,12 @@ def _priority_check(run: Run, cmd: PriorityCheck, dice: Dice) -> None:
         raise RuleViolation(f"{h.id} is removed from the fight", rule=R_HEROES)
     if h.id in st.checks:
         raise RuleViolation(f"{h.id} has already checked this round", rule=R_PRIORITY)
-    if cmd.skill not in st.options.priority_skills:
-        raise RuleViolation(
-            f"priority checks use {', '.join(st.options.priority_skills)}", rule=R_PRIORITY
-        )
+    o = st.options
+    if cmd.skill not in o.priority_skills:
+        raise RuleViolation(f"priority checks use {', '.join(o.priority_skills)}", rule=R_PRIORITY)
     die = dice.roll(20, f"priority check of {h.id} ({cmd.skill})")
     mod = h.skills.get(cmd.skill, 0)
-    dc = st.options.priority_dc
+    dc = o.priority_dc
     run.emit(
         PriorityChecked(
             hero=h.id,
@@ -116,19 +118,19 @@ def _priority_check(run: Run, cmd: PriorityCheck, dice: Dice) -> None:
             success=die.value + mod >= dc,
         )
     )
-    if all(x.id in run.state.checks for x in _eligible(run.state)):
+    if _all_checked(run.state):
         resolve_priority(run, dice)
 
 
-def _roll_for_priority(run: Run, dice: Dice) -> None:
+def _roll_for_priority(run: Run, cmd: RollForPriority, dice: Dice) -> None:
     st = run.state
     _in_checks(st)
-    if any(h.id not in st.checks for h in _eligible(st)):
+    if not _all_checked(st):
         raise RuleViolation("heroes still have to make their priority checks", rule=R_PRIORITY)
     resolve_priority(run, dice)
 
 
-def _choose_priority(run: Run, cmd: ChoosePriority) -> None:
+def _choose_priority(run: Run, cmd: ChoosePriority, dice: Dice) -> None:
     st = run.state
     if st.phase != "priority" or st.step != "choose" or st.chooser is None:
         raise RuleViolation("no side may choose priority now", rule=R_PRIORITY)
@@ -148,7 +150,7 @@ def _acting(state: State, side: str) -> None:
         )
 
 
-def _move(run: Run, cmd: MoveSquad) -> None:
+def _move(run: Run, cmd: MoveSquad, dice: Dice) -> None:
     st = run.state
     q = _squad(st, cmd.squad)
     _acting(st, q.side)
@@ -171,22 +173,19 @@ def _move(run: Run, cmd: MoveSquad) -> None:
         action = "skirmish"
     else:
         raise RuleViolation("squads move before combats are resolved", rule=R_ACTION)
-    if not (0 <= cmd.x < st.width and 0 <= cmd.y < st.height):
+    board = st.board  # width, height and options, read once
+    dest = (cmd.x, cmd.y)
+    if not (0 <= cmd.x < board.width and 0 <= cmd.y < board.height):
         raise RuleViolation("the destination is off the battlefield", rule=R_ACTION)
-    if (cmd.x, cmd.y) == (q.x, q.y):
+    if dest == (q.x, q.y):
         raise RuleViolation(f"{q.id} is already there", rule=R_ACTION)
     occupied = blocked(st)
-    if (cmd.x, cmd.y) in occupied:
+    if dest in occupied:
         raise RuleViolation("the destination is occupied (squad, engine or barrier)", rule=R_ACTION)
-    speed = st.options.speeds.get(q.kind, 6)
+    o = board.options
+    speed = o.speeds.get(q.kind, 6)
     cost = path_cost(
-        (q.x, q.y),
-        (cmd.x, cmd.y),
-        occupied,
-        st.width,
-        st.height,
-        st.options.adjacency == "eight",
-        speed,
+        (q.x, q.y), dest, occupied, board.width, board.height, o.adjacency == "eight", speed
     )
     if cost is None:
         raise RuleViolation(
@@ -259,14 +258,14 @@ def _use_skill(run: Run, cmd: UseSkill, dice: Dice) -> None:
                 run.emit(SquadRevealed(squad=e.id, side=e.side, x=e.x, y=e.y, reason="scouted"))
 
 
-def _end_step(run: Run, dice: Dice) -> None:
+def _end_step(run: Run, cmd: EndStep, dice: Dice) -> None:
     st = run.state
     if st.phase not in ("action", "reposition"):
         raise RuleViolation("the priority phase ends with the priority checks", rule=R_PRIORITY)
     advance_step(run, dice)
 
 
-def _reposition(run: Run, cmd: RepositionHero) -> None:
+def _reposition(run: Run, cmd: RepositionHero, dice: Dice) -> None:
     st = run.state
     h = _hero(st, cmd.hero)
     if st.phase != "reposition" or st.active_side != h.side:
@@ -315,7 +314,7 @@ def _reposition(run: Run, cmd: RepositionHero) -> None:
     run.emit(HeroRepositioned(hero=h.id, side=h.side, squad=cmd.squad, watchtower=cmd.watchtower))
 
 
-def _revive(run: Run, cmd: ReviveHero) -> None:
+def _revive(run: Run, cmd: ReviveHero, dice: Dice) -> None:
     st = run.state
     h = _hero(st, cmd.hero)
     q = _squad(st, cmd.squad)
@@ -326,7 +325,7 @@ def _revive(run: Run, cmd: ReviveHero) -> None:
     run.emit(HeroRevived(hero=h.id, squad=q.id, surges=st.options.revive_surges))
 
 
-def _adjust(run: Run, cmd: AdjustSquad) -> None:
+def _adjust(run: Run, cmd: AdjustSquad, dice: Dice) -> None:
     st = run.state
     q = _squad(st, cmd.squad)
     level = q.level if cmd.level is None else cmd.level
@@ -341,10 +340,57 @@ def _adjust(run: Run, cmd: AdjustSquad) -> None:
     run.emit(SquadAdjusted(squad=q.id, side=q.side, level=level, x=x, y=y, hidden=q.hidden))
 
 
-def _end_battle(run: Run, cmd: EndBattle) -> None:
+def _end_battle(run: Run, cmd: EndBattle, dice: Dice) -> None:
     if cmd.winner is not None and cmd.winner not in run.state.sides:
         raise UnknownEntity(f"no side {cmd.winner!r}", side=cmd.winner)
     run.emit(BattleEnded(winner=cmd.winner, reason=cmd.reason))
+
+
+def _skip_priority_checks(run: Run, cmd: SkipPriorityChecks, dice: Dice) -> None:
+    _in_checks(run.state)
+    resolve_priority(run, dice)
+
+
+def _attack(run: Run, cmd: Attack, dice: Dice) -> None:
+    if run.state.phase != "action":
+        raise RuleViolation("attacks happen in the action phase", rule=R_ACTION)
+    attack(run, cmd, dice)
+
+
+def _fire_engine(run: Run, cmd: FireEngine, dice: Dice) -> None:
+    if run.state.phase != "action":
+        raise RuleViolation("engines fire in the action phase", rule=R_ACTION)
+    fire_engine(run, cmd, dice)
+
+
+def _press(run: Run, cmd: PressAttack, dice: Dice) -> None:
+    press(run, dice)
+
+
+def _retreat(run: Run, cmd: Retreat, dice: Dice) -> None:
+    retreat(run)
+
+
+# Each command's step, by its exact type: one lookup, where a match statement tested the
+# command against each class in turn. Every step takes (run, command, dice).
+_STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
+    PriorityCheck: _priority_check,
+    SkipPriorityChecks: _skip_priority_checks,
+    RollForPriority: _roll_for_priority,
+    ChoosePriority: _choose_priority,
+    MoveSquad: _move,
+    UseSkill: _use_skill,
+    EndStep: _end_step,
+    Attack: _attack,
+    FireEngine: _fire_engine,
+    ChooseCasualty: choose_casualty,
+    PressAttack: _press,
+    Retreat: _retreat,
+    RepositionHero: _reposition,
+    ReviveHero: _revive,
+    AdjustSquad: _adjust,
+    EndBattle: _end_battle,
+}
 
 
 def decide(state: State, command: Command, dice: Dice) -> list[Event]:
@@ -366,42 +412,5 @@ def _run(state: State, command: Command, dice: Dice) -> Run:
             "a combat is being resolved: choose casualties, press or retreat first", rule=R_COMBAT
         )
     run = Run(state)
-    match command:
-        case PriorityCheck():
-            _priority_check(run, command, dice)
-        case SkipPriorityChecks():
-            _in_checks(state)
-            resolve_priority(run, dice)
-        case RollForPriority():
-            _roll_for_priority(run, dice)
-        case ChoosePriority():
-            _choose_priority(run, command)
-        case MoveSquad():
-            _move(run, command)
-        case UseSkill():
-            _use_skill(run, command, dice)
-        case EndStep():
-            _end_step(run, dice)
-        case Attack():
-            if state.phase != "action":
-                raise RuleViolation("attacks happen in the action phase", rule=R_ACTION)
-            attack(run, command, dice)
-        case FireEngine():
-            if state.phase != "action":
-                raise RuleViolation("engines fire in the action phase", rule=R_ACTION)
-            fire_engine(run, command, dice)
-        case ChooseCasualty():
-            choose_casualty(run, command, dice)
-        case PressAttack():
-            press(run, dice)
-        case Retreat():
-            retreat(run)
-        case RepositionHero():
-            _reposition(run, command)
-        case ReviveHero():
-            _revive(run, command)
-        case AdjustSquad():
-            _adjust(run, command)
-        case EndBattle():
-            _end_battle(run, command)
+    _STEPS[type(command)](run, command, dice)
     return run

@@ -41,7 +41,7 @@ from domain.rulesets.quickstart.events import (
 )
 from domain.rulesets.quickstart.model import Combat, State
 
-__all__ = ["evolve"]
+__all__ = ["HANDLERS", "evolve"]
 
 
 def _priority_checked(s: State, e: PriorityChecked) -> State:
@@ -298,7 +298,8 @@ def _battle_ended(s: State, e: BattleEnded) -> State:
     return replace(s, phase="over", step="none", winner=e.winner, end_reason=e.reason, combat=None)
 
 
-_HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
+# evolve's handler for each event type (Run.emit in rules.py folds through it directly).
+HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     PriorityChecked: _priority_checked,
     PriorityChoiceOffered: _choice_offered,
     PriorityDecided: _priority_decided,
@@ -329,4 +330,4 @@ _HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
 
 def evolve(state: State, event: Event) -> State:
     """The state after `event` (seed 001). Never rolls, never validates."""
-    return _HANDLERS[type(event)](state, event)
+    return HANDLERS[type(event)](state, event)

@@ -57,14 +57,14 @@ def adjacent(a: Pos, b: Pos, eight: bool) -> bool:
     """Base contact: neighbouring squares (8-neighbour or orthogonal)."""
     dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
     if eight:
-        return max(dx, dy) == 1
+        return (dx if dx > dy else dy) == 1  # max(dx, dy), without the cost of a call
     return dx + dy == 1
 
 
 def distance(a: Pos, b: Pos, eight: bool) -> int:
     """Squares between two points ignoring obstacles (Chebyshev or Manhattan)."""
     dx, dy = abs(a[0] - b[0]), abs(a[1] - b[1])
-    return max(dx, dy) if eight else dx + dy
+    return (dx if dx > dy else dy) if eight else dx + dy
 
 
 def path_cost(
@@ -73,17 +73,93 @@ def path_cost(
     """Fewest steps from start to goal through free squares, or None beyond `limit`."""
     if start == goal:
         return 0
-    if goal in blocked or distance(start, goal, eight) > limit:
+    straight = distance(start, goal, eight)
+    if goal in blocked or straight > limit:
         return None  # no path enters a blocked square; none is shorter than the distance
     if not (0 <= goal[0] < width and 0 <= goal[1] < height):
         return None
-    table = _steps(width, height, eight)
+    # Most moves have a path as short as the distance, and finding one takes a few steps;
+    # only when there is none, search the whole budget.
+    if _as_short_as_distance(start, goal, blocked, width, height, eight, straight):
+        return straight
+    if straight < limit:
+        return _bounded_search(start, goal, blocked, _steps(width, height, eight), eight, limit)
+    return None
+
+
+def _toward(eight: bool) -> dict[Pos, tuple[Pos, ...]]:
+    """For each direction (sign of dx, sign of dy), the steps, those heading that way first."""
+    steps = _EIGHT if eight else _FOUR
+    return {
+        (sx, sy): tuple(sorted(steps, key=lambda e: -(e[0] * sx + e[1] * sy)))
+        for sx in (-1, 0, 1)
+        for sy in (-1, 0, 1)
+    }
+
+
+_TOWARD = {True: _toward(True), False: _toward(False)}
+
+
+def _as_short_as_distance(
+    start: Pos, goal: Pos, blocked: set[Pos], width: int, height: int, eight: bool, straight: int
+) -> bool:
+    """Whether a path of `straight` (the distance) steps leads from start to goal.
+
+    On such a path every step brings the goal one square closer, so a square lies the
+    same number of steps from start on every such path: depth-first search, taking the
+    first step that brings the goal closer, never needs to try a square twice. Steps
+    heading for the goal are tried first: on open ground the first try always succeeds.
+    """
+    gx, gy = goal
+    sx, sy = start
+    order = _TOWARD[eight][((gx > sx) - (gx < sx), (gy > sy) - (gy < sy))]
+    tried: set[Pos] = set()
+    # At depth k: the k-th square, its steps not yet tried, and the box holding exactly
+    # its neighbours that are one step closer to goal.
+    stack = [(start, iter(order), _closer(start, goal, straight - 1, eight))]
+    while stack:
+        (x, y), steps, (x0, x1, y0, y1) = stack[-1]
+        for dx, dy in steps:
+            nx, ny = x + dx, y + dy
+            if x0 <= nx <= x1 and y0 <= ny <= y1 and 0 <= nx < width and 0 <= ny < height:
+                n = (nx, ny)
+                if n in tried or n in blocked:
+                    continue
+                if n == goal:
+                    return True
+                tried.add(n)
+                left = straight - len(stack) - 1  # the distance to goal one step beyond n
+                stack.append((n, iter(order), _closer(n, goal, left, eight)))
+                break
+        else:
+            stack.pop()  # a dead end: back one square
+    return False
+
+
+def _closer(p: Pos, goal: Pos, left: int, eight: bool) -> tuple[int, int, int, int]:
+    """For a square p that is left + 1 steps from goal, the box (x from, x to, y from, y to)
+    holding exactly those of its neighbours that are `left` steps from goal: with diagonal
+    steps, the squares within `left` of goal; without, those between p and goal."""
+    gx, gy = goal
+    if eight:
+        return gx - left, gx + left, gy - left, gy + left
+    px, py = p
+    x0, x1 = (px, gx) if px < gx else (gx, px)
+    y0, y1 = (py, gy) if py < gy else (gy, py)
+    return x0, x1, y0, y1
+
+
+def _bounded_search(
+    start: Pos, goal: Pos, blocked: set[Pos], table: _Steps, eight: bool, limit: int
+) -> int | None:
+    """Breadth-first from start, one ring of squares at a time, through squares from which
+    the goal is still within `limit` steps in all: the fewest steps, or None."""
     seen = set(blocked)
     seen.add(start)
     frontier = [start]
     gx, gy = goal
     d = 0
-    while frontier and d < limit:  # breadth-first, one ring of squares at a time
+    while frontier and d < limit:
         d += 1
         left = limit - d  # steps left after this one: squares farther from goal are dead ends
         ring: list[Pos] = []

@@ -18,7 +18,7 @@ from domain.rulesets.quickstart.events import (
     SquadRevealed,
     StepAdvanced,
 )
-from domain.rulesets.quickstart.evolve import evolve
+from domain.rulesets.quickstart.evolve import HANDLERS
 from domain.rulesets.quickstart.grid import Pos, flood
 from domain.rulesets.quickstart.model import Squad, State
 
@@ -64,14 +64,16 @@ class Run:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        self.state = HANDLERS[type(event)](self.state, event)  # evolve, one call fewer
 
 
 def blocked(state: State) -> set[Pos]:
     """Squares nothing may move into: squads, siege engines and barriers (not circles)."""
     out = {(q.x, q.y) for q in state.squads.values()}
-    out.update((g.x, g.y) for g in state.engines.values())
-    out.update((b.x, b.y) for b in state.barriers.values())
+    for g in state.engines.values():  # few engines and barriers: no generator for them
+        out.add((g.x, g.y))
+    for b in state.barriers.values():
+        out.add((b.x, b.y))
     return out
 
 
@@ -84,7 +86,13 @@ def check_battle_end(run: Run) -> None:
     st = run.state
     if st.phase == "over":
         return
-    alive = [s for s in st.sides if any(q.side == s for q in st.squads.values())]
+    squads = st.squads.values()
+    alive: list[str] = []
+    for s in st.sides:
+        for q in squads:
+            if q.side == s:
+                alive.append(s)
+                break
     if len(alive) == 1:
         run.emit(BattleEnded(winner=alive[0], reason=f"only {alive[0]} has squads left"))
     elif not alive:
@@ -94,10 +102,14 @@ def check_battle_end(run: Run) -> None:
 def _nearest_free_squad(state: State, side: str, start: Pos) -> tuple[str, Pos] | None:
     """Hero Units: the closest squad of `side` with room for a hero, reachable from start."""
     cap = state.options.max_heroes_per_squad
+    heroes_with: dict[str, int] = {}  # active heroes per squad, counted in one pass
+    for h in state.heroes.values():
+        if h.squad is not None and h.status == "active":
+            heroes_with[h.squad] = heroes_with.get(h.squad, 0) + 1
     at: dict[Pos, Squad] = {
         (q.x, q.y): q
         for q in state.squads.values()
-        if q.side == side and hero_count(state, q.id) < cap
+        if q.side == side and heroes_with.get(q.id, 0) < cap
     }
     if not at:
         return None
@@ -110,7 +122,7 @@ def _nearest_free_squad(state: State, side: str, start: Pos) -> tuple[str, Pos] 
         state.width,
         state.height,
         state.options.adjacency == "eight",
-        lambda p: p in at,
+        at.__contains__,
     )
     if found is None:
         return None
