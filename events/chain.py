@@ -33,6 +33,9 @@ __all__ = [
 
 _canonical = msgspec.json.Encoder(order="sorted")
 _plain = msgspec.json.Encoder()
+# Copied for each hash: `hashlib.sha256()` looks the algorithm up in OpenSSL's provider
+# store every time; a copy of a ready one skips that lookup.
+_SHA256 = hashlib.sha256()
 
 
 def encode_event(event: msgspec.Struct) -> bytes:
@@ -94,7 +97,9 @@ def _hash(
         actor, audience, battle_id, command_id, msgspec.Raw(data), prev_hash, recorded_at,
         type, version,
     )  # fmt: skip
-    return hashlib.sha256(_plain.encode(header)).hexdigest()
+    h = _SHA256.copy()
+    h.update(_plain.encode(header))
+    return h.hexdigest()
 
 
 def seal(
