@@ -4,6 +4,8 @@ refused append fails alone, and a job that fails halfway leaves nothing behind."
 from __future__ import annotations
 
 import asyncio
+import sqlite3
+import time
 from pathlib import Path
 
 import pytest
@@ -129,3 +131,44 @@ async def test_the_wal_starts_over_under_steady_appends(tmp_path: Path) -> None:
     assert no_restarts == 0
     assert restarts >= 2
     assert bounded * 3 < grown, (bounded, grown)
+
+
+async def test_a_reader_on_old_frames_delays_appends_briefly_and_the_wal_restarts_after(
+    tmp_path: Path,
+) -> None:
+    """A reader in the middle of a read keeps the frames it sees in use, so the WAL cannot
+    start over: the held RESTART gives up after its busy timeout and lets the appends go
+    (they must not wait for SQLite's 5 s), then succeeds once the reader is done."""
+    path = tmp_path / "reader.db"
+    store = SQLiteEventStore(path, checkpoints={"every": 0.01, "restart_frames": 50})
+    await store.open()
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        heads = {f"b{i}": (0, GENESIS_HASH) for i in range(8)}
+
+        async def rounds(n: int) -> float:
+            nonlocal heads
+            slowest = 0.0
+            for _ in range(n):
+                t0 = time.monotonic()
+                stored = await asyncio.gather(
+                    *(store.append(b, v, make_events(b, v, h, 2)) for b, (v, h) in heads.items())
+                )
+                slowest = max(slowest, time.monotonic() - t0)
+                heads = {evs[-1].battle_id: (evs[-1].version, evs[-1].hash) for evs in stored}
+            return slowest
+
+        await rounds(50)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM events").fetchone()  # a snapshot in use
+        restarts = store._checkpointer.restarts if store._checkpointer else -1
+        slowest = await rounds(300)
+        assert store._checkpointer is not None
+        assert store._checkpointer.restarts == restarts  # none while the reader reads
+        assert slowest < 2.0, slowest
+        reader.execute("COMMIT")
+        await rounds(300)
+        assert store._checkpointer.restarts > restarts
+    finally:
+        reader.close()
+        await store.close()
