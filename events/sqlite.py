@@ -356,11 +356,12 @@ class _Checkpointer(threading.Thread):
 
     A PASSIVE checkpoint copies the frames committed before it started while appends go
     on, so under steady load it never catches up, and SQLite only starts the WAL over
-    once every frame is copied: the file would grow without bound (about 30 MB a
-    second under the benchmark's load), and appending to it is slower than overwriting it. So when the WAL
-    holds more than `restart_frames` after a PASSIVE pass, the writer is held for a
-    moment (its appends wait on the loop, nothing is refused) while a RESTART checkpoint
-    copies the few frames written meanwhile; the next commit then writes from the start.
+    once every frame is copied: the file would grow without bound (about 30 MB a second
+    under the benchmark's load), and appending to it is slower than overwriting it. So
+    when the WAL holds more than `restart_frames` after a PASSIVE pass, the writer is
+    held for a moment (its appends wait on the loop, nothing is refused) while a RESTART
+    checkpoint copies the few frames written meanwhile; the next commit then writes from
+    the start.
     """
 
     def __init__(
