@@ -314,11 +314,18 @@ def _run_batch(conn: sqlite3.Connection, heads: _Heads, batch: list[Any]) -> lis
         heads.clear()
         return _run_batch_in_savepoints(conn, heads, batch)
     except sqlite3.Error as e:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        heads.clear()
-        outcomes = [(False, e)] * len(batch)
+        outcomes = _abandon(conn, heads, e, len(batch))
     return outcomes
+
+
+def _abandon(
+    conn: sqlite3.Connection, heads: _Heads, error: sqlite3.Error, jobs: int
+) -> list[tuple[bool, Any]]:
+    """SQLite itself failed: undo the transaction, forget the heads, fail every job."""
+    if conn.in_transaction:
+        conn.execute("ROLLBACK")
+    heads.clear()
+    return [(False, error)] * jobs
 
 
 def _run_batch_in_savepoints(
@@ -343,10 +350,7 @@ def _run_batch_in_savepoints(
                 outcomes.append((True, result))
         conn.execute("COMMIT")
     except sqlite3.Error as e:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        heads.clear()
-        outcomes = [(False, e)] * len(batch)
+        outcomes = _abandon(conn, heads, e, len(batch))
     return outcomes
 
 
