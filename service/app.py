@@ -15,6 +15,7 @@ from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
 from service.battles import BattleService
+from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.problems import exception_handlers
@@ -68,6 +69,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         lifespan=[lifespan],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,
+        plugins=[RawJSONObjectPlugin()],
         openapi_config=OpenAPIConfig(
             title="Battle service",
             version=SERVICE_VERSION,

@@ -16,6 +16,14 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 from domain.battle_commands import BATTLE_COMMAND_DOCS, BattleCommand
 from domain.rulesets import RULESETS, get_ruleset
 from service.battles import BattleService
+from service.command_body import (
+    AUTHORIZATION_DOC,
+    IDEMPOTENCY_KEY_DOC,
+    IDEMPOTENCY_KEY_MAX,
+    CommandBodyRequest,
+    CommandOperation,
+    command_headers,
+)
 from service.errors import NotFound
 from service.problems import PROBLEM_MEDIA_TYPE
 from service.schemas import (
@@ -78,10 +86,7 @@ Authorization = Annotated[
     HeaderParameter(
         name="Authorization",
         required=False,
-        description=(
-            "Bearer <key>: the battle's referee, side or observer key, or the key of "
-            "the integration that created it"
-        ),
+        description=AUTHORIZATION_DOC,
     ),
 ]
 IdempotencyKey = Annotated[
@@ -90,8 +95,8 @@ IdempotencyKey = Annotated[
         name="Idempotency-Key",
         required=False,
         min_length=1,
-        max_length=200,
-        description="Retrying with the same key returns the first answer and appends nothing",
+        max_length=IDEMPOTENCY_KEY_MAX,
+        description=IDEMPOTENCY_KEY_DOC,
     ),
 ]
 SECURED: list[dict[str, list[str]]] = [{"BearerKey": []}]
@@ -217,15 +222,15 @@ async def get_battle(
     status_code=200,
     responses=problems(400, 401, 403, 404, 409, 422, 503),
     security=SECURED,
+    # The hot path: body and headers read by service.command_body, documented the same.
+    request_class=CommandBodyRequest,
+    operation_class=CommandOperation,
 )
 async def post_command(
-    request: AppRequest,
-    battle_id: BattleId,
-    data: JSONBody[CommandRequest],
-    authorization: Authorization,
-    idempotency_key: IdempotencyKey,
+    request: AppRequest, battle_id: BattleId, data: JSONBody[CommandRequest]
 ) -> CommandResponse:
     service = service_of(request)
+    authorization, idempotency_key = command_headers(request)
     principal = await service.keys.resolve(authorization, battle_id)
     return await service.execute(battle_id, principal, data, idempotency_key)
 

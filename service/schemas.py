@@ -95,8 +95,9 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
 class CommandRequest(msgspec.Struct, kw_only=True):
     # The command object; its "type" picks one of the ruleset's (or the battle's) commands.
     # One command, decoded with the battle's ruleset: GET /rulesets/{ruleset} lists the
-    # command types and their JSON Schema.
-    command: dict[str, Any]
+    # command types and their JSON Schema. Kept as the JSON sent (a JSON object, checked
+    # when the ruleset decodes it): decoded once, by the battle's ruleset.
+    command: msgspec.Raw
     expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**53)] | None = None
     # Dice rolled at the table, in the order the command uses them (instead of server dice).
     dice: (

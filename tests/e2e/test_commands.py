@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -42,6 +43,69 @@ def test_same_idempotency_key_appends_once_and_answers_the_same(battle: Battle) 
     assert again.json()["replayed"] is True
     assert battle.view()["version"] == version
     assert len(battle.events()) == version
+
+
+def test_a_retry_with_the_command_keys_in_another_order_is_the_same_request(
+    battle: Battle,
+) -> None:
+    # The body's command is kept as sent; the request an Idempotency-Key stands for is
+    # compared as canonical JSON, so key order and spacing do not make it another one.
+    who, command = _next(battle)
+    first = battle.command(who, command, idempotency_key="k-order")
+    assert first.status_code == 200, first.text
+    reordered = json.dumps({"command": dict(reversed(list(command.items())))}, indent=2)
+    again = battle.http.post(
+        f"/battles/{battle.id}/commands",
+        content=reordered.encode(),
+        headers={
+            **battle.auth(who),
+            "Idempotency-Key": "k-order",
+            "Content-Type": "application/json",
+        },
+    )
+    assert again.status_code == 200, again.text
+    assert again.json()["replayed"] is True
+    assert again.json()["events"] == first.json()["events"]
+
+
+@pytest.mark.parametrize("key", ["", "k" * 201])
+def test_an_idempotency_key_outside_1_to_200_characters_is_a_400(battle: Battle, key: str) -> None:
+    who, command = _next(battle)
+    version = battle.view()["version"]
+    body = _problem(battle.command(who, command, idempotency_key=key), 400, "invalid-request")
+    assert "Idempotency-Key" in body["detail"]
+    assert battle.view()["version"] == version
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"command": {"type": "EndStep"}, "expected_version": "x"}, "expected_version"),
+        ({"command": {"type": "EndStep"}, "dice": [0]}, "dice[0]"),
+        ({"command": {"type": "EndStep"}, "client_seed": "s" * 129}, "client_seed"),
+        ({"expected_version": 1}, "data"),
+    ],
+)
+def test_an_invalid_field_of_the_body_is_a_400_naming_it(
+    battle: Battle, body: dict[str, Any], field: str
+) -> None:
+    version = battle.view()["version"]
+    r = battle.http.post(
+        f"/battles/{battle.id}/commands", json=body, headers=battle.auth("referee")
+    )
+    problem = _problem(r, 400, "invalid-request")
+    assert f"({field})" in problem["detail"], problem
+    assert problem["errors"][0]["key"] == field
+    assert battle.view()["version"] == version
+
+
+def test_a_command_that_is_not_an_object_is_a_400(battle: Battle) -> None:
+    version = battle.view()["version"]
+    r = battle.http.post(
+        f"/battles/{battle.id}/commands", json={"command": 5}, headers=battle.auth("referee")
+    )
+    _problem(r, 400, "invalid-command")
+    assert battle.view()["version"] == version
 
 
 def test_reusing_a_key_for_another_request_is_refused(battle: Battle) -> None:

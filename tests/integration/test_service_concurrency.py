@@ -7,6 +7,8 @@ import asyncio
 import random
 from pathlib import Path
 
+import msgspec
+
 from domain.actors import Actor
 from domain.battle import Timeline
 from domain.rulesets import get_ruleset
@@ -20,7 +22,8 @@ REFEREE = Actor(role="referee")
 
 
 def _ruling(text: str) -> CommandRequest:
-    return CommandRequest(command={"type": "RecordRuling", "ruling": text, "reason": "race"})
+    ruling = {"type": "RecordRuling", "ruling": text, "reason": "race"}
+    return CommandRequest(command=msgspec.Raw(msgspec.json.encode(ruling)))
 
 
 async def test_catch_ups_racing_commands_fold_every_event_exactly_once(tmp_path: Path) -> None:

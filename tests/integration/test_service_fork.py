@@ -21,7 +21,12 @@ async def _play(service: BattleService, battle_id: str, commands: int) -> None:
     for _ in range(commands):
         view = await service.view(battle_id, REFEREE)
         _, command = next_command(msgspec.to_builtins(view.state))
-        await service.execute(battle_id, principal, CommandRequest(command=command), None)
+        await service.execute(
+            battle_id,
+            principal,
+            CommandRequest(command=msgspec.Raw(msgspec.json.encode(command))),
+            None,
+        )
 
 
 async def test_a_fork_rebuilt_by_another_worker_equals_the_one_made(store: EventStore) -> None:
