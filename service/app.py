@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,7 +24,7 @@ from service.routes import ROUTES, SERVICE_VERSION
 from service.settings import Settings
 from service.streams import STREAM_ROUTES
 
-__all__ = ["create_app", "make_store"]
+__all__ = ["create_app", "make_store", "tune_gc"]
 
 
 def make_store(settings: Settings) -> EventStore:
@@ -39,6 +40,28 @@ def _doorbell(settings: Settings) -> Doorbell:
 
         return RedisDoorbell(settings.redis_url)
     return LocalDoorbell()
+
+
+_gc_tuned = False
+
+
+def tune_gc() -> None:
+    """Once per process, when the first app has started: the objects alive then (modules,
+    the app, its routes: some 60,000) move to the collector's permanent generation, and a
+    young collection waits for 10,000 new objects instead of 700.
+
+    Older-generation collections would otherwise walk those start-up objects again and
+    again, although they live as long as the process. Measured with callgrind on
+    `bench.inprocess` (instructions per command, of about 600k): freezing saves 13k, the
+    larger first threshold 5k more. Cyclic garbage is still collected, a little later.
+    (A `gc.collect()` before freezing cost 5k per command afterwards, so there is none.)
+    """
+    global _gc_tuned
+    if _gc_tuned:
+        return
+    _gc_tuned = True
+    gc.freeze()
+    gc.set_threshold(10_000, *gc.get_threshold()[1:])
 
 
 def create_app(settings: Settings | None = None, store: EventStore | None = None) -> Litestar:
@@ -58,6 +81,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         app.state.hub = hub
         app.state.service = BattleService(the_store, on_appended=hub.appended)
         app.state.store_kind = kind
+        tune_gc()
         try:
             yield
         finally:
