@@ -8,6 +8,7 @@ presses (another exchange) or retreats.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Literal
 
 from domain.dice import Dice
@@ -28,7 +29,7 @@ from domain.rulesets.quickstart.events import (
     SquadsRetreated,
 )
 from domain.rulesets.quickstart.grid import Pos, adjacent, distance, neighbours
-from domain.rulesets.quickstart.model import Combat, Hit, Squad, State
+from domain.rulesets.quickstart.model import Circle, Combat, Hit, Squad, State
 from domain.rulesets.quickstart.rules import (
     R_ACTION,
     R_COMBAT,
@@ -52,16 +53,31 @@ __all__ = [
 
 
 def _eight(state: State) -> bool:
-    return state.options.adjacency == "eight"
+    return state.board.options.adjacency == "eight"
 
 
 def reaches(state: State, a: Squad, t: Squad) -> bool:
     """Base contact, or a caster within caster_range ("The troops": Casters)."""
-    o = state.options
-    eight = o.adjacency == "eight"
-    if adjacent((a.x, a.y), (t.x, t.y), eight):
-        return True
-    return a.kind == "caster" and distance((a.x, a.y), (t.x, t.y), eight) <= o.caster_range
+    o = state.board.options
+    return _reaches_any(a, (t,), o.adjacency == "eight", o.caster_range)
+
+
+def _reaches_any(a: Squad, targets: Iterable[Squad], eight: bool, caster_range: int) -> bool:
+    """Whether `a` reaches one of `targets` (see `reaches`): base contact is a distance of
+    one, worked out inline as the loops of attack ask it for every pair."""
+    ax, ay = a.x, a.y
+    caster = a.kind == "caster"
+    for t in targets:
+        dx, dy = abs(ax - t.x), abs(ay - t.y)
+        d = (dx if dx > dy else dy) if eight else dx + dy
+        if d == 1 or (caster and d <= caster_range):
+            return True
+    return False
+
+
+def _reached_by_any(attackers: list[Squad], t: Squad, eight: bool, caster_range: int) -> bool:
+    """Whether one of `attackers` reaches `t` (see `reaches`)."""
+    return any(_reaches_any(a, (t,), eight, caster_range) for a in attackers)
 
 
 def _by_id(q: Squad) -> str:
@@ -117,17 +133,20 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
             raise RuleViolation("all targets must belong to one side", rule=R_COMBAT)
         if t.hidden:
             raise RuleViolation(f"{t.id} cannot be seen", rule=R_COMBAT)
+    o = st.board.options
+    eight, caster_range = o.adjacency == "eight", o.caster_range
     for a in attackers:
-        if not any(reaches(st, a, t) for t in targets):
+        if not _reaches_any(a, targets, eight, caster_range):
             raise RuleViolation(
                 f"{a.id} is not in base contact with (or, a caster, in range of) any target",
                 rule=R_COMBAT,
             )
     for t in targets:
-        if not any(reaches(st, a, t) for a in attackers):
+        if not _reached_by_any(attackers, t, eight, caster_range):
             raise RuleViolation(f"no attacker is in contact with {t.id}", rule=R_COMBAT)
     defenders = [t.id for t in targets]
-    if st.options.casters_assist_defence:
+    members = attackers + targets  # every squad in the combat, attackers first
+    if o.casters_assist_defence:
         # The defending side's other visible casters, by id, join when they reach an
         # attacker. Filtered before sorting: few squads are such casters.
         assisting = [
@@ -139,9 +158,9 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
             and q.id not in defenders
         ]
         for q in sorted(assisting, key=_by_id):
-            if any(reaches(st, q, a) for a in attackers):
+            if _reaches_any(q, attackers, eight, caster_range):
                 defenders.append(q.id)
-    ids = [a.id for a in attackers] + defenders
+                members.append(q)
     assert side is not None
     run.emit(
         CombatStarted(
@@ -149,52 +168,63 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
             defender_side=defender_side,
             attackers=tuple(a.id for a in attackers),
             defenders=tuple(defenders),
-            positions={i: (st.squads[i].x, st.squads[i].y) for i in ids},
+            positions={q.id: (q.x, q.y) for q in members},
             ambush=tuple(a.id for a in attackers if a.hidden),
         )
     )
     _exchange(run, dice)
 
 
+def _alive_by_kind(
+    squads: dict[str, Squad], ids: tuple[str, ...]
+) -> tuple[list[Squad], list[Squad], list[Squad]]:
+    """The squads of `ids` still alive, in order: all of them, the casters, the others."""
+    alive: list[Squad] = []
+    casters: list[Squad] = []
+    others: list[Squad] = []
+    for i in ids:
+        q = squads.get(i)
+        if q is not None:
+            alive.append(q)
+            if q.kind == "caster":
+                casters.append(q)
+            else:
+                others.append(q)
+    return alive, casters, others
+
+
 def _exchange(run: Run, dice: Dice) -> None:
     st = run.state
     c = st.combat
     assert c is not None
-    squads = st.squads
-    ids: list[str] = []
-    casters: list[str] = []
-    others: list[str] = []
-    for i in (*c.attackers, *c.defenders):
-        q = squads.get(i)
-        if q is not None:
-            ids.append(i)
-            if q.kind == "caster":
-                casters.append(i)
-            else:
-                others.append(i)
-    if c.next_roll == "first_strike" and st.options.caster_first_strike and casters:
-        _roll(run, dice, casters, "first_strike", "main")
+    # All attackers are of the attacker's side and all defenders of the defender's (attack
+    # checks it): the attackers roll first, and every roller of a side faces the same foes.
+    attackers, a_casters, a_others = _alive_by_kind(st.squads, c.attackers)
+    defenders, d_casters, d_others = _alive_by_kind(st.squads, c.defenders)
+    alive = attackers, defenders
+    if (
+        c.next_roll == "first_strike"
+        and st.board.options.caster_first_strike
+        and (a_casters or d_casters)
+    ):
+        _roll(run, dice, (a_casters, d_casters), alive, "first_strike", "main")
     elif c.next_roll == "main":
-        _roll(run, dice, others, "main", "none")
+        _roll(run, dice, (a_others, d_others), alive, "main", "none")
     else:
-        _roll(run, dice, ids, "main", "none")
+        _roll(run, dice, alive, alive, "main", "none")
     _process(run, dice)
 
 
 def _opposition(
-    state: State, ids: tuple[str, ...], roller_side: str
+    foes: list[Squad], circles: dict[str, Circle], roller_side: str
 ) -> tuple[bool, bool, bool] | None:
-    """What the opposing squads still alive bring against a squad of `roller_side`, in one
-    pass: (an intimidate boost, one stands on a circle of roller_side, one is undead), or
-    None when none is left. The same for every roller of that side."""
-    squads = state.squads
-    circles = state.circles
-    alive = intimidated = on_circle = undead = False
-    for i in ids:
-        q = squads.get(i)
-        if q is None:
-            continue
-        alive = True
+    """What the opposing squads still alive (`foes`) bring against a squad of `roller_side`,
+    in one pass: (an intimidate boost, one stands on a circle of roller_side, one is undead),
+    or None when none is left. The same for every roller of that side."""
+    if not foes:
+        return None
+    intimidated = on_circle = undead = False
+    for q in foes:
         if "intimidate" in q.boosts:
             intimidated = True
         # Magic circles: a squad on an enemy circle is hit on a 5 or 6. Circles are few:
@@ -206,85 +236,35 @@ def _opposition(
                     break
         if q.undead:
             undead = True
-    if not alive:
-        return None
     return intimidated, on_circle, undead
 
 
 def _roll(
     run: Run,
     dice: Dice,
-    rollers: list[str],
+    rollers: tuple[list[Squad], list[Squad]],
+    alive: tuple[list[Squad], list[Squad]],
     stage: Literal["first_strike", "main"],
     next_roll: Literal["main", "none"],
 ) -> None:
+    """One roll of the combat: `rollers` and `alive` hold (attackers, defenders)."""
     st = run.state
-    o = st.options
     c = st.combat
     assert c is not None
-    squads = st.squads
-    attacker_side, defender_side = c.attacker_side, c.defender_side
-    hits: dict[str, list[Hit]] = {attacker_side: [], defender_side: []}
-    soldier_hits: dict[str, int] = {attacker_side: 0, defender_side: 0}
-    # Per roller side: the opposing side and what its squads bring (see _opposition).
-    opposed: dict[str, tuple[str, tuple[bool, bool, bool] | None]] = {}
+    attackers, defenders = alive
     rolls: list[SquadRoll] = []
-    for sid in rollers:
-        s = squads[sid]
-        side = s.side
-        found = opposed.get(side)
-        if found is None:
-            if side == attacker_side:
-                found = defender_side, _opposition(st, c.defenders, side)
-            else:
-                found = attacker_side, _opposition(st, c.attackers, side)
-            opposed[side] = found
-        opp_side, brought = found
-        if brought is None:
-            continue
-        intimidated, on_circle, undead = brought
-        n = s.level - s.engines_fired
-        if intimidated:
-            n -= o.intimidate_penalty  # Hero Units: intimidate
-        if sid in c.ambush:
-            n += o.ambush_bonus_dice  # Hero Units: stealth ambush
-        if n < 0:
-            n = 0
-        hit_on = o.circle_hit_on if on_circle else o.hit_on
-        ds = dice.roll_many(n, 6, f"combat dice of {sid}")
-        scored = 0
-        for v in ds.values:
-            if v >= hit_on:
-                scored += 1
-        if scored > 1 and not (s.kind == "paladin" and undead):
-            scored = 1  # squads score a single hit (paladins vs undead: all)
-        if scored and "arcana" in s.boosts:
-            scored += o.arcana_extra_hits  # Hero Units: arcana extends the magical attack
-        rolls.append(SquadRoll(squad=sid, side=side, dice=ds, hit_on=hit_on, hits=scored))
-        if scored:
-            hit = Hit(victim_side=opp_side, source=sid, source_level=s.level)
-            hits[opp_side] += [hit] * scored  # equal frozen Structs: one may stand for all
-            if s.kind == "soldier":
-                soldier_hits[side] += 1
-    ignored: dict[str, int] = {}
+    # Rolls against each side: the hits it takes, and how many of the rollers' soldiers
+    # scored (each soldier ignores one hit on its own side).
+    on_defenders, attacking_soldiers = _side_rolls(
+        st, c, dice, rollers[0], defenders, c.attacker_side, c.defender_side, rolls
+    )
+    on_attackers, defending_soldiers = _side_rolls(
+        st, c, dice, rollers[1], attackers, c.defender_side, c.attacker_side, rolls
+    )
     healed: list[str] = []
     queue: list[Hit] = []
-    for victim in (defender_side, attacker_side):
-        got = hits[victim]
-        if len(got) > 1:
-            got.sort(key=_strongest_first)  # stable: equal levels keep their roll order
-        ignore = soldier_hits[victim]  # The troops: soldiers ignore one enemy hit each
-        if len(got) > ignore:
-            for i in c.attackers if victim == attacker_side else c.defenders:
-                q = squads.get(i)
-                if q is not None and q.heal_left > 0:  # Hero Units: heal
-                    ignore += q.heal_left
-                    healed.append(i)
-                    break
-        if ignore > len(got):
-            ignore = len(got)  # no more hits ignored than taken
-        ignored[victim] = ignore
-        queue += got[ignore:]
+    ignored = {c.defender_side: _taken(on_defenders, defending_soldiers, defenders, healed, queue)}
+    ignored[c.attacker_side] = _taken(on_attackers, attacking_soldiers, attackers, healed, queue)
     run.emit(
         CombatRolled(
             stage=stage,
@@ -297,6 +277,74 @@ def _roll(
     )
 
 
+def _side_rolls(
+    st: State,
+    c: Combat,
+    dice: Dice,
+    rollers: list[Squad],
+    foes: list[Squad],
+    side: str,
+    foe_side: str,
+    rolls: list[SquadRoll],
+) -> tuple[list[Hit], int]:
+    """The combat dice of `side`'s rollers (appended to `rolls`): the hits they score on
+    `foe_side`, strongest source first, and how many soldiers among them scored."""
+    if not rollers:
+        return [], 0
+    brought = _opposition(foes, st.board.circles, side)
+    if brought is None:
+        return [], 0  # no foe left: the side does not roll
+    intimidated, on_circle, undead = brought
+    o = st.board.options
+    ambush = c.ambush
+    hit_on = o.circle_hit_on if on_circle else o.hit_on
+    penalty = o.intimidate_penalty if intimidated else 0  # Hero Units: intimidate
+    hits: list[Hit] = []
+    soldiers = 0
+    for s in rollers:
+        sid = s.id
+        n = s.level - s.engines_fired - penalty
+        if sid in ambush:
+            n += o.ambush_bonus_dice  # Hero Units: stealth ambush
+        if n < 0:
+            n = 0
+        ds = dice.roll_many(n, 6, f"combat dice of {sid}")
+        scored = 0
+        for v in ds.values:
+            if v >= hit_on:
+                scored += 1
+        if scored > 1 and not (s.kind == "paladin" and undead):
+            scored = 1  # squads score a single hit (paladins vs undead: all)
+        if scored and "arcana" in s.boosts:
+            scored += o.arcana_extra_hits  # Hero Units: arcana extends the magical attack
+        rolls.append(SquadRoll(squad=sid, side=side, dice=ds, hit_on=hit_on, hits=scored))
+        if scored:
+            hit = Hit(victim_side=foe_side, source=sid, source_level=s.level)
+            hits += [hit] * scored  # equal frozen Structs: one may stand for all
+            if s.kind == "soldier":
+                soldiers += 1
+    if len(hits) > 1:
+        hits.sort(key=_strongest_first)  # stable: equal levels keep their roll order
+    return hits, soldiers
+
+
+def _taken(
+    got: list[Hit], ignore: int, squads: list[Squad], healed: list[str], queue: list[Hit]
+) -> int:
+    """How many of the hits `got` by `squads`' side are ignored (The troops: soldiers; Hero
+    Units: the first squad with heal left, added to `healed`); the rest joins `queue`."""
+    if len(got) > ignore:
+        for q in squads:
+            if q.heal_left > 0:  # Hero Units: heal
+                ignore += q.heal_left
+                healed.append(q.id)
+                break
+    if ignore > len(got):
+        ignore = len(got)  # no more hits ignored than taken
+    queue += got[ignore:]
+    return ignore
+
+
 def _strongest_first(h: Hit) -> int:
     return -h.source_level
 
@@ -306,7 +354,7 @@ def apply_hit(
 ) -> None:
     """One hit on one squad: two-hit rule, medic saving throw, destruction and its sequels."""
     st = run.state
-    o = st.options
+    o = st.board.options
     t = st.squads[squad_id]
     outcome: Literal["destroyed", "wounded", "saved"] = "destroyed"
     medic: str | None = None
@@ -318,12 +366,12 @@ def apply_hit(
     ):
         outcome = "wounded"  # Resolving Combat: a half-level squad needs two hits
     else:
-        eight = _eight(st)
+        eight = o.adjacency == "eight"
         medics = [
             m
             for m in st.squads.values()
-            if m.side == t.side
-            and m.kind == "medic"
+            if m.kind == "medic"  # few squads are medics: the rarest test first
+            and m.side == t.side
             and m.id != t.id
             and adjacent((m.x, m.y), (t.x, t.y), eight)
         ]
@@ -450,7 +498,7 @@ def fire_engine(run: Run, cmd: FireEngine, dice: Dice) -> None:
     """Defenses and siege weapons: an adjacent squad fires an engine (its own combat dice
     drop by one); engines hit enemy engines, barriers and large squads on any 6."""
     st = run.state
-    o = st.options
+    o = st.board.options
     side = st.active_side
     if st.step != "combat":
         raise RuleViolation("siege engines fire during combat resolution", rule=R_SIEGE)

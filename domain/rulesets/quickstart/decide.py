@@ -43,7 +43,7 @@ from domain.rulesets.quickstart.events import (
     SquadMoved,
     SquadRevealed,
 )
-from domain.rulesets.quickstart.grid import flood, path_cost
+from domain.rulesets.quickstart.grid import flood_to, path_cost
 from domain.rulesets.quickstart.model import Hero, Squad, State
 from domain.rulesets.quickstart.rules import (
     R_ACTION,
@@ -84,7 +84,11 @@ def _hero(state: State, hid: str) -> Hero:
 def _all_checked(state: State) -> bool:
     """Whether every hero still in the fight has made its priority check this round."""
     checks = state.checks
-    return all(h.id in checks for h in state.heroes.values() if h.status != "removed")
+    # A loop: all() over a generator costs more for a few heroes.
+    for h in state.heroes.values():  # noqa: SIM110
+        if h.status != "removed" and h.id not in checks:
+            return False
+    return True
 
 
 def _in_checks(state: State) -> None:
@@ -100,7 +104,7 @@ def _priority_check(run: Run, cmd: PriorityCheck, dice: Dice) -> None:
         raise RuleViolation(f"{h.id} is removed from the fight", rule=R_HEROES)
     if h.id in st.checks:
         raise RuleViolation(f"{h.id} has already checked this round", rule=R_PRIORITY)
-    o = st.options
+    o = st.board.options  # not the read-through property: one call fewer per command
     if cmd.skill not in o.priority_skills:
         raise RuleViolation(f"priority checks use {', '.join(o.priority_skills)}", rule=R_PRIORITY)
     die = dice.roll(20, f"priority check of {h.id} ({cmd.skill})")
@@ -200,7 +204,7 @@ def _move(run: Run, cmd: MoveSquad, dice: Dice) -> None:
 
 def _use_skill(run: Run, cmd: UseSkill, dice: Dice) -> None:
     st = run.state
-    o = st.options
+    o = st.board.options
     h = _hero(st, cmd.hero)
     _acting(st, h.side)
     if st.step not in ("move", "combat"):
@@ -301,13 +305,13 @@ def _reposition(run: Run, cmd: RepositionHero, dice: Dice) -> None:
         if occupants >= st.options.watchtower_capacity:
             raise RuleViolation("the watchtower is occupied", rule=R_WATCHTOWER)
         dest = (st.watchtower.x, st.watchtower.y)
-    reach = flood(
+    reach = flood_to(
         start,
         blocked(st),
         st.width,
         st.height,
         st.options.adjacency == "eight",
-        lambda p: p == dest,
+        (dest,),
     )
     if reach is None and start != dest:
         raise RuleViolation(f"{h.id} is surrounded or blocked in", rule=R_REPOSITION)

@@ -6,10 +6,10 @@ square like an orthogonal one; with "orthogonal" there are no diagonal steps.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Container, Iterable
 from functools import lru_cache
 
-__all__ = ["Pos", "adjacent", "distance", "flood", "neighbours", "path_cost"]
+__all__ = ["Pos", "adjacent", "distance", "flood", "flood_to", "neighbours", "path_cost"]
 
 Pos = tuple[int, int]
 
@@ -79,12 +79,49 @@ def path_cost(
     if not (0 <= goal[0] < width and 0 <= goal[1] < height):
         return None
     # Most moves have a path as short as the distance, and finding one takes a few steps;
-    # only when there is none, search the whole budget.
-    if _as_short_as_distance(start, goal, blocked, width, height, eight, straight):
+    # the plainest such path is free more often than not, and walking it needs no search.
+    # Only when there is none, search the whole budget.
+    if _plain_path_free(start, goal, blocked, width, height, eight) or _as_short_as_distance(
+        start, goal, blocked, width, height, eight, straight
+    ):
         return straight
     if straight < limit:
         return _bounded_search(start, goal, blocked, _steps(width, height, eight), eight, limit)
     return None
+
+
+def _plain_path_free(
+    start: Pos, goal: Pos, blocked: set[Pos], width: int, height: int, eight: bool
+) -> bool:
+    """Whether the plainest path as short as the distance avoids every blocked square:
+    straight along the longer axis until goal lies on a diagonal, then diagonally (without
+    diagonal steps: a staircase). Its squares lie between start and goal, so on the grid
+    when both are (goal is). Moving straight out first clears most formations."""
+    x, y = start
+    if not (0 <= x < width and 0 <= y < height):
+        return False  # leave an off-grid start to the search
+    gx, gy = goal
+    sx = (gx > x) - (gx < x)
+    sy = (gy > y) - (gy < y)
+    ax, ay = abs(gx - x), abs(gy - y)  # the steps left along each axis
+    while ax or ay:
+        if ax > ay:
+            x += sx
+            ax -= 1
+        elif ay > ax:
+            y += sy
+            ay -= 1
+        elif eight:
+            x += sx
+            y += sy
+            ax -= 1
+            ay -= 1
+        else:
+            x += sx
+            ax -= 1
+        if (x, y) in blocked:
+            return False
+    return True
 
 
 def _toward(eight: bool) -> dict[Pos, tuple[Pos, ...]]:
@@ -186,8 +223,34 @@ def flood(
 ) -> tuple[int, list[Pos]] | None:
     """Breadth-first from `start` through free squares; the nearest squares next to which
     `found` holds (distance, all such target squares at that distance), or None."""
+    return flood_to(start, blocked, width, height, eight, _Holding(found))
+
+
+class _Holding:
+    """The squares for which `found` holds, as a container: `flood` through `flood_to`."""
+
+    __slots__ = ("found",)
+
+    def __init__(self, found: Callable[[Pos], bool]) -> None:
+        self.found = found
+
+    def __contains__(self, p: object) -> bool:
+        return self.found(p)  # type: ignore[arg-type]  # flood_to only asks about squares
+
+
+def flood_to(
+    start: Pos,
+    blocked: set[Pos],
+    width: int,
+    height: int,
+    eight: bool,
+    targets: Container[Pos],
+) -> tuple[int, list[Pos]] | None:
+    """`flood` to the squares in `targets`: a membership test per square costs less than
+    calling a predicate."""
     table = _steps(width, height, eight)
-    seen = {start}
+    seen = set(blocked)  # blocked squares count as seen: one test per square, not two
+    seen.add(start)
     frontier = [start]
     d = 0
     hits: list[Pos] = []
@@ -195,9 +258,9 @@ def flood(
         ring: list[Pos] = []
         for p in frontier:
             for n in table[p]:
-                if found(n) and n not in hits:
+                if n in targets and n not in hits:
                     hits.append(n)
-                if n in seen or n in blocked:
+                if n in seen:
                     continue
                 seen.add(n)
                 ring.append(n)

@@ -19,7 +19,7 @@ from domain.rulesets.quickstart.events import (
     StepAdvanced,
 )
 from domain.rulesets.quickstart.evolve import HANDLERS
-from domain.rulesets.quickstart.grid import Pos, flood
+from domain.rulesets.quickstart.grid import Pos, flood_to
 from domain.rulesets.quickstart.model import Squad, State
 
 __all__ = [
@@ -58,6 +58,8 @@ R_REFEREE = "001 (referee)"
 class Run:
     """The events of one command, folded as they are emitted so later steps see them."""
 
+    __slots__ = ("events", "state")
+
     def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[Event] = []
@@ -88,7 +90,7 @@ def check_battle_end(run: Run) -> None:
         return
     squads = st.squads.values()
     alive: list[str] = []
-    for s in st.sides:
+    for s in st.board.sides:
         for q in squads:
             if q.side == s:
                 alive.append(s)
@@ -101,7 +103,7 @@ def check_battle_end(run: Run) -> None:
 
 def _nearest_free_squad(state: State, side: str, start: Pos) -> tuple[str, Pos] | None:
     """Hero Units: the closest squad of `side` with room for a hero, reachable from start."""
-    cap = state.options.max_heroes_per_squad
+    cap = state.board.options.max_heroes_per_squad
     heroes_with: dict[str, int] = {}  # active heroes per squad, counted in one pass
     for h in state.heroes.values():
         if h.squad is not None and h.status == "active":
@@ -116,13 +118,9 @@ def _nearest_free_squad(state: State, side: str, start: Pos) -> tuple[str, Pos] 
     if start in at:
         q = at[start]
         return q.id, start
-    found = flood(
-        start,
-        blocked(state),
-        state.width,
-        state.height,
-        state.options.adjacency == "eight",
-        at.__contains__,
+    board = state.board
+    found = flood_to(
+        start, blocked(state), board.width, board.height, board.options.adjacency == "eight", at
     )
     if found is None:
         return None
@@ -133,10 +131,12 @@ def _nearest_free_squad(state: State, side: str, start: Pos) -> tuple[str, Pos] 
 def retreat_heroes_of(run: Run, squad: Squad) -> None:
     """Hero Units: when its squad is destroyed a hero retreats to the closest squad without
     a hero and loses its minor action this round; with no way there it is trapped."""
-    for hid in sorted(run.state.heroes):
+    # Each event below changes its own hero only: who retreats is known before the first.
+    attached = [
+        hid for hid, h in run.state.heroes.items() if h.squad == squad.id and h.status == "active"
+    ]
+    for hid in sorted(attached):
         h = run.state.heroes[hid]
-        if h.squad != squad.id or h.status != "active":
-            continue
         dest = _nearest_free_squad(run.state, h.side, (squad.x, squad.y))
         if dest is None:
             run.emit(
@@ -164,10 +164,12 @@ def begin_turn(run: Run) -> None:
     side = run.state.active_side
     if side is None or run.state.phase != "action":
         return
-    for hid in sorted(run.state.heroes):
+    # Each event below changes its own hero only: who is trapped is known before the first.
+    trapped = [
+        hid for hid, h in run.state.heroes.items() if h.side == side and h.status == "trapped"
+    ]
+    for hid in sorted(trapped):
         h = run.state.heroes[hid]
-        if h.side != side or h.status != "trapped":
-            continue
         dest = _nearest_free_squad(run.state, side, (h.x, h.y))
         if dest is not None:
             run.emit(HeroRetreated(hero=hid, side=side, squad=dest[0], x=-1, y=-1, cause="escaped"))
@@ -182,11 +184,11 @@ def begin_turn(run: Run) -> None:
 def roll_off(run: Run, dice: Dice) -> None:
     """Priority by roll-off: each side rolls one die, highest first, ties in setup order."""
     st = run.state
-    sides_ = st.options.priority_roll_sides
+    sides_ = st.board.options.priority_roll_sides
     rolls = tuple(
-        SideRoll(side=s, die=dice.roll(sides_, f"priority roll-off of {s}")) for s in st.sides
+        SideRoll(side=s, die=dice.roll(sides_, f"priority roll-off of {s}")) for s in st.board.sides
     )
-    index = {s: i for i, s in enumerate(st.sides)}
+    index = {s: i for i, s in enumerate(st.board.sides)}
     order = tuple(r.side for r in sorted(rolls, key=lambda r: (-r.die.value, index[r.side])))
     run.emit(PriorityDecided(order=order, method="roll_off", rolls=rolls))
     begin_turn(run)
@@ -196,13 +198,19 @@ def resolve_priority(run: Run, dice: Dice) -> None:
     """1. Priority Phase: a side at least half of whose heroes succeeded chooses who has
     priority; when no side or several sides qualify, the sides roll off."""
     st = run.state
+    checks = st.checks
+    # Per side, in one pass over the heroes: (heroes in the fight, successful checks).
+    tally: dict[str, list[int]] = {}
+    for h in st.heroes.values():
+        if h.status != "removed":
+            t = tally.setdefault(h.side, [0, 0])
+            t[0] += 1
+            if checks.get(h.id, False):
+                t[1] += 1
     qualifying: list[str] = []
-    for side in st.sides:
-        heroes = [h for h in st.heroes.values() if h.side == side and h.status != "removed"]
-        if not heroes:
-            continue
-        ok = sum(1 for h in heroes if st.checks.get(h.id, False))
-        if ok * 2 >= len(heroes):
+    for side in st.board.sides:
+        counts = tally.get(side)
+        if counts is not None and counts[1] * 2 >= counts[0]:
             qualifying.append(side)
     if len(qualifying) == 1:
         run.emit(PriorityChoiceOffered(side=qualifying[0]))
@@ -224,6 +232,14 @@ def _end_round(run: Run, dice: Dice) -> None:
     start_round(run, dice)
 
 
+def _has_skirmisher(state: State, side: str) -> bool:
+    """Whether `side` has a skirmisher left. A loop: any() over a generator costs more."""
+    for q in state.squads.values():  # noqa: SIM110
+        if q.kind == "skirmisher" and q.side == side:
+            return True
+    return False
+
+
 def advance_step(run: Run, dice: Dice) -> None:
     """2. Action Phase: moves, then combats, then skirmishers' second moves, then the next
     side; 3. Reposition Phase: each side in priority order, then the round ends."""
@@ -235,9 +251,7 @@ def advance_step(run: Run, dice: Dice) -> None:
         if st.step == "move":
             run.emit(StepAdvanced(phase="action", turn=st.turn, step="combat", side=side))
             return
-        if st.step == "combat" and any(
-            q.side == side and q.kind == "skirmisher" for q in st.squads.values()
-        ):
+        if st.step == "combat" and _has_skirmisher(st, side):
             run.emit(StepAdvanced(phase="action", turn=st.turn, step="skirmish", side=side))
             return
         if nxt < len(st.order):
