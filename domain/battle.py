@@ -172,6 +172,7 @@ class Timeline:
         self._undos: list[tuple[int, int]] = []  # (version of the BattleUndone, its to_version)
         self._meta: BattleMeta | None = None
         self._game: Any = None
+        self._current: Battle | None = None  # made on demand; None when folding changed it
 
     @property
     def version(self) -> int:
@@ -179,9 +180,10 @@ class Timeline:
 
     @property
     def current(self) -> Battle | None:
-        if self._meta is None:
-            return None
-        return Battle(version=len(self._events), meta=self._meta, game=self._game)
+        # Made once per version: every command reads it at least once.
+        if self._current is None and self._meta is not None:
+            self._current = Battle(version=len(self._events), meta=self._meta, game=self._game)
+        return self._current
 
     def extend(self, payloads: Iterable[bytes]) -> None:
         """Fold the stored data of the events that follow the current version, in order."""
@@ -225,7 +227,7 @@ class Timeline:
             self._undos = [u for u in self._undos if u[0] <= len(log)]
             raise
         finally:
-            self._meta, self._game = meta, game
+            self._meta, self._game, self._current = meta, game, None
 
     def extend_folded(self, events: list[Any], game: Any) -> None:
         """Like `extend_decoded`, for events the caller has already folded: `game` is the
@@ -243,7 +245,7 @@ class Timeline:
             self.extend_decoded(events)
             return
         log.extend(events)
-        self._game = game
+        self._game, self._current = game, None
 
     @property
     def has_undo(self) -> bool:

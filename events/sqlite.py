@@ -507,25 +507,31 @@ class SQLiteEventStore:
         return await asyncio.get_running_loop().run_in_executor(self._pool, job)
 
     async def _write(self, fn: Callable[[sqlite3.Cursor], T]) -> T:
+        return await self._submit(fn)
+
+    def _submit(self, fn: Callable[[sqlite3.Cursor], T]) -> asyncio.Future[T]:
+        """Queue a write for the next batch; the future it resolves or fails."""
         if self._writer is None:
             raise StoreUnavailable("the store is not open")
         fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         self._writer.submit(fn, fut)
-        return await fut
+        return fut
 
     # -- the protocol -------------------------------------------------------------------
 
-    async def append(
+    def append(
         self,
         battle_id: str,
         expected_version: int,
         events: Sequence[PendingEvent],
         command: CommandRecord | None = None,
-    ) -> list[StoredEvent]:
+    ) -> asyncio.Future[list[StoredEvent]]:
+        # The writer's future itself, not a coroutine awaiting it: two frames fewer to
+        # suspend and resume on every command.
         if self._writer is None:
             raise StoreUnavailable("the store is not open")
         heads = self._writer.heads
-        return await self._write(
+        return self._submit(
             lambda cur: _append_job(cur, heads, battle_id, expected_version, events, command)
         )
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Sequence
 from typing import Protocol
 
 from events.envelope import AccessKey, CommandRecord, Integration, PendingEvent, StoredEvent
@@ -22,13 +22,16 @@ class EventStore(Protocol):
 
     async def close(self) -> None: ...
 
-    async def append(
+    def append(
         self,
         battle_id: str,
         expected_version: int,
         events: Sequence[PendingEvent],
         command: CommandRecord | None = None,
-    ) -> list[StoredEvent]: ...
+    ) -> Awaitable[list[StoredEvent]]:
+        """Awaitable, not necessarily a coroutine: a store may hand back the future its
+        writer resolves (one await fewer on the command path)."""
+        ...
 
     async def read(
         self, battle_id: str, after: int = 0, limit: int | None = None, upto: int | None = None

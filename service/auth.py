@@ -58,16 +58,23 @@ class KeyRing:
         self._links: OrderedDict[tuple[str, str], bool] = OrderedDict()
         self._cache_size = cache_size
 
-    async def resolve(self, authorization: str | None, battle_id: str) -> Principal:
-        """The principal for this header, which must hold a key of `battle_id` (or the key
-        of the integration that created it)."""
-        # The common case, this battle's key already resolved, awaiting nothing.
+    def cached(self, authorization: str | None, battle_id: str) -> Principal | None:
+        """The common case of `resolve`, with no coroutine: this battle's own key, already
+        resolved. None when `resolve` must be awaited."""
         key_hash = self._hashes.get(authorization) if authorization else None
         if key_hash is not None:
             cached = self._cache.get(key_hash)
             if cached is not None and cached.battle_id == battle_id and not cached.integration_id:
                 self._cache.move_to_end(key_hash)
                 return cached
+        return None
+
+    async def resolve(self, authorization: str | None, battle_id: str) -> Principal:
+        """The principal for this header, which must hold a key of `battle_id` (or the key
+        of the integration that created it)."""
+        cached = self.cached(authorization, battle_id)
+        if cached is not None:
+            return cached
         principal = await self.principal(authorization)
         integration = principal.integration_id
         if integration is not None and await self.follows(integration, battle_id):

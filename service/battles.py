@@ -282,7 +282,9 @@ class BattleService:
             loaded = await self._load(battle_id, catch_up=False)
         else:  # a command decides on the cached state: the append checks it is current
             self._cache.move_to_end(battle_id)
-        async with loaded.lock:
+        lock = loaded.lock
+        await lock.acquire()  # not `async with`: one coroutine fewer per command
+        try:
             for _ in range(_MAX_RETRIES):
                 battle = loaded.battle
                 if req.expected_version is not None and req.expected_version != battle.version:
@@ -342,7 +344,9 @@ class BattleService:
                     version=stored[-1].version,
                     events=[event_out(e) for e in stored if can_see(actor, e.audience)],
                 )
-        raise VersionConflict(battle_id, loaded.battle.version, loaded.battle.version)
+            raise VersionConflict(battle_id, loaded.battle.version, loaded.battle.version)
+        finally:
+            lock.release()
 
     async def _replay(
         self, battle_id: str, actor: Actor, previous: CommandRecord, request_hash: str

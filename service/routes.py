@@ -231,7 +231,10 @@ async def post_command(
 ) -> CommandResponse:
     service = service_of(request)
     authorization, idempotency_key = command_headers(request)
-    principal = await service.keys.resolve(authorization, battle_id)
+    keys = service.keys
+    principal = keys.cached(authorization, battle_id) or await keys.resolve(
+        authorization, battle_id
+    )
     return await service.execute(battle_id, principal, data, idempotency_key)
 
 
