@@ -506,11 +506,8 @@ class SQLiteEventStore:
 
         return await asyncio.get_running_loop().run_in_executor(self._pool, job)
 
-    async def _write(self, fn: Callable[[sqlite3.Cursor], T]) -> T:
-        return await self._submit(fn)
-
-    def _submit(self, fn: Callable[[sqlite3.Cursor], T]) -> asyncio.Future[T]:
-        """Queue a write for the next batch; the future it resolves or fails."""
+    def _write(self, fn: Callable[[sqlite3.Cursor], T]) -> asyncio.Future[T]:
+        """Queue a write for the next batch; the future it resolves or fails (await it)."""
         if self._writer is None:
             raise StoreUnavailable("the store is not open")
         fut: asyncio.Future[T] = asyncio.get_running_loop().create_future()
@@ -531,7 +528,7 @@ class SQLiteEventStore:
         if self._writer is None:
             raise StoreUnavailable("the store is not open")
         heads = self._writer.heads
-        return self._submit(
+        return self._write(
             lambda cur: _append_job(cur, heads, battle_id, expected_version, events, command)
         )
 
