@@ -20,6 +20,7 @@ from service.command_body import (
     AUTHORIZATION_DOC,
     IDEMPOTENCY_KEY_DOC,
     IDEMPOTENCY_KEY_MAX,
+    CommandAnswer,
     CommandBodyRequest,
     CommandOperation,
     command_headers,
@@ -225,6 +226,7 @@ async def get_battle(
     # The hot path: body and headers read by service.command_body, documented the same.
     request_class=CommandBodyRequest,
     operation_class=CommandOperation,
+    response_class=CommandAnswer,
 )
 async def post_command(
     request: AppRequest, battle_id: BattleId, data: JSONBody[CommandRequest]

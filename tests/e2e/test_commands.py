@@ -45,6 +45,19 @@ def test_same_idempotency_key_appends_once_and_answers_the_same(battle: Battle) 
     assert len(battle.events()) == version
 
 
+def test_a_command_answer_is_json_with_its_length(battle: Battle) -> None:
+    who, command = _next(battle)
+    r = battle.command(who, command)
+    assert r.status_code == 200, r.text
+    assert r.headers["content-type"] == "application/json"
+    assert int(r.headers["content-length"]) == len(r.content)
+    answer = r.json()
+    assert answer["version"] == battle.view()["version"]
+    assert [e["version"] for e in answer["events"]] == list(
+        range(answer["version"] - len(answer["events"]) + 1, answer["version"] + 1)
+    )
+
+
 def test_a_retry_with_the_command_keys_in_another_order_is_the_same_request(
     battle: Battle,
 ) -> None:

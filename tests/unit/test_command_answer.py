@@ -1,0 +1,92 @@
+"""`CommandAnswer` sends what Litestar's own `Response` sends for the same content, and
+hands anything more (headers, cookies, background tasks, another media type) to it."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import msgspec
+from litestar import Response
+from litestar.background_tasks import BackgroundTask
+from litestar.datastructures import Cookie
+
+from service.command_body import CommandAnswer
+from service.schemas import CommandResponse, EventActorOut, EventOut
+
+Message = dict[str, Any]
+
+
+def _sent(app: Any) -> list[Message]:
+    messages: list[Message] = []
+
+    async def receive() -> Message:
+        return {"type": "http.disconnect"}
+
+    async def send(message: Message) -> None:
+        messages.append(message)
+
+    asyncio.run(app({"type": "http", "method": "POST"}, receive, send))
+    return messages
+
+
+def _answer(events: int) -> CommandResponse:
+    return CommandResponse(
+        battle_id="b-1",
+        version=3 + events,
+        events=[
+            EventOut(
+                battle_id="b-1",
+                version=4 + i,
+                position=10 + i,
+                type="UnitMoved",
+                data=msgspec.Raw(b'{"type":"UnitMoved","unit":"a\\u00e9","to":[1,2]}'),
+                audience="side:red" if i % 2 else "all",
+                recorded_at="2026-11-22T10:00:00.123Z",
+                actor=EventActorOut(role="side", side="red" if i % 2 else None),
+                command_id=None if i % 2 else "k-é",
+                prev_hash="0" * 64,
+                hash=f"{i:064x}",
+            )
+            for i in range(events)
+        ],
+        replayed=bool(events % 2),
+    )
+
+
+def test_it_sends_the_same_messages_as_litestars_response() -> None:
+    for events in (0, 1, 4):
+        for status in (200, 201):
+            content = _answer(events)
+            fast = CommandAnswer(content, status_code=status).to_asgi_response(None, None)  # type: ignore[arg-type]
+            general = Response(content, status_code=status).to_asgi_response(None, None)  # type: ignore[arg-type]
+            assert _sent(fast) == _sent(general)
+
+
+def test_headers_cookies_and_background_tasks_go_through_litestars_response() -> None:
+    ran: list[str] = []
+
+    async def task() -> None:
+        ran.append("done")
+
+    answer = CommandAnswer(_answer(1), background=BackgroundTask(task))
+    sent = _sent(
+        answer.to_asgi_response(
+            None,
+            None,  # type: ignore[arg-type]
+            headers={"x-trace": "t-1"},
+            cookies=[Cookie(key="c", value="v")],
+        )
+    )
+    headers = dict(sent[0]["headers"])
+    assert headers[b"x-trace"] == b"t-1"
+    assert headers[b"set-cookie"].startswith(b"c=v")
+    assert ran == ["done"]
+    assert msgspec.json.decode(sent[1]["body"], type=CommandResponse) == _answer(1)
+
+
+def test_another_media_type_goes_through_litestars_response() -> None:
+    answer = CommandAnswer("ready", media_type="text/plain")
+    sent = _sent(answer.to_asgi_response(None, None))  # type: ignore[arg-type]
+    assert dict(sent[0]["headers"])[b"content-type"] == b"text/plain; charset=utf-8"
+    assert sent[1]["body"] == b"ready"
