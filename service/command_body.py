@@ -8,6 +8,9 @@
   whose `command` stays raw JSON (`msgspec.Raw`), which the ruleset's decoder then
   reads once. Litestar passes a ready `CommandRequest` through its signature model
   untouched, and still documents the body from the handler's `data`.
+- The body is read from the ASGI messages as `Request.body` reads it (the same size
+  limit, 413 and errors), but its announced length comes straight from the scope's
+  headers: `Request.content_length` builds a `Headers` of them all to find it.
 - Its two headers are read from the ASGI scope (`command_headers`) instead of being
   declared parameters, and documented by `CommandOperation` as Litestar documents
   declared ones.
@@ -23,13 +26,21 @@ invalid field or header a `ValidationException` naming it, as the signature mode
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 from litestar import Request, Response
 from litestar.datastructures import State
-from litestar.exceptions import SerializationException, ValidationException
+from litestar.types import Empty
+from litestar.exceptions import (
+    ClientException,
+    InternalServerException,
+    SerializationException,
+    ValidationException,
+)
+from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi.spec import OpenAPIType, Operation, Parameter, Schema
 from litestar.plugins import OpenAPISchemaPlugin
 from litestar.typing import FieldDefinition
@@ -63,8 +74,55 @@ def _field_of(error: msgspec.ValidationError) -> tuple[str, str]:
     return message, where.rstrip("`").removeprefix(".") or "data"
 
 
+def _content_length(headers: Any) -> int | None:
+    """The first Content-Length of ASGI headers, as `Request.content_length` reads it."""
+    for name, value in headers:
+        if name == b"content-length":
+            try:
+                return int(value)
+            except ValueError:
+                raise ClientException(
+                    f"Invalid content-length: {value.decode('latin-1')!r}"
+                ) from None
+    return None
+
+
 class CommandBodyRequest(Request[Any, Any, State]):
     """A request whose JSON body is a `CommandRequest`, decoded with a decoder built once."""
+
+    async def body(self) -> bytes:
+        body = self._body
+        if body is Empty:
+            body = self._connection_state.body
+            if body is Empty:
+                body = self._connection_state.body = await self._receive_body()
+            self._body = body
+        return body
+
+    async def _receive_body(self) -> bytes:
+        if not self.is_connected:
+            raise InternalServerException("stream consumed")
+        limit = self.route_handler.resolve_request_max_body_size() or math.inf
+        announced = _content_length(self.scope["headers"])
+        if announced is not None and announced > limit:
+            raise RequestEntityTooLarge
+        chunks: list[bytes] = []
+        received = 0
+        while True:
+            event = await self.receive()
+            if event["type"] == "http.request":
+                chunk = event.get("body", b"")
+                if chunk:
+                    received += len(chunk)
+                    if received > limit:  # the limit holds for the bytes, whatever was announced
+                        raise RequestEntityTooLarge
+                    chunks.append(chunk)
+                if not event.get("more_body", False):
+                    break
+            elif event["type"] == "http.disconnect":
+                raise InternalServerException("client disconnected prematurely")
+        self.is_connected = False
+        return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
     async def json(self) -> Any:
         body = await self.body()

@@ -58,6 +58,40 @@ def test_a_command_answer_is_json_with_its_length(battle: Battle) -> None:
     )
 
 
+def test_a_command_body_sent_in_chunks_is_read_whole(battle: Battle) -> None:
+    who, command = _next(battle)
+    body = json.dumps({"command": command}).encode()
+    before = battle.view()["version"]
+
+    def chunks() -> Any:  # no Content-Length: httpx sends it chunked, in these pieces
+        yield from (body[i : i + 7] for i in range(0, len(body), 7))
+
+    r = battle.http.post(
+        f"/battles/{battle.id}/commands",
+        content=chunks(),
+        headers={**battle.auth(who), "Content-Type": "application/json"},
+    )
+    assert r.status_code == 200, r.text
+    assert r.json()["version"] > before == r.json()["events"][0]["version"] - 1
+
+
+@pytest.mark.parametrize("chunked", [False, True])
+def test_a_command_body_over_the_size_limit_is_a_413(battle: Battle, chunked: bool) -> None:
+    who, command = _next(battle)
+    body = json.dumps({"command": command, "client_seed": "x" * 10_000_001}).encode()
+    before = battle.view()["version"]
+    content: Any = body
+    if chunked:  # nothing announced: the bytes received count
+        content = (body[i : i + 1_000_000] for i in range(0, len(body), 1_000_000))
+    r = battle.http.post(
+        f"/battles/{battle.id}/commands",
+        content=content,
+        headers={**battle.auth(who), "Content-Type": "application/json"},
+    )
+    _problem(r, 413, "request-too-large")
+    assert battle.view()["version"] == before
+
+
 def test_a_retry_with_the_command_keys_in_another_order_is_the_same_request(
     battle: Battle,
 ) -> None:
