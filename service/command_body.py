@@ -33,7 +33,6 @@ from typing import Any
 import msgspec
 from litestar import Request, Response
 from litestar.datastructures import State
-from litestar.types import Empty
 from litestar.exceptions import (
     ClientException,
     InternalServerException,
@@ -43,6 +42,7 @@ from litestar.exceptions import (
 from litestar.exceptions.http_exceptions import RequestEntityTooLarge
 from litestar.openapi.spec import OpenAPIType, Operation, Parameter, Schema
 from litestar.plugins import OpenAPISchemaPlugin
+from litestar.types import Empty
 from litestar.typing import FieldDefinition
 
 from service.schemas import CommandRequest
