@@ -22,7 +22,7 @@ import msgspec
 
 from bench.load import Request, Tally, run_load
 from bench.scripts import QUICKSTART, Script, command_bodies, play_script
-from bench.servers import serve
+from bench.servers import cpu_seconds, serve
 from domain.actors import Actor
 from domain.battle import BattleCreated, BattleUndone, Timeline
 from events.chain import encode_event, seal
@@ -64,6 +64,22 @@ def _command_source(battle_id: str, key: str, script: Script) -> Any:
     return nxt
 
 
+def _timed_turn(
+    port: int, sources: list[Any], seconds: float, tally: Tally, cpu: dict[int, float]
+) -> dict[str, float]:
+    """One turn of load on one server, adding the CPU time the server used to `cpu`."""
+    before = cpu_seconds(port)
+    run = asyncio.run(run_load("127.0.0.1", port, sources, seconds, tally))
+    after = cpu_seconds(port)
+    if before is not None and after is not None:
+        cpu[port] += after - before
+    return run
+
+
+def _per_request(cpu: float, tally: Tally) -> float | None:
+    return cpu / len(tally.latencies) * 1e6 if cpu and tally.latencies else None
+
+
 def bench_http(seconds: float) -> dict[str, Any]:
     """Both servers run side by side and take the load in turns, SLICES times each, so
     that a machine that speeds up or slows down during the run weighs on both alike."""
@@ -87,15 +103,19 @@ def bench_http(seconds: float) -> dict[str, Any]:
             asyncio.run(run_load("127.0.0.1", port, sources, 2))
             bare, service = Tally(), Tally()
             ratios = []
+            cpu = {bare_port: 0.0, port: 0.0}
             for _ in range(SLICES):
                 each = seconds / SLICES
-                b = asyncio.run(run_load("127.0.0.1", bare_port, bare_sources, each, bare))
-                s = asyncio.run(run_load("127.0.0.1", port, sources, each, service))
+                b = _timed_turn(bare_port, bare_sources, each, bare, cpu)
+                s = _timed_turn(port, sources, each, service, cpu)
                 ratios.append(s["rps"] / b["rps"])
     return {
         "bare": bare.summary(),
         "service": service.summary(),
         "slice_ratios": ratios,
+        # CPU per request of each server process (None without /proc)
+        "bare_cpu_us": _per_request(cpu[bare_port], bare),
+        "service_cpu_us": _per_request(cpu[port], service),
         "script_length": len(script),
     }
 
@@ -243,6 +263,12 @@ def main() -> None:
         f"ratio              : {ratio:.2f}  (target >= 0.50; {SLICES} turns of "
         f"{args.seconds / SLICES:g} s each, turn by turn {low:.2f} to {high:.2f})"
     )
+    if http["bare_cpu_us"] and http["service_cpu_us"]:
+        print(
+            f"server CPU         : bare {http['bare_cpu_us']:.0f} us per request, service "
+            f"{http['service_cpu_us']:.0f} us per command (all threads; the load generator "
+            "runs on the same two cores)"
+        )
 
     print(f"\n== rebuild a {args.events:,}-event quickstart battle from SQLite ==")
     rb = asyncio.run(bench_rebuild(args.events, args.samples))

@@ -12,9 +12,23 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["ROOT", "serve"]
+__all__ = ["ROOT", "cpu_seconds", "serve"]
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+_PIDS: dict[int, int] = {}  # port -> pid of the server `serve` runs on it
+
+
+def cpu_seconds(port: int) -> float | None:
+    """CPU time (user + system, all its threads) the server on `port` has used so far,
+    read from /proc; None where there is no /proc."""
+    try:
+        with open(f"/proc/{_PIDS[port]}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except (KeyError, OSError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:
@@ -34,6 +48,7 @@ def serve(app: str, *, factory: bool, env: dict[str, str], probe: str) -> Iterat
     if factory:
         cmd.append("--factory")
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env})
+    _PIDS[port] = proc.pid  # uvicorn with one worker serves in this very process
     deadline = time.monotonic() + 30
     try:
         while True:
@@ -46,6 +61,7 @@ def serve(app: str, *, factory: bool, env: dict[str, str], probe: str) -> Iterat
                 time.sleep(0.1)
         yield port
     finally:
+        _PIDS.pop(port, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)
