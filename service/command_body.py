@@ -14,7 +14,6 @@
 - Its two headers are read from the ASGI scope (`command_headers`) instead of being
   declared parameters, and documented by `CommandOperation` as Litestar documents
   declared ones.
-
 - Its answer is encoded by a ready msgspec encoder and sent as one small ASGI app
   (`CommandAnswer`, the route's `response_class`), with the status and the two headers
   Litestar's own `ASGIResponse` would send, without the header container, the encoder
@@ -169,7 +168,8 @@ class _JSONSent:
 class CommandAnswer(Response[Any]):
     """The command route's response class: its content (a msgspec Struct of plain fields)
     encoded by a ready encoder. Anything else a response may carry (background tasks,
-    cookies, headers, another media type) goes through Litestar's `Response` as usual."""
+    cookies, headers, another media type) goes through Litestar's `Response` as usual.
+    Type encoders are not consulted: a `CommandResponse` holds nothing that needs one."""
 
     def __init__(
         self,

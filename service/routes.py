@@ -223,7 +223,8 @@ async def get_battle(
     status_code=200,
     responses=problems(400, 401, 403, 404, 409, 422, 503),
     security=SECURED,
-    # The hot path: body and headers read by service.command_body, documented the same.
+    # The hot path: body, headers and answer handled by service.command_body, documented
+    # the same.
     request_class=CommandBodyRequest,
     operation_class=CommandOperation,
     response_class=CommandAnswer,
