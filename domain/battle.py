@@ -46,7 +46,15 @@ class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="Battl
     """The first event of every battle: the rules it is played under, pinned.
 
     A fork names its parent battle and the parent's version it branched at: its game
-    starts as the parent's state right after that version, not from the setup.
+    starts as the parent's state right after that version, not from the setup. It also
+    records the hash of the parent's event at that version (`forked_head_hash`), so the
+    fork's start is bound to the parent's log as it stood.
+
+    `reveal_hidden_on_end`: when the battle ends (the `DiceSeedRevealed` of reason
+    "battle-over"), the events some reader could not see are handed to every reader
+    whole. Its default here is False, so a battle created before the option existed
+    keeps its hidden events hidden; the service writes True for a new battle unless it
+    is asked not to.
     """
 
     battle_id: str
@@ -61,6 +69,8 @@ class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="Battl
     dice_commitment: str  # sha256(seed) of the seed every server die of this epoch derives from
     forked_from: str | None = None
     forked_at: int | None = None
+    forked_head_hash: str | None = None
+    reveal_hidden_on_end: bool = False
 
 
 class DiceSeedRevealed(BattleEventBase, frozen=True, tag="DiceSeedRevealed"):
@@ -107,6 +117,9 @@ class BattleMeta(msgspec.Struct, frozen=True, kw_only=True):
     dice_epoch: int  # the epoch whose seed derives the next server die
     commitments: dict[int, str]
     revealed: dict[int, str]
+    # The version of the latest "battle-over" seed reveal: the battle had ended there
+    # (events up to it are unsealed for every reader if `created.reveal_hidden_on_end`).
+    ended_at: int | None = None
 
 
 class Battle(msgspec.Struct, frozen=True, kw_only=True):
@@ -251,8 +264,8 @@ class Timeline:
     def has_undo(self) -> bool:
         return bool(self._undos)
 
-    def undone(self) -> set[int]:
-        """The versions that are undone as of the last event.
+    def undone(self, upto: int | None = None) -> set[int]:
+        """The versions that are undone as of the last event (as of `upto`, if given).
 
         `BattleUndone(to_version=t)` at version u undoes t+1..u-1, unless a later undo
         went back before u, which undoes that undo too.
@@ -260,6 +273,8 @@ class Timeline:
         undone: set[int] = set()
         cut: int | None = None
         for at, to in reversed(self._undos):
+            if upto is not None and at > upto:
+                continue
             if cut is not None and at > cut:
                 continue  # this undo was itself undone by a later one
             undone.update(range(to + 1, at))
@@ -331,6 +346,7 @@ class Timeline:
                     dice_epoch=epoch,
                     commitments=commitments,
                     revealed={**meta.revealed, ev.epoch: ev.seed},
+                    ended_at=version if ev.reason == "battle-over" else meta.ended_at,
                 ),
                 game,
             )

@@ -11,6 +11,21 @@ what `json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 compact JSON, fields in declaration order with the type tag first, which decodes
 fastest). The first event's prev_hash is 64 zeros.
 The global position is not hashed: it belongs to the store, not to the battle.
+
+An event that some reader may not see (audience other than "all") is committed with a
+secret random salt, drawn by the service (`service.sealing`), stored with the event and
+handed out only with the event itself. When an event has a salt, the hashed object has
+one more key, `"salt"` (the hex string), between "recorded_at" and "type":
+
+    hash = sha256(canonical_json({..., "recorded_at", "salt", "type", "version"}))
+
+so the hash of a hidden event cannot be recovered by trying the few values its data may
+take (a d20 and a DC) against the next event's prev_hash. Events without a salt (every
+event everyone sees, and every event written before salts existed) hash as before, so
+existing logs still verify.
+
+A reader who may not see an event is given it sealed (`SealedEvent`: version, audience,
+prev_hash, hash): `find_chain_break` checks its links but cannot recompute its hash.
 """
 
 from __future__ import annotations
@@ -20,7 +35,7 @@ from collections.abc import Iterable, Sequence
 
 import msgspec
 
-from events.envelope import GENESIS_HASH, EventActor, PendingEvent, StoredEvent
+from events.envelope import GENESIS_HASH, EventActor, PendingEvent, SealedEvent, StoredEvent
 
 __all__ = [
     "ChainBreak",
@@ -63,6 +78,21 @@ class _Header(msgspec.Struct):
     version: int
 
 
+class _SaltedHeader(msgspec.Struct):
+    """`_Header` of an event committed with a salt (the key sorts between the two)."""
+
+    actor: EventActor
+    audience: str
+    battle_id: str
+    command_id: str | None
+    data: msgspec.Raw
+    prev_hash: str
+    recorded_at: str
+    salt: str
+    type: str
+    version: int
+
+
 def event_hash(
     *,
     battle_id: str,
@@ -74,7 +104,13 @@ def event_hash(
     command_id: str | None,
     prev_hash: str,
     data: bytes,
+    salt: str | None = None,
 ) -> str:
+    if salt is not None:
+        return _salted_hash(
+            actor, audience, battle_id, command_id, data, prev_hash, recorded_at, salt, type,
+            version,
+        )  # fmt: skip
     return _hash(
         actor, audience, battle_id, command_id, data, prev_hash, recorded_at, type, version
     )
@@ -102,6 +138,27 @@ def _hash(
     return h.hexdigest()
 
 
+def _salted_hash(
+    actor: EventActor,
+    audience: str,
+    battle_id: str,
+    command_id: str | None,
+    data: bytes,
+    prev_hash: str,
+    recorded_at: str,
+    salt: str,
+    type: str,
+    version: int,
+) -> str:
+    header = _SaltedHeader(
+        actor, audience, battle_id, command_id, msgspec.Raw(data), prev_hash, recorded_at,
+        salt, type, version,
+    )  # fmt: skip
+    h = _SHA256.copy()
+    h.update(_plain.encode(header))
+    return h.hexdigest()
+
+
 def seal(
     *,
     battle_id: str,
@@ -111,14 +168,24 @@ def seal(
     recorded_at: str,
     actor: EventActor,
     command_id: str | None,
+    salts: Sequence[str | None] | None = None,
 ) -> list[PendingEvent]:
-    """Chain (type, data, audience) triples after `prev_version` / `prev_hash`."""
+    """Chain (type, data, audience) triples after `prev_version` / `prev_hash`; `salts`,
+    if given, holds each item's salt (None: hashed without one)."""
     sealed: list[PendingEvent] = []
     for offset, (type_, data, audience) in enumerate(items, start=1):
         version = prev_version + offset
-        h = _hash(
-            actor, audience, battle_id, command_id, data, prev_hash, recorded_at, type_, version
-        )
+        salt = None if salts is None else salts[offset - 1]
+        if salt is None:
+            h = _hash(
+                actor, audience, battle_id, command_id, data, prev_hash, recorded_at, type_,
+                version,
+            )  # fmt: skip
+        else:
+            h = _salted_hash(
+                actor, audience, battle_id, command_id, data, prev_hash, recorded_at, salt,
+                type_, version,
+            )  # fmt: skip
         sealed.append(
             PendingEvent(
                 battle_id=battle_id,
@@ -131,6 +198,7 @@ def seal(
                 command_id=command_id,
                 prev_hash=prev_hash,
                 hash=h,
+                salt=salt,
             )
         )
         prev_hash = h
@@ -144,8 +212,11 @@ class ChainBreak(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
-def find_chain_break(events: Iterable[StoredEvent]) -> ChainBreak | None:
-    """Walk one battle's events in order; return the first broken link, or None."""
+def find_chain_break(events: Iterable[StoredEvent | SealedEvent]) -> ChainBreak | None:
+    """Walk one battle's events in order; return the first broken link, or None.
+
+    A sealed event's links are checked (its prev_hash against the hash before it, its
+    hash against the next prev_hash), not its own hash: that needs what it hides."""
     expected_prev = GENESIS_HASH
     expected_version = 1
     for ev in events:
@@ -160,6 +231,11 @@ def find_chain_break(events: Iterable[StoredEvent]) -> ChainBreak | None:
                 reason=f"prev_hash of event {ev.version} does not match the hash of event "
                 f"{ev.version - 1}",
             )
+        if type(ev) is SealedEvent:
+            expected_prev = ev.hash
+            expected_version += 1
+            continue
+        assert isinstance(ev, StoredEvent)
         actual = event_hash(
             battle_id=ev.battle_id,
             version=ev.version,
@@ -170,6 +246,7 @@ def find_chain_break(events: Iterable[StoredEvent]) -> ChainBreak | None:
             command_id=ev.command_id,
             prev_hash=ev.prev_hash,
             data=ev.data,
+            salt=ev.salt,
         )
         if actual != ev.hash:
             return ChainBreak(

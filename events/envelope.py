@@ -12,6 +12,7 @@ __all__ = [
     "EventActor",
     "Integration",
     "PendingEvent",
+    "SealedEvent",
     "StoredEvent",
 ]
 
@@ -39,6 +40,10 @@ class PendingEvent(msgspec.Struct, frozen=True, kw_only=True):
     command_id: str | None
     prev_hash: str
     hash: str
+    # The secret random salt an event some reader may not see is committed with (hex):
+    # it enters the hash, so the hash of a hidden event cannot be brute-forced from the
+    # few values its data may take. None for an event everyone sees (see events.chain).
+    salt: str | None = None
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -53,6 +58,19 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     recorded_at: str
     actor: EventActor
     command_id: str | None
+    prev_hash: str
+    hash: str
+    salt: str | None = None
+
+
+class SealedEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """An event as a reader who may not see it is given it: where it stands in the chain
+    and who may see it, nothing of what it says. Its links can be checked (its prev_hash
+    is the previous event's hash, its hash the next one's prev_hash), its hash cannot be
+    recomputed: it commits to a salt only those who may see the event are given."""
+
+    version: int
+    audience: str
     prev_hash: str
     hash: str
 

@@ -43,14 +43,14 @@ __all__ = ["PostgresEventStore"]
 
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
-    "actor_role, actor_side, command_id, prev_hash, hash"
+    "actor_role, actor_side, command_id, prev_hash, hash, salt"
 )
 
 _APPEND_MANY = (
     "SELECT i, code, first_position, message, detail FROM battle_try_append_many("
     "%s::integer[], %s::text[], %s::integer[], %s::text[], %s::text[], %s::integer[], "
     "%s::integer[], %s::integer[], %s::text[], %b::bytea[], %s::text[], %s::text[], "
-    "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) ORDER BY i"
+    "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) ORDER BY i"
 )
 _BATCH = 256  # appends committed together at most
 
@@ -85,6 +85,7 @@ def _flatten(batch: list[_Append]) -> tuple[list[Any], ...]:
         [ev.command_id for ev in events],
         [ev.prev_hash for ev in events],
         [ev.hash for ev in events],
+        [ev.salt for ev in events],
     )
 
 
@@ -101,6 +102,7 @@ def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
         command_id=row[9],
         prev_hash=row[10],
         hash=row[11],
+        salt=row[12],
     )
 
 
@@ -248,6 +250,7 @@ class PostgresEventStore:
                 command_id=ev.command_id,
                 prev_hash=ev.prev_hash,
                 hash=ev.hash,
+                salt=ev.salt,
             )
             for i, ev in enumerate(events)
         ]

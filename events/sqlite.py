@@ -57,6 +57,7 @@ CREATE TABLE IF NOT EXISTS events (
     command_id   TEXT,
     prev_hash    TEXT    NOT NULL,
     hash         TEXT    NOT NULL,
+    salt         TEXT,
     UNIQUE (battle_id, version)
 );
 CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
@@ -97,8 +98,16 @@ CREATE TABLE IF NOT EXISTS integration_battles (
 
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
-    "actor_role, actor_side, command_id, prev_hash, hash"
+    "actor_role, actor_side, command_id, prev_hash, hash, salt"
 )
+
+
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Bring a file written by an earlier version up to SCHEMA: the `salt` column (the
+    events of such a file have none, and hash without one)."""
+    columns = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
+    if "salt" not in columns:
+        conn.execute("ALTER TABLE events ADD COLUMN salt TEXT")
 
 
 def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
@@ -114,6 +123,7 @@ def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
         command_id=row[9],
         prev_hash=row[10],
         hash=row[11],
+        salt=row[12],
     )
 
 
@@ -138,6 +148,10 @@ _INSERT_EVENT = {
     for has_side in (False, True)
     for has_command in (False, True)
 }
+_INSERT_SALTED = (
+    "INSERT INTO events (battle_id, version, type, data, audience, recorded_at, actor_role, "
+    "actor_side, command_id, prev_hash, hash, salt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
 
 
 def _insert_event(ev: PendingEvent) -> tuple[str, tuple[Any, ...]]:
@@ -145,6 +159,10 @@ def _insert_event(ev: PendingEvent) -> tuple[str, tuple[Any, ...]]:
     side, command_id, data = ev.actor.side, ev.command_id, ev.data
     blob = bytearray(data) if type(data) is bytes else data  # anything else: SQLite refuses
     head = (ev.battle_id, ev.version, ev.type, blob, ev.audience, ev.recorded_at)
+    if ev.salt is not None:  # rare (hidden events): the general statement, NULLs and all
+        return _INSERT_SALTED, (
+            *head, ev.actor.role, side, command_id, ev.prev_hash, ev.hash, ev.salt,
+        )  # fmt: skip
     tail = (ev.prev_hash, ev.hash)
     if side is None:
         if command_id is None:
@@ -207,6 +225,7 @@ def _append_job(
                 command_id=ev.command_id,
                 prev_hash=ev.prev_hash,
                 hash=ev.hash,
+                salt=ev.salt,
             )
         )
     if command is not None:
@@ -237,6 +256,7 @@ class _Writer:
     def __init__(self, path: str) -> None:
         self.conn = _connect(path)
         self.conn.executescript(SCHEMA)
+        _upgrade(self.conn)
         self.conn.execute("PRAGMA wal_autocheckpoint=0")
         # When the WAL starts over, a file left larger than this by a burst is cut back.
         self.conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")

@@ -6,6 +6,12 @@ counter (version, index + i) from the seed of its epoch once that seed is reveal
 (`DiceSeedRevealed`), after checking the seed against the commitment published for that
 epoch (`BattleCreated`, then each reveal's `next_commitment`). Dice of an epoch not yet
 revealed are counted as pending. The report counts dice (values), not rolls.
+
+A reader who may not see some events audits the log it was given: those events come
+sealed (`SealedEvent`), their links are checked and their dice are not (they are not
+given). `decode_read` turns what the HTTP API answers (a JSON array of events, some of
+them `{"sealed": true, ...}`) into what `audit_log` takes, keeping each event's data
+byte for byte as it was hashed, so any client can run this audit on its own copy.
 """
 
 from __future__ import annotations
@@ -17,11 +23,62 @@ import msgspec
 
 from domain.dice import commitment, derive_value
 from events.chain import find_chain_break
-from events.envelope import StoredEvent
+from events.envelope import EventActor, SealedEvent, StoredEvent
 
-__all__ = ["LogAudit", "audit_log"]
+__all__ = ["LogAudit", "audit_log", "decode_read"]
 
 _decode = msgspec.json.Decoder()
+
+
+class _ReadEvent(msgspec.Struct, kw_only=True):
+    """One event of a read as the API answers it, whole or sealed."""
+
+    version: int
+    audience: str
+    prev_hash: str
+    hash: str
+    sealed: bool = False
+    battle_id: str = ""
+    position: int = 0
+    type: str = ""
+    data: msgspec.Raw = msgspec.Raw(b"null")
+    recorded_at: str = ""
+    actor: EventActor = EventActor(role="")
+    command_id: str | None = None
+    salt: str | None = None
+
+
+_decode_read = msgspec.json.Decoder(list[_ReadEvent])
+
+
+def decode_read(events_json: bytes) -> list[StoredEvent | SealedEvent]:
+    """The events of a JSON array as the API answers them (an `EventPage`'s `events`)."""
+    out: list[StoredEvent | SealedEvent] = []
+    for e in _decode_read.decode(events_json):
+        if e.sealed:
+            out.append(
+                SealedEvent(
+                    version=e.version, audience=e.audience, prev_hash=e.prev_hash, hash=e.hash
+                )
+            )
+        else:
+            out.append(
+                StoredEvent(
+                    battle_id=e.battle_id,
+                    version=e.version,
+                    position=e.position,
+                    type=e.type,
+                    data=bytes(e.data),
+                    audience=e.audience,
+                    recorded_at=e.recorded_at,
+                    actor=e.actor,
+                    command_id=e.command_id,
+                    prev_hash=e.prev_hash,
+                    hash=e.hash,
+                    salt=e.salt,
+                )
+            )
+    return out
 
 
 class LogAudit(msgspec.Struct, frozen=True, kw_only=True):
@@ -33,6 +90,7 @@ class LogAudit(msgspec.Struct, frozen=True, kw_only=True):
     client_dice: int
     failed_version: int | None = None
     reason: str | None = None
+    events_sealed: int = 0  # checked by their links only (see `SealedEvent`)
 
     @property
     def ok(self) -> bool:
@@ -50,8 +108,9 @@ def _rolls_in(obj: Any) -> Iterator[dict[str, Any]]:
             yield from _rolls_in(value)
 
 
-def audit_log(events: Sequence[StoredEvent]) -> LogAudit:
-    """Check the chain and every die of one battle's complete log (in version order)."""
+def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
+    """Check the chain and every die of one battle's complete log (in version order);
+    sealed events by their links only."""
     brk = find_chain_break(events)
     if brk is not None:
         return LogAudit(
@@ -64,7 +123,9 @@ def audit_log(events: Sequence[StoredEvent]) -> LogAudit:
             failed_version=brk.version,
             reason=brk.reason,
         )
-    decoded = [(ev, _decode.decode(ev.data)) for ev in events]
+    whole = [ev for ev in events if type(ev) is StoredEvent]
+    sealed = len(events) - len(whole)
+    decoded = [(ev, _decode.decode(ev.data)) for ev in whole]
     commitments: dict[int, str] = {}
     seeds: dict[int, bytes] = {}
     for ev, data in decoded:
@@ -90,7 +151,7 @@ def audit_log(events: Sequence[StoredEvent]) -> LogAudit:
                 commitments[data["next_epoch"]] = data["next_commitment"]
     checked = pending = client = 0
     seen: set[tuple[int, int]] = set()
-    battle_id = events[0].battle_id if events else ""
+    battle_id = whole[0].battle_id if whole else ""
     for ev, data in decoded:
         for roll in _rolls_in(data):
             values = roll.get("values")
@@ -145,10 +206,13 @@ def audit_log(events: Sequence[StoredEvent]) -> LogAudit:
         dice_checked=checked,
         dice_pending=pending,
         client_dice=client,
+        events_sealed=sealed,
     )
 
 
-def _dice_failure(events: Sequence[StoredEvent], version: int, reason: str) -> LogAudit:
+def _dice_failure(
+    events: Sequence[StoredEvent | SealedEvent], version: int, reason: str
+) -> LogAudit:
     return LogAudit(
         events_checked=len(events),
         chain_ok=True,

@@ -19,7 +19,9 @@ from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
+from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
+from service.read_openapi import ReadsSchemaPlugin
 from service.routes import ROUTES, SERVICE_VERSION
 from service.settings import Settings
 from service.streams import STREAM_ROUTES
@@ -89,11 +91,11 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             await the_store.close()
 
     return Litestar(
-        route_handlers=[*ROUTES, *INTEGRATION_ROUTES, *STREAM_ROUTES],
+        route_handlers=[*ROUTES, *INTEGRATION_ROUTES, *ORIGIN_ROUTES, *STREAM_ROUTES],
         lifespan=[lifespan],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,
-        plugins=[RawJSONObjectPlugin()],
+        plugins=[RawJSONObjectPlugin(), ReadsSchemaPlugin()],
         openapi_config=OpenAPIConfig(
             title="Battle service",
             version=SERVICE_VERSION,

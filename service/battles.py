@@ -56,15 +56,15 @@ from service.schemas import (
     CreateBattleRequest,
     DiceInfo,
     DiceReveal,
-    EventActorOut,
     EventOut,
     EventPage,
     ForkBattleRequest,
     VerifyFailure,
     VerifyReport,
 )
+from service.sealing import Sealer, draw_salts, event_out, reader_log, unsealed_upto
 
-__all__ = ["BattleService"]
+__all__ = ["BattleService", "event_out"]
 
 _MAX_RETRIES = 8
 
@@ -90,23 +90,6 @@ def _seed_name(commit: str) -> str:
     # Named by commitment, not epoch: two workers racing to commit a new seed never
     # overwrite each other's secret, whichever of their events wins the append.
     return f"seed:{commit}"
-
-
-def event_out(ev: StoredEvent, undone: bool = False) -> EventOut:
-    return EventOut(
-        battle_id=ev.battle_id,
-        version=ev.version,
-        position=ev.position,
-        type=ev.type,
-        data=msgspec.Raw(ev.data),
-        audience=ev.audience,
-        recorded_at=ev.recorded_at,
-        actor=EventActorOut(role=ev.actor.role, side=ev.actor.side),
-        command_id=ev.command_id,
-        prev_hash=ev.prev_hash,
-        hash=ev.hash,
-        undone=undone,
-    )
 
 
 class _Loaded:
@@ -305,6 +288,7 @@ class BattleService:
                     recorded_at=_now(),
                     actor=principal.event_actor,
                     command_id=idempotency_key,
+                    salts=draw_salts([audience for _, audience in decided]),
                 )
                 record = None
                 if idempotency_key is not None:
@@ -339,10 +323,11 @@ class BattleService:
                         loaded.timeline.extend_folded(events, game_after)
                     loaded.head_hash = stored[-1].hash
                 # else a catch-up that ran while the append was awaited folded them already
+                sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
                 return CommandResponse(
                     battle_id=battle_id,
                     version=stored[-1].version,
-                    events=[event_out(e) for e in stored if can_see(actor, e.audience)],
+                    events=[sealer.out(e) for e in stored],
                 )
             raise VersionConflict(battle_id, loaded.battle.version, loaded.battle.version)
         finally:
@@ -361,10 +346,14 @@ class BattleService:
         stored = await self.store.read(
             battle_id, after=previous.first_version - 1, upto=previous.last_version
         )
+        upto = 0
+        if not all(can_see(actor, e.audience) for e in stored):
+            upto = unsealed_upto((await self._load(battle_id)).battle.meta)
+        sealer = Sealer(actor, upto)
         return CommandResponse(
             battle_id=battle_id,
             version=previous.last_version,
-            events=[event_out(e) for e in stored if can_see(actor, e.audience)],
+            events=[sealer.out(e) for e in stored],
             replayed=True,
         )
 
@@ -485,14 +474,17 @@ class BattleService:
         stored = await self.store.read(battle_id, after=after, limit=limit)
         undone = loaded.timeline.undone() if loaded.timeline.has_undo else set()
         last = stored[-1].version if stored else after
+        sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
         return EventPage(
             battle_id=battle_id,
             version=head,
-            events=[
-                event_out(e, e.version in undone) for e in stored if can_see(actor, e.audience)
-            ],
+            events=[sealer.out(e, e.version in undone) for e in stored],
             next_after=last if stored and last < head else None,
         )
+
+    async def unsealed_upto(self, battle_id: str) -> int:
+        """The last version of the battle every reader is given whole (0: none yet)."""
+        return unsealed_upto((await self._load(battle_id)).battle.meta)
 
     async def reveal(
         self, battle_id: str, principal: Principal, idempotency_key: str | None
@@ -503,7 +495,9 @@ class BattleService:
             CommandRequest(command=_REVEAL_DICE),
             idempotency_key,
         )
-        reveal = next(e for e in response.events if e.type == "DiceSeedRevealed")
+        reveal = next(
+            e for e in response.events if isinstance(e, EventOut) and e.type == "DiceSeedRevealed"
+        )
         data = msgspec.json.decode(reveal.data, type=DiceSeedRevealed)
         return DiceReveal(
             battle_id=battle_id,
@@ -515,11 +509,17 @@ class BattleService:
             next_commitment=data.next_commitment,
         )
 
-    async def verify(self, battle_id: str) -> VerifyReport:
+    async def verify(self, battle_id: str, actor: Actor | None = None) -> VerifyReport:
+        """Audit the log as `actor` is given it (None or a referee: the whole log): the
+        events it may not see by their links only, and only the dice it may see."""
         stored = await self.store.read(battle_id)
         if not stored:
             raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
-        audit = audit_log(stored)
+        if actor is None or actor.is_referee:
+            audit = audit_log(stored)
+        else:
+            sealer = Sealer(actor, await self.unsealed_upto(battle_id))
+            audit = audit_log(reader_log(stored, sealer))
         failure = None
         if audit.failed_version is not None:
             failure = VerifyFailure(version=audit.failed_version, reason=audit.reason or "")
@@ -533,6 +533,7 @@ class BattleService:
             dice_pending=audit.dice_pending,
             client_dice=audit.client_dice,
             first_failure=failure,
+            events_sealed=audit.events_sealed,
         )
 
 

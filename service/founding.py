@@ -5,9 +5,14 @@ is derived from it, so a retry on any worker finds the battle and the first answ
 kept beside the dice seed), and both link the battle to the calling integration, if
 any, before its first event is appended.
 
-A fork is a new battle whose `BattleCreated` names the parent and the parent version it
-branched at; its game starts as the parent's state right after that version. It gets
-its own keys, its own dice seed and its own hash chain; the parent is not touched.
+A fork is a new battle whose `BattleCreated` names the parent, the parent version it
+branched at and the hash of the parent's event at that version; its game starts as the
+parent's state right after that version. It gets its own keys, its own dice seed and its
+own hash chain; the parent is not touched. Its keys may read the parent's log up to that
+version (`service.origin`), so its players can audit how their start came about.
+
+`reveal_hidden_on_end` is pinned in `BattleCreated` like `client_dice`: a fork takes the
+parent's unless the fork request sets it.
 """
 
 from __future__ import annotations
@@ -63,8 +68,10 @@ class _Founding(msgspec.Struct, kw_only=True):
     setup: dict[str, Any]
     sides: list[str]
     client_dice: Any
+    reveal_hidden_on_end: bool = True
     forked_from: str | None = None
     forked_at: int | None = None
+    forked_head_hash: str | None = None  # the hash of the parent's event `forked_at`
     fork_base: Any = None  # the parent's game at `forked_at`
 
 
@@ -99,6 +106,7 @@ async def create_battle(
             setup=msgspec.to_builtins(setup),
             sides=ruleset.side_ids(setup),
             client_dice=req.client_dice,
+            reveal_hidden_on_end=req.reveal_hidden_on_end,
         )
 
     request_hash = hashlib.sha256(canonical({"create": req})).hexdigest()
@@ -131,6 +139,8 @@ async def fork_battle(
             )
         state = parent.timeline.state_at(req.at_version)
         created = state.meta.created
+        at = await service.store.read(parent_id, after=req.at_version - 1, upto=req.at_version)
+        reveal = req.reveal_hidden_on_end
         return _Founding(
             ruleset=parent.ruleset,
             title=req.title if req.title is not None else created.title,
@@ -138,8 +148,10 @@ async def fork_battle(
             setup=created.setup,
             sides=list(created.sides),
             client_dice=req.client_dice if req.client_dice is not None else created.client_dice,
+            reveal_hidden_on_end=reveal if reveal is not None else created.reveal_hidden_on_end,
             forked_from=parent_id,
             forked_at=req.at_version,
+            forked_head_hash=at[0].hash,
             fork_base=state.game,
         )
 
@@ -227,6 +239,8 @@ async def _found(
         dice_commitment=commit,
         forked_from=f.forked_from,
         forked_at=f.forked_at,
+        forked_head_hash=f.forked_head_hash,
+        reveal_hidden_on_end=f.reveal_hidden_on_end,
     )
     keys = BattleKeys(
         referee=mint_key(), observer=mint_key(), sides={s: mint_key() for s in f.sides}
@@ -249,6 +263,7 @@ async def _found(
         integration_id=integration_id,
         forked_from=f.forked_from,
         forked_at=f.forked_at,
+        forked_head_hash=f.forked_head_hash,
     )
     if request_hash is not None:
         # Kept beside the seed, named by this attempt's commitment: if a concurrent

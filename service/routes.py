@@ -287,6 +287,11 @@ async def get_state(
     operation_id="verifyBattle",
     tags=["battles"],
     summary="Check the hash chain and recompute every server die whose seed is revealed",
+    description=(
+        "The log as the caller is given it: the events it may not see are sealed and "
+        "checked by their links only (events_sealed counts them), and their dice are not "
+        "counted. The referee's key checks everything."
+    ),
     responses=problems(400, 401, 403, 404),
     security=SECURED,
 )
@@ -294,8 +299,8 @@ async def verify_battle(
     request: AppRequest, battle_id: BattleId, authorization: Authorization
 ) -> VerifyReport:
     service = service_of(request)
-    await service.keys.resolve(authorization, battle_id)
-    return await service.verify(battle_id)
+    principal = await service.keys.resolve(authorization, battle_id)
+    return await service.verify(battle_id, principal.actor)
 
 
 @post(

@@ -22,8 +22,10 @@ __all__ = [
     "ForkBattleRequest",
     "Health",
     "IntegrationCreatedResponse",
+    "OriginEventPage",
     "RulesetDetail",
     "RulesetSummary",
+    "SealedEventOut",
     "VerifyFailure",
     "VerifyReport",
 ]
@@ -64,6 +66,9 @@ class CreateBattleRequest(msgspec.Struct, kw_only=True):
     title: Annotated[str, msgspec.Meta(max_length=200)] = ""
     # Who may supply dice rolled at the table instead of the server's verifiable dice.
     client_dice: ClientDicePolicy = "referee"
+    # When the battle ends, hand every reader the events it could not see, whole (salt
+    # included), so a finished battle can be audited in full with any of its keys.
+    reveal_hidden_on_end: bool = True
 
 
 class ForkBattleRequest(msgspec.Struct, kw_only=True):
@@ -71,6 +76,7 @@ class ForkBattleRequest(msgspec.Struct, kw_only=True):
     at_version: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
     title: Annotated[str, msgspec.Meta(max_length=200)] | None = None  # default: the parent's
     client_dice: ClientDicePolicy | None = None  # default: the parent's
+    reveal_hidden_on_end: bool | None = None  # default: the parent's
 
 
 class BattleKeys(msgspec.Struct, kw_only=True):
@@ -90,6 +96,7 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     integration_id: str | None = None  # the integration that follows it, if created with one
     forked_from: str | None = None  # a fork: the parent battle
     forked_at: int | None = None  # a fork: the parent's version it starts from
+    forked_head_hash: str | None = None  # a fork: the hash of the parent's event forked_at
 
 
 class CommandRequest(msgspec.Struct, kw_only=True):
@@ -126,20 +133,44 @@ class EventOut(msgspec.Struct, kw_only=True):
     prev_hash: str
     hash: str
     undone: bool = False
+    # The secret salt the event's hash commits to (hex), for an event some reader may not
+    # see; null for an event everyone sees (and for events written before salts).
+    salt: str | None = None
+
+
+class SealedEventOut(msgspec.Struct, kw_only=True):
+    """An event the caller may not see: where it stands in the hash chain, nothing more.
+    Its prev_hash is the hash of the event before it and its hash the prev_hash of the
+    next; its own hash commits to a secret salt, so it cannot be recomputed (or guessed)."""
+
+    version: int
+    audience: str
+    prev_hash: str
+    hash: str
+    sealed: Literal[True]  # required: whole events never carry it (one oneOf branch fits)
 
 
 class CommandResponse(msgspec.Struct, kw_only=True):
     battle_id: str
     version: int  # the battle's version after the command
-    events: list[EventOut]  # the events it appended that the caller may see
+    # The events it appended: whole if the caller may see them, else sealed.
+    events: list[EventOut | SealedEventOut]
     replayed: bool = False  # true when this answers a retried Idempotency-Key
 
 
 class EventPage(msgspec.Struct, kw_only=True):
     battle_id: str
     version: int  # the battle's current version
-    events: list[EventOut]
+    events: list[EventOut | SealedEventOut]  # sealed: the events the caller may not see
     next_after: int | None  # pass as ?after= for the next page; null at the end
+
+
+class OriginEventPage(EventPage, kw_only=True):
+    """A fork's origin: its parent's log up to the version forked, read with the fork's key."""
+
+    forked_from: str
+    forked_at: int
+    forked_head_hash: str | None  # what the parent's event forked_at must hash to
 
 
 class DiceInfo(msgspec.Struct, kw_only=True):
@@ -188,6 +219,8 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     dice_pending: int  # server dice of an epoch whose seed is not revealed yet
     client_dice: int  # dice supplied by the table (recorded, nothing to recompute)
     first_failure: VerifyFailure | None
+    # Events the caller may not see: checked by their links only, their dice not counted.
+    events_sealed: int = 0
 
 
 class CreateIntegrationRequest(msgspec.Struct, kw_only=True):

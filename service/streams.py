@@ -3,8 +3,10 @@
 Every stream starts after a cursor (`Last-Event-ID`, or `?after=`), catches up from the
 store, then goes live through the process's fan-out `Hub` with no gap and no duplicate
 (`service.fanout.follow`). On a battle's streams the cursor is the battle version; on
-`/events/stream` it is the global position. Events the caller may not see are skipped,
-like on every other read. Browsers cannot set headers on EventSource or WebSocket, so
+`/events/stream` it is the global position. Events the caller may not see are sent
+sealed, like on every other read (`service.sealing`); on `/events/stream` a sealed event
+still carries its position as its id, so that a reconnect neither skips nor repeats it.
+Browsers cannot set headers on EventSource or WebSocket, so
 the key may also come as `?access_key=` (it then appears in access logs: prefer the
 header where the client allows it).
 """
@@ -26,7 +28,7 @@ from domain.actors import Actor, can_see
 from events.envelope import StoredEvent
 from events.errors import StoreUnavailable
 from service.auth import Principal
-from service.battles import BattleService, event_out
+from service.battles import BattleService
 from service.errors import BadRequest, NotFound, ServiceError
 from service.fanout import Hub, follow
 from service.problems import problem_type
@@ -39,6 +41,8 @@ from service.routes import (
     problems,
     service_of,
 )
+from service.schemas import EventOut, SealedEventOut
+from service.sealing import event_out, sealed_out
 
 __all__ = ["STREAM_ROUTES"]
 
@@ -97,6 +101,7 @@ class _Stream:
         catch_up: Callable[[int], Any],
         cursor: Callable[[StoredEvent], int],
         after: int,
+        unsealed_upto: Callable[[str], Awaitable[int]],
         keep: Callable[[StoredEvent], Awaitable[bool]] | None = None,
     ) -> None:
         self.actor = actor
@@ -104,15 +109,30 @@ class _Stream:
         self.catch_up = catch_up
         self.cursor = cursor
         self.after = after
+        self.unsealed_upto = unsealed_upto  # a battle's `BattleService.unsealed_upto`
         self.keep = keep  # a second, asynchronous filter (one that must ask the store)
 
-    async def events(self, hub: Hub) -> AsyncIterator[StoredEvent | None]:
-        """Visible events in order (None: nothing for a while, time for a heartbeat)."""
-        keep = self.keep
+    async def events(
+        self, hub: Hub
+    ) -> AsyncIterator[tuple[StoredEvent, EventOut | SealedEventOut] | None]:
+        """Events in order, each with what the caller is given of it, whole or sealed
+        (None: nothing for a while, time for a heartbeat)."""
+        keep, actor = self.keep, self.actor
+        ended: dict[str, int] = {}  # battle -> the last version known to be unsealed for all
         async for ev in follow(hub, self.accepts, self.catch_up, self.cursor, self.after):
-            visible = ev is None or can_see(self.actor, ev.audience)
-            if visible and (ev is None or keep is None or await keep(ev)):
-                yield ev
+            if ev is None:
+                yield None
+            elif keep is not None and not await keep(ev):
+                continue
+            elif can_see(actor, ev.audience):
+                yield ev, event_out(ev)
+            else:
+                # Asked again only for a hidden event past the known end: until the battle
+                # ends, each hidden event costs one catch-up of the battle.
+                upto = ended.get(ev.battle_id, 0)
+                if ev.version > upto:
+                    upto = ended[ev.battle_id] = await self.unsealed_upto(ev.battle_id)
+                yield ev, event_out(ev) if ev.version <= upto else sealed_out(ev)
 
 
 async def _battle_stream(
@@ -137,6 +157,7 @@ async def _battle_stream(
         catch_up,
         lambda ev: ev.version,
         after,
+        service.unsealed_upto,
     )
 
 
@@ -160,7 +181,13 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
             return await keys.follows(integration, ev.battle_id, exists=True)
 
         return _Stream(
-            principal.actor, lambda ev: True, linked, lambda ev: ev.position, after, keep
+            principal.actor,
+            lambda ev: True,
+            linked,
+            lambda ev: ev.position,
+            after,
+            service.unsealed_upto,
+            keep,
         )
 
     battles = {principal.battle_id}
@@ -176,17 +203,23 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
             position = page[-1].position
 
     return _Stream(
-        principal.actor, lambda ev: ev.battle_id in battles, catch_up, lambda ev: ev.position, after
+        principal.actor,
+        lambda ev: ev.battle_id in battles,
+        catch_up,
+        lambda ev: ev.position,
+        after,
+        service.unsealed_upto,
     )
 
 
 async def _sse(stream: _Stream, hub: Hub) -> AsyncIterator[ServerSentEventMessage]:
     yield ServerSentEventMessage(comment="connected", retry=1000, data=None)
-    async for ev in stream.events(hub):
-        if ev is None:
+    async for item in stream.events(hub):
+        if item is None:
             yield ServerSentEventMessage(comment="keep-alive", data=None)
         else:
-            yield ServerSentEventMessage(id=stream.cursor(ev), data=_encode(event_out(ev)).decode())
+            ev, out = item
+            yield ServerSentEventMessage(id=stream.cursor(ev), data=_encode(out).decode())
 
 
 @get(
@@ -283,11 +316,12 @@ async def battle_events_ws(
         await socket.close(code=1011, reason="the event store is unavailable")
         return
     try:
-        async for ev in stream.events(state.hub):
-            if ev is None:
+        async for item in stream.events(state.hub):
+            if item is None:
                 await socket.send_text('{"kind":"heartbeat"}')
             else:
-                message = {"kind": "event", "id": ev.version, "event": event_out(ev)}
+                ev, out = item
+                message = {"kind": "event", "id": ev.version, "event": out}
                 await socket.send_text(_encode(message).decode())
     except WebSocketDisconnect:
         return

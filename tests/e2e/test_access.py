@@ -118,8 +118,19 @@ def test_rulings_are_filtered_by_audience(battle: Battle) -> None:
         )
         assert r.status_code == 200, r.text
     seen = {
-        role: {e["data"]["ruling"] for e in battle.events(role) if e["type"] == "RulingRecorded"}
+        role: {
+            e["data"]["ruling"] for e in battle.events(role) if e.get("type") == "RulingRecorded"
+        }
         for role in ROLES
+    }
+    sealed = {
+        role: [e["audience"] for e in battle.events(role) if e.get("sealed")] for role in ROLES
+    }  # what a key may not see it is given sealed, in its place in the log
+    assert sealed == {
+        "referee": [],
+        "north": ["referee"],
+        "south": ["referee", "side:north"],
+        "observer": ["referee", "side:north"],
     }
     assert seen["referee"] == {"for referee", "for side:north", "for all"}
     assert seen["north"] == {"for side:north", "for all"}

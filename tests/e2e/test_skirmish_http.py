@@ -50,7 +50,9 @@ def _types(body: dict[str, Any]) -> list[str]:
 @pytest.fixture(scope="module")
 def played(live_server: LiveServer) -> dict[str, Any]:
     http = httpx.Client(base_url=live_server.base_url, timeout=30)
-    r = http.post("/battles", json={"ruleset": "skirmish", "setup": SETUP, "title": "e2e skirmish"})
+    # Played to its end: kept sealed after it (the default hands hidden events to all then).
+    body = {"ruleset": "skirmish", "setup": SETUP, "title": "e2e skirmish"}
+    r = http.post("/battles", json={**body, "reveal_hidden_on_end": False})
     assert r.status_code == 201, r.text
     b = Battle(http, r.json())
     out: dict[str, Any] = {"battle": b}
@@ -172,8 +174,8 @@ def test_setup_sequence_and_secret_tactic(played: dict[str, Any]) -> None:
     north_view = b.view("north")["state"]
     pick = lambda v: next(a for a in v["armies"] if a["id"] == "archers")["tactic"]  # noqa: E731
     assert pick(south_view) == "secret" and pick(north_view) == "cautious_combat"
-    south_log = {e["type"] for e in b.events("south")}
-    north_log = {e["type"] for e in b.events("north")}
+    south_log = {e.get("type") for e in b.events("south")}
+    north_log = {e.get("type") for e in b.events("north")}
     assert "TacticChosen" not in south_log and "TacticChosen" in north_log
     # the south's own tactic in round 2 stays the south's
     assert "TacticIssued" in south_log and "TacticIssued" not in north_log

@@ -76,9 +76,13 @@ def test_sse_filters_by_the_callers_visibility(http: httpx.Client) -> None:
         with _stream(http, b, who) as r:
             got = take(r, len(visible))
         assert [e.data for e in got] == visible
-        rulings = [e.data["data"]["ruling"] for e in got if e.data["type"] == "RulingRecorded"]
+        whole = [e.data for e in got if not e.data.get("sealed")]
+        rulings = [e["data"]["ruling"] for e in whole if e["type"] == "RulingRecorded"]
         assert "referee only" not in rulings
         assert ("north only" in rulings) == (who == "north")
+        sealed = [e.data for e in got if e.data.get("sealed")]  # hidden: sealed, not skipped
+        assert [e["audience"] for e in sealed] == ["referee"] + ["side:north"] * (who != "north")
+        assert all(set(e) == {"version", "audience", "prev_hash", "hash", "sealed"} for e in sealed)
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,7 @@ def test_headers_cookies_and_background_tasks_go_through_litestars_response() ->
     assert headers[b"x-trace"] == b"t-1"
     assert headers[b"set-cookie"].startswith(b"c=v")
     assert ran == ["done"]
-    assert msgspec.json.decode(sent[1]["body"], type=CommandResponse) == _answer(1)
+    assert sent[1]["body"] == msgspec.json.encode(_answer(1))
 
 
 def test_another_media_type_goes_through_litestars_response() -> None:
