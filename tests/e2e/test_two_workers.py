@@ -16,7 +16,9 @@ from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from service.signing import private_key_text
 from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ServerProcess
 from tests.support.quickstart_play import SETUP
@@ -30,7 +32,11 @@ FINAL = "final ruling"
 def workers() -> Iterator[tuple[ServerProcess, ServerProcess]]:
     redis_url = need_redis()
     with postgres_schema() as database:
-        env = {"BATTLE_DB": database, "BATTLE_REDIS_URL": redis_url}
+        env = {
+            "BATTLE_DB": database,
+            "BATTLE_REDIS_URL": redis_url,
+            "BATTLE_SIGNING_KEY": private_key_text(Ed25519PrivateKey.generate()),  # shared
+        }
         first = ServerProcess(env)
         try:
             second = ServerProcess(env)
