@@ -21,6 +21,7 @@ from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.problems import exception_handlers
+from service.receipt_routes import RECEIPT_ROUTES
 from service.routes import ROUTES, SERVICE_VERSION
 from service.settings import Settings
 from service.signing import ServiceKeys
@@ -106,7 +107,7 @@ def create_app(
             await the_store.close()
 
     return Litestar(
-        route_handlers=[*ROUTES, *INTEGRATION_ROUTES, *STREAM_ROUTES],
+        route_handlers=[*ROUTES, *RECEIPT_ROUTES, *INTEGRATION_ROUTES, *STREAM_ROUTES],
         lifespan=[lifespan],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,

@@ -15,7 +15,6 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 
 from domain.battle_commands import BATTLE_COMMAND_DOCS, BattleCommand
 from domain.rulesets import RULESETS, get_ruleset
-from events.receipts import b64url
 from service.battles import BattleService
 from service.command_body import (
     AUTHORIZATION_DOC,
@@ -28,9 +27,7 @@ from service.command_body import (
 )
 from service.errors import NotFound
 from service.problems import PROBLEM_MEDIA_TYPE
-from service.receipt_checks import parse_query_receipts
 from service.schemas import (
-    MAX_RECEIPTS,
     BattleCreatedResponse,
     BattleView,
     CommandRequest,
@@ -40,14 +37,9 @@ from service.schemas import (
     EventPage,
     ForkBattleRequest,
     Health,
-    PublicKeyOut,
-    PublicKeys,
     RulesetDetail,
     RulesetSummary,
-    VerifyReport,
-    VerifyRequest,
 )
-from service.signing import public_key_pem, public_key_raw
 
 __all__ = ["ROUTES", "AppRequest", "service_of"]
 
@@ -289,82 +281,6 @@ async def get_state(
     return await service.view(battle_id, principal.actor, version)
 
 
-@get(
-    "/keys",
-    operation_id="getKeys",
-    tags=["service"],
-    summary="The public keys that verify receipts (the current one first, then retired ones)",
-)
-async def get_keys(request: AppRequest) -> PublicKeys:
-    return PublicKeys(
-        keys=[
-            PublicKeyOut(
-                key_id=key_id,
-                algorithm="Ed25519",
-                public_key=b64url(public_key_raw(key)),
-                public_key_pem=public_key_pem(key),
-                current=i == 0,
-            )
-            for i, (key_id, key) in enumerate(service_of(request).signing.public_keys())
-        ]
-    )
-
-
-_VERIFY_DESCRIPTION = (
-    "With receipts kept from earlier answers, also checks that the log still holds each "
-    "signed head: a log truncated, or rewritten and re-hashed, fails here, naming the "
-    "receipt (receipts[i].status, first_failure.receipt)."
-)
-
-
-@get(
-    "/battles/{battle_id:str}/verify",
-    operation_id="verifyBattle",
-    tags=["battles"],
-    summary="Check the hash chain and recompute every server die whose seed is revealed",
-    description=_VERIFY_DESCRIPTION,
-    responses=problems(400, 401, 403, 404),
-    security=SECURED,
-)
-async def verify_battle(
-    request: AppRequest,
-    battle_id: BattleId,
-    authorization: Authorization,
-    receipt: Annotated[
-        list[str] | None,
-        QueryParameter(
-            required=False,
-            max_items=MAX_RECEIPTS,
-            description="A receipt to check: base64url of its JSON (repeat for several)",
-        ),
-    ] = None,
-) -> VerifyReport:
-    service = service_of(request)
-    await service.keys.resolve(authorization, battle_id)
-    return await service.verify(battle_id, parse_query_receipts(receipt or []))
-
-
-@post(
-    "/battles/{battle_id:str}/verify",
-    operation_id="verifyBattleReceipts",
-    tags=["battles"],
-    summary="Verify the battle as GET does, checking the receipts sent in the body",
-    description=_VERIFY_DESCRIPTION,
-    status_code=200,
-    responses=problems(400, 401, 403, 404),
-    security=SECURED,
-)
-async def verify_battle_receipts(
-    request: AppRequest,
-    battle_id: BattleId,
-    data: JSONBody[VerifyRequest],
-    authorization: Authorization,
-) -> VerifyReport:
-    service = service_of(request)
-    await service.keys.resolve(authorization, battle_id)
-    return await service.verify(battle_id, data.receipts)
-
-
 @post(
     "/battles/{battle_id:str}/dice/reveal",
     operation_id="revealDice",
@@ -420,9 +336,6 @@ ROUTES: list[Any] = [
     post_command,
     list_events,
     get_state,
-    get_keys,
-    verify_battle,
-    verify_battle_receipts,
     reveal_dice,
     fork_battle,
 ]
