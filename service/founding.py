@@ -198,8 +198,12 @@ async def _created(
         return None
     created = msgspec.json.decode(first[0].data, type=BattleCreated)
     saved = await service.store.load_secret(battle_id, _created_name(created.dice_commitment))
-    if saved is None:
-        raise RuntimeError(f"battle {battle_id} lost the answer to its creation")
+    if saved is None:  # deleted on upgrade: older versions kept it, keys in clear
+        raise IdempotencyMismatch(
+            f"Idempotency-Key {idempotency_key} created battle {battle_id}, whose answer is "
+            "no longer kept (it was stored in clear by an older version)",
+            command_id=idempotency_key,
+        )
     opened = service.secrets.open_answer(battle_id, idempotency_key, saved)
     record = msgspec.json.decode(opened, type=_CreatedRecord)
     if record.request_hash != request_hash:
