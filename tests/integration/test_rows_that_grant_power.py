@@ -23,9 +23,10 @@ from events.store import EventStore
 from service.auth import Principal, hash_key
 from service.battles import BattleService
 from service.errors import Unauthenticated
-from service.schemas import CreateBattleRequest
+from service.schemas import CommandRequest, CreateBattleRequest
+from service.secrets_at_rest import SecretDamaged
 from service.signing import ServiceKeys
-from tests.support.quickstart_play import SETUP
+from tests.support.quickstart_play import SETUP, next_command
 
 _TABLES = ("events", "commands", "access_keys", "secrets", "integrations", "integration_battles")
 
@@ -160,3 +161,42 @@ async def test_no_key_and_no_unrevealed_seed_is_stored_usable(db: Db) -> None:
         _request(), idempotency_key="creation-1"
     )
     assert again.replayed and again.keys == idem.keys and again.battle_id == idem.battle_id
+
+
+async def test_a_stored_seed_must_match_its_commitment(db: Db) -> None:
+    keys = ServiceKeys.generate()
+    created = await BattleService(db.store, signing=keys).create(_request())
+    battle, commit = created.battle_id, created.dice_commitment
+    principal = Principal(battle, Actor(role="referee"))
+    roll = CommandRequest(command=msgspec.Raw(b'{"type":"RollForPriority"}'))
+
+    # Another battle's sealed seed put in this one's row does not open here.
+    other = await BattleService(db.store, signing=keys).create(_request())
+    moved = await db.store.load_secret(other.battle_id, f"seed:{other.dice_commitment}")
+    assert moved is not None
+    await db.store.save_secret(battle, f"seed:{commit}", moved)
+    with pytest.raises(SecretDamaged, match="altered or moved"):
+        await BattleService(db.store, signing=keys).execute(battle, principal, roll, None)
+    # A seed in clear (as versions before encryption stored it) must still be the committed
+    # one: any other is refused.
+    await db.store.save_secret(battle, f"seed:{commit}", b"\x07" * 32)
+    with pytest.raises(SecretDamaged, match="does not match its commitment"):
+        await BattleService(db.store, signing=keys).execute(battle, principal, roll, None)
+
+
+async def test_a_seed_stored_in_clear_by_an_older_version_still_rolls(db: Db) -> None:
+    keys = ServiceKeys.generate()
+    maker = BattleService(db.store, signing=keys)
+    created = await maker.create(_request())
+    battle = created.battle_id
+    principal = Principal(battle, Actor(role="referee"))
+    seed = bytes.fromhex((await maker.reveal(battle, principal, None)).seed)
+    view = await maker.view(battle, Actor(role="referee"))
+    # the next epoch's seed, as an older version would have stored it
+    clear = maker._cache[battle].seeds[view.dice.commitment]
+    assert seed != clear
+    await db.store.save_secret(battle, f"seed:{view.dice.commitment}", clear)
+    _, command = next_command(msgspec.to_builtins(view.state))  # a hero's priority check
+    order = CommandRequest(command=msgspec.Raw(msgspec.json.encode(command)))
+    answer = await BattleService(db.store, signing=keys).execute(battle, principal, order, None)
+    assert b'"source":"server"' in bytes(answer.events[0].data)  # a die from that seed
