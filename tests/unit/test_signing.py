@@ -7,8 +7,11 @@ from pathlib import Path
 
 import msgspec
 import pytest
-from cryptography.hazmat.primitives import serialization
+from cryptography.exceptions import InvalidTag
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
+from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from events.envelope import AccessKey, Integration
 from service.record_macs import RecordMacs
@@ -111,8 +114,17 @@ def test_a_creation_answer_opens_only_with_its_idempotency_key() -> None:
     assert box.open_answer("b1", "key-1", sealed) == b'{"keys":"secret"}'
     with pytest.raises(SecretDamaged):
         box.open_answer("b1", "key-2", sealed)
-    with pytest.raises(SecretDamaged):  # the service's own secret enters the key too
+    with pytest.raises(SecretDamaged):
         SecretBox(ServiceKeys.generate()).open_answer("b1", "key-1", sealed)
+    # The Idempotency-Key alone (and the database) does not open it: the service's
+    # secret enters the key too.
+    nonce, body = sealed[3 + 16 : 3 + 16 + 12], sealed[3 + 16 + 12 :]
+    for salt in (None, b""):
+        key = HKDF(
+            algorithm=hashes.SHA256(), length=32, salt=salt, info=b"creation answer|b1"
+        ).derive(b"key-1")
+        with pytest.raises(InvalidTag):
+            AESGCM(key).decrypt(nonce, body, b"b1\ncreated")
 
 
 def test_a_changed_row_fails_its_mac() -> None:
