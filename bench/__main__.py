@@ -31,6 +31,7 @@ from events.readahead import read_log_ahead
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
 from service.battles import BattleService
+from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP
 
 CONNECTIONS = 32
@@ -210,7 +211,7 @@ async def bench_rebuild(events: int, samples: int) -> dict[str, Any]:
             figures = await time_rebuild(store, battle_id)
             n = figures["events"]
             # The state at any version, through the service (catch-up read included).
-            service = BattleService(store)
+            service = BattleService(store, signing=ServiceKeys.generate())
             referee = Actor(role="referee")
             await service.view(battle_id, referee)
             rng = random.Random(3)

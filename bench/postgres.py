@@ -19,6 +19,7 @@ from urllib.parse import quote
 
 import msgspec
 import psycopg
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from bench.__main__ import (
     CONNECTIONS,
@@ -33,6 +34,7 @@ from bench.load import run_load
 from bench.scripts import play_script
 from bench.servers import serve
 from events.postgres import PostgresEventStore
+from service.signing import private_key_text
 from tests.support.quickstart_play import SETUP
 
 __all__ = ["main"]
@@ -41,6 +43,7 @@ POSTGRES_URL = os.environ.get(
     "BATTLE_BENCH_POSTGRES_URL", "postgresql://postgres@127.0.0.1:5432/test"
 )
 REDIS_URL = os.environ.get("BATTLE_BENCH_REDIS_URL", "redis://127.0.0.1:6379/0")
+_KEY = private_key_text(Ed25519PrivateKey.generate())  # with PostgreSQL a key must be set
 
 
 @contextlib.contextmanager
@@ -60,7 +63,7 @@ def bench_http(seconds: float) -> dict[str, float]:
     """The same closed-loop command load as the SQLite figure, on PostgreSQL."""
     script, _ = play_script(seed=7)
     with fresh_schema() as database:
-        env = {"BATTLE_DB": database, "BATTLE_LOG_LEVEL": "WARNING"}
+        env = {"BATTLE_DB": database, "BATTLE_LOG_LEVEL": "WARNING", "BATTLE_SIGNING_KEY": _KEY}
         with serve("service.app:create_app", factory=True, env=env, probe="/health") as port:
             sources = []
             for _ in range(CONNECTIONS):
@@ -178,7 +181,12 @@ async def _delivery(port_a: int, port_b: int, rate: float, seconds: float, battl
 
 def bench_delivery(rate: float, seconds: float, battles: int = 10) -> Any:
     with fresh_schema() as database:
-        env = {"BATTLE_DB": database, "BATTLE_REDIS_URL": REDIS_URL, "BATTLE_LOG_LEVEL": "WARNING"}
+        env = {
+            "BATTLE_DB": database,
+            "BATTLE_REDIS_URL": REDIS_URL,
+            "BATTLE_LOG_LEVEL": "WARNING",
+            "BATTLE_SIGNING_KEY": _KEY,  # the workers share one signing key
+        }
         with (
             serve("service.app:create_app", factory=True, env=env, probe="/health") as port_a,
             serve("service.app:create_app", factory=True, env=env, probe="/health") as port_b,

@@ -1,14 +1,14 @@
 """Battle-level events (any ruleset) and the pure fold that turns a log into state.
 
 A battle's log holds two kinds of events: the battle's own (`BattleCreated`,
-`DiceSeedRevealed`, `BattleUndone`, `RulingRecorded`) and its ruleset's. `Timeline`
+`DiceSeedRevealed`, `BattleUndone`, `RulingRecorded`, `ClientSeedSet`) and its ruleset's. `Timeline`
 folds both: it keeps every decoded event and a snapshot of the state every
 `snapshot_every` versions, so the state right after any version is one snapshot plus
 a short fold.
 
 Undo never deletes: `BattleUndone(to_version=t)` at version u sets the game back to
 its state as of version t; events t+1..u-1 stay in the log, marked undone. Battle
-metadata (dice epochs and commitments) is never undone.
+metadata (dice epochs and commitments, the sides' client seeds) is never undone.
 """
 
 from __future__ import annotations
@@ -30,6 +30,7 @@ __all__ = [
     "BattleMeta",
     "BattleUndone",
     "ClientDicePolicy",
+    "ClientSeedSet",
     "DiceSeedRevealed",
     "RulingRecorded",
     "Timeline",
@@ -101,9 +102,18 @@ class RulingRecorded(BattleEventBase, frozen=True, tag="RulingRecorded"):
     audience: str = "all"
 
 
-BattleEvent = BattleCreated | DiceSeedRevealed | BattleUndone | RulingRecorded
+class ClientSeedSet(BattleEventBase, frozen=True, tag="ClientSeedSet"):
+    """A side set its client seed: it enters every server die rolled after this event
+    (`domain.dice.client_seed_for`), so the server, which committed to its own seed
+    before, could not have chosen that seed knowing this one."""
+
+    side: str
+    seed: str
+
+
+BattleEvent = BattleCreated | DiceSeedRevealed | BattleUndone | RulingRecorded | ClientSeedSet
 BATTLE_EVENT_TYPES = frozenset(
-    {"BattleCreated", "DiceSeedRevealed", "BattleUndone", "RulingRecorded"}
+    {"BattleCreated", "DiceSeedRevealed", "BattleUndone", "RulingRecorded", "ClientSeedSet"}
 )
 # The classes, for the fold: `type(ev) in` a set is a few times cheaper than `isinstance`
 # against a Struct base (StructMeta's instance check is not the C fast path).
@@ -120,6 +130,7 @@ class BattleMeta(msgspec.Struct, frozen=True, kw_only=True):
     # The version of the latest "battle-over" seed reveal: the battle had ended there
     # (events up to it are unsealed for every reader if `created.reveal_hidden_on_end`).
     ended_at: int | None = None
+    client_seeds: dict[str, str] = {}  # side -> the client seed it set last
 
 
 class Battle(msgspec.Struct, frozen=True, kw_only=True):
@@ -357,4 +368,7 @@ class Timeline:
             if new:
                 self._undos.append((version, to))
             return meta, self._state_at(to).game if to >= 1 else game
+        if isinstance(ev, ClientSeedSet):
+            seeds = {**meta.client_seeds, ev.side: ev.seed}
+            return msgspec.structs.replace(meta, client_seeds=seeds), game
         return meta, game  # RulingRecorded: a record, no change of state

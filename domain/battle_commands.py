@@ -1,4 +1,4 @@
-"""Commands every battle accepts whatever its ruleset: undo, rulings, dice reveal.
+"""Commands every battle accepts whatever its ruleset: undo, rulings, dice, client seeds.
 
 They are decided here, purely, into the battle-level events of `domain.battle`.
 """
@@ -10,7 +10,7 @@ from typing import Annotated
 import msgspec
 
 from domain.actors import ALL, REFEREE, Actor, side_audience
-from domain.battle import Battle, BattleUndone, RulingRecorded
+from domain.battle import Battle, BattleUndone, ClientSeedSet, RulingRecorded
 from domain.errors import NotPermitted, RuleViolation
 
 __all__ = [
@@ -20,6 +20,7 @@ __all__ = [
     "BattleCommandBase",
     "RecordRuling",
     "RevealDice",
+    "SetClientSeed",
     "Undo",
     "decide_battle_command",
 ]
@@ -50,19 +51,34 @@ class RevealDice(BattleCommandBase, frozen=True, tag="RevealDice"):
     """Reveal the current dice seed (a new seed is committed for later rolls)."""
 
 
-BattleCommand = Undo | RecordRuling | RevealDice
-BATTLE_COMMAND_TYPES = frozenset({"Undo", "RecordRuling", "RevealDice"})
+class SetClientSeed(BattleCommandBase, frozen=True, tag="SetClientSeed"):
+    """A side sets its client seed: it enters every server die rolled from now on."""
+
+    seed: Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+
+
+BattleCommand = Undo | RecordRuling | RevealDice | SetClientSeed
+BATTLE_COMMAND_TYPES = frozenset({"Undo", "RecordRuling", "RevealDice", "SetClientSeed"})
 BATTLE_COMMAND_DOCS = {
     "Undo": "referee: set the game back to its state as of to_version (the log keeps all)",
     "RecordRuling": "referee: record a ruling and its reason (audience: all, referee, side:<id>)",
     "RevealDice": "referee or a side: reveal the current dice seed; later dice use a new seed",
+    "SetClientSeed": "a side: set its client seed {seed} (1-128 characters), mixed into every "
+    "server die rolled after it, whoever's command rolls it",
 }
 
 
 def decide_battle_command(
-    battle: Battle, command: Undo | RecordRuling, actor: Actor
-) -> list[BattleUndone | RulingRecorded]:
-    """Decide an Undo or a RecordRuling (RevealDice needs the seed: the service decides it)."""
+    battle: Battle, command: Undo | RecordRuling | SetClientSeed, actor: Actor
+) -> list[BattleUndone | RulingRecorded | ClientSeedSet]:
+    """Decide an Undo, a RecordRuling or a SetClientSeed (RevealDice needs the seed: the
+    service decides it)."""
+    if isinstance(command, SetClientSeed):
+        # Provably fair dice: the side's own seed, which the server could not know when
+        # it committed to its seed, enters the dice (RULINGS.md, "Client seeds").
+        if actor.role != "side" or actor.side is None:
+            raise NotPermitted("only a side sets its client seed (with its own key)")
+        return [ClientSeedSet(side=actor.side, seed=command.seed)]
     if not actor.is_referee:
         raise NotPermitted(f"only the referee may {command.__class__.__name__}")
     if isinstance(command, Undo):

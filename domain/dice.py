@@ -17,13 +17,19 @@ die derived with the counter (version, index + i), and the next roll of the comm
 starts at index + len(values). Versions are never reused, so no counter value is ever
 used twice. Rejection sampling keeps every face equally likely. The seed's commitment is
 `sha256(seed).hexdigest()`.
+
+`client_seed` is the seed the command was sent with (`""` if none) as long as no side
+has set a client seed (`SetClientSeed`). Once one has, it is the canonical JSON of both
+(`client_seed_for`): `{"command":"<the command's>","sides":{"<side>":"<its seed>",...}}`
+(sorted keys, compact), with every side's latest seed set before the command. Each roll
+records the `client_seed` its dice used.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Literal, Protocol
 
 import msgspec
@@ -36,6 +42,7 @@ __all__ = [
     "Roll",
     "ServerDice",
     "SuppliedDice",
+    "client_seed_for",
     "commitment",
     "derive_value",
 ]
@@ -89,6 +96,17 @@ def _check_count(count: int) -> None:
 def commitment(seed: bytes) -> str:
     """The public commitment to a seed, published before any die derived from it."""
     return hashlib.sha256(seed).hexdigest()
+
+
+_canonical = msgspec.json.Encoder(order="sorted")
+
+
+def client_seed_for(command_seed: str, side_seeds: Mapping[str, str]) -> str:
+    """The `client_seed` of a command's server dice: the command's own seed, combined with
+    the client seeds the sides have set (see the module docstring)."""
+    if not side_seeds:
+        return command_seed
+    return _canonical.encode({"command": command_seed, "sides": dict(side_seeds)}).decode()
 
 
 def derive_value(

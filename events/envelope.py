@@ -89,12 +89,16 @@ class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
 
 
 class AccessKey(msgspec.Struct, frozen=True, kw_only=True):
-    """An access key's record: only the SHA-256 of the key is stored."""
+    """An access key's record: only the SHA-256 of the key is stored.
+
+    `mac` is the service's MAC over the other fields (service.record_macs): a row a
+    database writer changed no longer matches it."""
 
     key_hash: str
     battle_id: str
     role: str
     side: str | None = None
+    mac: str = ""
 
 
 class Integration(msgspec.Struct, frozen=True, kw_only=True):
@@ -103,3 +107,4 @@ class Integration(msgspec.Struct, frozen=True, kw_only=True):
     integration_id: str
     key_hash: str
     name: str
+    mac: str = ""  # the service's MAC over the other fields (service.record_macs)

@@ -355,21 +355,21 @@ class PostgresEventStore:
                 conn.cursor() as cur,
             ):
                 await cur.executemany(
-                    "INSERT INTO access_keys (key_hash, battle_id, role, side) "
-                    "VALUES (%s, %s, %s, %s)",
-                    [(k.key_hash, k.battle_id, k.role, k.side) for k in keys],
+                    "INSERT INTO access_keys (key_hash, battle_id, role, side, mac) "
+                    "VALUES (%s, %s, %s, %s, %s)",
+                    [(k.key_hash, k.battle_id, k.role, k.side, k.mac) for k in keys],
                 )
         except psycopg.Error as e:
             raise _translate(e) from e
 
     async def find_key(self, key_hash: str) -> AccessKey | None:
         rows = await self._fetch(
-            "SELECT battle_id, role, side FROM access_keys WHERE key_hash = %s", (key_hash,)
+            "SELECT battle_id, role, side, mac FROM access_keys WHERE key_hash = %s", (key_hash,)
         )
         if not rows:
             return None
-        battle_id, role, side = rows[0]
-        return AccessKey(key_hash=key_hash, battle_id=battle_id, role=role, side=side)
+        battle_id, role, side, mac = rows[0]
+        return AccessKey(key_hash=key_hash, battle_id=battle_id, role=role, side=side, mac=mac)
 
     async def save_secret(self, battle_id: str, name: str, value: bytes) -> None:
         await self._execute(
@@ -388,31 +388,33 @@ class PostgresEventStore:
     async def save_integration(self, integration: Integration) -> None:
         i = integration
         await self._execute(
-            "INSERT INTO integrations (integration_id, key_hash, name) VALUES (%s, %s, %s)",
-            (i.integration_id, i.key_hash, i.name),
+            "INSERT INTO integrations (integration_id, key_hash, name, mac) "
+            "VALUES (%s, %s, %s, %s)",
+            (i.integration_id, i.key_hash, i.name, i.mac),
         )
 
     async def find_integration(self, key_hash: str) -> Integration | None:
         rows = await self._fetch(
-            "SELECT integration_id, name FROM integrations WHERE key_hash = %s", (key_hash,)
+            "SELECT integration_id, name, mac FROM integrations WHERE key_hash = %s", (key_hash,)
         )
         if not rows:
             return None
-        return Integration(integration_id=rows[0][0], key_hash=key_hash, name=rows[0][1])
+        integration_id, name, mac = rows[0]
+        return Integration(integration_id=integration_id, key_hash=key_hash, name=name, mac=mac)
 
-    async def link_battle(self, integration_id: str, battle_id: str) -> None:
+    async def link_battle(self, integration_id: str, battle_id: str, mac: str = "") -> None:
         await self._execute(
-            "INSERT INTO integration_battles (integration_id, battle_id) VALUES (%s, %s) "
-            "ON CONFLICT DO NOTHING",
-            (integration_id, battle_id),
+            "INSERT INTO integration_battles (integration_id, battle_id, mac) "
+            "VALUES (%s, %s, %s) ON CONFLICT DO NOTHING",
+            (integration_id, battle_id, mac),
         )
 
-    async def is_linked(self, integration_id: str, battle_id: str) -> bool:
+    async def find_link(self, integration_id: str, battle_id: str) -> str | None:
         rows = await self._fetch(
-            "SELECT 1 FROM integration_battles WHERE integration_id = %s AND battle_id = %s",
+            "SELECT mac FROM integration_battles WHERE integration_id = %s AND battle_id = %s",
             (integration_id, battle_id),
         )
-        return bool(rows)
+        return str(rows[0][0]) if rows else None
 
     async def read_linked(
         self, integration_id: str, after_position: int = 0, limit: int = 1000

@@ -96,18 +96,34 @@ CREATE TABLE IF NOT EXISTS integration_battles (
 ) WITHOUT ROWID;
 """
 
+# Columns added since the first schema: (table, column, definition). A file made by an
+# older version gets them when it is opened (SQLite has no ADD COLUMN IF NOT EXISTS).
+_ADDED_COLUMNS = (
+    ("events", "salt", "TEXT"),  # events of such a file have none, and hash without one
+    ("access_keys", "mac", "TEXT NOT NULL DEFAULT ''"),
+    ("integrations", "mac", "TEXT NOT NULL DEFAULT ''"),
+    ("integration_battles", "mac", "TEXT NOT NULL DEFAULT ''"),
+)
+
+
+def _upgrade_schema(conn: sqlite3.Connection) -> None:
+    for table, column, definition in _ADDED_COLUMNS:
+        present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {definition}")
+            if table == "access_keys":
+                # Made by a version that kept creation answers (keys included) in clear:
+                # they go, as PostgreSQL's migration 0006 drops them. Sealed ones start "bs1".
+                conn.execute(
+                    "DELETE FROM secrets WHERE name LIKE 'created:%' "
+                    "AND substr(value, 1, 3) <> CAST('bs1' AS BLOB)"
+                )
+
+
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
     "actor_role, actor_side, command_id, prev_hash, hash, salt"
 )
-
-
-def _upgrade(conn: sqlite3.Connection) -> None:
-    """Bring a file written by an earlier version up to SCHEMA: the `salt` column (the
-    events of such a file have none, and hash without one)."""
-    columns = {row[1] for row in conn.execute("PRAGMA table_info(events)")}
-    if "salt" not in columns:
-        conn.execute("ALTER TABLE events ADD COLUMN salt TEXT")
 
 
 def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
@@ -256,7 +272,7 @@ class _Writer:
     def __init__(self, path: str) -> None:
         self.conn = _connect(path)
         self.conn.executescript(SCHEMA)
-        _upgrade(self.conn)
+        _upgrade_schema(self.conn)
         self.conn.execute("PRAGMA wal_autocheckpoint=0")
         # When the WAL starts over, a file left larger than this by a burst is cut back.
         self.conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")
@@ -613,18 +629,19 @@ class SQLiteEventStore:
     async def save_keys(self, keys: Sequence[AccessKey]) -> None:
         def job(cur: sqlite3.Cursor) -> None:
             cur.executemany(
-                "INSERT INTO access_keys (key_hash, battle_id, role, side) VALUES (?, ?, ?, ?)",
-                [(k.key_hash, k.battle_id, k.role, k.side) for k in keys],
+                "INSERT INTO access_keys (key_hash, battle_id, role, side, mac) "
+                "VALUES (?, ?, ?, ?, ?)",
+                [(k.key_hash, k.battle_id, k.role, k.side, k.mac) for k in keys],
             )
 
         await self._write(job)
 
     async def find_key(self, key_hash: str) -> AccessKey | None:
-        sql = "SELECT battle_id, role, side FROM access_keys WHERE key_hash = ?"
+        sql = "SELECT battle_id, role, side, mac FROM access_keys WHERE key_hash = ?"
         row = await self._read(lambda c: c.execute(sql, (key_hash,)).fetchone())
         if row is None:
             return None
-        return AccessKey(key_hash=key_hash, battle_id=row[0], role=row[1], side=row[2])
+        return AccessKey(key_hash=key_hash, battle_id=row[0], role=row[1], side=row[2], mac=row[3])
 
     async def save_secret(self, battle_id: str, name: str, value: bytes) -> None:
         await self._write(
@@ -643,33 +660,32 @@ class SQLiteEventStore:
         i = integration
         await self._write(
             lambda c: c.execute(
-                "INSERT INTO integrations (integration_id, key_hash, name) VALUES (?, ?, ?)",
-                (i.integration_id, i.key_hash, i.name),
+                "INSERT INTO integrations (integration_id, key_hash, name, mac) "
+                "VALUES (?, ?, ?, ?)",
+                (i.integration_id, i.key_hash, i.name, i.mac),
             )
         )
 
     async def find_integration(self, key_hash: str) -> Integration | None:
-        sql = "SELECT integration_id, name FROM integrations WHERE key_hash = ?"
+        sql = "SELECT integration_id, name, mac FROM integrations WHERE key_hash = ?"
         row = await self._read(lambda c: c.execute(sql, (key_hash,)).fetchone())
         if row is None:
             return None
-        return Integration(integration_id=row[0], key_hash=key_hash, name=row[1])
+        return Integration(integration_id=row[0], key_hash=key_hash, name=row[1], mac=row[2])
 
-    async def link_battle(self, integration_id: str, battle_id: str) -> None:
+    async def link_battle(self, integration_id: str, battle_id: str, mac: str = "") -> None:
         await self._write(
             lambda c: c.execute(
-                "INSERT OR IGNORE INTO integration_battles (integration_id, battle_id) "
-                "VALUES (?, ?)",
-                (integration_id, battle_id),
+                "INSERT OR IGNORE INTO integration_battles (integration_id, battle_id, mac) "
+                "VALUES (?, ?, ?)",
+                (integration_id, battle_id, mac),
             )
         )
 
-    async def is_linked(self, integration_id: str, battle_id: str) -> bool:
-        sql = "SELECT 1 FROM integration_battles WHERE integration_id = ? AND battle_id = ?"
-        return (
-            await self._read(lambda c: c.execute(sql, (integration_id, battle_id)).fetchone())
-            is not None
-        )
+    async def find_link(self, integration_id: str, battle_id: str) -> str | None:
+        sql = "SELECT mac FROM integration_battles WHERE integration_id = ? AND battle_id = ?"
+        row = await self._read(lambda c: c.execute(sql, (integration_id, battle_id)).fetchone())
+        return None if row is None else str(row[0])
 
     async def read_linked(
         self, integration_id: str, after_position: int = 0, limit: int = 1000

@@ -68,11 +68,14 @@ class EventStore(Protocol):
 
     async def find_integration(self, key_hash: str) -> Integration | None: ...
 
-    async def link_battle(self, integration_id: str, battle_id: str) -> None:
-        """Let the integration follow the battle (linking twice is a no-op)."""
+    async def link_battle(self, integration_id: str, battle_id: str, mac: str = "") -> None:
+        """Let the integration follow the battle (linking twice is a no-op). `mac`: the
+        service's MAC of the link (service.record_macs)."""
         ...
 
-    async def is_linked(self, integration_id: str, battle_id: str) -> bool: ...
+    async def find_link(self, integration_id: str, battle_id: str) -> str | None:
+        """The link's MAC ("" when it has none), or None when there is no such link."""
+        ...
 
     async def read_linked(
         self, integration_id: str, after_position: int = 0, limit: int = 1000

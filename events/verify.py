@@ -12,16 +12,21 @@ sealed (`SealedEvent`), their links are checked and their dice are not (they are
 given). `decode_read` turns what the HTTP API answers (a JSON array of events, some of
 them `{"sealed": true, ...}`) into what `audit_log` takes, keeping each event's data
 byte for byte as it was hashed, so any client can run this audit on its own copy.
+
+Every server die must also have used the client seeds the sides set before it
+(`ClientSeedSet`): its recorded `client_seed` is checked to be `client_seed_for` of
+them, revealed or not, so a server that ignored a side's seed is caught.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from typing import Any
 
 import msgspec
 
-from domain.dice import commitment, derive_value
+from domain.dice import client_seed_for, commitment, derive_value
 from events.chain import find_chain_break
 from events.envelope import EventActor, SealedEvent, StoredEvent
 
@@ -149,6 +154,7 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
             seeds[epoch] = seed
             if data.get("next_epoch") is not None:
                 commitments[data["next_epoch"]] = data["next_commitment"]
+    side_seeds = _SideSeeds(decoded)
     checked = pending = client = 0
     seen: set[tuple[int, int]] = set()
     battle_id = whole[0].battle_id if whole else ""
@@ -167,6 +173,14 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
                 return _dice_failure(events, ev.version, "a server die names no committed epoch")
             if not isinstance(version, int) or not isinstance(index, int):
                 return _dice_failure(events, ev.version, "a server die is malformed")
+            used = roll.get("client_seed", "")
+            if not side_seeds.used_by(version, used):
+                return _dice_failure(
+                    events,
+                    ev.version,
+                    f"roll {version}/{index} ({roll.get('purpose')}) did not use the client "
+                    f"seeds the sides had set: {side_seeds.expected_sides(version)}",
+                )
             revealed = seeds.get(epoch)
             for i, value in enumerate(values):
                 counter = (version, index + i)
@@ -208,6 +222,39 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
         client_dice=client,
         events_sealed=sealed,
     )
+
+
+class _SideSeeds:
+    """The client seeds the sides had set before each version (`ClientSeedSet`)."""
+
+    def __init__(self, decoded: Sequence[tuple[StoredEvent, Any]]) -> None:
+        self._versions: list[int] = []  # versions of the ClientSeedSet events, ascending
+        self._seeds: list[dict[str, str]] = []  # the seeds in force right after each
+        current: dict[str, str] = {}
+        for ev, data in decoded:
+            if ev.type == "ClientSeedSet":
+                current = {**current, str(data.get("side")): str(data.get("seed"))}
+                self._versions.append(ev.version)
+                self._seeds.append(current)
+
+    def expected_sides(self, version: int) -> dict[str, str]:
+        """The sides' seeds in force for a command whose first event is `version`."""
+        at = bisect_left(self._versions, version)  # the seeds set strictly before it
+        return self._seeds[at - 1] if at else {}
+
+    def used_by(self, version: int, client_seed: object) -> bool:
+        """Whether `client_seed`, as a roll recorded it, combines the sides' seeds then."""
+        if not isinstance(client_seed, str):
+            return False
+        sides = self.expected_sides(version)
+        if not sides:
+            return True  # the command's own seed, whatever it was
+        try:
+            combined = _decode.decode(client_seed)
+        except msgspec.DecodeError:
+            return False
+        command = combined.get("command") if isinstance(combined, dict) else None
+        return isinstance(command, str) and client_seed_for(command, sides) == client_seed
 
 
 def _dice_failure(

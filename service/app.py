@@ -6,6 +6,7 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from pathlib import Path
 
 from litestar import Litestar
 from litestar.datastructures import State
@@ -22,11 +23,13 @@ from service.integrations import INTEGRATION_ROUTES
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
 from service.read_openapi import ReadsSchemaPlugin
+from service.receipt_routes import RECEIPT_ROUTES
 from service.routes import ROUTES, SERVICE_VERSION
 from service.settings import Settings
+from service.signing import ServiceKeys
 from service.streams import STREAM_ROUTES
 
-__all__ = ["create_app", "make_store", "tune_gc"]
+__all__ = ["create_app", "make_store", "service_keys", "tune_gc"]
 
 
 def make_store(settings: Settings) -> EventStore:
@@ -34,6 +37,15 @@ def make_store(settings: Settings) -> EventStore:
     if settings.uses_postgres:
         return PostgresEventStore(settings.database, pool_size=settings.db_pool_size)
     return SQLiteEventStore(settings.sqlite_path)
+
+
+def service_keys(settings: Settings, store: EventStore) -> ServiceKeys:
+    """The signing keys the settings name; with the embedded store and none configured,
+    the key file beside its database (made on first start)."""
+    data_dir = Path(store.path).parent if isinstance(store, SQLiteEventStore) else None
+    return ServiceKeys.from_settings(
+        settings.signing_key, settings.signing_key_file, settings.retired_signing_keys, data_dir
+    )
 
 
 def _doorbell(settings: Settings) -> Doorbell:
@@ -66,8 +78,13 @@ def tune_gc() -> None:
     gc.set_threshold(10_000, *gc.get_threshold()[1:])
 
 
-def create_app(settings: Settings | None = None, store: EventStore | None = None) -> Litestar:
-    """The battle service. `store` overrides the one the settings name (tests, benchmarks)."""
+def create_app(
+    settings: Settings | None = None,
+    store: EventStore | None = None,
+    keys: ServiceKeys | None = None,
+) -> Litestar:
+    """The battle service. `store` and `keys` override those the settings name (tests,
+    benchmarks)."""
     settings = settings or Settings.from_env()
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s"
@@ -77,11 +94,12 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        signing = keys or service_keys(settings, the_store)  # SigningKeyError: no start
         await the_store.open()
         hub = Hub(the_store, _doorbell(settings))
         await hub.start()
         app.state.hub = hub
-        app.state.service = BattleService(the_store, on_appended=hub.appended)
+        app.state.service = BattleService(the_store, signing=signing, on_appended=hub.appended)
         app.state.store_kind = kind
         tune_gc()
         try:
@@ -91,7 +109,13 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             await the_store.close()
 
     return Litestar(
-        route_handlers=[*ROUTES, *INTEGRATION_ROUTES, *ORIGIN_ROUTES, *STREAM_ROUTES],
+        route_handlers=[
+            *ROUTES,
+            *RECEIPT_ROUTES,
+            *INTEGRATION_ROUTES,
+            *ORIGIN_ROUTES,
+            *STREAM_ROUTES,
+        ],
         lifespan=[lifespan],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,

@@ -5,11 +5,16 @@ side (its own units), or an observer (read only). An integration key (a VTT, a b
 opens every battle created with it, as that battle's referee. Keys never change once
 minted, and a battle never leaves its integration, so resolved keys and links are
 cached in memory for the life of the process.
+
+Every row that grants power carries the service's MAC (service.record_macs): a row
+whose MAC fails (changed, or added, by someone writing to the database) is refused as
+if it did not exist, and logged as tampering.
 """
 
 from __future__ import annotations
 
 import hashlib
+import logging
 import secrets
 from collections import OrderedDict
 
@@ -17,10 +22,12 @@ from domain.actors import Actor
 from events.envelope import AccessKey, EventActor, Integration
 from events.store import EventStore
 from service.errors import Forbidden, Unauthenticated
+from service.record_macs import RecordMacs
 
 __all__ = ["KeyRing", "Principal", "hash_key", "mint_key"]
 
 _PREFIX = "bk_"
+log = logging.getLogger("service.auth")
 
 
 def mint_key() -> str:
@@ -51,8 +58,9 @@ class Principal:
 class KeyRing:
     """Resolves `Authorization: Bearer <key>` headers against the store, with an LRU cache."""
 
-    def __init__(self, store: EventStore, cache_size: int = 10_000) -> None:
+    def __init__(self, store: EventStore, macs: RecordMacs, cache_size: int = 10_000) -> None:
         self._store = store
+        self.macs = macs
         self._cache: OrderedDict[str, Principal] = OrderedDict()
         self._hashes: dict[str, str] = {}  # Authorization header -> key hash
         self._links: OrderedDict[tuple[str, str], bool] = OrderedDict()
@@ -95,7 +103,14 @@ class KeyRing:
         link = (integration_id, battle_id)
         known = self._links.get(link)
         if known is None:
-            known = await self._store.is_linked(integration_id, battle_id)
+            mac = await self._store.find_link(integration_id, battle_id)
+            known = mac is not None and self.macs.link_ok(integration_id, battle_id, mac)
+            if mac is not None and not known:
+                log.error(
+                    "TAMPERING: the link of integration %s to battle %s fails its MAC: refused",
+                    integration_id,
+                    battle_id,
+                )
             if known or exists:
                 self._links[link] = known
                 if len(self._links) > self._cache_size:
@@ -147,10 +162,24 @@ class KeyRing:
             self._cache.move_to_end(key_hash)
             return cached
         record = await self._store.find_key(key_hash)
+        if record is not None and not self.macs.access_key_ok(record):
+            log.error(
+                "TAMPERING: the access key row %s... of battle %s (role %s) fails its MAC: refused",
+                key_hash[:12],
+                record.battle_id,
+                record.role,
+            )
+            record = None
         if record is not None:
             principal = _principal(record)
         else:
             found = await self._store.find_integration(key_hash)
+            if found is not None and not self.macs.integration_ok(found):
+                log.error(
+                    "TAMPERING: the row of integration %s fails its MAC: refused",
+                    found.integration_id,
+                )
+                found = None
             if found is None:
                 return None
             principal = _integration_principal(found)

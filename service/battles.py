@@ -13,7 +13,7 @@ import hashlib
 import os
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Union, get_args
 
 import msgspec
@@ -32,22 +32,26 @@ from domain.battle_commands import (
     BattleCommandBase,
     RecordRuling,
     RevealDice,
+    SetClientSeed,
     Undo,
     decide_battle_command,
 )
 from domain.decider import Ruleset
-from domain.dice import ServerDice, SuppliedDice, commitment
+from domain.dice import ServerDice, SuppliedDice, client_seed_for, commitment
 from domain.errors import DiceError, NotPermitted, RuleViolation
 from domain.rulesets import get_ruleset
 from events.chain import canonical, encode_event, seal
 from events.envelope import CommandRecord, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, VersionConflict
 from events.readahead import read_log_ahead
+from events.receipts import Receipt
 from events.store import EventStore
 from events.verify import audit_log
 from service.auth import KeyRing, Principal
 from service.errors import BadRequest, Forbidden, NotFound
 from service.founding import create_battle, fork_battle
+from service.receipt_checks import check_receipts
+from service.record_macs import RecordMacs
 from service.schemas import (
     BattleCreatedResponse,
     BattleView,
@@ -63,6 +67,8 @@ from service.schemas import (
     VerifyReport,
 )
 from service.sealing import Sealer, draw_salts, event_out, reader_log, unsealed_upto
+from service.secrets_at_rest import SecretBox, SecretDamaged
+from service.signing import ServiceKeys
 
 __all__ = ["BattleService", "event_out"]
 
@@ -120,13 +126,16 @@ class BattleService:
         self,
         store: EventStore,
         *,
+        signing: ServiceKeys,
         cache_size: int = 512,
         on_appended: Callable[[list[StoredEvent]], None] | None = None,
     ) -> None:
         self.store = store
         # Told of every append this process makes (the live fan-out), after it committed.
         self._on_appended = on_appended or (lambda events: None)
-        self.keys = KeyRing(store)
+        self.signing = signing  # signs receipts; the secrets at rest derive from it
+        self.secrets = SecretBox(signing)
+        self.keys = KeyRing(store, RecordMacs(signing))
         self._cache: OrderedDict[str, _Loaded] = OrderedDict()
         self._cache_size = cache_size
 
@@ -182,16 +191,31 @@ class BattleService:
     async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
         seed = loaded.seeds.get(commit)
         if seed is None:
-            seed = await self.store.load_secret(battle_id, _seed_name(commit))
-            if seed is None or commitment(seed) != commit:
+            name = _seed_name(commit)
+            stored = await self.store.load_secret(battle_id, name)
+            if stored is None:
                 raise RuntimeError(f"the dice seed of battle {battle_id} is missing")
+            # Sealed since secrets are encrypted at rest; a seed stored before is in clear.
+            seed = (
+                self.secrets.open_secret(battle_id, name, stored)
+                if self.secrets.is_sealed(stored)
+                else stored
+            )
+            if commitment(seed) != commit:  # bound to the commitment in the chain
+                raise SecretDamaged(
+                    f"the stored dice seed of battle {battle_id} does not match its "
+                    f"commitment {commit}: refused"
+                )
             loaded.seeds[commit] = seed
         return seed
 
     async def _new_seed(self, battle_id: str, loaded: _Loaded | None) -> tuple[bytes, str]:
         seed = os.urandom(32)
         commit = commitment(seed)
-        await self.store.save_secret(battle_id, _seed_name(commit), seed)
+        name = _seed_name(commit)
+        await self.store.save_secret(
+            battle_id, name, self.secrets.seal_secret(battle_id, name, seed)
+        )
         if loaded is not None:
             loaded.seeds[commit] = seed
         return seed, commit
@@ -279,7 +303,12 @@ class BattleService:
                     battle = loaded.battle
                 decided, game_after = await self._decide(battle_id, loaded, battle, actor, req)
                 if not decided:
-                    return CommandResponse(battle_id=battle_id, version=battle.version, events=[])
+                    return CommandResponse(
+                        battle_id=battle_id,
+                        version=battle.version,
+                        events=[],
+                        receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
+                    )
                 pending = seal(
                     battle_id=battle_id,
                     prev_version=battle.version,
@@ -324,10 +353,12 @@ class BattleService:
                     loaded.head_hash = stored[-1].hash
                 # else a catch-up that ran while the append was awaited folded them already
                 sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
+                head = stored[-1]
                 return CommandResponse(
                     battle_id=battle_id,
-                    version=stored[-1].version,
+                    version=head.version,
                     events=[sealer.out(e) for e in stored],
+                    receipt=self.signing.receipt(battle_id, head.version, head.hash),
                 )
             raise VersionConflict(battle_id, loaded.battle.version, loaded.battle.version)
         finally:
@@ -343,8 +374,10 @@ class BattleService:
                 battle_id=battle_id,
                 command_id=previous.command_id,
             )
-        stored = await self.store.read(
-            battle_id, after=previous.first_version - 1, upto=previous.last_version
+        last = previous.last_version
+        stored = await self.store.read(battle_id, after=previous.first_version - 1, upto=last)
+        head = (
+            stored[-1] if stored else (await self.store.read(battle_id, after=last - 1, limit=1))[0]
         )
         upto = 0
         if not all(can_see(actor, e.audience) for e in stored):
@@ -352,9 +385,10 @@ class BattleService:
         sealer = Sealer(actor, upto)
         return CommandResponse(
             battle_id=battle_id,
-            version=previous.last_version,
+            version=last,
             events=[sealer.out(e) for e in stored],
             replayed=True,
+            receipt=self.signing.receipt(battle_id, last, head.hash),
         )
 
     async def _decide(
@@ -374,7 +408,7 @@ class BattleService:
         if isinstance(command, RevealDice):
             reveal = await self._reveal_event(battle_id, loaded, battle, actor, "requested")
             return [(reveal, ALL)], None
-        if isinstance(command, Undo | RecordRuling):
+        if isinstance(command, Undo | RecordRuling | SetClientSeed):
             return [
                 (ev, ev.audience if isinstance(ev, RulingRecorded) else ALL)
                 for ev in decide_battle_command(battle, command, actor)
@@ -399,7 +433,7 @@ class BattleService:
                 epoch=battle.meta.dice_epoch,
                 battle_id=battle_id,
                 version=battle.version + 1,
-                client_seed=req.client_seed,
+                client_seed=client_seed_for(req.client_seed, battle.meta.client_seeds),
             )
         if ruleset.decide_folded is not None:
             events, after = ruleset.decide_folded(game, command, dice)
@@ -507,11 +541,15 @@ class BattleService:
             commitment=commitment(bytes.fromhex(data.seed)),
             next_epoch=data.next_epoch,
             next_commitment=data.next_commitment,
+            receipt=response.receipt,
         )
 
-    async def verify(self, battle_id: str, actor: Actor | None = None) -> VerifyReport:
+    async def verify(
+        self, battle_id: str, actor: Actor | None = None, receipts: Sequence[Receipt] = ()
+    ) -> VerifyReport:
         """Audit the log as `actor` is given it (None or a referee: the whole log): the
-        events it may not see by their links only, and only the dice it may see."""
+        events it may not see by their links only, and only the dice it may see; and each
+        receipt given (see service.receipt_checks)."""
         stored = await self.store.read(battle_id)
         if not stored:
             raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
@@ -520,12 +558,20 @@ class BattleService:
         else:
             sealer = Sealer(actor, await self.unsealed_upto(battle_id))
             audit = audit_log(reader_log(stored, sealer))
+        checks = check_receipts(battle_id, stored, receipts, self.signing)
+        failed = [c for c in checks if c.status != "ok"]
         failure = None
         if audit.failed_version is not None:
             failure = VerifyFailure(version=audit.failed_version, reason=audit.reason or "")
+        elif failed:
+            failure = VerifyFailure(
+                version=failed[0].version, reason=failed[0].detail, receipt=failed[0].receipt
+            )
         return VerifyReport(
             battle_id=battle_id,
-            ok=audit.ok,
+            ok=audit.ok and not failed,
+            receipts_ok=not failed,
+            receipts=checks,
             events_checked=audit.events_checked,
             chain_ok=audit.chain_ok,
             dice_ok=audit.dice_ok,

@@ -1,4 +1,5 @@
-"""The `battle-service` command: serve the API, migrate the database, print the OpenAPI document."""
+"""The `battle-service` command: serve the API, migrate the database, print the OpenAPI
+document, make a signing key, check a receipt offline."""
 
 from __future__ import annotations
 
@@ -21,7 +22,32 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser(
         "migrate", help="apply the PostgreSQL schema migrations to BATTLE_DB (idempotent)"
     )
+    sub.add_parser(
+        "new-signing-key",
+        help="print a new Ed25519 signing key (base64) for BATTLE_SIGNING_KEY",
+    )
+    check = sub.add_parser(
+        "check-receipt",
+        help="check a receipt offline with the service's public key (exit 1 if it fails)",
+    )
+    check.add_argument(
+        "receipt", help="the receipt: its JSON, base64url of its JSON, or a file holding either"
+    )
+    check.add_argument(
+        "--key",
+        required=True,
+        help="the public key (GET /keys): base64 of its 32 bytes, PEM, or a file holding either",
+    )
     args = parser.parse_args(argv)
+    if args.command == "new-signing-key":
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        from service.signing import private_key_text
+
+        print(private_key_text(Ed25519PrivateKey.generate()))
+        return 0
+    if args.command == "check-receipt":
+        return check_receipt(args.receipt, args.key)
     if args.command == "openapi":
         sys.stdout.write(openapi_json())
         return 0
@@ -47,6 +73,41 @@ def main(argv: list[str] | None = None) -> int:
         loop="uvloop",
         http="httptools",
         access_log=False,
+    )
+    return 0
+
+
+def _text_or_file(value: str) -> str:
+    """`value` itself, or the contents of the file it names."""
+    from pathlib import Path
+
+    path = Path(value)
+    try:
+        if len(value) < 4096 and path.is_file():
+            return path.read_text(encoding="utf-8")
+    except OSError:
+        pass
+    return value
+
+
+def check_receipt(receipt_arg: str, key_arg: str) -> int:
+    """Verify one receipt with one public key, needing nothing else (no server, no store)."""
+    from events.receipts import InvalidReceipt, load_public_key, parse_receipt, verify_receipt
+
+    try:
+        key = load_public_key(_text_or_file(key_arg))
+    except ValueError as e:
+        print(f"bad public key: {e}", file=sys.stderr)
+        return 2
+    try:
+        receipt = parse_receipt(_text_or_file(receipt_arg))
+        verify_receipt(receipt, key)
+    except InvalidReceipt as e:
+        print(f"receipt INVALID: {e}", file=sys.stderr)
+        return 1
+    print(
+        f"receipt valid: battle {receipt.battle_id} had head {receipt.head_hash} at version "
+        f"{receipt.version} (signed by key {receipt.key_id})"
     )
     return 0
 

@@ -2,8 +2,10 @@
 
 Both answer the new battle's id and keys, both honour an Idempotency-Key (the battle id
 is derived from it, so a retry on any worker finds the battle and the first answer,
-kept beside the dice seed), and both link the battle to the calling integration, if
-any, before its first event is appended.
+kept beside the dice seed, encrypted under a key derived from that Idempotency-Key: the
+database alone does not open it), and both link the battle to the calling integration,
+if any, before its first event is appended. The key rows and the link carry the
+service's MAC (service.record_macs); the answer carries a receipt of version 1.
 
 A fork is a new battle whose `BattleCreated` names the parent, the parent version it
 branched at and the hash of the parent's event at that version; its game starts as the
@@ -184,12 +186,13 @@ async def _found_once(
     founding = await prepare()
     if integration_id is not None:
         # Before the first event: a stream that sees the battle's events finds the link.
-        await service.store.link_battle(integration_id, battle_id)
+        mac = service.keys.macs.link(integration_id, battle_id)
+        await service.store.link_battle(integration_id, battle_id, mac)
         service.keys.remember_link(integration_id, battle_id)
     try:
         return await _found(
             service, founding, battle_id, request_hash if idempotency_key else None,
-            integration_id,
+            idempotency_key, integration_id,
         )  # fmt: skip
     except VersionConflict:  # a concurrent retry of the same key won the race
         assert idempotency_key is not None
@@ -207,9 +210,14 @@ async def _created(
         return None
     created = msgspec.json.decode(first[0].data, type=BattleCreated)
     saved = await service.store.load_secret(battle_id, _created_name(created.dice_commitment))
-    if saved is None:
-        raise RuntimeError(f"battle {battle_id} lost the answer to its creation")
-    record = msgspec.json.decode(saved, type=_CreatedRecord)
+    if saved is None:  # deleted on upgrade: older versions kept it, keys in clear
+        raise IdempotencyMismatch(
+            f"Idempotency-Key {idempotency_key} created battle {battle_id}, whose answer is "
+            "no longer kept (it was stored in clear by an older version)",
+            command_id=idempotency_key,
+        )
+    opened = service.secrets.open_answer(battle_id, idempotency_key, saved)
+    record = msgspec.json.decode(opened, type=_CreatedRecord)
     if record.request_hash != request_hash:
         raise IdempotencyMismatch(
             f"Idempotency-Key {idempotency_key} was already used to create another battle",
@@ -223,6 +231,7 @@ async def _found(
     f: _Founding,
     battle_id: str,
     request_hash: str | None,
+    idempotency_key: str | None,
     integration_id: str | None,
 ) -> BattleCreatedResponse:
     seed, commit = await service.new_seed(battle_id)
@@ -245,7 +254,7 @@ async def _found(
     keys = BattleKeys(
         referee=mint_key(), observer=mint_key(), sides={s: mint_key() for s in f.sides}
     )
-    records = [
+    unsigned = [
         AccessKey(key_hash=hash_key(keys.referee), battle_id=battle_id, role="referee"),
         AccessKey(key_hash=hash_key(keys.observer), battle_id=battle_id, role="observer"),
         *(
@@ -253,6 +262,17 @@ async def _found(
             for s, k in keys.sides.items()
         ),
     ]
+    macs = service.keys.macs
+    records = [msgspec.structs.replace(r, mac=macs.access_key(r)) for r in unsigned]
+    pending = seal(
+        battle_id=battle_id,
+        prev_version=0,
+        prev_hash="0" * 64,
+        items=[("BattleCreated", encode_event(created), ALL)],
+        recorded_at=service.now(),
+        actor=EventActor(role="creator"),
+        command_id=None,
+    )
     response = BattleCreatedResponse(
         battle_id=battle_id,
         ruleset=f.ruleset.id,
@@ -264,25 +284,19 @@ async def _found(
         forked_from=f.forked_from,
         forked_at=f.forked_at,
         forked_head_hash=f.forked_head_hash,
+        receipt=service.signing.receipt(battle_id, 1, pending[0].hash),
     )
-    if request_hash is not None:
+    if request_hash is not None and idempotency_key is not None:
         # Kept beside the seed, named by this attempt's commitment: if a concurrent
         # retry's BattleCreated wins the append, that retry's answer is found again.
+        # Encrypted: only the Idempotency-Key that made it opens it.
+        record = msgspec.json.encode(_CreatedRecord(request_hash=request_hash, response=response))
         await service.store.save_secret(
             battle_id,
             _created_name(commit),
-            msgspec.json.encode(_CreatedRecord(request_hash=request_hash, response=response)),
+            service.secrets.seal_answer(battle_id, idempotency_key, record),
         )
     await service.store.save_keys(records)
-    pending = seal(
-        battle_id=battle_id,
-        prev_version=0,
-        prev_hash="0" * 64,
-        items=[("BattleCreated", encode_event(created), ALL)],
-        recorded_at=service.now(),
-        actor=EventActor(role="creator"),
-        command_id=None,
-    )
     stored = await service.store.append(battle_id, 0, pending)
     service.keys.remember(records)
     timeline = Timeline(f.ruleset, fork_base=f.fork_base)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
+import msgspec
 from litestar import post
 from litestar.params import JSONBody
 
@@ -38,6 +39,9 @@ async def create_integration(
     key = mint_key()
     integration = Integration(
         integration_id=str(uuid.uuid4()), key_hash=hash_key(key), name=data.name
+    )
+    integration = msgspec.structs.replace(
+        integration, mac=service.keys.macs.integration(integration)
     )
     await service.store.save_integration(integration)
     return IntegrationCreatedResponse(

@@ -39,7 +39,6 @@ from service.schemas import (
     Health,
     RulesetDetail,
     RulesetSummary,
-    VerifyReport,
 )
 
 __all__ = ["ROUTES", "AppRequest", "service_of"]
@@ -282,27 +281,6 @@ async def get_state(
     return await service.view(battle_id, principal.actor, version)
 
 
-@get(
-    "/battles/{battle_id:str}/verify",
-    operation_id="verifyBattle",
-    tags=["battles"],
-    summary="Check the hash chain and recompute every server die whose seed is revealed",
-    description=(
-        "The log as the caller is given it: the events it may not see are sealed and "
-        "checked by their links only (events_sealed counts them), and their dice are not "
-        "counted. The referee's key checks everything."
-    ),
-    responses=problems(400, 401, 403, 404),
-    security=SECURED,
-)
-async def verify_battle(
-    request: AppRequest, battle_id: BattleId, authorization: Authorization
-) -> VerifyReport:
-    service = service_of(request)
-    principal = await service.keys.resolve(authorization, battle_id)
-    return await service.verify(battle_id, principal.actor)
-
-
 @post(
     "/battles/{battle_id:str}/dice/reveal",
     operation_id="revealDice",
@@ -358,7 +336,6 @@ ROUTES: list[Any] = [
     post_command,
     list_events,
     get_state,
-    verify_battle,
     reveal_dice,
     fork_battle,
 ]

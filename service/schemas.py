@@ -6,7 +6,10 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from events.receipts import Receipt
+
 __all__ = [
+    "MAX_RECEIPTS",
     "BattleCreatedResponse",
     "BattleKeys",
     "BattleView",
@@ -23,11 +26,15 @@ __all__ = [
     "Health",
     "IntegrationCreatedResponse",
     "OriginEventPage",
+    "PublicKeyOut",
+    "PublicKeys",
+    "ReceiptCheck",
     "RulesetDetail",
     "RulesetSummary",
     "SealedEventOut",
     "VerifyFailure",
     "VerifyReport",
+    "VerifyRequest",
 ]
 
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
@@ -97,6 +104,7 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     forked_from: str | None = None  # a fork: the parent battle
     forked_at: int | None = None  # a fork: the parent's version it starts from
     forked_head_hash: str | None = None  # a fork: the hash of the parent's event forked_at
+    receipt: Receipt  # the service's signature of the battle's head at version 1
 
 
 class CommandRequest(msgspec.Struct, kw_only=True):
@@ -156,6 +164,9 @@ class CommandResponse(msgspec.Struct, kw_only=True):
     # The events it appended: whole if the caller may see them, else sealed.
     events: list[EventOut | SealedEventOut]
     replayed: bool = False  # true when this answers a retried Idempotency-Key
+    # The service's signature of the battle's head at `version`: keep it to prove later
+    # that the log held this head (GET /battles/{id}/verify?receipt=...).
+    receipt: Receipt
 
 
 class EventPage(msgspec.Struct, kw_only=True):
@@ -202,11 +213,27 @@ class DiceReveal(msgspec.Struct, kw_only=True):
     commitment: str
     next_epoch: int | None
     next_commitment: str | None
+    receipt: Receipt  # the signed head of the battle right after the reveal
 
 
 class VerifyFailure(msgspec.Struct, kw_only=True):
     version: int
     reason: str
+    receipt: int | None = None  # a failed receipt: its index in the receipts given
+
+
+class ReceiptCheck(msgspec.Struct, kw_only=True):
+    """One receipt given to /verify, checked against the log."""
+
+    receipt: int  # its index in the receipts given (0 = the first)
+    version: int
+    head_hash: str
+    key_id: str
+    # ok: signed by this service, and the log holds that head at that version;
+    # truncated: the log ends before that version; rewritten: the event at that version
+    # hashes to something else; bad-signature / unknown-key: not a receipt of this service
+    status: Literal["ok", "truncated", "rewritten", "bad-signature", "unknown-key"]
+    detail: str
 
 
 class VerifyReport(msgspec.Struct, kw_only=True):
@@ -221,6 +248,34 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     first_failure: VerifyFailure | None
     # Events the caller may not see: checked by their links only, their dice not counted.
     events_sealed: int = 0
+    receipts_ok: bool = True  # every receipt given is this service's and the log holds it
+    receipts: list[ReceiptCheck] = []
+
+
+MAX_RECEIPTS = 100
+
+
+class VerifyRequest(msgspec.Struct, kw_only=True):
+    # Receipts kept from earlier answers (each as it came: an object with battle_id,
+    # version, head_hash, key_id, signature).
+    receipts: Annotated[list[Receipt], msgspec.Meta(max_length=MAX_RECEIPTS)] = []
+
+
+class PublicKeyOut(msgspec.Struct, kw_only=True):
+    key_id: str  # the fingerprint receipts name: sha256(raw public key)[:16], hex
+    algorithm: Literal["Ed25519"]
+    public_key: str  # the 32 raw bytes, base64url without padding
+    public_key_pem: str  # the same, SubjectPublicKeyInfo PEM
+    current: bool  # signs new receipts (the others are retired: they still verify)
+
+
+class PublicKeys(msgspec.Struct, kw_only=True):
+    keys: list[PublicKeyOut]
+    # What a receipt's signature covers (see README, "Receipts and keys").
+    signed_bytes: str = (
+        'canonical JSON {"battle_id":…,"head_hash":…,"type":"battle-service/receipt/v1",'
+        '"version":…} (sorted keys, compact, UTF-8)'
+    )
 
 
 class CreateIntegrationRequest(msgspec.Struct, kw_only=True):

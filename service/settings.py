@@ -6,6 +6,11 @@ BATTLE_REDIS_URL     redis://host:6379/0 to fan live events out across workers
                      (unset: in-process fan-out, enough for one worker)
 BATTLE_DB_POOL_SIZE  PostgreSQL connections per worker (default 8)
 BATTLE_LOG_LEVEL     logging level (default INFO)
+BATTLE_SIGNING_KEY   the Ed25519 key that signs receipts (base64 of the 32-byte private
+                     key, or PEM); BATTLE_SIGNING_KEY_FILE: a file holding it. Unset with
+                     SQLite: signing-key.pem beside the database, made on first start;
+                     unset with PostgreSQL: the service refuses to start (see service.signing)
+BATTLE_RETIRED_SIGNING_KEYS  older signing keys, comma-separated (still verify and decrypt)
 """
 
 from __future__ import annotations
@@ -24,6 +29,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     redis_url: str | None = None
     db_pool_size: int = 8
     log_level: str = "INFO"
+    signing_key: str | None = None
+    signing_key_file: str | None = None
+    retired_signing_keys: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -36,6 +44,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             redis_url=env.get("BATTLE_REDIS_URL") or None,
             db_pool_size=int(pool),
             log_level=env.get("BATTLE_LOG_LEVEL", "INFO").upper(),
+            signing_key=env.get("BATTLE_SIGNING_KEY") or None,
+            signing_key_file=env.get("BATTLE_SIGNING_KEY_FILE") or None,
+            retired_signing_keys=tuple(
+                k.strip()
+                for k in env.get("BATTLE_RETIRED_SIGNING_KEYS", "").split(",")
+                if k.strip()
+            ),
         )
 
     @property

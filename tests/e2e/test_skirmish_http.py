@@ -44,7 +44,7 @@ def _ok(r: httpx.Response) -> dict[str, Any]:
 
 
 def _types(body: dict[str, Any]) -> list[str]:
-    return [e["type"] for e in body["events"]]
+    return [e.get("type", "SEALED") for e in body["events"]]
 
 
 @pytest.fixture(scope="module")
@@ -179,7 +179,7 @@ def test_setup_sequence_and_secret_tactic(played: dict[str, Any]) -> None:
     assert "TacticChosen" not in south_log and "TacticChosen" in north_log
     # the south's own tactic in round 2 stays the south's
     assert "TacticIssued" in south_log and "TacticIssued" not in north_log
-    assert _types(played["south_tactic"])[0] == "TacticIssued"
+    assert _types(played["south_tactic"])[0] == "TacticIssued", played["south_tactic"]
     v = b.view()["state"]
     f = next(a for a in v["armies"] if a["id"] == "fighters")
     assert f["commander"]["command_range"] == 125 and f["army_type"] == "medium"

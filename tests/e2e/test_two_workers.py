@@ -16,7 +16,9 @@ from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from service.signing import private_key_text
 from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ServerProcess
 from tests.support.quickstart_play import SETUP
@@ -30,7 +32,11 @@ FINAL = "final ruling"
 def workers() -> Iterator[tuple[ServerProcess, ServerProcess]]:
     redis_url = need_redis()
     with postgres_schema() as database:
-        env = {"BATTLE_DB": database, "BATTLE_REDIS_URL": redis_url}
+        env = {
+            "BATTLE_DB": database,
+            "BATTLE_REDIS_URL": redis_url,
+            "BATTLE_SIGNING_KEY": private_key_text(Ed25519PrivateKey.generate()),  # shared
+        }
         first = ServerProcess(env)
         try:
             second = ServerProcess(env)
@@ -224,3 +230,29 @@ def test_an_idempotency_key_holds_across_workers(
     assert {r.json()["version"] for r in answered} == {2}
     assert [e["type"] for e in battle.events()] == ["BattleCreated", "RulingRecorded"]
     battle.http.close()
+
+
+def test_a_worker_on_postgres_without_a_signing_key_refuses_to_start() -> None:
+    with postgres_schema() as database, pytest.raises(RuntimeError) as refused:
+        ServerProcess({"BATTLE_DB": database, "BATTLE_SIGNING_KEY": ""}).stop()
+    assert "the workers must share one signing key" in str(refused.value)
+    assert "BATTLE_SIGNING_KEY" in str(refused.value)
+
+
+def test_workers_sign_with_the_shared_key(
+    workers: tuple[ServerProcess, ServerProcess],
+) -> None:
+    first, second = workers
+    keys = [httpx.get(f"{w.base_url}/keys", timeout=10).json()["keys"] for w in workers]
+    assert keys[0] == keys[1] and len(keys[0]) == 1
+    with httpx.Client(base_url=first.base_url, timeout=30) as http:
+        battle = create_battle(http)
+        receipt = battle.created["receipt"]
+    with httpx.Client(base_url=second.base_url, timeout=30) as http:
+        r = http.post(
+            f"/battles/{battle.id}/verify",
+            json={"receipts": [receipt]},
+            headers=battle.auth("observer"),
+        )
+        assert r.status_code == 200, r.text
+        assert r.json()["receipts"][0]["status"] == "ok"

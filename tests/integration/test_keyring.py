@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import msgspec
 import pytest
 
 from events.envelope import AccessKey
 from events.sqlite import SQLiteEventStore
 from service.auth import KeyRing, hash_key
 from service.errors import Forbidden, Unauthenticated
+from service.record_macs import RecordMacs
+from service.signing import ServiceKeys
 
 
 async def test_headers_resolve_the_same_through_a_full_cache(tmp_path: Path) -> None:
@@ -17,10 +20,12 @@ async def test_headers_resolve_the_same_through_a_full_cache(tmp_path: Path) -> 
     await store.open()
     try:
         keys = {f"bk_key{i}": f"b{i}" for i in range(5)}
-        await store.save_keys(
-            [AccessKey(key_hash=hash_key(k), battle_id=b, role="referee") for k, b in keys.items()]
-        )
-        ring = KeyRing(store, cache_size=2)  # smaller than the keys in use: caches overflow
+        macs = RecordMacs(ServiceKeys.generate())
+        records = [
+            AccessKey(key_hash=hash_key(k), battle_id=b, role="referee") for k, b in keys.items()
+        ]
+        await store.save_keys([msgspec.structs.replace(r, mac=macs.access_key(r)) for r in records])
+        ring = KeyRing(store, macs, cache_size=2)  # smaller than the keys in use: caches overflow
         for _ in range(3):
             for key, battle in keys.items():
                 for header in (f"Bearer {key}", f"bearer  {key} "):

@@ -16,6 +16,7 @@ from events.sqlite import SQLiteEventStore
 from service.auth import Principal
 from service.battles import BattleService
 from service.schemas import CommandRequest, CreateBattleRequest
+from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP
 
 REFEREE = Actor(role="referee")
@@ -31,7 +32,9 @@ async def test_catch_ups_racing_commands_fold_every_event_exactly_once(tmp_path:
     await store.open()
     try:
         # The writer's own reads race its commands; the reader is another worker's cache.
-        writer, reader = BattleService(store), BattleService(store)
+        keys = ServiceKeys.generate()  # one key shared by the two workers
+        writer = BattleService(store, signing=keys)
+        reader = BattleService(store, signing=keys)
         created = await writer.create(CreateBattleRequest(ruleset="quickstart", setup=SETUP))
         battle_id = created.battle_id
         principal = Principal(battle_id, REFEREE)
@@ -55,7 +58,10 @@ async def test_catch_ups_racing_commands_fold_every_event_exactly_once(tmp_path:
         for service in (writer, reader):
             seen = await service.view(battle_id, REFEREE)
             assert seen.version == 61
-            assert seen.state == (await BattleService(store).view(battle_id, REFEREE)).state
+            assert (
+                seen.state
+                == (await BattleService(store, signing=keys).view(battle_id, REFEREE)).state
+            )
             cached = service._cache[battle_id]
             assert cached.timeline.version == 61
             assert cached.head_hash == head.hash

@@ -11,6 +11,7 @@ from events.store import EventStore
 from service.auth import Principal
 from service.battles import BattleService
 from service.schemas import CommandRequest, CreateBattleRequest, ForkBattleRequest
+from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP, next_command
 
 REFEREE = Actor(role="referee")
@@ -30,7 +31,8 @@ async def _play(service: BattleService, battle_id: str, commands: int) -> None:
 
 
 async def test_a_fork_rebuilt_by_another_worker_equals_the_one_made(store: EventStore) -> None:
-    maker = BattleService(store)
+    keys = ServiceKeys.generate()
+    maker = BattleService(store, signing=keys)
     parent = (await maker.create(CreateBattleRequest(ruleset="quickstart", setup=SETUP))).battle_id
     await _play(maker, parent, 10)
     fork = await maker.fork(parent, Principal(parent, REFEREE), ForkBattleRequest(at_version=6))
@@ -39,7 +41,7 @@ async def test_a_fork_rebuilt_by_another_worker_equals_the_one_made(store: Event
         fork.battle_id, Principal(fork.battle_id, REFEREE), ForkBattleRequest(at_version=4)
     )
 
-    other = BattleService(store)  # nothing cached: folds from the store
+    other = BattleService(store, signing=keys)  # nothing cached: folds from the store
     for battle_id in (child.battle_id, fork.battle_id, parent):
         mine = await maker.view(battle_id, REFEREE)
         theirs = await other.view(battle_id, REFEREE)

@@ -381,8 +381,8 @@ async def test_command_ids_are_scoped_to_their_battle(store: EventStore) -> None
 
 async def test_access_keys_are_saved_and_found(store: EventStore) -> None:
     keys = [
-        AccessKey(key_hash="h-ref", battle_id="b1", role="referee"),
-        AccessKey(key_hash="h-red", battle_id="b1", role="side", side="red"),
+        AccessKey(key_hash="h-ref", battle_id="b1", role="referee", mac="k1.mac-of-ref"),
+        AccessKey(key_hash="h-red", battle_id="b1", role="side", side="red", mac="k1.m"),
         AccessKey(key_hash="h-blue", battle_id="b2", role="side", side="blue"),
     ]
     await store.save_keys(keys)
@@ -596,18 +596,21 @@ async def test_read_log_ahead_yields_the_log_in_order_in_chunks(store: EventStor
 
 
 async def test_integrations_follow_the_battles_linked_to_them(store: EventStore) -> None:
-    vtt = Integration(integration_id="i1", key_hash="h" * 64, name="a VTT")
+    vtt = Integration(integration_id="i1", key_hash="h" * 64, name="a VTT", mac="k.vtt")
     await store.save_integration(vtt)
     await store.save_integration(Integration(integration_id="i2", key_hash="k" * 64, name="bot"))
     assert await store.find_integration("h" * 64) == vtt
     assert await store.find_integration("x" * 64) is None
 
-    await store.link_battle("i1", "b1")
-    await store.link_battle("i1", "b1")  # twice: a retried creation
-    await store.link_battle("i1", "b3")
+    await store.link_battle("i1", "b1", "k.b1")
+    await store.link_battle("i1", "b1", "k.again")  # twice: a retried creation
+    await store.link_battle("i1", "b3", "k.b3")
     await store.link_battle("i2", "b2")
-    assert await store.is_linked("i1", "b1") and await store.is_linked("i1", "b3")
-    assert not await store.is_linked("i1", "b2") and not await store.is_linked("i2", "b1")
+    assert await store.find_link("i1", "b1") == "k.b1"  # the first link stays
+    assert await store.find_link("i1", "b3") == "k.b3"
+    assert await store.find_link("i2", "b2") == ""
+    assert await store.find_link("i1", "b2") is None
+    assert await store.find_link("i2", "b1") is None
 
     for _ in range(3):
         for battle in ("b1", "b2", "b3"):

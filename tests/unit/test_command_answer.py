@@ -13,8 +13,10 @@ from litestar.datastructures import Cookie
 
 from service.command_body import CommandAnswer
 from service.schemas import CommandResponse, EventActorOut, EventOut
+from service.signing import ServiceKeys
 
 Message = dict[str, Any]
+_KEYS = ServiceKeys.generate()
 
 
 def _sent(app: Any) -> list[Message]:
@@ -51,6 +53,7 @@ def _answer(events: int) -> CommandResponse:
             for i in range(events)
         ],
         replayed=bool(events % 2),
+        receipt=_KEYS.receipt("b-1", 3 + events, f"{events:064x}"),
     )
 
 

@@ -781,7 +781,7 @@ def test_the_secret_example_has_placeholder_keys() -> None:
     secret = k8s("secret.example.yaml")
     assert secret["kind"] == "Secret"
     data = secret.get("stringData") or secret.get("data")
-    assert set(data) == {"BATTLE_DB", "BATTLE_REDIS_URL"}
+    assert set(data) == {"BATTLE_DB", "BATTLE_REDIS_URL", "BATTLE_SIGNING_KEY"}
     assert data["BATTLE_DB"].startswith("postgresql://")
     assert data["BATTLE_REDIS_URL"].startswith("redis://")
     assert "CHANGE-ME" in data["BATTLE_DB"]
@@ -813,6 +813,8 @@ def test_pods_take_their_settings_from_the_configmap_and_the_secret(manifest: st
     secret_name = k8s("secret.example.yaml")["metadata"]["name"]
     assert secret_keys.get("BATTLE_DB") == secret_name
     assert secret_keys.get("BATTLE_REDIS_URL") == secret_name
+    if manifest == "deployment.yaml":  # every worker signs with the same key
+        assert secret_keys.get("BATTLE_SIGNING_KEY") == secret_name
     assert k8s("configmap.yaml")["metadata"]["name"] in configmaps
 
 
