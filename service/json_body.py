@@ -1,0 +1,65 @@
+"""JSON bodies that msgspec cannot read as text answer 400, on every route.
+
+msgspec turns two kinds of hostile JSON into exceptions that are not `msgspec.DecodeError`,
+so Litestar's `decode_json` lets them through as a 500:
+
+- a string holding bytes that are not UTF-8 raises `UnicodeDecodeError`, when the
+  string is decoded (a `msgspec.Raw` keeps the bytes unread: the command route meets it
+  when the ruleset decodes the command, or when an Idempotency-Key's request is hashed);
+- arrays or objects nested deeper than the interpreter's recursion limit (50,000 `[`)
+  raise `RecursionError`.
+
+`JSONBodyRequest` (the app's request class) and the command route's own decoding turn
+both into `InvalidBody`, a 400 problem of type `invalid-body`; nothing is decoded further
+and nothing is appended. A body that is not JSON at all stays Litestar's 400
+`invalid-request`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from litestar import Request
+from litestar.datastructures import State
+
+from service.errors import BadRequest
+
+__all__ = ["UNREADABLE", "InvalidBody", "JSONBodyRequest", "invalid_body", "read_json"]
+
+T = TypeVar("T")
+
+# What msgspec raises for JSON that parses as syntax but cannot become Python objects.
+UNREADABLE = (UnicodeDecodeError, RecursionError)
+
+
+class InvalidBody(BadRequest):
+    code = "invalid-body"
+    title = "The request body cannot be read"
+
+
+def invalid_body(error: BaseException, what: str = "the JSON body") -> InvalidBody:
+    """The 400 for a body msgspec could not turn into text or objects."""
+    if isinstance(error, RecursionError):
+        return InvalidBody(f"{what} is nested too deeply")
+    if isinstance(error, UnicodeDecodeError):
+        return InvalidBody(f"{what} holds a string that is not valid UTF-8 ({error.reason})")
+    return InvalidBody(f"{what} cannot be read: {error}")
+
+
+def read_json(decode: Callable[[Any], T], data: Any, what: str = "the JSON body") -> T:
+    """`decode(data)`, with unreadable text or nesting as `InvalidBody`."""
+    try:
+        return decode(data)
+    except UNREADABLE as e:
+        raise invalid_body(e, what) from None
+
+
+class JSONBodyRequest(Request[Any, Any, State]):
+    """The app's request class: `json()` as Litestar's, unreadable bodies a 400."""
+
+    async def json(self) -> Any:
+        try:
+            return await super().json()
+        except UNREADABLE as e:
+            raise invalid_body(e) from None
