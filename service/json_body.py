@@ -12,7 +12,8 @@ so Litestar's `decode_json` lets them through as a 500:
 `JSONBodyRequest` (the app's request class) and the command route's own decoding turn
 both into `InvalidBody`, a 400 problem of type `invalid-body`; nothing is decoded further
 and nothing is appended. A body that is not JSON at all stays Litestar's 400
-`invalid-request`.
+`invalid-request`. `StrictStructSchemaPlugin` documents the request Structs that refuse
+unknown fields as such.
 """
 
 from __future__ import annotations
@@ -21,11 +22,21 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from litestar import Request
+from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.datastructures import State
+from litestar.openapi.spec import Schema
+from litestar.typing import FieldDefinition
 
 from service.errors import BadRequest
 
-__all__ = ["UNREADABLE", "InvalidBody", "JSONBodyRequest", "invalid_body", "read_json"]
+__all__ = [
+    "UNREADABLE",
+    "InvalidBody",
+    "JSONBodyRequest",
+    "StrictStructSchemaPlugin",
+    "invalid_body",
+    "read_json",
+]
 
 T = TypeVar("T")
 
@@ -63,3 +74,19 @@ class JSONBodyRequest(Request[Any, Any, State]):
             return await super().json()
         except UNREADABLE as e:
             raise invalid_body(e) from None
+
+
+class StrictStructSchemaPlugin(StructSchemaPlugin):
+    """Documents a msgspec Struct that refuses unknown fields with `additionalProperties:
+    false`, as `msgspec.json.schema` does (Litestar's own Struct plugin leaves it out)."""
+
+    def is_plugin_supported_field(self, field_definition: FieldDefinition) -> bool:
+        return super().is_plugin_supported_field(field_definition) and bool(
+            getattr(field_definition.type_, "__struct_config__", None)
+            and field_definition.type_.__struct_config__.forbid_unknown_fields
+        )
+
+    def to_openapi_schema(self, field_definition: FieldDefinition, schema_creator: Any) -> Schema:
+        schema = super().to_openapi_schema(field_definition, schema_creator)
+        schema.additional_properties = False
+        return schema

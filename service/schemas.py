@@ -29,6 +29,7 @@ __all__ = [
 ]
 
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+# Request bodies refuse unknown fields (a misspelt field must not be ignored), naming it.
 ClientDicePolicy = Literal["none", "referee", "any"]
 
 
@@ -57,16 +58,18 @@ class RulesetDetail(RulesetSummary, kw_only=True):
     battle_commands_schema: dict[str, Any]
 
 
-class CreateBattleRequest(msgspec.Struct, kw_only=True):
+class CreateBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ruleset: Id
-    setup: dict[str, Any]
-    options: dict[str, Any] = {}
+    # Checked against the ruleset's own setup and options schemas (GET /rulesets/{ruleset}),
+    # which bound every field and refuse unknown ones.
+    setup: Annotated[dict[str, Any], msgspec.Meta(max_length=32)]
+    options: Annotated[dict[str, Any], msgspec.Meta(max_length=128)] = {}
     title: Annotated[str, msgspec.Meta(max_length=200)] = ""
     # Who may supply dice rolled at the table instead of the server's verifiable dice.
     client_dice: ClientDicePolicy = "referee"
 
 
-class ForkBattleRequest(msgspec.Struct, kw_only=True):
+class ForkBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # The fork starts as the parent's state right after this version.
     at_version: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
     title: Annotated[str, msgspec.Meta(max_length=200)] | None = None  # default: the parent's
@@ -92,7 +95,7 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     forked_at: int | None = None  # a fork: the parent's version it starts from
 
 
-class CommandRequest(msgspec.Struct, kw_only=True):
+class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # The command object; its "type" picks one of the ruleset's (or the battle's) commands.
     # One command, decoded with the battle's ruleset: GET /rulesets/{ruleset} lists the
     # command types and their JSON Schema. Kept as the JSON sent (a JSON object, checked
@@ -190,7 +193,7 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     first_failure: VerifyFailure | None
 
 
-class CreateIntegrationRequest(msgspec.Struct, kw_only=True):
+class CreateIntegrationRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # Shown to people (in logs, to an operator); not unique.
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
