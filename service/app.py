@@ -19,7 +19,7 @@ from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
-from service.json_body import JSONBodyRequest, StrictStructSchemaPlugin
+from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
 from service.problems import exception_handlers
 from service.routes import ROUTES, SERVICE_VERSION
 from service.settings import Settings
@@ -95,6 +95,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,
         request_class=JSONBodyRequest,  # unreadable JSON bodies: 400, not 500
+        request_max_body_size=SMALL_BODY_MAX,  # larger per route: service.json_body
         plugins=[RawJSONObjectPlugin(), StrictStructSchemaPlugin()],
         openapi_config=OpenAPIConfig(
             title="Battle service",

@@ -30,6 +30,9 @@ from litestar.typing import FieldDefinition
 from service.errors import BadRequest
 
 __all__ = [
+    "COMMAND_BODY_MAX",
+    "CREATE_BODY_MAX",
+    "SMALL_BODY_MAX",
     "UNREADABLE",
     "InvalidBody",
     "JSONBodyRequest",
@@ -39,6 +42,15 @@ __all__ = [
 ]
 
 T = TypeVar("T")
+
+# Body sizes per route (a larger body is a 413 before it is read whole). A battle's setup
+# and options are its largest body: the largest setup the rulesets' limits allow (400
+# squads, 400 barriers, 100 heroes with 32 skills each) is about 200 KB of JSON. One
+# command is far smaller, but a skirmish RaiseArmy may describe many attack profiles.
+# Everything else (a fork, an integration, a dice reveal) is a few short fields.
+CREATE_BODY_MAX = 1024 * 1024  # POST /battles
+COMMAND_BODY_MAX = 256 * 1024  # POST /battles/{id}/commands
+SMALL_BODY_MAX = 16 * 1024  # every other route (the app's default)
 
 # What msgspec raises for JSON that parses as syntax but cannot become Python objects.
 UNREADABLE = (UnicodeDecodeError, RecursionError)

@@ -52,7 +52,7 @@ from domain.rulesets.skirmish.events import (
     ZonesSet,
 )
 from domain.rulesets.skirmish.geometry import army_squares, footprint, zone_of
-from domain.rulesets.skirmish.limits import MAX_ARMIES
+from domain.rulesets.skirmish.limits import MAX_ARMIES, MAX_ARMY_SQUARES
 from domain.rulesets.skirmish.model import SETUP_STEPS, State
 from domain.rulesets.skirmish.options import STRATEGIES
 from domain.rulesets.skirmish.resolution import Exact, Resistance, TargetArmy
@@ -122,6 +122,14 @@ def raise_army(state: State, c: RaiseArmy, dice: Dice) -> list[Event]:
     if spec.speed < 0 or spec.reach < 0:
         raise violation("speed and reach cannot be negative", R_TERMS)
     squares = representation(spec, o)
+    if squares > MAX_ARMY_SQUARES:  # every volley weighs each army's squares against others'
+        raise violation(
+            f"{spec.id} would cover {squares} squares; an army covers at most "
+            f"{MAX_ARMY_SQUARES} (a smaller army type, size or `squares`)",
+            R_TERMS,
+            army=spec.id,
+            limit=MAX_ARMY_SQUARES,
+        )
     width, depth = formation_dims(squares, o.default_formation, o, spec.size)
     morale = starting_morale(spec, o)
     defenses = commander_defenses(spec, o)

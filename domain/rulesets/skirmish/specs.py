@@ -14,7 +14,8 @@ import msgspec
 
 from domain.rulesets.skirmish.limits import (
     MAX_ARMY_SIZE,
-    MAX_GRID,
+    MAX_ARMY_SQUARES,
+    MAX_DAMAGE_TERMS,
     MAX_LIST,
     MAX_SOLDIER_HP,
     Dc,
@@ -23,6 +24,7 @@ from domain.rulesets.skirmish.limits import (
     Ids,
     Mod,
     Name,
+    Reach,
     Small,
     Soldiers,
 )
@@ -126,7 +128,7 @@ class DamageOptionSpec(
     """
 
     name: Name
-    damage: Annotated[tuple[DamageDice, ...], msgspec.Meta(max_length=MAX_LIST)] = ()
+    damage: Annotated[tuple[DamageDice, ...], msgspec.Meta(max_length=MAX_DAMAGE_TERMS)] = ()
     attack_modifier: Mod = 0
 
 
@@ -146,7 +148,7 @@ class AttackProfile(
     name: Name
     kind: ActionKind
     attack_bonus: Mod = 0
-    damage: Annotated[tuple[DamageDice, ...], msgspec.Meta(max_length=MAX_LIST)] = ()
+    damage: Annotated[tuple[DamageDice, ...], msgspec.Meta(max_length=MAX_DAMAGE_TERMS)] = ()
     crit_range: Annotated[int, msgspec.Meta(ge=1, le=20)] = (
         20  # lowest natural d20 that threatens (19: 19-20)
     )
@@ -156,7 +158,7 @@ class AttackProfile(
         1  # full-round actions to act and be ready again
     )
     full_round: bool = False  # takes a full-round action (no move this round)
-    reach: Feet = 5  # melee reach (feet)
+    reach: Reach = 5  # melee reach (feet)
     range: Feet = 0  # ranged / area: maximum distance in feet (0: unlimited)
     save: Save | None = None
     save_dc: Dc = 0
@@ -205,7 +207,7 @@ class ArmySpec(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unkno
     reflex: Mod = 0
     will: Mod = 0
     speed: Feet = 30
-    reach: Feet = 5
+    reach: Reach = 5
     damage_reduction: Dc = 0  # DR against physical damage
     dr_bypassed_by: Ids = ()  # e.g. ("adamantine",)
     resistances: Annotated[
@@ -226,7 +228,7 @@ class ArmySpec(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unkno
     immune_to_fear: bool = False
     dominated: bool = False
     teamwork_feats: Ids = ()
-    squares: Annotated[int, msgspec.Meta(ge=1, le=MAX_GRID * MAX_GRID)] | None = (
+    squares: Annotated[int, msgspec.Meta(ge=1, le=MAX_ARMY_SQUARES)] | None = (
         None  # override of the representation table
     )
     aoo_per_round: Small = 1
