@@ -23,7 +23,13 @@ from domain.rulesets.skirmish import limits as k
 from domain.rulesets.skirmish.geometry import footprint
 from tests.support.skirmish_kit import CROSSBOW, crossbows, fighters
 
-__all__ = ["TARGET_MS", "main", "quickstart_figures", "skirmish_figures"]
+__all__ = [
+    "TARGET_MS",
+    "largest_quickstart_setup",
+    "main",
+    "quickstart_figures",
+    "skirmish_figures",
+]
 
 TARGET_MS = 50.0  # the worst single command, decide + fold
 RUNS = 5
@@ -57,7 +63,7 @@ def _timed(ruleset: Any, state: Any, command: dict[str, Any]) -> tuple[float, An
     return best, after, count
 
 
-def _quickstart_setup() -> dict[str, Any]:
+def largest_quickstart_setup() -> dict[str, Any]:
     """400 squads at level 30 in four facing rows across a 100 x 100 grid (every north squad
     in contact with south squads), 100 heroes with 32 skills, 100 engines, 400 barriers in
     rows across the grid with one gap at an edge (a long way round), 100 circles."""
@@ -106,7 +112,7 @@ def _quickstart_setup() -> dict[str, Any]:
 def quickstart_figures() -> list[tuple[str, float, int]]:
     rs = get_ruleset("quickstart")
     assert rs is not None
-    setup = _quickstart_setup()
+    setup = largest_quickstart_setup()
     body = msgspec.json.encode({"ruleset": "quickstart", "setup": setup})
     options = {"speeds": dict.fromkeys(KINDS, q.MAX_GRID), "caster_range": q.MAX_GRID}
     state = rs.initial_state(

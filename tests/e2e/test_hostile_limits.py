@@ -4,13 +4,16 @@ naming the field, nothing created or appended; the bounds shown in the schemas."
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import httpx
 import pytest
 
+from bench.worst_command import largest_quickstart_setup
 from domain.rulesets.quickstart.limits import MAX_GRID, MAX_LEVEL, MAX_SQUADS
 from domain.rulesets.skirmish.limits import MAX_ARMIES
+from service.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX, SMALL_BODY_MAX
 from tests.e2e.battle_client import Battle, create_battle
 from tests.support.quickstart_play import SETUP
 from tests.support.skirmish_kit import fighters
@@ -208,3 +211,36 @@ def test_the_bounds_show_in_the_schemas(http: httpx.Client) -> None:
     assert opts["properties"]["priority_roll_sides"]["minimum"] == 2
     skirmish = http.get("/rulesets/skirmish").json()["commands_schema"]["$defs"]
     assert skirmish["CheckSurprise"]["properties"]["armies"]["maxItems"] == MAX_ARMIES
+
+
+def test_the_largest_setup_the_limits_allow_is_accepted(http: httpx.Client) -> None:
+    setup = largest_quickstart_setup()
+    body = json.dumps({"ruleset": "quickstart", "setup": setup}).encode()
+    assert len(body) < CREATE_BODY_MAX
+    r = http.post("/battles", content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 201, r.text
+
+
+@pytest.mark.parametrize(
+    ("path", "limit"),
+    [("/battles", CREATE_BODY_MAX), ("/integrations", SMALL_BODY_MAX)],
+)
+def test_a_body_over_its_routes_limit_is_a_413(http: httpx.Client, path: str, limit: int) -> None:
+    body = json.dumps({"ruleset": "quickstart", "setup": SETUP, "title": "t" * limit}).encode()
+    r = http.post(path, content=body, headers={"Content-Type": "application/json"})
+    assert r.status_code == 413, r.text
+    assert r.json()["type"] == "urn:battle-service:problem:request-too-large"
+
+
+def test_command_and_fork_bodies_have_their_own_limits(battle: Battle) -> None:
+    version = battle.view()["version"]
+    for path, limit in ((f"/battles/{battle.id}/commands", COMMAND_BODY_MAX),
+                        (f"/battles/{battle.id}/fork", SMALL_BODY_MAX)):  # fmt: skip
+        over = json.dumps({"command": {"type": "EndStep"}, "client_seed": "s" * limit}).encode()
+        r = battle.http.post(
+            path,
+            content=over,
+            headers={**battle.auth("referee"), "Content-Type": "application/json"},
+        )
+        assert r.status_code == 413, r.text
+    assert battle.view()["version"] == version
