@@ -10,6 +10,7 @@ command may hold a worker (and `/health`) for long. Not a test: it reports, it d
 from __future__ import annotations
 
 import time
+import tracemalloc
 from typing import Any
 
 import msgspec
@@ -118,7 +119,16 @@ def quickstart_figures() -> list[tuple[str, float, int]]:
     state = rs.initial_state(
         msgspec.convert(setup, rs.setup_type), msgspec.convert(options, rs.options_type)
     )
-    out: list[tuple[str, float, int]] = [("creation body (bytes, not ms)", len(body), 0)]
+    tracemalloc.start()
+    rs.initial_state(
+        msgspec.convert(setup, rs.setup_type), msgspec.convert(options, rs.options_type)
+    )
+    held = tracemalloc.get_traced_memory()[1]  # the peak: the state and what built it
+    tracemalloc.stop()
+    out: list[tuple[str, float, int]] = [
+        ("creation body (bytes, not ms)", len(body), 0),
+        ("initial state, peak memory (bytes, not ms)", held, 0),
+    ]
     ms, state, n = _timed(rs, state, {"type": "SkipPriorityChecks"})
     out.append(("SkipPriorityChecks (100 heroes)", ms, n))
     while state.phase == "priority":
