@@ -6,12 +6,14 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any, Union
 
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
+from domain.rulesets import RULESETS
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
@@ -22,6 +24,7 @@ from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
 from service.problems import exception_handlers
 from service.routes import ROUTES, SERVICE_VERSION
+from service.schemas import CreateBattleRequest
 from service.settings import Settings
 from service.streams import STREAM_ROUTES
 
@@ -42,6 +45,14 @@ def _doorbell(settings: Settings) -> Doorbell:
         return RedisDoorbell(settings.redis_url)
     return LocalDoorbell()
 
+
+# The bodies' fields checked against a ruleset's own types, documented as those types.
+_DOCUMENTED_FIELDS: dict[type, dict[str, Any]] = {
+    CreateBattleRequest: {
+        "setup": Union[tuple(r.setup_type for r in RULESETS.values())],  # noqa: UP007
+        "options": Union[tuple(r.options_type for r in RULESETS.values())],  # noqa: UP007
+    },
+}
 
 _gc_tuned = False
 
@@ -96,7 +107,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         exception_handlers=exception_handlers,
         request_class=JSONBodyRequest,  # unreadable JSON bodies: 400, not 500
         request_max_body_size=SMALL_BODY_MAX,  # larger per route: service.json_body
-        plugins=[RawJSONObjectPlugin(), StrictStructSchemaPlugin()],
+        plugins=[RawJSONObjectPlugin(), StrictStructSchemaPlugin(_DOCUMENTED_FIELDS)],
         openapi_config=OpenAPIConfig(
             title="Battle service",
             version=SERVICE_VERSION,
@@ -111,7 +122,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
                         scheme="bearer",
                         description="An access key returned by createBattle or createIntegration",
                     )
-                }
+                },
             ),
         ),
         debug=False,

@@ -13,7 +13,8 @@ so Litestar's `decode_json` lets them through as a 500:
 both into `InvalidBody`, a 400 problem of type `invalid-body`; nothing is decoded further
 and nothing is appended. A body that is not JSON at all stays Litestar's 400
 `invalid-request`. `StrictStructSchemaPlugin` documents the request Structs that refuse
-unknown fields as such.
+unknown fields as such, and a body's fields that are decoded later with a ruleset's own
+types (a battle's setup and options) as those types, bounds included.
 """
 
 from __future__ import annotations
@@ -90,7 +91,12 @@ class JSONBodyRequest(Request[Any, Any, State]):
 
 class StrictStructSchemaPlugin(StructSchemaPlugin):
     """Documents a msgspec Struct that refuses unknown fields with `additionalProperties:
-    false`, as `msgspec.json.schema` does (Litestar's own Struct plugin leaves it out)."""
+    false`, as `msgspec.json.schema` does (Litestar's own Struct plugin leaves it out).
+    `fields` documents some fields as another type than their own (Struct -> field -> type):
+    a field decoded later, with a type the Struct cannot name (a ruleset's setup)."""
+
+    def __init__(self, fields: dict[type, dict[str, Any]] | None = None) -> None:
+        self.fields = fields or {}
 
     def is_plugin_supported_field(self, field_definition: FieldDefinition) -> bool:
         return super().is_plugin_supported_field(field_definition) and bool(
@@ -101,4 +107,34 @@ class StrictStructSchemaPlugin(StructSchemaPlugin):
     def to_openapi_schema(self, field_definition: FieldDefinition, schema_creator: Any) -> Schema:
         schema = super().to_openapi_schema(field_definition, schema_creator)
         schema.additional_properties = False
+        for value in (schema.properties or {}).values():
+            _drop_empty_items(value)
+        documented = self.fields.get(field_definition.type_, {})
+        if documented and schema.properties is not None:
+            schema.properties = {
+                **schema.properties,
+                **{name: _any_of(schema_creator, a, name) for name, a in documented.items()},
+            }
         return schema
+
+
+def _drop_empty_items(schema: Any) -> None:
+    """Litestar documents the items of `tuple[Annotated[T, Meta(..)], ...]` as `oneOf: [T,
+    {}]`, which a T (valid under both) fails: keep T alone."""
+    for member in [schema, *(getattr(schema, "one_of", None) or [])]:
+        items = getattr(member, "items", None)
+        if isinstance(items, Schema) and items.one_of:
+            kept = [m for m in items.one_of if m != Schema()]
+            if len(kept) == 1 and len(kept) < len(items.one_of):
+                member.items = kept[0]
+
+
+def _any_of(schema_creator: Any, annotation: Any, name: str) -> Any:
+    """The schema of `annotation`; a union as `anyOf` (Litestar writes `oneOf`, which an
+    object valid under several members, such as `{}` for options, would fail)."""
+    schema = schema_creator.for_field_definition(
+        FieldDefinition.from_annotation(annotation, name=name)
+    )
+    if isinstance(schema, Schema) and schema.one_of:
+        return Schema(any_of=schema.one_of)
+    return schema
