@@ -6,13 +6,14 @@ import gc
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, Union
+from typing import Any, Union, get_args
 
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
+from domain.battle_commands import BattleCommand
 from domain.rulesets import RULESETS
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
@@ -24,7 +25,7 @@ from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
 from service.problems import exception_handlers
 from service.routes import ROUTES, SERVICE_VERSION
-from service.schemas import CreateBattleRequest
+from service.schemas import CommandRequest, CreateBattleRequest
 from service.settings import Settings
 from service.streams import STREAM_ROUTES
 
@@ -51,6 +52,16 @@ _DOCUMENTED_FIELDS: dict[type, dict[str, Any]] = {
     CreateBattleRequest: {
         "setup": Union[tuple(r.setup_type for r in RULESETS.values())],  # noqa: UP007
         "options": Union[tuple(r.options_type for r in RULESETS.values())],  # noqa: UP007
+    },
+    CommandRequest: {
+        "command": Union[  # noqa: UP007
+            tuple(
+                c
+                for r in RULESETS.values()
+                for c in (get_args(r.command_type) or (r.command_type,))
+            )
+            + get_args(BattleCommand)
+        ],
     },
 }
 
