@@ -28,14 +28,16 @@ __all__ = [
 Text = Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
 
 
-class BattleCommandBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of the battle-level commands."""
+class BattleCommandBase(
+    msgspec.Struct, frozen=True, kw_only=True, tag_field="type", forbid_unknown_fields=True
+):
+    """Base of the battle-level commands (unknown fields refused, every field bounded)."""
 
 
 class Undo(BattleCommandBase, frozen=True, tag="Undo"):
     """Set the game back to its state as of `to_version`; the log keeps everything."""
 
-    to_version: Annotated[int, msgspec.Meta(ge=1)]
+    to_version: Annotated[int, msgspec.Meta(ge=1, le=2**53)]
     reason: Text
 
 
@@ -44,7 +46,7 @@ class RecordRuling(BattleCommandBase, frozen=True, tag="RecordRuling"):
 
     ruling: Text
     reason: Text
-    audience: str = ALL
+    audience: Annotated[str, msgspec.Meta(min_length=1, max_length=200)] = ALL
 
 
 class RevealDice(BattleCommandBase, frozen=True, tag="RevealDice"):

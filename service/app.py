@@ -7,12 +7,15 @@ import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, Union, get_args
 
 from litestar import Litestar
 from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
+from domain.battle_commands import BattleCommand
+from domain.rulesets import RULESETS
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
@@ -20,11 +23,13 @@ from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
+from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
 from service.read_openapi import ReadsSchemaPlugin
 from service.receipt_routes import RECEIPT_ROUTES
 from service.routes import ROUTES, SERVICE_VERSION
+from service.schemas import CommandRequest, CreateBattleRequest
 from service.settings import Settings
 from service.signing import ServiceKeys
 from service.streams import STREAM_ROUTES
@@ -55,6 +60,24 @@ def _doorbell(settings: Settings) -> Doorbell:
         return RedisDoorbell(settings.redis_url)
     return LocalDoorbell()
 
+
+# The bodies' fields checked against a ruleset's own types, documented as those types.
+_DOCUMENTED_FIELDS: dict[type, dict[str, Any]] = {
+    CreateBattleRequest: {
+        "setup": Union[tuple(r.setup_type for r in RULESETS.values())],  # noqa: UP007
+        "options": Union[tuple(r.options_type for r in RULESETS.values())],  # noqa: UP007
+    },
+    CommandRequest: {
+        "command": Union[  # noqa: UP007
+            tuple(
+                c
+                for r in RULESETS.values()
+                for c in (get_args(r.command_type) or (r.command_type,))
+            )
+            + get_args(BattleCommand)
+        ],
+    },
+}
 
 _gc_tuned = False
 
@@ -119,7 +142,13 @@ def create_app(
         lifespan=[lifespan],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,
-        plugins=[RawJSONObjectPlugin(), ReadsSchemaPlugin()],
+        request_class=JSONBodyRequest,  # unreadable JSON bodies: 400, not 500
+        request_max_body_size=SMALL_BODY_MAX,  # larger per route: service.json_body
+        plugins=[
+            RawJSONObjectPlugin(),
+            ReadsSchemaPlugin(),
+            StrictStructSchemaPlugin(_DOCUMENTED_FIELDS),
+        ],
         openapi_config=OpenAPIConfig(
             title="Battle service",
             version=SERVICE_VERSION,
@@ -134,7 +163,7 @@ def create_app(
                         scheme="bearer",
                         description="An access key returned by createBattle or createIntegration",
                     )
-                }
+                },
             ),
         ),
         debug=False,

@@ -50,6 +50,7 @@ from events.verify import audit_log
 from service.auth import KeyRing, Principal
 from service.errors import BadRequest, Forbidden, NotFound
 from service.founding import create_battle, fork_battle
+from service.json_body import UNREADABLE, invalid_body, read_json
 from service.receipt_checks import check_receipts
 from service.record_macs import RecordMacs
 from service.schemas import (
@@ -585,16 +586,21 @@ class BattleService:
 
 _COMMAND_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
 _REVEAL_DICE = msgspec.Raw(b'{"type":"RevealDice"}')
+_decode_json = msgspec.json.Decoder().decode
 
 
 def _request_hash(req: CommandRequest, actor: Actor) -> str:
     """What an Idempotency-Key's request is compared by: the request as canonical JSON, so
     that the same command sent again with its keys in another order still matches."""
-    command = msgspec.json.decode(req.command)
-    request = msgspec.structs.replace(req, command=msgspec.Raw(canonical(command)))
-    return hashlib.sha256(
-        canonical({"request": request, "role": actor.role, "side": actor.side})
-    ).hexdigest()
+
+    def canonical_request(command: msgspec.Raw) -> bytes:
+        request = msgspec.structs.replace(
+            req, command=msgspec.Raw(canonical(_decode_json(command)))
+        )
+        return canonical({"request": request, "role": actor.role, "side": actor.side})
+
+    # Decoding or encoding may meet a string that is not UTF-8, or too deep a nesting: a 400.
+    return hashlib.sha256(read_json(canonical_request, req.command, "the command")).hexdigest()
 
 
 def _decode_command(ruleset: Ruleset[Any, Any, Any, Any, Any], command: msgspec.Raw) -> Any:
@@ -607,6 +613,8 @@ def _decode_command(ruleset: Ruleset[Any, Any, Any, Any, Any], command: msgspec.
         _COMMAND_DECODERS[ruleset.id] = decoder
     try:
         return decoder.decode(command)
+    except UNREADABLE as e:  # a string that is not UTF-8 (a Raw keeps its bytes unread)
+        raise invalid_body(e, "the command") from None
     except msgspec.DecodeError as e:
         message = str(e)
         known = (

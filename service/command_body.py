@@ -44,6 +44,7 @@ from litestar.plugins import OpenAPISchemaPlugin
 from litestar.types import Empty
 from litestar.typing import FieldDefinition
 
+from service.json_body import UNREADABLE, invalid_body
 from service.schemas import CommandRequest
 
 __all__ = [
@@ -135,6 +136,8 @@ class CommandBodyRequest(Request[Any, Any, State]):
             ) from e
         except msgspec.DecodeError as e:  # not JSON at all: Litestar answers 400 with it
             raise SerializationException(str(e)) from e
+        except UNREADABLE as e:  # invalid UTF-8 in a string, or nested too deeply
+            raise invalid_body(e) from None
 
 
 _encode_json = msgspec.json.Encoder().encode

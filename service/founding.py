@@ -35,6 +35,7 @@ from events.envelope import AccessKey, EventActor
 from events.errors import IdempotencyMismatch, VersionConflict
 from service.auth import Principal, hash_key, mint_key
 from service.errors import BadRequest, Forbidden, NotFound
+from service.json_body import read_json
 from service.schemas import (
     BattleCreatedResponse,
     BattleKeys,
@@ -111,7 +112,8 @@ async def create_battle(
             reveal_hidden_on_end=req.reveal_hidden_on_end,
         )
 
-    request_hash = hashlib.sha256(canonical({"create": req})).hexdigest()
+    # The hash is taken before the setup is checked: a setup nested too deeply is a 400.
+    request_hash = hashlib.sha256(read_json(canonical, {"create": req}, "the setup")).hexdigest()
     return await _found_once(service, "", request_hash, idempotency_key, integration_id, prepare)
 
 

@@ -26,6 +26,7 @@ from service.command_body import (
     command_headers,
 )
 from service.errors import NotFound
+from service.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX
 from service.problems import PROBLEM_MEDIA_TYPE
 from service.schemas import (
     BattleCreatedResponse,
@@ -185,6 +186,7 @@ async def get_ruleset_detail(
     status_code=201,
     responses=problems(400, 401, 403, 404, 422),
     security=[{}, *SECURED],
+    request_max_body_size=CREATE_BODY_MAX,
 )
 async def create_battle(
     request: AppRequest,
@@ -227,6 +229,7 @@ async def get_battle(
     request_class=CommandBodyRequest,
     operation_class=CommandOperation,
     response_class=CommandAnswer,
+    request_max_body_size=COMMAND_BODY_MAX,
 )
 async def post_command(
     request: AppRequest, battle_id: BattleId, data: JSONBody[CommandRequest]

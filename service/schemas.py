@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 Id = Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
+# Request bodies refuse unknown fields (a misspelt field must not be ignored), naming it.
 ClientDicePolicy = Literal["none", "referee", "any"]
 
 
@@ -66,10 +67,12 @@ class RulesetDetail(RulesetSummary, kw_only=True):
     battle_commands_schema: dict[str, Any]
 
 
-class CreateBattleRequest(msgspec.Struct, kw_only=True):
+class CreateBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ruleset: Id
-    setup: dict[str, Any]
-    options: dict[str, Any] = {}
+    # Checked against the ruleset's own setup and options schemas (GET /rulesets/{ruleset}),
+    # which bound every field and refuse unknown ones.
+    setup: Annotated[dict[str, Any], msgspec.Meta(max_length=32)]
+    options: Annotated[dict[str, Any], msgspec.Meta(max_length=128)] = {}
     title: Annotated[str, msgspec.Meta(max_length=200)] = ""
     # Who may supply dice rolled at the table instead of the server's verifiable dice.
     client_dice: ClientDicePolicy = "referee"
@@ -78,7 +81,7 @@ class CreateBattleRequest(msgspec.Struct, kw_only=True):
     reveal_hidden_on_end: bool = True
 
 
-class ForkBattleRequest(msgspec.Struct, kw_only=True):
+class ForkBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # The fork starts as the parent's state right after this version.
     at_version: Annotated[int, msgspec.Meta(ge=1, le=2**31 - 1)]
     title: Annotated[str, msgspec.Meta(max_length=200)] | None = None  # default: the parent's
@@ -107,7 +110,7 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     receipt: Receipt  # the service's signature of the battle's head at version 1
 
 
-class CommandRequest(msgspec.Struct, kw_only=True):
+class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # The command object; its "type" picks one of the ruleset's (or the battle's) commands.
     # One command, decoded with the battle's ruleset: GET /rulesets/{ruleset} lists the
     # command types and their JSON Schema. Kept as the JSON sent (a JSON object, checked
@@ -278,7 +281,7 @@ class PublicKeys(msgspec.Struct, kw_only=True):
     )
 
 
-class CreateIntegrationRequest(msgspec.Struct, kw_only=True):
+class CreateIntegrationRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # Shown to people (in logs, to an operator); not unique.
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 

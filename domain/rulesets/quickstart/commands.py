@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import msgspec
+
+from domain.rulesets.quickstart.limits import MAX_SQUADS, Coordinate, Id, Level, Text
 
 __all__ = [
     "COMMAND_DOCS",
@@ -26,13 +30,23 @@ __all__ = [
 ]
 
 
-class CommandBase(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="type"):
-    """Base of the quickstart commands."""
+class CommandBase(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    gc=False,
+    tag_field="type",
+    forbid_unknown_fields=True,  # inherited: a misspelt field is refused, not ignored
+):
+    """Base of the quickstart commands. Every field is bounded (`limits`)."""
+
+
+Units = Annotated[tuple[Id, ...], msgspec.Meta(min_length=1, max_length=MAX_SQUADS)]
 
 
 class PriorityCheck(CommandBase, frozen=True, gc=False, tag="PriorityCheck"):
-    hero: str
-    skill: str  # history, bluff, perception or insight
+    hero: Id
+    skill: Id  # history, bluff, perception or insight
 
 
 class SkipPriorityChecks(CommandBase, frozen=True, gc=False, tag="SkipPriorityChecks"):
@@ -44,18 +58,18 @@ class RollForPriority(CommandBase, frozen=True, gc=False, tag="RollForPriority")
 
 
 class ChoosePriority(CommandBase, frozen=True, gc=False, tag="ChoosePriority"):
-    first: str
+    first: Id
 
 
 class MoveSquad(CommandBase, frozen=True, gc=False, tag="MoveSquad"):
-    squad: str
-    x: int
-    y: int
+    squad: Id
+    x: Coordinate
+    y: Coordinate
 
 
 class UseSkill(CommandBase, frozen=True, gc=False, tag="UseSkill"):
-    hero: str
-    skill: str
+    hero: Id
+    skill: Id
 
 
 class EndStep(CommandBase, frozen=True, gc=False, tag="EndStep"):
@@ -63,18 +77,18 @@ class EndStep(CommandBase, frozen=True, gc=False, tag="EndStep"):
 
 
 class Attack(CommandBase, frozen=True, gc=False, tag="Attack"):
-    squads: tuple[str, ...]
-    targets: tuple[str, ...]
+    squads: Units
+    targets: Units
 
 
 class FireEngine(CommandBase, frozen=True, gc=False, tag="FireEngine"):
-    engine: str
-    squad: str
-    target: str
+    engine: Id
+    squad: Id
+    target: Id
 
 
 class ChooseCasualty(CommandBase, frozen=True, gc=False, tag="ChooseCasualty"):
-    squad: str
+    squad: Id
 
 
 class PressAttack(CommandBase, frozen=True, gc=False, tag="PressAttack"):
@@ -86,26 +100,26 @@ class Retreat(CommandBase, frozen=True, gc=False, tag="Retreat"):
 
 
 class RepositionHero(CommandBase, frozen=True, gc=False, tag="RepositionHero"):
-    hero: str
-    squad: str | None = None
+    hero: Id
+    squad: Id | None = None
     watchtower: bool = False
 
 
 class ReviveHero(CommandBase, frozen=True, gc=False, tag="ReviveHero"):
-    hero: str
-    squad: str
+    hero: Id
+    squad: Id
 
 
 class AdjustSquad(CommandBase, frozen=True, gc=False, tag="AdjustSquad"):
-    squad: str
-    level: int | None = None
-    x: int | None = None
-    y: int | None = None
+    squad: Id
+    level: Level | None = None
+    x: Coordinate | None = None
+    y: Coordinate | None = None
 
 
 class EndBattle(CommandBase, frozen=True, gc=False, tag="EndBattle"):
-    winner: str | None = None
-    reason: str = "ended by the referee"
+    winner: Id | None = None
+    reason: Text = "ended by the referee"
 
 
 Command = (

@@ -8,10 +8,26 @@ they hold only str/int/bool, tuples and dicts of such Structs, so they cannot fo
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from domain.rulesets.quickstart.limits import (
+    MAX_BARRIERS,
+    MAX_CIRCLES,
+    MAX_ENGINES,
+    MAX_HEROES,
+    MAX_LEVEL,
+    MAX_SIDES,
+    MAX_SKILLS,
+    MAX_SQUADS,
+    MAX_SURGES,
+    Coordinate,
+    GridSize,
+    Id,
+    Level,
+    Modifier,
+)
 from domain.rulesets.quickstart.options import Options
 
 __all__ = [
@@ -43,63 +59,65 @@ Step = Literal["checks", "choose", "move", "combat", "skirmish", "reposition", "
 HeroStatus = Literal["active", "trapped", "removed"]
 
 
-class Point(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    x: int
-    y: int
+class Point(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    x: Coordinate
+    y: Coordinate
 
 
-class SquadSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    id: str
-    side: str
+# The setup's Structs refuse unknown fields (a typo must not run a battle on defaults) and
+# bound every number and count (`limits`); initial_state checks what spans fields.
+class SquadSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    id: Id
+    side: Id
     kind: SquadKind
-    level: int
-    x: int
-    y: int
+    level: Level
+    x: Coordinate
+    y: Coordinate
     large: bool = False  # a large target: siege engines may fire at it
     undead: bool = False  # paladins hit with every 6 against it
 
 
-class HeroSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    id: str
-    side: str
-    squad: str | None = None  # the squad it is attached to
+class HeroSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    id: Id
+    side: Id
+    squad: Id | None = None  # the squad it is attached to
     watchtower: bool = False  # or it occupies the watchtower
-    skills: dict[str, int] = {}
-    surges: int = 2
+    skills: Annotated[dict[Id, Modifier], msgspec.Meta(max_length=MAX_SKILLS)] = {}
+    surges: Annotated[int, msgspec.Meta(ge=0, le=MAX_SURGES)] = 2
 
 
-class EngineSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    id: str
-    side: str
-    level: int
-    x: int
-    y: int
+class EngineSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    id: Id
+    side: Id
+    level: Level
+    x: Coordinate
+    y: Coordinate
 
 
-class BarrierSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    id: str
-    side: str
-    level: int
-    x: int
-    y: int
+class BarrierSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    id: Id
+    side: Id
+    level: Annotated[int, msgspec.Meta(ge=0, le=MAX_LEVEL)]
+    x: Coordinate
+    y: Coordinate
 
 
-class CircleSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    id: str
-    side: str
-    x: int
-    y: int
+class CircleSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    id: Id
+    side: Id
+    x: Coordinate
+    y: Coordinate
 
 
-class Setup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    sides: tuple[str, ...]
-    width: int = 12
-    height: int = 12
-    squads: tuple[SquadSetup, ...] = ()
-    heroes: tuple[HeroSetup, ...] = ()
-    engines: tuple[EngineSetup, ...] = ()
-    barriers: tuple[BarrierSetup, ...] = ()
-    circles: tuple[CircleSetup, ...] = ()
+class Setup(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    sides: Annotated[tuple[Id, ...], msgspec.Meta(min_length=2, max_length=MAX_SIDES)]
+    width: GridSize = 12
+    height: GridSize = 12
+    squads: Annotated[tuple[SquadSetup, ...], msgspec.Meta(max_length=MAX_SQUADS)] = ()
+    heroes: Annotated[tuple[HeroSetup, ...], msgspec.Meta(max_length=MAX_HEROES)] = ()
+    engines: Annotated[tuple[EngineSetup, ...], msgspec.Meta(max_length=MAX_ENGINES)] = ()
+    barriers: Annotated[tuple[BarrierSetup, ...], msgspec.Meta(max_length=MAX_BARRIERS)] = ()
+    circles: Annotated[tuple[CircleSetup, ...], msgspec.Meta(max_length=MAX_CIRCLES)] = ()
     watchtower: Point | None = None
 
 

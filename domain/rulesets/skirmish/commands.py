@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from domain.rulesets.skirmish.limits import (
+    MAX_ARMIES,
+    MAX_LIST,
+    Coordinate,
+    Id,
+    Mod,
+    Name,
+    Soldiers,
+)
 from domain.rulesets.skirmish.model import Zones
 from domain.rulesets.skirmish.resolution.model import Reroll
 from domain.rulesets.skirmish.specs import ArmySpec, Facing, LeaderSpec
@@ -38,64 +47,75 @@ __all__ = [
 ]
 
 
-class CommandBase(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="type"):
-    """Base of the skirmish commands."""
+class CommandBase(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    gc=False,
+    tag_field="type",
+    forbid_unknown_fields=True,  # inherited: a misspelt field is refused, not ignored
+):
+    """Base of the skirmish commands. Every field is bounded (`limits`)."""
+
+
+Armies = Annotated[tuple[Id, ...], msgspec.Meta(max_length=MAX_ARMIES)]
+Partials = Annotated[tuple[tuple[Mod, Soldiers], ...], msgspec.Meta(max_length=MAX_LIST)]
 
 
 class AppointLeader(CommandBase, frozen=True, kw_only=True, gc=False, tag="AppointLeader"):
-    side: str
+    side: Id
     leader: LeaderSpec
 
 
 class RaiseArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="RaiseArmy"):
-    side: str
+    side: Id
     army: ArmySpec
 
 
 class GrantBoon(CommandBase, frozen=True, kw_only=True, gc=False, tag="GrantBoon"):
-    side: str
-    boon: str
-    army: str | None = None  # a commander's boon to its army; None: the leader's, to all
+    side: Id
+    boon: Id
+    army: Id | None = None  # a commander's boon to its army; None: the leader's, to all
 
 
 class CheckSurprise(CommandBase, frozen=True, kw_only=True, gc=False, tag="CheckSurprise"):
-    side: str  # the hiding force
-    target_side: str
-    armies: tuple[str, ...]  # the hiding armies
+    side: Id  # the hiding force
+    target_side: Id
+    armies: Armies  # the hiding armies
 
 
 class RollInitiative(CommandBase, frozen=True, kw_only=True, gc=False, tag="RollInitiative"):
-    side: str
+    side: Id
 
 
 class SetZones(CommandBase, frozen=True, kw_only=True, gc=False, tag="SetZones"):
-    side: str
+    side: Id
     zones: Zones
 
 
 class PlaceArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="PlaceArmy"):
-    army: str
-    x: int
-    y: int
+    army: Id
+    x: Coordinate
+    y: Coordinate
     facing: Facing
 
 
 class DeclareStrategy(CommandBase, frozen=True, kw_only=True, gc=False, tag="DeclareStrategy"):
-    side: str
-    strategy: str
+    side: Id
+    strategy: Id
 
 
 class ChooseTactic(CommandBase, frozen=True, kw_only=True, gc=False, tag="ChooseTactic"):
-    army: str
-    tactic: str
+    army: Id
+    tactic: Id
 
 
 class AdjustTactic(CommandBase, frozen=True, kw_only=True, gc=False, tag="AdjustTactic"):
     """Learn an opposing army's tactic (army of another side) or change one's own (`tactic`)."""
 
-    side: str
-    army: str
-    tactic: str | None = None
+    side: Id
+    army: Id
+    tactic: Id | None = None
 
 
 class AdvanceSetup(CommandBase, frozen=True, kw_only=True, gc=False, tag="AdvanceSetup"):
@@ -103,25 +123,25 @@ class AdvanceSetup(CommandBase, frozen=True, kw_only=True, gc=False, tag="Advanc
 
 
 class ChangeStrategy(CommandBase, frozen=True, kw_only=True, gc=False, tag="ChangeStrategy"):
-    side: str
-    strategy: str
+    side: Id
+    strategy: Id
 
 
 class IssueTactic(CommandBase, frozen=True, kw_only=True, gc=False, tag="IssueTactic"):
-    army: str
-    tactic: str
-    formation: str | None = None  # change_formation: the new formation
-    by: str | None = None  # rally: the allied army whose commander rallies (default: own)
+    army: Id
+    tactic: Id
+    formation: Name | None = None  # change_formation: the new formation
+    by: Id | None = None  # rally: the allied army whose commander rallies (default: own)
 
 
 class MoveArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="MoveArmy"):
-    army: str
-    x: int
-    y: int
+    army: Id
+    x: Coordinate
+    y: Coordinate
 
 
 class TurnArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="TurnArmy"):
-    army: str
+    army: Id
     facing: Facing
     # rotate along this front corner (None: designate a new front face, the squares stay)
     pivot: Literal["left", "right"] | None = None
@@ -131,29 +151,29 @@ class ChargeArmy(CommandBase, frozen=True, kw_only=True, gc=False, tag="ChargeAr
     """Charge `target`: move straight to (x, y) (the new anchor), then attack with `profile`
     in the melee phase."""
 
-    army: str
-    target: str
-    profile: str
-    x: int
-    y: int
+    army: Id
+    target: Id
+    profile: Name
+    x: Coordinate
+    y: Coordinate
 
 
 class DeclareAction(CommandBase, frozen=True, kw_only=True, gc=False, tag="DeclareAction"):
-    army: str
-    profile: str  # the name of one of the army's attack profiles
-    target: str
-    chosen_targets: int | None = None  # individually targeted: fewer targets, concentration
-    chosen_area: int | None = None  # area: smaller affected area, concentration
-    reachable_targets: int | None = None  # only these soldiers can be affected (cover, reach)
-    partial: tuple[tuple[int, int], ...] = ()  # (modifier, soldiers of the army it applies to)
-    through: tuple[str, ...] = ()  # armies giving soft cover
+    army: Id
+    profile: Name  # the name of one of the army's attack profiles
+    target: Id
+    chosen_targets: Soldiers | None = None  # individually targeted: fewer targets, concentration
+    chosen_area: Soldiers | None = None  # area: smaller affected area, concentration
+    reachable_targets: Soldiers | None = None  # only these can be affected (cover, reach)
+    partial: Partials = ()  # (modifier, soldiers of the army it applies to)
+    through: Armies = ()  # armies giving soft cover
     move_target: bool = False  # bull rush / drag / reposition at -5 to move the army
     move_direction: Facing | None = None  # reposition: where to
     equipment: Literal["weapon", "shield", "armor"] | None = None  # sunder
     # "Damage Options": the profile's option to use (its own name: the base damage)
-    damage_option: str | None = None
+    damage_option: Name | None = None
     # "Modifying the Success Percentage": re-rolls of this action's die roll
-    rerolls: tuple[Reroll, ...] = ()
+    rerolls: Annotated[tuple[Reroll, ...], msgspec.Meta(max_length=MAX_LIST)] = ()
 
 
 class ResolvePhase(CommandBase, frozen=True, kw_only=True, gc=False, tag="ResolvePhase"):
@@ -161,23 +181,23 @@ class ResolvePhase(CommandBase, frozen=True, kw_only=True, gc=False, tag="Resolv
 
 
 class RevealTactic(CommandBase, frozen=True, kw_only=True, gc=False, tag="RevealTactic"):
-    army: str
+    army: Id
 
 
 class LoseCommander(CommandBase, frozen=True, kw_only=True, gc=False, tag="LoseCommander"):
-    army: str
-    reason: str = "slain"
+    army: Id
+    reason: Name = "slain"
 
 
 class StopOperating(CommandBase, frozen=True, kw_only=True, gc=False, tag="StopOperating"):
     """Dying soldiers that kept fighting below 0 HP (ferocity) stop: `soldiers` (None: all)."""
 
-    army: str
-    soldiers: int | None = None
+    army: Id
+    soldiers: Soldiers | None = None
 
 
 class EndSkirmish(CommandBase, frozen=True, kw_only=True, gc=False, tag="EndSkirmish"):
-    reason: str = "ended by the referee"
+    reason: Name = "ended by the referee"
 
 
 Command = (

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Literal, NamedTuple
 
 from domain.rulesets.skirmish.model import Army, Force, State, Zones
@@ -34,6 +35,7 @@ __all__ = [
     "Square",
     "Zone",
     "anchored",
+    "army_box",
     "army_squares",
     "dims",
     "direction_class",
@@ -118,6 +120,13 @@ def _diagonal_box(x: int, y: int, width: int, depth: int, facing: Facing) -> set
     return out
 
 
+# Pure functions of a few ints, asked again and again for the same armies within one command
+# (a volley phase weighs every army against every other): cached. The sizes bound memory by
+# a few hundred footprints of at most MAX_ARMY_SQUARES squares (`limits`).
+_CACHE = 256
+
+
+@lru_cache(maxsize=_CACHE)
 def footprint(x: int, y: int, width: int, depth: int, facing: Facing) -> frozenset[Square]:
     if is_diagonal(facing):
         return frozenset(_diagonal_box(x, y, width, depth, facing))
@@ -127,6 +136,18 @@ def footprint(x: int, y: int, width: int, depth: int, facing: Facing) -> frozens
 
 def army_squares(a: Army) -> frozenset[Square]:
     return footprint(a.x, a.y, a.width, a.depth, a.facing)
+
+
+def army_box(a: Army) -> tuple[int, int, int, int]:
+    """The smallest x, y and the largest x, y of the army's squares."""
+    return _box_at(a.x, a.y, a.width, a.depth, a.facing)
+
+
+@lru_cache(maxsize=_CACHE)
+def _box_at(x: int, y: int, width: int, depth: int, facing: Facing) -> tuple[int, int, int, int]:
+    squares = footprint(x, y, width, depth, facing)
+    xs, ys = [p[0] for p in squares], [p[1] for p in squares]
+    return min(xs), min(ys), max(xs), max(ys)
 
 
 class _Frame(NamedTuple):
@@ -144,8 +165,13 @@ class _Frame(NamedTuple):
 
 
 def _frame(a: Army) -> _Frame:
-    fwd, right = FORWARD[a.facing], right_of(a.facing)
-    squares = army_squares(a)
+    return _frame_at(a.x, a.y, a.width, a.depth, a.facing)
+
+
+@lru_cache(maxsize=_CACHE)
+def _frame_at(x: int, y: int, width: int, depth: int, facing: Facing) -> _Frame:
+    fwd, right = FORWARD[facing], right_of(facing)
+    squares = footprint(x, y, width, depth, facing)
     front = max(_dot(fwd, p) for p in squares)
     back = min(_dot(fwd, p) for p in squares)
     rank = sorted((p for p in squares if _dot(fwd, p) == front), key=lambda p: _dot(right, p))
@@ -242,9 +268,16 @@ def threatened(a: Army, reach_feet: int, square_feet: int) -> frozenset[Square]:
     """ "Facing": the army threatens its own squares and those along its front face up to its
     soldiers' reach (squares from a front-rank square), widening 45 degrees from the
     corners."""
+    return _threatened_at(a.x, a.y, a.width, a.depth, a.facing, reach_feet, square_feet)
+
+
+@lru_cache(maxsize=_CACHE)
+def _threatened_at(
+    x0: int, y0: int, width: int, depth: int, facing: Facing, reach_feet: int, square_feet: int
+) -> frozenset[Square]:
     n = reach_squares(reach_feet, square_feet)
-    fr = _frame(a)
-    out = set(army_squares(a))
+    fr = _frame_at(x0, y0, width, depth, facing)
+    out = set(footprint(x0, y0, width, depth, facing))
     for x, y in fr.front_rank:
         for dx in range(-n, n + 1):
             for dy in range(-n, n + 1):

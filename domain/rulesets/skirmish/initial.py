@@ -17,17 +17,33 @@ def initial_state(setup: Setup, options: Options) -> State:
         raise InvalidSetup("a skirmish needs at least two distinct forces", rule=R_SETUP)
     if {s.home for s in setup.sides} != {"north", "south"}:
         raise InvalidSetup("the forces must approach from the north and the south", rule=R_SETUP)
-    if not (0 < setup.width <= 1000 and 0 < setup.height <= 1000):
-        raise InvalidSetup("the map must be 1..1000 squares wide and high", rule=R_SETUP)
-    if options.square_feet < 1:
-        raise InvalidSetup("a square needs a size", rule=R_SETUP)
+    # The schema bounds each field (`limits`); what spans fields is checked here, by name.
     if options.default_strategy not in STRATEGIES:
-        raise InvalidSetup(f"unknown default strategy {options.default_strategy!r}", rule=R_SETUP)
+        raise InvalidSetup(
+            f"options.default_strategy: unknown strategy {options.default_strategy!r}",
+            rule=R_SETUP,
+            field="options.default_strategy",
+        )
     if options.default_formation not in options.formations:
-        raise InvalidSetup(f"unknown formation {options.default_formation!r}", rule=R_SETUP)
+        raise InvalidSetup(
+            f"options.default_formation: {options.default_formation!r} is not in "
+            "options.formations",
+            rule=R_SETUP,
+            field="options.default_formation",
+        )
     missing = [s for s in STRATEGIES if s not in options.strategies]
     if missing:
-        raise InvalidSetup(f"the strategy table lacks {missing}", rule=R_SETUP)
+        raise InvalidSetup(
+            f"options.strategies lacks {missing}", rule=R_SETUP, field="options.strategies"
+        )
+    for name in ("one_round_tactics", "opposed_tactics"):
+        unknown = [t for t in getattr(options, name) if t not in options.tactics]
+        if unknown:
+            raise InvalidSetup(
+                f"options.{name} names tactics not in options.tactics: {unknown}",
+                rule=R_SETUP,
+                field=f"options.{name}",
+            )
     return State(
         board=Board(options=options, width=setup.width, height=setup.height),
         forces={s.id: Force(id=s.id, home=s.home) for s in setup.sides},

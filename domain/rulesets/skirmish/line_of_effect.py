@@ -20,10 +20,11 @@ the target) or "allies" (only the attacker's allies, as standard combat's penalt
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable
 from fractions import Fraction
 
-from domain.rulesets.skirmish.geometry import Square, army_squares, engaged
+from domain.rulesets.skirmish.geometry import Square, army_box, army_squares, engaged
 from domain.rulesets.skirmish.model import Army, State
 
 __all__ = [
@@ -93,8 +94,13 @@ def armies_in_the_way(state: State, attacker: Army, target: Army) -> tuple[str, 
             continue
         if b.defeated and not o.soft_cover_from_defeated:
             continue
-        squares = [s for s in army_squares(b) if x0 <= s[0] + 1 and s[0] <= x1]
-        squares = [s for s in squares if y0 <= s[1] + 1 and s[1] <= y1]
+        # x0 <= x + 1 and x <= x1 for an integer x, with integer bounds: the box's Fractions
+        # compared once, not once per square (an army may cover a thousand squares).
+        lx, hx, ly, hy = math.ceil(x0) - 1, math.floor(x1), math.ceil(y0) - 1, math.floor(y1)
+        bx0, by0, bx1, by1 = army_box(b)
+        if bx1 < lx or bx0 > hx or by1 < ly or by0 > hy:
+            continue  # wholly outside the lines' box
+        squares = [s for s in army_squares(b) if lx <= s[0] <= hx and ly <= s[1] <= hy]
         first: Fraction | None = None
         for sq in squares:
             for p, q in segments:

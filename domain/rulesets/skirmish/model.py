@@ -8,10 +8,11 @@ changes (options, grid, the sides' home edges).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from domain.rulesets.skirmish.limits import MAX_SIDES, Feet, GridSize, Id
 from domain.rulesets.skirmish.options import Options
 from domain.rulesets.skirmish.resolution.model import TargetArmy
 from domain.rulesets.skirmish.specs import ArmySpec, AttackProfile, Facing, LeaderSpec
@@ -57,20 +58,20 @@ ROUND_PHASES: tuple[RoundPhase, ...] = (
 )
 
 
-class SideSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    id: str
+class SideSetup(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
+    id: Id
     home: Literal["north", "south"]
 
 
-class Setup(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class Setup(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """The sides (military forces) and the map size in 10' squares."""
 
-    sides: tuple[SideSetup, ...]
-    width: int = 40
-    height: int = 120
+    sides: Annotated[tuple[SideSetup, ...], msgspec.Meta(min_length=2, max_length=MAX_SIDES)]
+    width: GridSize = 40
+    height: GridSize = 120
 
 
-class Zones(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class Zones(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """A force's zones as distances along the approach, in feet ("The Battlefield").
 
     `melee_edge` is the y (in feet from the north map edge) of the force's edge of the
@@ -78,11 +79,11 @@ class Zones(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     behind that; the command zone is `command_distance` behind the ranged zone's rear edge.
     """
 
-    melee_edge: int
-    ranged_width: int = 100
-    camp_width: int = 500
-    command_distance: int = 500
-    command_size: int = 20
+    melee_edge: Feet
+    ranged_width: Feet = 100
+    camp_width: Feet = 500
+    command_distance: Feet = 500
+    command_size: Feet = 20
 
 
 class Force(msgspec.Struct, frozen=True, kw_only=True, gc=False):

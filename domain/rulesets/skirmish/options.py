@@ -9,10 +9,11 @@ package's own table Structs, embedded as they are.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from domain.rulesets.skirmish.limits import MAX_LIST, MAX_MOD, Dc, Feet, Id, Ids, Mod, Small
 from domain.rulesets.skirmish.resolution.tables import ResolutionOptions
 
 __all__ = [
@@ -46,11 +47,15 @@ STRATEGIES: tuple[str, ...] = ("defensive", "cautious", "standard", "aggressive"
 TacticKind = Literal["plain", "formation", "pass_through", "rally", "withdraw", "retreat"]
 
 
-class ArmyRepresentation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class ArmyRepresentation(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """Tables 1 and 2 (lost): 10' squares an army covers, by army type, for Medium soldiers,
     scaled by the soldiers' space (percent of a Medium soldier's 5' square)."""
 
-    squares_by_type: dict[str, int] = msgspec.field(
+    squares_by_type: Annotated[
+        dict[Id, Annotated[int, msgspec.Meta(ge=1, le=10_000)]], msgspec.Meta(max_length=MAX_LIST)
+    ] = msgspec.field(
         default_factory=lambda: {
             "fine": 1,
             "diminutive": 1,
@@ -63,7 +68,9 @@ class ArmyRepresentation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
             "colossal": 120,
         }
     )
-    space_percent_by_size: dict[str, int] = msgspec.field(
+    space_percent_by_size: Annotated[
+        dict[Id, Annotated[int, msgspec.Meta(ge=1, le=10_000)]], msgspec.Meta(max_length=MAX_LIST)
+    ] = msgspec.field(
         default_factory=lambda: {
             "fine": 2,
             "diminutive": 7,
@@ -78,35 +85,39 @@ class ArmyRepresentation(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     )
 
 
-class MoraleDCs(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class MoraleDCs(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """Table 3 (lost): the common Morale check DCs."""
 
-    rout: int = 15  # the routing phase check
-    strategy_change: int = 20  # + 1 per step beyond the first; one step needs no check
-    surprise: int = 10  # camouflage check base DC (+ the target leader's scouting)
-    will_on_failed_rout: int = 15  # a failed rout check at morale above +0: Will save DC
+    rout: Dc = 15  # the routing phase check
+    strategy_change: Dc = 20  # + 1 per step beyond the first; one step needs no check
+    surprise: Dc = 10  # camouflage check base DC (+ the target leader's scouting)
+    will_on_failed_rout: Dc = 15  # a failed rout check at morale above +0: Will save DC
 
 
-class RoutingModifiers(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class RoutingModifiers(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """Table 4 (lost): modifiers to the routing Morale check."""
 
-    below_half_hp: int = -2
-    below_quarter_hp: int = -2  # in addition to below_half_hp
-    lost_soldiers_this_round: int = -2  # army size fell this round
-    flanked_this_round: int = -2
-    area_effects_this_round: int = -2  # * not for armies with own siege weapons / area effects
-    ally_routed_this_round: int = -2
-    friendly_fire_this_round: int = -1
-    commander_lost: int = -4
+    below_half_hp: Mod = -2
+    below_quarter_hp: Mod = -2  # in addition to below_half_hp
+    lost_soldiers_this_round: Mod = -2  # army size fell this round
+    flanked_this_round: Mod = -2
+    area_effects_this_round: Mod = -2  # * not for armies with own siege weapons / area effects
+    ally_routed_this_round: Mod = -2
+    friendly_fire_this_round: Mod = -1
+    commander_lost: Mod = -4
 
 
-class StrategyModifiers(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class StrategyModifiers(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """One row of Table 7 (lost): what a strategy adds in skirmish combat."""
 
-    attack: int = 0
-    ac: int = 0
-    save_dc: int = 0
-    reflex: int = 0
+    attack: Mod = 0
+    ac: Mod = 0
+    save_dc: Mod = 0
+    reflex: Mod = 0
 
 
 def _strategy_table() -> dict[str, StrategyModifiers]:
@@ -119,15 +130,15 @@ def _strategy_table() -> dict[str, StrategyModifiers]:
     }
 
 
-class TacticSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class TacticSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """A tactic: its Morale DC, what kind of order it is, and its modifiers while in force."""
 
-    dc: int = 10
+    dc: Dc = 10
     kind: TacticKind = "plain"
-    attack: int = 0
-    ac: int = 0
-    reflex: int = 0
-    flanking: int = 0  # extra bonus when this army flanks
+    attack: Mod = 0
+    ac: Mod = 0
+    reflex: Mod = 0
+    flanking: Mod = 0  # extra bonus when this army flanks
 
 
 def _tactics() -> dict[str, TacticSpec]:
@@ -146,13 +157,15 @@ def _tactics() -> dict[str, TacticSpec]:
     }
 
 
-class ConditionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class ConditionSpec(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """A condition a combat maneuver puts on the soldiers it affects ("Conditions & Effects",
     lost): what it adds to their attack rolls and to their AC, as partial modifiers."""
 
-    condition: str
-    attack: int = 0
-    ac: int = 0
+    condition: Id
+    attack: Mod = 0
+    ac: Mod = 0
 
 
 def _conditions() -> dict[str, ConditionSpec]:
@@ -164,12 +177,14 @@ def _conditions() -> dict[str, ConditionSpec]:
     }
 
 
-class FormationSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class FormationSpec(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """A formation: squares covered and density, in percent of the closed formation."""
 
-    squares_percent: int = 100
-    density_percent: int = 100
-    ac: int = 0
+    squares_percent: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 100
+    density_percent: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 100
+    ac: Mod = 0
 
 
 def _formations() -> dict[str, FormationSpec]:
@@ -180,54 +195,64 @@ def _formations() -> dict[str, FormationSpec]:
     }
 
 
-class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """Rule variants and the values the seed text does not give."""
 
-    square_feet: int = 10  # "Distance": 1" : 10'
+    square_feet: Annotated[int, msgspec.Meta(ge=1, le=MAX_MOD)] = 10  # "Distance": 1" : 10'
     # Roles / The Commander
-    command_range_base: int = 100
-    command_range_per_cha: int = 25
-    commander_cover_ac: int = 8  # improved cover
-    commander_cover_reflex: int = 4
+    command_range_base: Feet = 100
+    command_range_per_cha: Feet = 25
+    commander_cover_ac: Mod = 8  # improved cover
+    commander_cover_reflex: Mod = 4
     # The Battlefield (feet)
-    command_zone_size: int = 20
-    command_zone_min_distance: int = 500
-    camp_zone_min_width: int = 500
-    ranged_zone_min_width: int = 100
-    melee_zone_min_width: int = 100
+    command_zone_size: Feet = 20
+    command_zone_min_distance: Feet = 500
+    camp_zone_min_width: Feet = 500
+    ranged_zone_min_width: Feet = 100
+    melee_zone_min_width: Feet = 100
     # Morale Checks / Morale Modifier
-    morale_lawful: int = 1
-    morale_chaotic: int = -1
-    morale_classes_plus: tuple[str, ...] = ("fighter", "cavalier", "paladin")
-    morale_classes_minus: tuple[str, ...] = ("barbarian",)
-    morale_race_militaristic: int = 1
-    morale_race_tribal: int = -1
+    morale_lawful: Mod = 1
+    morale_chaotic: Mod = -1
+    morale_classes_plus: Ids = ("fighter", "cavalier", "paladin")
+    morale_classes_minus: Ids = ("barbarian",)
+    morale_race_militaristic: Mod = 1
+    morale_race_tribal: Mod = -1
     commander_leadership_to_morale: bool = True
     # Lost tables
     representation: ArmyRepresentation = msgspec.field(default_factory=ArmyRepresentation)
     morale_dcs: MoraleDCs = msgspec.field(default_factory=MoraleDCs)
     routing: RoutingModifiers = msgspec.field(default_factory=RoutingModifiers)
-    strategies: dict[str, StrategyModifiers] = msgspec.field(default_factory=_strategy_table)
+    strategies: Annotated[dict[Id, StrategyModifiers], msgspec.Meta(max_length=MAX_LIST)] = (
+        msgspec.field(default_factory=_strategy_table)
+    )
     # Tables 5 and 6 (affected area, density) and the resolution's own calls
     resolution: ResolutionOptions = msgspec.field(default_factory=ResolutionOptions)
     # Routing: "every_round" (the seed's phase list) or "below_half" (standard mass combat)
     rout_check: Literal["every_round", "below_half"] = "below_half"
     # Strategy, Tactics & Boons
-    default_strategy: str = "standard"
-    strategy_retries_per_round: int = 1
-    tactics: dict[str, TacticSpec] = msgspec.field(default_factory=_tactics)
-    boons: dict[str, StrategyModifiers] = msgspec.field(
-        default_factory=lambda: {
-            "hold_the_line": StrategyModifiers(ac=1),
-            "merciless": StrategyModifiers(attack=1),
-            "sharpshooter": StrategyModifiers(attack=1),
-            "bloodied_but_unbowed": StrategyModifiers(reflex=1),
-        }
+    default_strategy: Id = "standard"
+    strategy_retries_per_round: Small = 1
+    tactics: Annotated[dict[Id, TacticSpec], msgspec.Meta(max_length=MAX_LIST)] = msgspec.field(
+        default_factory=_tactics
     )
-    boon_morale: dict[str, int] = msgspec.field(default_factory=lambda: {"rallying_cry": 2})
-    adjust_tactics_per: int = 5  # Adjust Tactics: one per 5 points
+    boons: Annotated[dict[Id, StrategyModifiers], msgspec.Meta(max_length=MAX_LIST)] = (
+        msgspec.field(
+            default_factory=lambda: {
+                "hold_the_line": StrategyModifiers(ac=1),
+                "merciless": StrategyModifiers(attack=1),
+                "sharpshooter": StrategyModifiers(attack=1),
+                "bloodied_but_unbowed": StrategyModifiers(reflex=1),
+            }
+        )
+    )
+    boon_morale: Annotated[dict[Id, Mod], msgspec.Meta(max_length=MAX_LIST)] = msgspec.field(
+        default_factory=lambda: {"rallying_cry": 2}
+    )
+    adjust_tactics_per: Annotated[int, msgspec.Meta(ge=1, le=MAX_MOD)] = (
+        5  # Adjust Tactics: one per 5 points
+    )
     # "some tactics cannot be sustained for multiple rounds": these lapse at the next round
-    one_round_tactics: tuple[str, ...] = (
+    one_round_tactics: Ids = (
         "change_formation",
         "pass_through",
         "rally",
@@ -235,20 +260,22 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         "retreat",
     )
     # Army Representation / Formation, Facing, Movement
-    formations: dict[str, FormationSpec] = msgspec.field(default_factory=_formations)
-    default_formation: str = "closed"
-    flanking_bonus: int = 2
-    flat_footed_ac: int = -2  # surprised armies, through round 1
-    side_move_fraction: tuple[int, int] = (1, 2)
-    back_move_fraction: tuple[int, int] = (1, 3)
+    formations: Annotated[dict[Id, FormationSpec], msgspec.Meta(max_length=MAX_LIST)] = (
+        msgspec.field(default_factory=_formations)
+    )
+    default_formation: Id = "closed"
+    flanking_bonus: Mod = 2
+    flat_footed_ac: Mod = -2  # surprised armies, through round 1
+    side_move_fraction: tuple[Small, Annotated[int, msgspec.Meta(ge=1, le=MAX_MOD)]] = (1, 2)
+    back_move_fraction: tuple[Small, Annotated[int, msgspec.Meta(ge=1, le=MAX_MOD)]] = (1, 3)
     # Alterations / Combat Maneuvers
-    maneuver_move_penalty: int = -5
-    maneuver_move_feet: int = 10
-    maneuver_open_percent: int = 25
+    maneuver_move_penalty: Mod = -5
+    maneuver_move_feet: Feet = 10
+    maneuver_open_percent: Annotated[int, msgspec.Meta(ge=0, le=100)] = 25
     # Sunder: the broken condition on the soldiers with broken equipment, as partial modifiers
-    broken_weapon_attack: int = -2
-    broken_shield_ac: int = -1
-    broken_armor_ac: int = -2
+    broken_weapon_attack: Mod = -2
+    broken_shield_ac: Mod = -1
+    broken_armor_ac: Mod = -2
     # Attacks of opportunity: who gets them when reaches are equal
     aoo_equal_reach: Literal["stationary", "none", "both"] = "stationary"
     # Ending Skirmish Combat: end automatically when one side alone can fight
@@ -266,19 +293,23 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # Morale Checks / Opposed Morale Checks: tactics the issuer must win by an opposed Morale
     # check against every enemy army in melee with it (none in melee: the tactic's DC); the
     # seed's surviving text names none (its Tactics examples are lost), e.g. withdraw, retreat
-    opposed_tactics: tuple[str, ...] = ()
+    opposed_tactics: Ids = ()
     # Movement & Distance: "double-move with a charge, as per standard combat rules"
-    charge_speed_multiplier: int = 2
-    charge_min_feet: int = 10
-    charge_attack: int = 2
-    charge_ac: int = -2
+    charge_speed_multiplier: Annotated[int, msgspec.Meta(ge=1, le=10)] = 2
+    charge_min_feet: Feet = 10
+    charge_attack: Mod = 2
+    charge_ac: Mod = -2
     charge_first_contact: bool = True  # ends at the first position threatening the target
     # Routing / Camp Zone: routed armies flee toward their camp zone in the routing phase
     rout_flight: Literal["camp", "none"] = "camp"
-    rout_flight_moves: int = 2  # move actions of flight (turning to flee uses one)
+    rout_flight_moves: Annotated[int, msgspec.Meta(ge=0, le=10)] = (
+        2  # move actions of flight (turning to flee uses one)
+    )
     # Combat Maneuvers / Disarm: when disarmed soldiers take up weapons again
     disarm_recovery: Literal["never", "end_of_round"] = "never"
     # Combat Maneuvers (Conditions & Effects, lost): maneuver -> condition on the affected
     # soldiers, lasting the round it is inflicted and `maneuver_condition_rounds` more
-    maneuver_conditions: dict[str, ConditionSpec] = msgspec.field(default_factory=_conditions)
-    maneuver_condition_rounds: int = 1
+    maneuver_conditions: Annotated[dict[Id, ConditionSpec], msgspec.Meta(max_length=MAX_LIST)] = (
+        msgspec.field(default_factory=_conditions)
+    )
+    maneuver_condition_rounds: Annotated[int, msgspec.Meta(ge=0, le=MAX_MOD)] = 1

@@ -52,6 +52,7 @@ from domain.rulesets.skirmish.events import (
     ZonesSet,
 )
 from domain.rulesets.skirmish.geometry import army_squares, footprint, zone_of
+from domain.rulesets.skirmish.limits import MAX_ARMIES, MAX_ARMY_SQUARES
 from domain.rulesets.skirmish.model import SETUP_STEPS, State
 from domain.rulesets.skirmish.options import STRATEGIES
 from domain.rulesets.skirmish.resolution import Exact, Resistance, TargetArmy
@@ -107,6 +108,8 @@ def raise_army(state: State, c: RaiseArmy, dice: Dice) -> list[Event]:
         raise violation(f"{c.side} has no leader", R_LEADER)
     if spec.id in state.armies:
         raise violation(f"there already is an army {spec.id!r}", R_SETUP, army=spec.id)
+    if len(state.armies) >= MAX_ARMIES:  # every volley looks at every army: bound them
+        raise violation(f"a battle holds at most {MAX_ARMIES} armies", R_SETUP, limit=MAX_ARMIES)
     if spec.army_size < 1 or spec.soldier_hp < 1:
         raise violation("an army needs at least one soldier with at least 1 HP", R_TERMS)
     full = spec.soldier_hp * spec.army_size
@@ -119,6 +122,14 @@ def raise_army(state: State, c: RaiseArmy, dice: Dice) -> list[Event]:
     if spec.speed < 0 or spec.reach < 0:
         raise violation("speed and reach cannot be negative", R_TERMS)
     squares = representation(spec, o)
+    if squares > MAX_ARMY_SQUARES:  # every volley weighs each army's squares against others'
+        raise violation(
+            f"{spec.id} would cover {squares} squares; an army covers at most "
+            f"{MAX_ARMY_SQUARES} (a smaller army type, size or `squares`)",
+            R_TERMS,
+            army=spec.id,
+            limit=MAX_ARMY_SQUARES,
+        )
     width, depth = formation_dims(squares, o.default_formation, o, spec.size)
     morale = starting_morale(spec, o)
     defenses = commander_defenses(spec, o)

@@ -8,10 +8,26 @@ soldier's statistics ("The Soldier") are those of one fully detailed NPC.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
+from domain.rulesets.skirmish.limits import (
+    MAX_ARMY_SIZE,
+    MAX_ARMY_SQUARES,
+    MAX_DAMAGE_TERMS,
+    MAX_LIST,
+    MAX_SOLDIER_HP,
+    Dc,
+    Feet,
+    Id,
+    Ids,
+    Mod,
+    Name,
+    Reach,
+    Small,
+    Soldiers,
+)
 from domain.rulesets.skirmish.resolution.model import Reroll
 from domain.rulesets.skirmish.resolution.tables import SizeCategory
 
@@ -59,44 +75,48 @@ class Term(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     rule: str
 
 
-class LeaderSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class LeaderSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """The acting leader of a force ("The Leader"): in the command zone."""
 
-    name: str
-    profession_soldier: int = 0  # Profession (soldier) modifier: tactical initiative
-    scouting: int = 0  # added to the surprise DC when this force is the target
-    boons: tuple[str, ...] = ()
+    name: Name
+    profession_soldier: Mod = 0  # Profession (soldier) modifier: tactical initiative
+    scouting: Mod = 0  # added to the surprise DC when this force is the target
+    boons: Ids = ()
 
 
-class CommanderSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class CommanderSpec(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """The commander of one army ("The Commander"); located within the army."""
 
-    name: str
-    cha_mod: int = 0
-    profession_soldier: int = 0
-    leadership: int = 0  # leadership bonus, factored into the army's morale
-    hp: int = 10
-    ac: int = 10
-    fortitude: int = 0
-    reflex: int = 0
-    will: int = 0
+    name: Name
+    cha_mod: Mod = 0
+    profession_soldier: Mod = 0
+    leadership: Mod = 0  # leadership bonus, factored into the army's morale
+    hp: Annotated[int, msgspec.Meta(ge=0, le=MAX_SOLDIER_HP)] = 10
+    ac: Mod = 10
+    fortitude: Mod = 0
+    reflex: Mod = 0
+    will: Mod = 0
     bard: bool = False  # has bardic performance (radius: Alterations / Bardic Performance)
-    boons: tuple[str, ...] = ()
+    boons: Ids = ()
 
 
-class DamageDice(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class DamageDice(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """`count`d`sides` + `bonus` of one damage type ("Average Damage Value (ADV)": ADV from
     different types is kept separate). `multiplied_on_critical` False: precision damage,
     Vital Strike dice and extra energy dice, not multiplied on a critical hit."""
 
-    count: int = 0
-    sides: int = 0
-    bonus: int = 0
-    type: str = "untyped"
+    count: Small = 0
+    sides: Small = 0
+    bonus: Mod = 0
+    type: Name = "untyped"
     multiplied_on_critical: bool = True
 
 
-class DamageOptionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class DamageOptionSpec(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """One damage option of an attack profile ("Average Damage Value (ADV)" / Damage Options:
     "each option results with a different ADV", a regular, critical and unsuccessful ADV per
     option and per damage type).
@@ -107,12 +127,14 @@ class DamageOptionSpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     any option is its base option, named after the profile.
     """
 
-    name: str
-    damage: tuple[DamageDice, ...] = ()
-    attack_modifier: int = 0
+    name: Name
+    damage: Annotated[tuple[DamageDice, ...], msgspec.Meta(max_length=MAX_DAMAGE_TERMS)] = ()
+    attack_modifier: Mod = 0
 
 
-class AttackProfile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class AttackProfile(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """One kind of action an army's soldiers can take ("Actions, Targets...").
 
     melee / ranged: an attack roll (d20 + attack_bonus) against the target's AC;
@@ -123,74 +145,90 @@ class AttackProfile(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     Percentage") are declared with `damage_options` / `option` and `rerolls`.
     """
 
-    name: str
+    name: Name
     kind: ActionKind
-    attack_bonus: int = 0
-    damage: tuple[DamageDice, ...] = ()
-    crit_range: int = 20  # lowest natural d20 that threatens (19: 19-20)
-    crit_multiplier: int = 2
-    crit_confirm: int = 0  # modifiers solely used to confirm a critical hit
-    full_round_actions: int = 1  # full-round actions to act and be ready again
+    attack_bonus: Mod = 0
+    damage: Annotated[tuple[DamageDice, ...], msgspec.Meta(max_length=MAX_DAMAGE_TERMS)] = ()
+    crit_range: Annotated[int, msgspec.Meta(ge=1, le=20)] = (
+        20  # lowest natural d20 that threatens (19: 19-20)
+    )
+    crit_multiplier: Annotated[int, msgspec.Meta(ge=1, le=10)] = 2
+    crit_confirm: Mod = 0  # modifiers solely used to confirm a critical hit
+    full_round_actions: Annotated[int, msgspec.Meta(ge=1, le=10)] = (
+        1  # full-round actions to act and be ready again
+    )
     full_round: bool = False  # takes a full-round action (no move this round)
-    reach: int = 5  # melee reach (feet)
-    range: int = 0  # ranged / area: maximum distance in feet (0: unlimited)
+    reach: Reach = 5  # melee reach (feet)
+    range: Feet = 0  # ranged / area: maximum distance in feet (0: unlimited)
     save: Save | None = None
-    save_dc: int = 0
+    save_dc: Dc = 0
     half_on_save: bool = True
-    radius: int = 0  # area: burst radius (cone or line length) in feet
+    radius: Feet = 0  # area: burst radius (cone or line length) in feet
     shape: Literal["burst", "cone", "line"] = "burst"
-    max_targets_per_action: int | None = None  # e.g. 1 per caster level
+    max_targets_per_action: Soldiers | None = None  # e.g. 1 per caster level
     maneuver: Maneuver | None = None
     indirect: bool = False  # indirect fire: no soft cover / firing into melee diversion
     precise_shot: bool = False  # no diversion when firing into melee
-    dr_bypass: tuple[str, ...] = ()  # what the attack counts as against DR ("magic"...)
-    temp_hp_per_soldier: int = 0  # temp_hp: temporary HP granted per soldier affected
+    dr_bypass: Ids = ()  # what the attack counts as against DR ("magic"...)
+    temp_hp_per_soldier: Annotated[int, msgspec.Meta(ge=0, le=MAX_SOLDIER_HP)] = (
+        0  # temp_hp: temporary HP granted per soldier affected
+    )
     # "Damage Options": the profile's options besides its base damage; `option` is the one in
     # use (None: the base damage; a declared action may choose another)
-    damage_options: tuple[DamageOptionSpec, ...] = ()
-    option: str | None = None
+    damage_options: Annotated[tuple[DamageOptionSpec, ...], msgspec.Meta(max_length=MAX_LIST)] = ()
+    option: Name | None = None
     # "Modifying the Success Percentage": re-rolls of the action's die roll (standing ones;
     # a declared action may add more)
-    rerolls: tuple[Reroll, ...] = ()
+    rerolls: Annotated[tuple[Reroll, ...], msgspec.Meta(max_length=MAX_LIST)] = ()
 
 
-class ArmySpec(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class ArmySpec(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """An army and its soldier's statistics, as its leader raises it."""
 
-    id: str
-    name: str
+    id: Id
+    name: Name
     commander: CommanderSpec
-    army_size: int
-    soldier_hp: int  # maximum hit points of one soldier
-    total_hp: int | None = None  # Total Army HP now (default soldier_hp × army_size)
-    alignment: str = "N"  # "LG", "N", "CE"...
-    soldier_class: str = "warrior"
-    race: str = "human"
+    army_size: Annotated[int, msgspec.Meta(ge=1, le=MAX_ARMY_SIZE)]
+    soldier_hp: Annotated[
+        int, msgspec.Meta(ge=1, le=MAX_SOLDIER_HP)
+    ]  # maximum hit points of one soldier
+    total_hp: Annotated[int, msgspec.Meta(ge=1, le=MAX_ARMY_SIZE * MAX_SOLDIER_HP)] | None = (
+        None  # Total Army HP now (default soldier_hp × army_size)
+    )
+    alignment: Annotated[str, msgspec.Meta(max_length=8)] = "N"  # "LG", "N", "CE"...
+    soldier_class: Name = "warrior"
+    race: Name = "human"
     race_kind: RaceKind = "other"
     size: SizeCategory = "medium"
-    constitution: int = 10
-    ac: int = 10
-    cmd: int = 10
-    fortitude: int = 0
-    reflex: int = 0
-    will: int = 0
-    speed: int = 30
-    reach: int = 5
-    damage_reduction: int = 0  # DR against physical damage
-    dr_bypassed_by: tuple[str, ...] = ()  # e.g. ("adamantine",)
-    resistances: dict[str, int] = {}  # energy type -> resistance
-    immunities: tuple[str, ...] = ()
-    miss_chance: int = 0  # percent (concealment, displacement...)
-    morale_adjustment: int = 0  # morale adjustments of standard mass combat
-    camouflage: int = 0
-    tactics: tuple[str, ...] = ()  # special tactics the army is trained in
-    attacks: tuple[AttackProfile, ...] = ()
+    constitution: Dc = 10
+    ac: Mod = 10
+    cmd: Mod = 10
+    fortitude: Mod = 0
+    reflex: Mod = 0
+    will: Mod = 0
+    speed: Feet = 30
+    reach: Reach = 5
+    damage_reduction: Dc = 0  # DR against physical damage
+    dr_bypassed_by: Ids = ()  # e.g. ("adamantine",)
+    resistances: Annotated[
+        dict[Name, Dc], msgspec.Meta(max_length=MAX_LIST)
+    ] = {}  # energy type -> resistance
+    immunities: Ids = ()
+    miss_chance: Annotated[int, msgspec.Meta(ge=0, le=100)] = (
+        0  # percent (concealment, displacement...)
+    )
+    morale_adjustment: Mod = 0  # morale adjustments of standard mass combat
+    camouflage: Mod = 0
+    tactics: Ids = ()  # special tactics the army is trained in
+    attacks: Annotated[tuple[AttackProfile, ...], msgspec.Meta(max_length=MAX_LIST)] = ()
     ferocity: bool = False  # keeps operating below 0 HP
     dies_at_zero: bool = False  # constructs, most undead
     summoned: bool = False
     mindless: bool = False
     immune_to_fear: bool = False
     dominated: bool = False
-    teamwork_feats: tuple[str, ...] = ()
-    squares: int | None = None  # override of the representation table
-    aoo_per_round: int = 1
+    teamwork_feats: Ids = ()
+    squares: Annotated[int, msgspec.Meta(ge=1, le=MAX_ARMY_SQUARES)] | None = (
+        None  # override of the representation table
+    )
+    aoo_per_round: Small = 1

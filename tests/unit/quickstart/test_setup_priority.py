@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from domain.errors import InvalidSetup, RuleViolation, UnknownEntity
@@ -19,10 +20,8 @@ S = sq("s1", "south", "soldier", 2, 8, 8)
         ([N, sq("s1", "west", "soldier", 1, 5, 5)], {}),  # unknown side
         ([N, sq("s1", "south", "soldier", 1, 1, 1)], {}),  # two units on one square
         ([N, sq("s1", "south", "soldier", 1, 12, 1)], {}),  # off-grid
-        ([N, sq("s1", "south", "soldier", 0, 5, 5)], {}),  # level < 1
         ([N, sq("n1", "south", "soldier", 1, 5, 5)], {}),  # duplicate id
         ([N], {}),  # a side without squads
-        ([N, S], {"sides": ["north"]}),  # fewer than two sides
         ([N, S], {"heroes": [{"id": "h", "side": "north", "squad": "s1"}]}),  # other side
         ([N, S], {"heroes": [{"id": "h", "side": "north", "squad": "zz"}]}),
         ([N, S], {"heroes": [{"id": "h", "side": "north", "watchtower": True}]}),  # no tower
@@ -31,6 +30,20 @@ S = sq("s1", "south", "soldier", 2, 8, 8)
 )
 def test_invalid_setups(squads: list[dict[str, Any]], extra: dict[str, Any]) -> None:
     with pytest.raises(InvalidSetup):
+        make(squads, **extra)
+
+
+@pytest.mark.parametrize(
+    "squads,extra",
+    [
+        ([N, sq("s1", "south", "soldier", 0, 5, 5)], {}),  # level < 1
+        ([N, sq("s1", "south", "soldier", 31, 5, 5)], {}),  # level > MAX_LEVEL
+        ([N, S], {"sides": ["north"]}),  # fewer than two sides
+        ([N, {**S, "lvl": 2}], {}),  # an unknown field
+    ],
+)
+def test_setups_outside_the_schema(squads: list[dict[str, Any]], extra: dict[str, Any]) -> None:
+    with pytest.raises(msgspec.ValidationError):
         make(squads, **extra)
 
 

@@ -94,7 +94,7 @@ class PartialModifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     army_size: int
 
 
-class Reroll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class Reroll(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """A re-roll case ("Modifying the Success Percentage": Re-roll on a success / on a fail /
     at a different modifier), applied `count` times (0..10 when decoded) to the action's die
     roll, whoever makes it (an area's saving throws: Persistent Spell is `on_success`).
@@ -102,8 +102,10 @@ class Reroll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
     kind: RerollKind
     count: Annotated[int, msgspec.Meta(ge=0, le=10)] = 1
-    modifier: int = 0  # at_modifier only: the re-roll's +/- modifier
-    source: str = ""
+    modifier: Annotated[int, msgspec.Meta(ge=-100, le=100)] = (
+        0  # at_modifier only: the re-roll's +/- modifier
+    )
+    source: Annotated[str, msgspec.Meta(max_length=200)] = ""
 
 
 class CriticalInputs(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -23,7 +23,7 @@ that burst area / 4 rounded normally, min 1 (a quarter circle). A line is length
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 import msgspec
 
@@ -59,24 +59,26 @@ SIZE_CATEGORIES: tuple[SizeCategory, ...] = (
 )
 
 
-class DensityTable(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class DensityTable(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """Table 6: Army Density. Soldiers per 10' x 10' square; from Colossal, squares per soldier.
 
     `colossal_squares_per_soldier` doubles for every step past Colossal (the Table 6 footnote).
     """
 
-    fine: int = 1600
-    diminutive: int = 400
-    tiny: int = 64
-    small: int = 16
-    medium: int = 16
-    large: int = 4
-    huge: int = 2
-    gargantuan: int = 1
-    colossal_squares_per_soldier: int = 2
+    fine: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 1600
+    diminutive: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 400
+    tiny: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 64
+    small: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 16
+    medium: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 16
+    large: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 4
+    huge: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 2
+    gargantuan: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 1
+    colossal_squares_per_soldier: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 2
 
 
-class AffectedAreaTable(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class AffectedAreaTable(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """Table 5: Affected Area per Action (squares of 10' x 10').
 
     burst/emanation/spread of radius r: r^2 * pi / 100 rounded normally, min `minimum_squares`;
@@ -88,20 +90,24 @@ class AffectedAreaTable(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     (20 ft -> 13) needs no rounding.
     """
 
-    minimum_squares: int = 1
-    cone_divisor: int = 4
-    line_width_ft: int = 5
-    single_target_squares: int = 1
+    minimum_squares: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 1
+    cone_divisor: Annotated[int, msgspec.Meta(ge=1, le=100)] = 4
+    line_width_ft: Annotated[int, msgspec.Meta(ge=1, le=1_000)] = 5
+    single_target_squares: Annotated[int, msgspec.Meta(ge=1, le=10_000)] = 1
     round_radius_to_grid: bool = False
 
 
-class ResolutionOptions(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class ResolutionOptions(
+    msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True
+):
     """Everything the statistical resolution needs that the seed text leaves open."""
 
     density: DensityTable = msgspec.field(default_factory=DensityTable)
     affected_area: AffectedAreaTable = msgspec.field(default_factory=AffectedAreaTable)
     # "Determining Effective ADV": DR applies to these types (together), resistance per type.
-    physical_damage_types: tuple[str, ...] = ("bludgeoning", "piercing", "slashing")
+    physical_damage_types: Annotated[
+        tuple[Annotated[str, msgspec.Meta(max_length=200)], ...], msgspec.Meta(max_length=32)
+    ] = ("bludgeoning", "piercing", "slashing")
     # "Total Army HP, Temporary": temporary HP per soldier count toward the damage cap and
     # the army-size / dead-soldier thresholds (they are hit points a target must lose first).
     temporary_hp_in_thresholds: bool = True
@@ -112,11 +118,11 @@ class ResolutionOptions(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     # loses its whole maximum army size.
     destroy_defeated_when_attacked: bool = True
     # "Alterations to Standard Combat" / Bardic Performance: 100' + 50' x Charisma modifier.
-    bardic_radius_base_ft: int = 100
-    bardic_radius_per_charisma_ft: int = 50
+    bardic_radius_base_ft: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 100
+    bardic_radius_per_charisma_ft: Annotated[int, msgspec.Meta(ge=0, le=100_000)] = 50
     # "Soft Cover & Firing Into Melee": percent of successes diverted (one / both apply).
-    diversion_one_percent: int = 25
-    diversion_both_percent: int = 50
+    diversion_one_percent: Annotated[int, msgspec.Meta(ge=0, le=100)] = 25
+    diversion_both_percent: Annotated[int, msgspec.Meta(ge=0, le=100)] = 50
     # "Re-roll at a different modifier": the re-roll's percentage moves this many percent per
     # +/- 1 (the rule's "5% for each"; 10 reproduces the example's 45% + 2 -> 65% -> 29.25%).
-    reroll_percent_per_point: int = 5
+    reroll_percent_per_point: Annotated[int, msgspec.Meta(ge=0, le=100)] = 5

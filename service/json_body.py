@@ -1,0 +1,140 @@
+"""JSON bodies that msgspec cannot read as text answer 400, on every route.
+
+msgspec turns two kinds of hostile JSON into exceptions that are not `msgspec.DecodeError`,
+so Litestar's `decode_json` lets them through as a 500:
+
+- a string holding bytes that are not UTF-8 raises `UnicodeDecodeError`, when the
+  string is decoded (a `msgspec.Raw` keeps the bytes unread: the command route meets it
+  when the ruleset decodes the command, or when an Idempotency-Key's request is hashed);
+- arrays or objects nested deeper than the interpreter's recursion limit (50,000 `[`)
+  raise `RecursionError`.
+
+`JSONBodyRequest` (the app's request class) and the command route's own decoding turn
+both into `InvalidBody`, a 400 problem of type `invalid-body`; nothing is decoded further
+and nothing is appended. A body that is not JSON at all stays Litestar's 400
+`invalid-request`. `StrictStructSchemaPlugin` documents the request Structs that refuse
+unknown fields as such, and a body's fields that are decoded later with a ruleset's own
+types (a battle's setup and options) as those types, bounds included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from litestar import Request
+from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
+from litestar.datastructures import State
+from litestar.openapi.spec import Schema
+from litestar.typing import FieldDefinition
+
+from service.errors import BadRequest
+
+__all__ = [
+    "COMMAND_BODY_MAX",
+    "CREATE_BODY_MAX",
+    "SMALL_BODY_MAX",
+    "UNREADABLE",
+    "InvalidBody",
+    "JSONBodyRequest",
+    "StrictStructSchemaPlugin",
+    "invalid_body",
+    "read_json",
+]
+
+T = TypeVar("T")
+
+# Body sizes per route (a larger body is a 413 before it is read whole). A battle's setup
+# and options are its largest body: the largest setup the rulesets' limits allow (400
+# squads, 400 barriers, 100 heroes with 32 skills each) is about 200 KB of JSON. One
+# command is far smaller, but a skirmish RaiseArmy may describe many attack profiles.
+# Everything else (a fork, an integration, a dice reveal) is a few short fields.
+CREATE_BODY_MAX = 1024 * 1024  # POST /battles
+COMMAND_BODY_MAX = 256 * 1024  # POST /battles/{id}/commands
+SMALL_BODY_MAX = 16 * 1024  # every other route (the app's default)
+
+# What msgspec raises for JSON that parses as syntax but cannot become Python objects.
+UNREADABLE = (UnicodeDecodeError, RecursionError)
+
+
+class InvalidBody(BadRequest):
+    code = "invalid-body"
+    title = "The request body cannot be read"
+
+
+def invalid_body(error: BaseException, what: str = "the JSON body") -> InvalidBody:
+    """The 400 for a body msgspec could not turn into text or objects."""
+    if isinstance(error, RecursionError):
+        return InvalidBody(f"{what} is nested too deeply")
+    if isinstance(error, UnicodeDecodeError):
+        return InvalidBody(f"{what} holds a string that is not valid UTF-8 ({error.reason})")
+    return InvalidBody(f"{what} cannot be read: {error}")
+
+
+def read_json(decode: Callable[[Any], T], data: Any, what: str = "the JSON body") -> T:
+    """`decode(data)`, with unreadable text or nesting as `InvalidBody`."""
+    try:
+        return decode(data)
+    except UNREADABLE as e:
+        raise invalid_body(e, what) from None
+
+
+class JSONBodyRequest(Request[Any, Any, State]):
+    """The app's request class: `json()` as Litestar's, unreadable bodies a 400."""
+
+    async def json(self) -> Any:
+        try:
+            return await super().json()
+        except UNREADABLE as e:
+            raise invalid_body(e) from None
+
+
+class StrictStructSchemaPlugin(StructSchemaPlugin):
+    """Documents a msgspec Struct that refuses unknown fields with `additionalProperties:
+    false`, as `msgspec.json.schema` does (Litestar's own Struct plugin leaves it out).
+    `fields` documents some fields as another type than their own (Struct -> field -> type):
+    a field decoded later, with a type the Struct cannot name (a ruleset's setup)."""
+
+    def __init__(self, fields: dict[type, dict[str, Any]] | None = None) -> None:
+        self.fields = fields or {}
+
+    def is_plugin_supported_field(self, field_definition: FieldDefinition) -> bool:
+        return super().is_plugin_supported_field(field_definition) and bool(
+            getattr(field_definition.type_, "__struct_config__", None)
+            and field_definition.type_.__struct_config__.forbid_unknown_fields
+        )
+
+    def to_openapi_schema(self, field_definition: FieldDefinition, schema_creator: Any) -> Schema:
+        schema = super().to_openapi_schema(field_definition, schema_creator)
+        schema.additional_properties = False
+        for value in (schema.properties or {}).values():
+            _drop_empty_items(value)
+        documented = self.fields.get(field_definition.type_, {})
+        if documented and schema.properties is not None:
+            schema.properties = {
+                **schema.properties,
+                **{name: _any_of(schema_creator, a, name) for name, a in documented.items()},
+            }
+        return schema
+
+
+def _drop_empty_items(schema: Any) -> None:
+    """Litestar documents the items of `tuple[Annotated[T, Meta(..)], ...]` as `oneOf: [T,
+    {}]`, which a T (valid under both) fails: keep T alone."""
+    for member in [schema, *(getattr(schema, "one_of", None) or [])]:
+        items = getattr(member, "items", None)
+        if isinstance(items, Schema) and items.one_of:
+            kept = [m for m in items.one_of if m != Schema()]
+            if len(kept) == 1 and len(kept) < len(items.one_of):
+                member.items = kept[0]
+
+
+def _any_of(schema_creator: Any, annotation: Any, name: str) -> Any:
+    """The schema of `annotation`; a union as `anyOf` (Litestar writes `oneOf`, which an
+    object valid under several members, such as `{}` for options, would fail)."""
+    schema = schema_creator.for_field_definition(
+        FieldDefinition.from_annotation(annotation, name=name)
+    )
+    if isinstance(schema, Schema) and schema.one_of:
+        return Schema(any_of=schema.one_of)
+    return schema
