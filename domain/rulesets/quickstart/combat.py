@@ -25,10 +25,12 @@ from domain.rulesets.quickstart.events import (
     HitApplied,
     PressOrRetreatOffered,
     SquadRoll,
+    SquadRevealed,
     SquadShift,
     SquadsRetreated,
 )
 from domain.rulesets.quickstart.grid import Pos, adjacent, distance, neighbours
+from domain.rulesets.quickstart.knowledge import hidden_at
 from domain.rulesets.quickstart.model import Circle, Combat, Hit, Squad, State
 from domain.rulesets.quickstart.rules import (
     R_ACTION,
@@ -367,12 +369,15 @@ def apply_hit(
         outcome = "wounded"  # Resolving Combat: a half-level squad needs two hits
     else:
         eight = o.adjacency == "eight"
+        # A hidden medic does not save (ruling): its saving throw would show it, and the
+        # dice a command needs would depend on a squad its giver may not see.
         medics = [
             m
             for m in st.squads.values()
             if m.kind == "medic"  # few squads are medics: the rarest test first
             and m.side == t.side
             and m.id != t.id
+            and not m.hidden
             and adjacent((m.x, m.y), (t.x, t.y), eight)
         ]
         if medics:
@@ -470,8 +475,12 @@ def retreat(run: Run) -> None:
     c = _awaiting(st)
     eight = _eight(st)
     enemies = [(st.squads[i].x, st.squads[i].y) for i in _alive(st, c.defenders)]
-    taken = blocked(st)
+    # The squares as the attacker's side sees them: a squad shifting onto a squad hidden
+    # from it meets it, stays where it is and reveals it (decide's move ruling).
+    unseen = hidden_at(st, c.attacker_side)
+    taken = blocked(st, c.attacker_side)
     moves: list[SquadShift] = []
+    met: list[SquadRevealed] = []
     for sid in _alive(st, c.attackers):
         q = st.squads[sid]
         here = (q.x, q.y)
@@ -487,10 +496,21 @@ def retreat(run: Run) -> None:
         best = max(
             options, key=lambda n: (min(distance(n, e, eight) for e in enemies), -n[0], -n[1])
         )
+        hidden = unseen.pop(best, None)
+        if hidden is not None:
+            taken.add(best)  # revealed: seen from now on
+            met.append(
+                SquadRevealed(
+                    squad=hidden.id, side=hidden.side, x=best[0], y=best[1], reason=f"met by {sid}"
+                )
+            )
+            continue
         taken.discard(here)
         taken.add(best)
         moves.append(SquadShift(squad=sid, x=best[0], y=best[1]))
     run.emit(SquadsRetreated(side=c.attacker_side, moves=tuple(moves)))
+    for e in met:
+        run.emit(e)
     run.emit(CombatEnded(reason="retreated"))
 
 
@@ -535,6 +555,8 @@ def fire_engine(run: Run, cmd: FireEngine, dice: Dice) -> None:
         raise RuleViolation("siege engines only target the enemy", rule=R_SIEGE)
     if o.engine_range > 0 and distance((engine.x, engine.y), tgt_pos, _eight(st)) > o.engine_range:
         raise RuleViolation("the target is out of the engine's range", rule=R_SIEGE)
+    if q.hidden:  # firing is an attack: the squad shows itself (Hero Units: stealth)
+        run.emit(SquadRevealed(squad=q.id, side=q.side, x=q.x, y=q.y, reason="fired an engine"))
     ds = dice.roll_many(engine.level, 6, f"siege engine {engine.id}")
     hit = any(v >= o.engine_hit_on for v in ds.values)
     assert side is not None

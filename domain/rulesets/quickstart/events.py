@@ -110,6 +110,9 @@ class SquadMoved(EventBase, frozen=True, gc=False, tag="SquadMoved"):
     action: Literal["move", "standard", "skirmish"]
     cost: int
     hidden: bool = False
+    # The squad hidden from the mover's side that stopped it on the square before its own
+    # (decide's ruling: a move that meets a hidden squad stops, the squad is revealed).
+    met: str | None = None
 
 
 class SkillChecked(EventBase, frozen=True, gc=False, tag="SkillChecked"):
@@ -208,6 +211,7 @@ class HeroRetreated(EventBase, frozen=True, gc=False, tag="HeroRetreated"):
     x: int
     y: int
     cause: Literal["squad_destroyed", "escaped"]
+    hidden: bool = False  # it joined a hidden squad: seen by its side only
 
 
 class HeroSurgeLost(EventBase, frozen=True, gc=False, tag="HeroSurgeLost"):
@@ -224,12 +228,15 @@ class HeroRepositioned(EventBase, frozen=True, gc=False, tag="HeroRepositioned")
     side: str
     squad: str | None
     watchtower: bool
+    hidden: bool = False  # it joined a hidden squad: seen by its side only
 
 
 class HeroRevived(EventBase, frozen=True, gc=False, tag="HeroRevived"):
     hero: str
     squad: str
     surges: int
+    side: str = ""  # the hero's side (events before it was recorded: "")
+    hidden: bool = False  # it joined a hidden squad: seen by its side only
 
 
 class SquadAdjusted(EventBase, frozen=True, gc=False, tag="SquadAdjusted"):
