@@ -141,6 +141,7 @@ def pending(state: State) -> dict[str, Any] | None:
                 "side": c.queue[0].victim_side,
                 "candidates": candidates(state),
                 "source": c.queue[0].source,
+                "only": c.queue[0].only,  # who may take it: any, circle or undead squads
                 "hits_waiting": len(c.queue),
             }
         if c.awaiting:

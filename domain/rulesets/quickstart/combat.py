@@ -36,6 +36,7 @@ from domain.rulesets.quickstart.rules import (
     R_ACTION,
     R_COMBAT,
     R_SIEGE,
+    R_TROOPS,
     Run,
     blocked,
     check_battle_end,
@@ -52,6 +53,10 @@ __all__ = [
     "reaches",
     "retreat",
 ]
+
+
+# The magic circles paragraph of "Defenses and siege weapons".
+R_CIRCLES = f"{R_SIEGE} (magic circles)"
 
 
 def _eight(state: State) -> bool:
@@ -91,13 +96,23 @@ def _alive(state: State, ids: tuple[str, ...]) -> list[str]:
 
 
 def candidates(state: State) -> list[str]:
-    """The squads that may take the first queued hit: the victim side's squads in combat."""
+    """The squads that may take the first queued hit: the victim side's squads in combat;
+    of those, for a hit only a 5 scored the squads on a magic circle of the scoring side,
+    for a paladin's further 6 the undead squads."""
     c = state.combat
     if c is None or not c.queue:
         return []
-    side = c.queue[0].victim_side
-    ids = c.attackers if side == c.attacker_side else c.defenders
-    return _alive(state, ids)
+    hit = c.queue[0]
+    side = hit.victim_side
+    ids = _alive(state, c.attackers if side == c.attacker_side else c.defenders)
+    if hit.only == "any":
+        return ids
+    squads = state.squads
+    if hit.only == "undead":
+        return [i for i in ids if squads[i].undead]
+    scorer = c.defender_side if side == c.attacker_side else c.attacker_side
+    spots = {(k.x, k.y) for k in state.board.circles.values() if k.side == scorer}
+    return [i for i in ids if (squads[i].x, squads[i].y) in spots]
 
 
 def _squad(state: State, sid: str) -> Squad:
@@ -299,7 +314,10 @@ def _side_rolls(
     intimidated, on_circle, undead = brought
     o = st.board.options
     ambush = c.ambush
-    hit_on = o.circle_hit_on if on_circle else o.hit_on
+    hit_on = o.hit_on
+    # Magic circles: "while standing on a magic circle, a squad is hit on a 5 or 6": a die
+    # from circle_hit_on up to hit_on scores only against a squad on such a circle.
+    band = o.circle_hit_on if on_circle and o.circle_hit_on < hit_on else None
     penalty = o.intimidate_penalty if intimidated else 0  # Hero Units: intimidate
     hits: list[Hit] = []
     soldiers = 0
@@ -311,23 +329,63 @@ def _side_rolls(
         if n < 0:
             n = 0
         ds = dice.roll_many(n, 6, f"combat dice of {sid}")
-        scored = 0
+        sixes = fives = 0
         for v in ds.values:
             if v >= hit_on:
-                scored += 1
-        if scored > 1 and not (s.kind == "paladin" and undead):
-            scored = 1  # squads score a single hit (paladins vs undead: all)
-        if scored and "arcana" in s.boosts:
-            scored += o.arcana_extra_hits  # Hero Units: arcana extends the magical attack
-        rolls.append(SquadRoll(squad=sid, side=side, dice=ds, hit_on=hit_on, hits=scored))
+                sixes += 1
+            elif band is not None and v >= band:
+                fives += 1
+        scored = _scored(s, sixes, fives, undead, o.arcana_extra_hits)
+        circle_only = scored.count("circle")
+        undead_only = scored.count("undead")
+        rolls.append(
+            SquadRoll(
+                squad=sid,
+                side=side,
+                dice=ds,
+                hit_on=hit_on,
+                hits=len(scored),
+                circle_hit_on=band,
+                circle_only=circle_only,
+                undead_only=undead_only,
+            )
+        )
         if scored:
-            hit = Hit(victim_side=foe_side, source=sid, source_level=s.level)
-            hits += [hit] * scored  # equal frozen Structs: one may stand for all
+            for only in scored:
+                hits.append(Hit(victim_side=foe_side, source=sid, source_level=s.level, only=only))
             if s.kind == "soldier":
                 soldiers += 1
     if len(hits) > 1:
         hits.sort(key=_strongest_first)  # stable: equal levels keep their roll order
     return hits, soldiers
+
+
+HitOnly = Literal["any", "circle", "undead"]
+
+
+def _scored(
+    s: Squad, sixes: int, fives: int, undead: bool, arcana_extra: int
+) -> list[HitOnly]:
+    """The hits one squad's dice score, each marked with the squads that may take it.
+
+    Resolving Combat: a squad scores a single hit, which any squad may take when a die
+    reached `hit_on`; when only dice in the magic-circle band did, only a squad standing on
+    the circle may take it. The troops (Paladins): "when fighting undead, all combat dice
+    that show 6 score a hit": each further 6 scores a hit only an undead squad may take (a
+    5 on a circle never counts for it). Hero Units (arcana): the extra hits extend the
+    magical attack that hit, so they go where its hit may go."""
+    if sixes:
+        first: HitOnly = "any"
+    elif fives:
+        first = "circle"
+    else:
+        return []
+    out: list[HitOnly] = [first]
+    if "arcana" in s.boosts:
+        out += [first] * arcana_extra
+    if s.kind == "paladin" and undead and sixes > 1:
+        out += ["undead"] * (sixes - 1)
+    return out
 
 
 def _taken(
@@ -343,8 +401,17 @@ def _taken(
                 break
     if ignore > len(got):
         ignore = len(got)  # no more hits ignored than taken
-    queue += got[ignore:]
+    rest = got[ignore:]
+    if len(rest) > 1:
+        # The hits only some squads may take come first, so that a casualty chosen for an
+        # ordinary hit never leaves them without the squad they were scored against.
+        rest.sort(key=_any_last)
+    queue += rest
     return ignore
+
+
+def _any_last(h: Hit) -> bool:
+    return h.only == "any"
 
 
 def _strongest_first(h: Hit) -> int:
@@ -445,6 +512,19 @@ def choose_casualty(run: Run, cmd: ChooseCasualty, dice: Dice) -> None:
         raise RuleViolation("no hit is waiting for a casualty", rule=R_COMBAT)
     _squad(run.state, cmd.squad)
     if cmd.squad not in candidates(run.state):
+        only = c.queue[0].only
+        if only == "circle":
+            raise RuleViolation(
+                f"{cmd.squad} cannot take this hit: only a 5 scored it, and only a squad of "
+                f"{c.queue[0].victim_side} in this combat standing on a magic circle may take it",
+                rule=R_CIRCLES,
+            )
+        if only == "undead":
+            raise RuleViolation(
+                f"{cmd.squad} cannot take this hit: the paladins' rule scored it, and only an "
+                f"undead squad of {c.queue[0].victim_side} in this combat may take it",
+                rule=R_TROOPS,
+            )
         raise RuleViolation(
             f"{cmd.squad} cannot take this hit: choose a squad of {c.queue[0].victim_side} "
             "in this combat",

@@ -60,8 +60,14 @@ class SquadRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     squad: str
     side: str
     dice: Roll
-    hit_on: int
-    hits: int
+    hit_on: int  # a die at hit_on scores a hit any squad may take
+    hits: int  # all the hits scored, those below included
+    # Magic circles: the face from which a die scores against a squad standing on a circle
+    # of this roller's side (None: no such squad in the combat); `circle_only` of the hits
+    # were scored only that way, `undead_only` only by the paladins' rule against undead.
+    circle_hit_on: int | None = None
+    circle_only: int = 0
+    undead_only: int = 0
 
 
 class SquadShift(msgspec.Struct, frozen=True, kw_only=True, gc=False):
