@@ -24,8 +24,8 @@ from domain.rulesets.quickstart.events import (
     EngineFired,
     HitApplied,
     PressOrRetreatOffered,
-    SquadRoll,
     SquadRevealed,
+    SquadRoll,
     SquadShift,
     SquadsRetreated,
 )
@@ -363,9 +363,7 @@ def _side_rolls(
 HitOnly = Literal["any", "circle", "undead"]
 
 
-def _scored(
-    s: Squad, sixes: int, fives: int, undead: bool, arcana_extra: int
-) -> list[HitOnly]:
+def _scored(s: Squad, sixes: int, fives: int, undead: bool, arcana_extra: int) -> list[HitOnly]:
     """The hits one squad's dice score, each marked with the squads that may take it.
 
     Resolving Combat: a squad scores a single hit, which any squad may take when a die
