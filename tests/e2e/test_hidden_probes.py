@@ -46,18 +46,18 @@ def _ok(r: httpx.Response) -> dict[str, Any]:
     return dict(r.json())
 
 
-def hidden_battle(http: httpx.Client, at: tuple[int, int]) -> Battle:
-    """South acts first, hides s_hid and moves it (hidden) to `at`; then north's moves."""
-    r = http.post("/battles", json={"ruleset": "quickstart", "setup": SETUP, "client_dice": "any"})
+def hidden_battle(http: httpx.Client, at: tuple[int, int], client_dice: str = "any") -> Battle:
+    """South acts first, hides s_hid and moves it (hidden) to `at`; then north's moves. The
+    dice come from south's key (client dice "any") or the referee's (the others)."""
+    body = {"ruleset": "quickstart", "setup": SETUP, "client_dice": client_dice}
+    r = http.post("/battles", json=body)
     assert r.status_code == 201, r.text
     b = Battle(http, r.json())
+    who = "south" if client_dice == "any" else "referee"
     # h's priority check fails (1), the roll-off gives south priority (north 1, south 6)
-    _ok(
-        b.command(
-            "south", {"type": "PriorityCheck", "hero": "h", "skill": "history"}, dice=[1, 1, 6]
-        )
-    )
-    _ok(b.command("south", {"type": "UseSkill", "hero": "h", "skill": "stealth"}, dice=[12]))
+    check = {"type": "PriorityCheck", "hero": "h", "skill": "history"}
+    _ok(b.command(who, check, dice=[1, 1, 6]))
+    _ok(b.command(who, {"type": "UseSkill", "hero": "h", "skill": "stealth"}, dice=[12]))
     _ok(b.command("south", {"type": "MoveSquad", "squad": "s_hid", "x": at[0], "y": at[1]}))
     _ok(b.command("south", {"type": "EndStep"}))
     _ok(b.command("south", {"type": "EndStep"}))
@@ -137,3 +137,15 @@ def test_a_move_onto_the_hidden_square_stops_before_it_and_reveals_it(
     assert body["events"][0]["data"]["met"] == "s_hid"
     seen = {q["id"]: (q["x"], q["y"]) for q in b.view("north")["state"]["squads"]}
     assert seen["s_hid"] == (3, 0) and seen["n"] == (2, 0)
+
+
+def test_dice_a_side_may_not_supply_are_refused_before_anything_else(http: httpx.Client) -> None:
+    """Whether a squad is hidden from north must not change which refusal comes first."""
+    b = hidden_battle(http, (3, 2), client_dice="referee")
+    for command in (
+        {"type": "MoveSquad", "squad": "ghost", "x": 1, "y": 1},
+        {"type": "MoveSquad", "squad": "n", "x": 3, "y": 2},
+        {"type": "MoveSquad", "squad": "n", "x": 11, "y": 11},
+    ):
+        r = b.command("north", command, dice=[1])
+        assert r.status_code == 403 and "does not accept dice" in r.json()["detail"], r.text

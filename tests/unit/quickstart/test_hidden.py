@@ -205,7 +205,7 @@ def test_a_hidden_squad_does_not_block_a_heros_reposition() -> None:
 
 
 def test_a_hero_joining_a_hidden_squad_is_seen_by_its_side_only() -> None:
-    squads = squads_with_hidden_at(5, 5) + [sq("s2", "south", "soldier", 1, 9, 9)]
+    squads = [*squads_with_hidden_at(5, 5), sq("s2", "south", "soldier", 1, 9, 9)]
     heroes = ({"id": "g", "side": "south", "squad": "s2"},)
     s = make(
         squads,
