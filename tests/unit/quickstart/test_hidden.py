@@ -280,3 +280,45 @@ def test_refused_is_refused_on_the_view() -> None:
     s = south_hides(squads_with_hidden_at(1, 1))
     with pytest.raises(RuleViolation, match="beyond"):
         RULESET.authorize(s, cmd("MoveSquad", squad="n", x=9, y=9), NORTH)
+
+
+def test_a_hidden_squad_does_not_trap_a_retreating_hero() -> None:
+    # Given north's k on n1, walled in by a barrier, south's attacker and south's hidden squad
+    squads = [
+        sq("n1", "north", "soldier", 1, 0, 0),
+        sq("n2", "north", "soldier", 1, 5, 5),
+        sq("s_att", "south", "soldier", 2, 0, 1),
+        sq("s_hid", "south", "soldier", 1, 1, 0),
+    ]
+    heroes = [
+        {"id": "h", "side": "south", "squad": "s_hid", "skills": {"stealth": 5}},
+        {"id": "k", "side": "north", "squad": "n1"},
+    ]
+    barrier = [{"id": "b", "side": "south", "level": 1, "x": 1, "y": 1}]
+    s = make(squads, heroes=heroes, barriers=barrier)
+    s, _ = run(s, "PriorityCheck", [1], hero="k", skill="history")
+    s, _ = run(s, "PriorityCheck", [1, 1, 6], hero="h", skill="history")  # south first
+    s, _ = run(s, "UseSkill", [12], hero="h", skill="stealth")
+    s, _ = run(s, "EndStep")
+    # When n1 is destroyed, then k finds its way past the squad its side cannot see
+    s, ev = run(s, "Attack", [6, 1, 1], squads=["s_att"], targets=["n1"])
+    retreat = next(e for e in ev if type(e).__name__ == "HeroRetreated")
+    assert (retreat.squad, retreat.hidden) == ("n2", False) and s.heroes["k"].status == "active"
+    assert s.squads["s_hid"].hidden
+
+
+def test_a_hero_retreating_to_a_hidden_squad_is_seen_by_its_side_only() -> None:
+    squads = [
+        sq("n", "north", "paladin", 2, 5, 5),
+        sq("s_vis", "south", "soldier", 1, 5, 6),
+        sq("s_hid", "south", "soldier", 1, 9, 9),
+    ]
+    g = {"id": "g", "side": "south", "squad": "s_vis"}
+    s = south_hides(squads, heroes=(g,), options={"max_heroes_per_squad": 2})
+    s, _ = run(s, "EndStep")
+    s, ev = run(s, "Attack", [6, 1, 1], squads=["n"], targets=["s_vis"])
+    retreat = next(e for e in ev if type(e).__name__ == "HeroRetreated")
+    assert (retreat.squad, retreat.hidden) == ("s_hid", True)
+    assert RULESET.audience(retreat) == "side:south"
+    public = [e for e in ev if RULESET.audience(e) == "all"]
+    assert "s_hid" not in msgspec.json.encode(public).decode()
