@@ -30,13 +30,13 @@ from domain.rulesets.quickstart.events import (
     SquadsRetreated,
 )
 from domain.rulesets.quickstart.grid import Pos, adjacent, distance, neighbours
+from domain.rulesets.quickstart.hits import any_last, cannot_take, may_take, score
 from domain.rulesets.quickstart.knowledge import hidden_at
 from domain.rulesets.quickstart.model import Circle, Combat, Hit, Squad, State
 from domain.rulesets.quickstart.rules import (
     R_ACTION,
     R_COMBAT,
     R_SIEGE,
-    R_TROOPS,
     Run,
     blocked,
     check_battle_end,
@@ -53,10 +53,6 @@ __all__ = [
     "reaches",
     "retreat",
 ]
-
-
-# The magic circles paragraph of "Defenses and siege weapons".
-R_CIRCLES = f"{R_SIEGE} (magic circles)"
 
 
 def _eight(state: State) -> bool:
@@ -105,14 +101,7 @@ def candidates(state: State) -> list[str]:
     hit = c.queue[0]
     side = hit.victim_side
     ids = _alive(state, c.attackers if side == c.attacker_side else c.defenders)
-    if hit.only == "any":
-        return ids
-    squads = state.squads
-    if hit.only == "undead":
-        return [i for i in ids if squads[i].undead]
-    scorer = c.defender_side if side == c.attacker_side else c.attacker_side
-    spots = {(k.x, k.y) for k in state.board.circles.values() if k.side == scorer}
-    return [i for i in ids if (squads[i].x, squads[i].y) in spots]
+    return ids if hit.only == "any" else may_take(state, c, hit, ids)
 
 
 def _squad(state: State, sid: str) -> Squad:
@@ -335,7 +324,7 @@ def _side_rolls(
                 sixes += 1
             elif band is not None and v >= band:
                 fives += 1
-        scored = _scored(s, sixes, fives, undead, o.arcana_extra_hits)
+        scored = score(s, sixes, fives, undead, o.arcana_extra_hits)
         circle_only = scored.count("circle")
         undead_only = scored.count("undead")
         rolls.append(
@@ -360,32 +349,6 @@ def _side_rolls(
     return hits, soldiers
 
 
-HitOnly = Literal["any", "circle", "undead"]
-
-
-def _scored(s: Squad, sixes: int, fives: int, undead: bool, arcana_extra: int) -> list[HitOnly]:
-    """The hits one squad's dice score, each marked with the squads that may take it.
-
-    Resolving Combat: a squad scores a single hit, which any squad may take when a die
-    reached `hit_on`; when only dice in the magic-circle band did, only a squad standing on
-    the circle may take it. The troops (Paladins): "when fighting undead, all combat dice
-    that show 6 score a hit": each further 6 scores a hit only an undead squad may take (a
-    5 on a circle never counts for it). Hero Units (arcana): the extra hits extend the
-    magical attack that hit, so they go where its hit may go."""
-    if sixes:
-        first: HitOnly = "any"
-    elif fives:
-        first = "circle"
-    else:
-        return []
-    out: list[HitOnly] = [first]
-    if "arcana" in s.boosts:
-        out += [first] * arcana_extra
-    if s.kind == "paladin" and undead and sixes > 1:
-        out += ["undead"] * (sixes - 1)
-    return out
-
-
 def _taken(
     got: list[Hit], ignore: int, squads: list[Squad], healed: list[str], queue: list[Hit]
 ) -> int:
@@ -403,13 +366,9 @@ def _taken(
     if len(rest) > 1:
         # The hits only some squads may take come first, so that a casualty chosen for an
         # ordinary hit never leaves them without the squad they were scored against.
-        rest.sort(key=_any_last)
+        rest.sort(key=any_last)
     queue += rest
     return ignore
-
-
-def _any_last(h: Hit) -> bool:
-    return h.only == "any"
 
 
 def _strongest_first(h: Hit) -> int:
@@ -510,24 +469,7 @@ def choose_casualty(run: Run, cmd: ChooseCasualty, dice: Dice) -> None:
         raise RuleViolation("no hit is waiting for a casualty", rule=R_COMBAT)
     _squad(run.state, cmd.squad)
     if cmd.squad not in candidates(run.state):
-        only = c.queue[0].only
-        if only == "circle":
-            raise RuleViolation(
-                f"{cmd.squad} cannot take this hit: only a 5 scored it, and only a squad of "
-                f"{c.queue[0].victim_side} in this combat standing on a magic circle may take it",
-                rule=R_CIRCLES,
-            )
-        if only == "undead":
-            raise RuleViolation(
-                f"{cmd.squad} cannot take this hit: the paladins' rule scored it, and only an "
-                f"undead squad of {c.queue[0].victim_side} in this combat may take it",
-                rule=R_TROOPS,
-            )
-        raise RuleViolation(
-            f"{cmd.squad} cannot take this hit: choose a squad of {c.queue[0].victim_side} "
-            "in this combat",
-            rule=R_COMBAT,
-        )
+        raise cannot_take(cmd.squad, c.queue[0])
     hit = c.queue[0]
     apply_hit(run, dice, cmd.squad, hit.source, hit.source_level, True)
     _process(run, dice)
