@@ -9,7 +9,10 @@ A ruleset is a decider (thinkbeforecoding's deciders):
 
 and, because battles have several parties:
 
-- `authorize(state, command, actor)`   raises NotPermitted when the actor may not give it
+- `authorize(state, command, actor)`   raises NotPermitted when the actor may not give it;
+  no answer may depend on what the actor cannot see, so a ruleset with hidden information
+  judges the command here on the actor's view (any refusal decide would give there), and
+  its decide, which does not know the actor, never refuses what that view accepted
 - `audience(event) -> str`             who may see the event: "all", "referee", "side:<id>"
 - `view(state, actor) -> object`       the state as that actor may see it (JSON-encodable)
 - `side_ids(setup) -> list[str]`       the sides of a setup (each gets an access key)

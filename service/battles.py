@@ -417,15 +417,19 @@ class BattleService:
         game = battle.game
         if ruleset.is_over(game):
             raise RuleViolation("the battle is over: no more orders")
+        policy = battle.meta.created.client_dice
+        if req.dice is not None and (
+            policy == "none" or (policy == "referee" and not actor.is_referee)
+        ):
+            raise NotPermitted(
+                "this battle does not accept dice from this key "
+                f"(client dice: {policy}); leave out 'dice' to use the server's dice"
+            )
+        # After the dice check: authorize may judge the command on what the actor sees, and
+        # the order of the two answers must not tell whether anything is hidden from it.
         ruleset.authorize(game, command, actor)
         dice: ServerDice | SuppliedDice
         if req.dice is not None:
-            policy = battle.meta.created.client_dice
-            if policy == "none" or (policy == "referee" and not actor.is_referee):
-                raise NotPermitted(
-                    "this battle does not accept dice from this key "
-                    f"(client dice: {policy}); leave out 'dice' to use the server's dice"
-                )
             dice = SuppliedDice(req.dice)
         else:
             commit = battle.meta.commitments[battle.meta.dice_epoch]

@@ -31,7 +31,17 @@ from domain.rulesets.quickstart.commands import (
     SkipPriorityChecks,
     UseSkill,
 )
-from domain.rulesets.quickstart.events import Event, SkillChecked, SquadAdjusted, SquadMoved
+from domain.rulesets.quickstart.decide import decide
+from domain.rulesets.quickstart.events import (
+    Event,
+    HeroRepositioned,
+    HeroRetreated,
+    HeroRevived,
+    SkillChecked,
+    SquadAdjusted,
+    SquadMoved,
+)
+from domain.rulesets.quickstart.knowledge import PROBE_DICE, hidden_from, seen_by
 from domain.rulesets.quickstart.model import Squad, State
 
 __all__ = ["audience", "authorize", "legal_steps", "pending", "view"]
@@ -39,8 +49,10 @@ __all__ = ["audience", "authorize", "legal_steps", "pending", "view"]
 _REFEREE_ONLY = (EndBattle, AdjustSquad, ReviveHero, SkipPriorityChecks)
 # A tuple made once: `SquadMoved | SquadAdjusted` in `audience` built a union per event.
 _SQUAD_PLACED = (SquadMoved, SquadAdjusted)
+# ... and a hero joining a squad: side-only when that squad is hidden.
+_HIDEABLE = (*_SQUAD_PLACED, HeroRetreated, HeroRepositioned, HeroRevived)
 # The event types that may be side-only (events are never subclassed).
-_MAYBE_SECRET = frozenset((SkillChecked, *_SQUAD_PLACED))
+_MAYBE_SECRET = frozenset((SkillChecked, *_HIDEABLE))
 
 
 def _deny(actor: Actor, what: str) -> NotPermitted:
@@ -54,13 +66,27 @@ def _own(state: State, actor: Actor, side: str | None, what: str) -> None:
 
 def authorize(state: State, command: Command, actor: Actor) -> None:
     """The referee may give every command; a side only orders its own units and answers the
-    decisions addressed to it. Unknown ids pass through (decide answers UnknownEntity)."""
+    decisions addressed to it. Unknown ids pass through (decide answers UnknownEntity).
+
+    No answer to a side may depend on what it cannot see (Hero Units: stealth): when a
+    squad is hidden from it, its command is judged here, in full, on the state as it knows
+    it (`seen_by`): a hidden squad's id is unknown to it like any id, and decide's refusals
+    are those of that view. decide then resolves the command on the whole state and never
+    refuses what the view accepted."""
     if actor.is_referee:
         return
     if actor.role != "side" or actor.side is None:
         raise NotPermitted("only the referee and the sides give commands")
     if isinstance(command, _REFEREE_ONLY):
         raise _deny(actor, f"give {type(command).__name__} (referee only)")
+    seen = seen_by(state, actor.side)
+    _own_units(seen, command, actor)
+    if seen is not state:
+        decide(seen, command, PROBE_DICE)  # raises the view's refusal, if any
+
+
+def _own_units(state: State, command: Command, actor: Actor) -> None:
+    """A side orders its own units and answers the decisions addressed to it."""
     c = state.combat
     match command:
         case MoveSquad(squad=sid) | ChooseCasualty(squad=sid):
@@ -93,13 +119,14 @@ def authorize(state: State, command: Command, actor: Actor) -> None:
 
 
 def audience(event: Event) -> str:
-    """Side-only: a hiding (stealth) check, and what a hidden squad does; else everyone."""
+    """Side-only: a hiding (stealth) check, what a hidden squad does and a hero joining a
+    hidden squad; else everyone."""
     if type(event) not in _MAYBE_SECRET:
         return ALL  # most events: one set lookup instead of two isinstance checks
     if isinstance(event, SkillChecked):
         if event.effect == "hide":
             return side_audience(event.side)
-    elif isinstance(event, _SQUAD_PLACED) and event.hidden:
+    elif isinstance(event, _HIDEABLE) and event.hidden:
         return side_audience(event.side)
     return ALL
 
@@ -114,6 +141,7 @@ def pending(state: State) -> dict[str, Any] | None:
                 "side": c.queue[0].victim_side,
                 "candidates": candidates(state),
                 "source": c.queue[0].source,
+                "only": c.queue[0].only,  # who may take it: any, circle or undead squads
                 "hits_waiting": len(c.queue),
             }
         if c.awaiting:
@@ -196,6 +224,7 @@ def view(state: State, actor: Actor) -> dict[str, Any]:
     def private(side: str) -> bool:
         return ref or side == own
 
+    unseen = set() if ref else hidden_from(state, own)
     hero_of: dict[str, str] = {}
     for h in state.heroes.values():
         if h.squad is not None and h.status == "active":
@@ -210,7 +239,8 @@ def view(state: State, actor: Actor) -> dict[str, Any]:
         d: dict[str, Any] = {
             "id": h.id,
             "side": h.side,
-            "squad": h.squad,
+            # a squad hidden from the reader is named nowhere, not even as a hero's squad
+            "squad": None if h.squad in unseen else h.squad,
             "watchtower": h.watchtower,
             "status": h.status,
             "surges": h.surges,

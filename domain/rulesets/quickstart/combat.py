@@ -24,11 +24,14 @@ from domain.rulesets.quickstart.events import (
     EngineFired,
     HitApplied,
     PressOrRetreatOffered,
+    SquadRevealed,
     SquadRoll,
     SquadShift,
     SquadsRetreated,
 )
 from domain.rulesets.quickstart.grid import Pos, adjacent, distance, neighbours
+from domain.rulesets.quickstart.hits import any_last, cannot_take, may_take, score
+from domain.rulesets.quickstart.knowledge import hidden_at
 from domain.rulesets.quickstart.model import Circle, Combat, Hit, Squad, State
 from domain.rulesets.quickstart.rules import (
     R_ACTION,
@@ -89,13 +92,16 @@ def _alive(state: State, ids: tuple[str, ...]) -> list[str]:
 
 
 def candidates(state: State) -> list[str]:
-    """The squads that may take the first queued hit: the victim side's squads in combat."""
+    """The squads that may take the first queued hit: the victim side's squads in combat;
+    of those, for a hit only a 5 scored the squads on a magic circle of the scoring side,
+    for a paladin's further 6 the undead squads."""
     c = state.combat
     if c is None or not c.queue:
         return []
-    side = c.queue[0].victim_side
-    ids = c.attackers if side == c.attacker_side else c.defenders
-    return _alive(state, ids)
+    hit = c.queue[0]
+    side = hit.victim_side
+    ids = _alive(state, c.attackers if side == c.attacker_side else c.defenders)
+    return ids if hit.only == "any" else may_take(state, c, hit, ids)
 
 
 def _squad(state: State, sid: str) -> Squad:
@@ -297,7 +303,10 @@ def _side_rolls(
     intimidated, on_circle, undead = brought
     o = st.board.options
     ambush = c.ambush
-    hit_on = o.circle_hit_on if on_circle else o.hit_on
+    hit_on = o.hit_on
+    # Magic circles: "while standing on a magic circle, a squad is hit on a 5 or 6": a die
+    # from circle_hit_on up to hit_on scores only against a squad on such a circle.
+    band = o.circle_hit_on if on_circle and o.circle_hit_on < hit_on else None
     penalty = o.intimidate_penalty if intimidated else 0  # Hero Units: intimidate
     hits: list[Hit] = []
     soldiers = 0
@@ -309,18 +318,30 @@ def _side_rolls(
         if n < 0:
             n = 0
         ds = dice.roll_many(n, 6, f"combat dice of {sid}")
-        scored = 0
+        sixes = fives = 0
         for v in ds.values:
             if v >= hit_on:
-                scored += 1
-        if scored > 1 and not (s.kind == "paladin" and undead):
-            scored = 1  # squads score a single hit (paladins vs undead: all)
-        if scored and "arcana" in s.boosts:
-            scored += o.arcana_extra_hits  # Hero Units: arcana extends the magical attack
-        rolls.append(SquadRoll(squad=sid, side=side, dice=ds, hit_on=hit_on, hits=scored))
+                sixes += 1
+            elif band is not None and v >= band:
+                fives += 1
+        scored = score(s, sixes, fives, undead, o.arcana_extra_hits)
+        circle_only = scored.count("circle")
+        undead_only = scored.count("undead")
+        rolls.append(
+            SquadRoll(
+                squad=sid,
+                side=side,
+                dice=ds,
+                hit_on=hit_on,
+                hits=len(scored),
+                circle_hit_on=band,
+                circle_only=circle_only,
+                undead_only=undead_only,
+            )
+        )
         if scored:
-            hit = Hit(victim_side=foe_side, source=sid, source_level=s.level)
-            hits += [hit] * scored  # equal frozen Structs: one may stand for all
+            for only in scored:
+                hits.append(Hit(victim_side=foe_side, source=sid, source_level=s.level, only=only))
             if s.kind == "soldier":
                 soldiers += 1
     if len(hits) > 1:
@@ -341,7 +362,12 @@ def _taken(
                 break
     if ignore > len(got):
         ignore = len(got)  # no more hits ignored than taken
-    queue += got[ignore:]
+    rest = got[ignore:]
+    if len(rest) > 1:
+        # The hits only some squads may take come first, so that a casualty chosen for an
+        # ordinary hit never leaves them without the squad they were scored against.
+        rest.sort(key=any_last)
+    queue += rest
     return ignore
 
 
@@ -367,12 +393,15 @@ def apply_hit(
         outcome = "wounded"  # Resolving Combat: a half-level squad needs two hits
     else:
         eight = o.adjacency == "eight"
+        # A hidden medic does not save (ruling): its saving throw would show it, and the
+        # dice a command needs would depend on a squad its giver may not see.
         medics = [
             m
             for m in st.squads.values()
             if m.kind == "medic"  # few squads are medics: the rarest test first
             and m.side == t.side
             and m.id != t.id
+            and not m.hidden
             and adjacent((m.x, m.y), (t.x, t.y), eight)
         ]
         if medics:
@@ -440,11 +469,7 @@ def choose_casualty(run: Run, cmd: ChooseCasualty, dice: Dice) -> None:
         raise RuleViolation("no hit is waiting for a casualty", rule=R_COMBAT)
     _squad(run.state, cmd.squad)
     if cmd.squad not in candidates(run.state):
-        raise RuleViolation(
-            f"{cmd.squad} cannot take this hit: choose a squad of {c.queue[0].victim_side} "
-            "in this combat",
-            rule=R_COMBAT,
-        )
+        raise cannot_take(cmd.squad, c.queue[0])
     hit = c.queue[0]
     apply_hit(run, dice, cmd.squad, hit.source, hit.source_level, True)
     _process(run, dice)
@@ -470,8 +495,12 @@ def retreat(run: Run) -> None:
     c = _awaiting(st)
     eight = _eight(st)
     enemies = [(st.squads[i].x, st.squads[i].y) for i in _alive(st, c.defenders)]
-    taken = blocked(st)
+    # The squares as the attacker's side sees them: a squad shifting onto a squad hidden
+    # from it meets it, stays where it is and reveals it (decide's move ruling).
+    unseen = hidden_at(st, c.attacker_side)
+    taken = blocked(st, c.attacker_side)
     moves: list[SquadShift] = []
+    met: list[SquadRevealed] = []
     for sid in _alive(st, c.attackers):
         q = st.squads[sid]
         here = (q.x, q.y)
@@ -487,10 +516,21 @@ def retreat(run: Run) -> None:
         best = max(
             options, key=lambda n: (min(distance(n, e, eight) for e in enemies), -n[0], -n[1])
         )
+        hidden = unseen.pop(best, None)
+        if hidden is not None:
+            taken.add(best)  # revealed: seen from now on
+            met.append(
+                SquadRevealed(
+                    squad=hidden.id, side=hidden.side, x=best[0], y=best[1], reason=f"met by {sid}"
+                )
+            )
+            continue
         taken.discard(here)
         taken.add(best)
         moves.append(SquadShift(squad=sid, x=best[0], y=best[1]))
     run.emit(SquadsRetreated(side=c.attacker_side, moves=tuple(moves)))
+    for e in met:
+        run.emit(e)
     run.emit(CombatEnded(reason="retreated"))
 
 
@@ -535,6 +575,8 @@ def fire_engine(run: Run, cmd: FireEngine, dice: Dice) -> None:
         raise RuleViolation("siege engines only target the enemy", rule=R_SIEGE)
     if o.engine_range > 0 and distance((engine.x, engine.y), tgt_pos, _eight(st)) > o.engine_range:
         raise RuleViolation("the target is out of the engine's range", rule=R_SIEGE)
+    if q.hidden:  # firing is an attack: the squad shows itself (Hero Units: stealth)
+        run.emit(SquadRevealed(squad=q.id, side=q.side, x=q.x, y=q.y, reason="fired an engine"))
     ds = dice.roll_many(engine.level, 6, f"siege engine {engine.id}")
     hit = any(v >= o.engine_hit_on for v in ds.values)
     assert side is not None

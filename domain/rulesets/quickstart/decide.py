@@ -43,7 +43,8 @@ from domain.rulesets.quickstart.events import (
     SquadMoved,
     SquadRevealed,
 )
-from domain.rulesets.quickstart.grid import flood_to, path_cost
+from domain.rulesets.quickstart.grid import flood_to, path_cost, shortest_path
+from domain.rulesets.quickstart.knowledge import hidden_at
 from domain.rulesets.quickstart.model import Hero, Squad, State
 from domain.rulesets.quickstart.rules import (
     R_ACTION,
@@ -183,23 +184,63 @@ def _move(run: Run, cmd: MoveSquad, dice: Dice) -> None:
         raise RuleViolation("the destination is off the battlefield", rule=R_ACTION)
     if dest == (q.x, q.y):
         raise RuleViolation(f"{q.id} is already there", rule=R_ACTION)
-    occupied = blocked(st)
+    # The move is judged on what the squad's side sees: a squad hidden from it is not in
+    # the way until the move meets it (then `_meet`), never a refusal.
+    unseen = hidden_at(st, q.side)
+    occupied = blocked(st, q.side) if unseen else blocked(st)
     if dest in occupied:
         raise RuleViolation("the destination is occupied (squad, engine or barrier)", rule=R_ACTION)
     o = board.options
     speed = o.speeds.get(q.kind, 6)
-    cost = path_cost(
-        (q.x, q.y), dest, occupied, board.width, board.height, o.adjacency == "eight", speed
-    )
+    eight = o.adjacency == "eight"
+    cost = path_cost((q.x, q.y), dest, occupied, board.width, board.height, eight, speed)
     if cost is None:
         raise RuleViolation(
             f"the destination is beyond {q.id}'s speed {speed} (or blocked)", rule=R_ACTION
         )
+    if unseen:
+        path = shortest_path((q.x, q.y), dest, occupied, board.width, board.height, eight, speed)
+        assert path is not None and len(path) == cost
+        for i, p in enumerate(path):
+            if p in unseen:
+                _meet(run, q, path[i - 1] if i else (q.x, q.y), i, action, unseen[p])
+                return
     run.emit(
         SquadMoved(
             squad=q.id, side=q.side, x=cmd.x, y=cmd.y, action=action, cost=cost, hidden=q.hidden
         )
     )
+
+
+def _meet(
+    run: Run,
+    q: Squad,
+    stop: tuple[int, int],
+    cost: int,
+    action: Literal["move", "standard", "skirmish"],
+    met: Squad,
+) -> None:
+    """Hero Units (stealth), ruling: a move whose path (a shortest one over the squares
+    its side sees free) meets a squad hidden from that side stops on the square before it,
+    having spent its move; the met squad is revealed, and so is the mover if it was hidden
+    itself (the two squads now face each other)."""
+    run.emit(
+        SquadMoved(
+            squad=q.id,
+            side=q.side,
+            x=stop[0],
+            y=stop[1],
+            action=action,
+            cost=cost,
+            hidden=q.hidden,
+            met=met.id,
+        )
+    )
+    if q.hidden:
+        run.emit(
+            SquadRevealed(squad=q.id, side=q.side, x=stop[0], y=stop[1], reason=f"met {met.id}")
+        )
+    run.emit(SquadRevealed(squad=met.id, side=met.side, x=met.x, y=met.y, reason=f"met by {q.id}"))
 
 
 def _use_skill(run: Run, cmd: UseSkill, dice: Dice) -> None:
@@ -307,7 +348,7 @@ def _reposition(run: Run, cmd: RepositionHero, dice: Dice) -> None:
         dest = (st.watchtower.x, st.watchtower.y)
     reach = flood_to(
         start,
-        blocked(st),
+        blocked(st, h.side),  # what the hero's side sees: a hidden enemy does not stop it
         st.width,
         st.height,
         st.options.adjacency == "eight",
@@ -315,7 +356,15 @@ def _reposition(run: Run, cmd: RepositionHero, dice: Dice) -> None:
     )
     if reach is None and start != dest:
         raise RuleViolation(f"{h.id} is surrounded or blocked in", rule=R_REPOSITION)
-    run.emit(HeroRepositioned(hero=h.id, side=h.side, squad=cmd.squad, watchtower=cmd.watchtower))
+    run.emit(
+        HeroRepositioned(
+            hero=h.id,
+            side=h.side,
+            squad=cmd.squad,
+            watchtower=cmd.watchtower,
+            hidden=cmd.squad is not None and st.squads[cmd.squad].hidden,
+        )
+    )
 
 
 def _revive(run: Run, cmd: ReviveHero, dice: Dice) -> None:
@@ -326,7 +375,11 @@ def _revive(run: Run, cmd: ReviveHero, dice: Dice) -> None:
         raise RuleViolation(f"{h.id} is not removed or trapped", rule=R_HEROES)
     if q.side != h.side or hero_count(st, q.id) >= st.options.max_heroes_per_squad:
         raise RuleViolation(f"{q.id} cannot take {h.id}", rule=R_HEROES)
-    run.emit(HeroRevived(hero=h.id, squad=q.id, surges=st.options.revive_surges))
+    run.emit(
+        HeroRevived(
+            hero=h.id, squad=q.id, surges=st.options.revive_surges, side=h.side, hidden=q.hidden
+        )
+    )
 
 
 def _adjust(run: Run, cmd: AdjustSquad, dice: Dice) -> None:

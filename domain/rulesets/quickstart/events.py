@@ -60,8 +60,14 @@ class SquadRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     squad: str
     side: str
     dice: Roll
-    hit_on: int
-    hits: int
+    hit_on: int  # a die at hit_on scores a hit any squad may take
+    hits: int  # all the hits scored, those below included
+    # Magic circles: the face from which a die scores against a squad standing on a circle
+    # of this roller's side (None: no such squad in the combat); `circle_only` of the hits
+    # were scored only that way, `undead_only` only by the paladins' rule against undead.
+    circle_hit_on: int | None = None
+    circle_only: int = 0
+    undead_only: int = 0
 
 
 class SquadShift(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -110,6 +116,9 @@ class SquadMoved(EventBase, frozen=True, gc=False, tag="SquadMoved"):
     action: Literal["move", "standard", "skirmish"]
     cost: int
     hidden: bool = False
+    # The squad hidden from the mover's side that stopped it on the square before its own
+    # (decide's ruling: a move that meets a hidden squad stops, the squad is revealed).
+    met: str | None = None
 
 
 class SkillChecked(EventBase, frozen=True, gc=False, tag="SkillChecked"):
@@ -208,6 +217,7 @@ class HeroRetreated(EventBase, frozen=True, gc=False, tag="HeroRetreated"):
     x: int
     y: int
     cause: Literal["squad_destroyed", "escaped"]
+    hidden: bool = False  # it joined a hidden squad: seen by its side only
 
 
 class HeroSurgeLost(EventBase, frozen=True, gc=False, tag="HeroSurgeLost"):
@@ -224,12 +234,15 @@ class HeroRepositioned(EventBase, frozen=True, gc=False, tag="HeroRepositioned")
     side: str
     squad: str | None
     watchtower: bool
+    hidden: bool = False  # it joined a hidden squad: seen by its side only
 
 
 class HeroRevived(EventBase, frozen=True, gc=False, tag="HeroRevived"):
     hero: str
     squad: str
     surges: int
+    side: str = ""  # the hero's side (events before it was recorded: "")
+    hidden: bool = False  # it joined a hidden squad: seen by its side only
 
 
 class SquadAdjusted(EventBase, frozen=True, gc=False, tag="SquadAdjusted"):

@@ -9,7 +9,16 @@ from __future__ import annotations
 from collections.abc import Callable, Container, Iterable
 from functools import lru_cache
 
-__all__ = ["Pos", "adjacent", "distance", "flood", "flood_to", "neighbours", "path_cost"]
+__all__ = [
+    "Pos",
+    "adjacent",
+    "distance",
+    "flood",
+    "flood_to",
+    "neighbours",
+    "path_cost",
+    "shortest_path",
+]
 
 Pos = tuple[int, int]
 
@@ -87,6 +96,38 @@ def path_cost(
         return straight
     if straight < limit:
         return _bounded_search(start, goal, blocked, _steps(width, height, eight), eight, limit)
+    return None
+
+
+def shortest_path(
+    start: Pos, goal: Pos, blocked: set[Pos], width: int, height: int, eight: bool, limit: int
+) -> list[Pos] | None:
+    """The squares of one shortest path from start to goal through free squares (start
+    left out, goal last), or None beyond `limit`. Breadth-first, each square's neighbours
+    in a fixed order (orthogonal steps first), the first path found: one path, always the
+    same for the same squares."""
+    if start == goal:
+        return []
+    if goal in blocked or distance(start, goal, eight) > limit:
+        return None
+    table = _steps(width, height, eight)
+    came: dict[Pos, Pos] = {start: start}
+    frontier = [start]
+    for _ in range(limit):
+        ring: list[Pos] = []
+        for p in frontier:
+            for n in table[p]:
+                if n in came or n in blocked:
+                    continue
+                came[n] = p
+                if n == goal:
+                    path = [n]
+                    while came[path[-1]] != start:
+                        path.append(came[path[-1]])
+                    path.reverse()
+                    return path
+                ring.append(n)
+        frontier = ring
     return None
 
 

@@ -182,11 +182,16 @@ class Circle(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class Hit(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """One hit scored in a combat roll, waiting to be assigned to a squad of `victim_side`."""
+    """One hit scored in a combat roll, waiting to be assigned to a squad of `victim_side`.
+
+    `only`: which squads may take it, after the rule that scored it: "any" (a die at
+    `hit_on`), "circle" (only a die at `circle_hit_on` scored it: a squad on a magic circle
+    of the scoring side), "undead" (a paladin's further 6: an undead squad)."""
 
     victim_side: str
     source: str
     source_level: int
+    only: Literal["any", "circle", "undead"] = "any"
 
 
 class Combat(msgspec.Struct, frozen=True, kw_only=True, gc=False):

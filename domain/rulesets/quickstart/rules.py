@@ -69,9 +69,14 @@ class Run:
         self.state = HANDLERS[type(event)](self.state, event)  # evolve, one call fewer
 
 
-def blocked(state: State) -> set[Pos]:
-    """Squares nothing may move into: squads, siege engines and barriers (not circles)."""
-    out = {(q.x, q.y) for q in state.squads.values()}
+def blocked(state: State, seen_by: str | None = None) -> set[Pos]:
+    """Squares nothing may move into: squads, siege engines and barriers (not circles).
+    With `seen_by`, as that side knows them: a squad hidden from it is not there (Hero
+    Units: stealth), so that what it is told never depends on a square it cannot see."""
+    if seen_by is None:
+        out = {(q.x, q.y) for q in state.squads.values()}
+    else:
+        out = {(q.x, q.y) for q in state.squads.values() if not q.hidden or q.side == seen_by}
     for g in state.engines.values():  # few engines and barriers: no generator for them
         out.add((g.x, g.y))
     for b in state.barriers.values():
@@ -120,7 +125,12 @@ def _nearest_free_squad(state: State, side: str, start: Pos) -> tuple[str, Pos] 
         return q.id, start
     board = state.board
     found = flood_to(
-        start, blocked(state), board.width, board.height, board.options.adjacency == "eight", at
+        start,
+        blocked(state, side),  # the hero's side's knowledge: a hidden enemy does not trap it
+        board.width,
+        board.height,
+        board.options.adjacency == "eight",
+        at,
     )
     if found is None:
         return None
@@ -153,6 +163,7 @@ def retreat_heroes_of(run: Run, squad: Squad) -> None:
                     x=-1,
                     y=-1,
                     cause="squad_destroyed",
+                    hidden=run.state.squads[dest[0]].hidden,
                 )
             )
 
@@ -172,7 +183,17 @@ def begin_turn(run: Run) -> None:
         h = run.state.heroes[hid]
         dest = _nearest_free_squad(run.state, side, (h.x, h.y))
         if dest is not None:
-            run.emit(HeroRetreated(hero=hid, side=side, squad=dest[0], x=-1, y=-1, cause="escaped"))
+            run.emit(
+                HeroRetreated(
+                    hero=hid,
+                    side=side,
+                    squad=dest[0],
+                    x=-1,
+                    y=-1,
+                    cause="escaped",
+                    hidden=run.state.squads[dest[0]].hidden,
+                )
+            )
         elif h.surges > 0:
             run.emit(HeroSurgeLost(hero=hid, surges=h.surges - 1))
             if h.surges - 1 == 0:

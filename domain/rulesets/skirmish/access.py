@@ -115,6 +115,14 @@ def legal_steps(state: State) -> list[str]:
     return [*phase.get(state.phase, []), "referee: ResolvePhase", "referee: EndSkirmish"]
 
 
+def _declaring(state: State, a: Army) -> bool:
+    """Whether `a`'s `acted` comes from a declaration still secret: declaring a ranged or
+    melee action spends the standard action at once, and the declaration is seen by its
+    side only until the phase is resolved ("Combat Phases"), so others must not learn it
+    from the flag either."""
+    return state.phase in ("ranged", "melee") and any(d.army == a.id for d in state.declared)
+
+
 def _army_view(state: State, a: Army, actor: Actor) -> dict[str, Any]:
     o = state.options
     own = actor.is_referee or (actor.role == "side" and actor.side == a.side)
@@ -157,7 +165,7 @@ def _army_view(state: State, a: Army, actor: Actor) -> dict[str, Any]:
         "disarmed": a.disarmed,
         "broken": dict(a.broken),
         "moves": a.moves,
-        "acted": a.acted,
+        "acted": a.acted if own or not _declaring(state, a) else False,
         "commander": {
             "name": c.name,
             "lost": a.commander_lost,

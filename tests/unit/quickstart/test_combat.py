@@ -143,8 +143,13 @@ def test_paladin_scores_every_six_against_undead() -> None:
     ]
     s = to_action(make(squads), step="combat")
     s, ev = run(s, "Attack", [6, 6, 1, 1, 1], squads=["n"], targets=["s1", "s2"])
-    assert ev[1].rolls[0].hits == 2 and len(ev[1].hits) == 2
-    s, ev = run(s, "ChooseCasualty", squad="s1")  # the second hit has one candidate
+    assert ev[1].rolls[0].hits == 2 and ev[1].rolls[0].undead_only == 1
+    assert [h.only for h in ev[1].hits] == ["undead", "any"]  # the restricted one first
+    # each hit has one squad that may take it: the undead s1, then s2
+    assert [(e.squad, e.outcome) for e in ev if type(e).__name__ == "HitApplied"] == [
+        ("s1", "destroyed"),
+        ("s2", "destroyed"),
+    ]
     assert s.winner == "north"
 
 
@@ -197,5 +202,6 @@ def test_squad_on_enemy_magic_circle_is_hit_on_five() -> None:
     circle = [{"id": "c", "side": "north", "x": 5, "y": 6}]
     s = to_action(make(squads, circles=circle), step="combat")
     s2, ev = run(s, "Attack", [5, 5], squads=["n"], targets=["s"])
-    assert ev[1].rolls[0].hit_on == 5 and ev[1].rolls[1].hit_on == 6
+    assert ev[1].rolls[0].circle_hit_on == 5 and ev[1].rolls[1].circle_hit_on is None
+    assert ev[1].rolls[0].circle_only == 1 and [h.only for h in ev[1].hits] == ["circle"]
     assert "s" not in s2.squads and "n" in s2.squads
