@@ -35,6 +35,7 @@ __all__ = [
     "CREATE_BODY_MAX",
     "SMALL_BODY_MAX",
     "UNREADABLE",
+    "VERIFY_BODY_MAX",
     "InvalidBody",
     "JSONBodyRequest",
     "StrictStructSchemaPlugin",
@@ -51,6 +52,7 @@ T = TypeVar("T")
 # Everything else (a fork, an integration, a dice reveal) is a few short fields.
 CREATE_BODY_MAX = 1024 * 1024  # POST /battles
 COMMAND_BODY_MAX = 256 * 1024  # POST /battles/{id}/commands
+VERIFY_BODY_MAX = 128 * 1024  # POST /battles/{id}/verify: up to MAX_RECEIPTS receipts
 SMALL_BODY_MAX = 16 * 1024  # every other route (the app's default)
 
 # What msgspec raises for JSON that parses as syntax but cannot become Python objects.

@@ -11,6 +11,7 @@ from litestar.params import JSONBody, QueryParameter
 from litestar.status_codes import HTTP_204_NO_CONTENT
 
 from events.receipts import b64url
+from service.json_body import VERIFY_BODY_MAX
 from service.receipt_checks import parse_query_receipts
 from service.routes import SECURED, AppRequest, Authorization, BattleId, problems, service_of
 from service.schemas import (
@@ -103,7 +104,8 @@ class VerifyController(Controller):
         summary="Verify the battle as GET does, checking the receipts sent in the body",
         description=_VERIFY_DESCRIPTION,
         status_code=200,
-        responses=problems(400, 401, 403, 404),
+        request_max_body_size=VERIFY_BODY_MAX,
+        responses=problems(400, 401, 403, 404, 413),
         security=SECURED,
     )
     async def verify_battle_receipts(

@@ -67,6 +67,7 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
         403: "The key may not do this (another battle, another side, read-only)",
         404: "No such battle, ruleset, unit or other thing",
         409: "The battle is not at the expected version (current_version says where it is)",
+        413: "The body is larger than this route accepts",
         422: "The rules do not allow this order now, or the Idempotency-Key was reused",
         503: "The event store is unavailable; retry",
     }
