@@ -49,7 +49,10 @@ def south_hides(
 
 def answer(state: Any, type_: str, actor: Actor = NORTH, **fields: Any) -> Any:
     """What the service would answer: refused (error type, reason, rule) or accepted."""
-    c = cmd(type_, **fields)
+    try:
+        c = cmd(type_, **fields)
+    except msgspec.ValidationError as e:
+        return "invalid", str(e)  # refused by the schema (400), before any state is read
     try:
         RULESET.authorize(state, c, actor)
         RULESET.decide(state, c, ScriptedDice([3] * 40))

@@ -26,7 +26,10 @@ OBSERVER = Actor(role="observer")
 
 
 def outcome(state: State, body: dict[str, Any], actor: Actor, seed: int) -> Any:
-    c = RULESET.command_decoder.decode(msgspec.json.encode(body))
+    try:
+        c = RULESET.command_decoder.decode(msgspec.json.encode(body))
+    except msgspec.ValidationError as e:
+        return "invalid", str(e)  # refused by the schema (400), before any state is read
     try:
         RULESET.authorize(state, c, actor)
         RULESET.decide(state, c, SeededDice(seed))
