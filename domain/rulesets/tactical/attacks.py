@@ -1,0 +1,515 @@
+"""[Attacks] and [Defense and Focus] of seed 002: the Attack command (weapon or power;
+a character, a structure or an unseen square), the roll, defence and damage, the
+reaction window and its resolution.
+
+Attack roll = dice + ability scores + bonuses + modifiers; damage = roll - DEF (FOC for
+spells); 0 or less is a miss ([Attacks], [Defense and Focus]).
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from msgspec.structs import replace
+
+from domain.dice import Dice
+from domain.errors import RuleViolation, UnknownEntity
+from domain.rulesets.tactical.commands import Attack, React
+from domain.rulesets.tactical.conditions import can_act, can_react
+from domain.rulesets.tactical.events import (
+    AttackDeclared,
+    AttackResolved,
+    StructureDamaged,
+    UnseenAttackResolved,
+)
+from domain.rulesets.tactical.geometry import distance
+from domain.rulesets.tactical.initial import parse_dice
+from domain.rulesets.tactical.model import Char, Square, State, Structure
+from domain.rulesets.tactical.modifiers import (
+    attack_modifiers,
+    cover_modifier,
+    sight_blockers,
+    totally_concealed,
+)
+from domain.rulesets.tactical.pools import after_loss, check_end
+from domain.rulesets.tactical.records import AttackRecord, Modifier, ReactionTaken, StatBonus
+from domain.rulesets.tactical.rules import (
+    R_ATTACKS,
+    R_STAMINA_ACTIONS,
+    R_STANDARD,
+    R_STRUCTURES,
+    R_UNSEEN,
+    Run,
+    char,
+    ensure_active,
+    need_sta,
+    round_cap,
+)
+from domain.rulesets.tactical.sight import line_of_sight
+
+__all__ = [
+    "Weapon",
+    "attack",
+    "attack_action",
+    "check_range",
+    "finish",
+    "react",
+    "roll_weapon",
+    "structure_damage",
+    "weapon_of",
+]
+
+Kind = Literal["melee", "ranged", "spell"]
+
+
+class Weapon:
+    """An item in hand or a power, seen the same way by the attack code."""
+
+    __slots__ = (
+        "add_stats",
+        "area",
+        "bonus",
+        "dice",
+        "id",
+        "kind",
+        "no_roll",
+        "pool",
+        "reach",
+        "sta",
+        "throw",
+        "wil",
+    )
+
+    def __init__(self, state: State, c: Char, wid: str) -> None:
+        items = state.board.items
+        powers = state.board.powers
+        self.id = wid
+        if wid in (c.main_hand, c.off_hand) and wid in items:
+            it = items[wid]
+            if it.category not in ("melee", "ranged", "spell"):
+                raise RuleViolation(f"{wid} is not a weapon", rule=R_STANDARD)
+            self.kind: Kind = it.category
+            self.dice, self.add_stats, self.bonus = it.dice, it.add_stats, it.bonus
+            self.reach = it.reach if it.category == "melee" else it.range
+            self.pool = it.pool
+            self.area = it.area
+            self.sta = self.wil = 0
+            self.no_roll = False
+            self.throw = it.throw
+        elif wid in c.powers and wid in powers:
+            p = powers[wid]
+            self.kind = p.kind
+            self.dice, self.add_stats, self.bonus = p.dice, p.add_stats, p.bonus
+            self.reach = p.range
+            self.pool = p.pool
+            self.area = p.area
+            self.sta, self.wil = p.sta, p.wil
+            self.no_roll = p.no_roll
+            self.throw = False
+        elif wid in items or wid in powers:
+            raise RuleViolation(
+                f"{c.id} does not hold {wid} (draw it first) nor have it as a power",
+                rule=R_STANDARD,
+            )
+        else:
+            raise UnknownEntity(f"no item or power {wid!r}", weapon=wid)
+
+
+def weapon_of(state: State, c: Char, wid: str) -> Weapon:
+    return Weapon(state, c, wid)
+
+
+def _pool(w: Weapon, asked: str | None) -> Literal["HEA", "STA", "WIL"]:
+    """[Standard Actions] Attack: weapons hit HEA (melee may take STA); spells STA or WIL."""
+    if w.kind == "spell":
+        pool = asked or w.pool or "STA"
+        if asked == "HEA" and w.pool != "HEA":
+            raise RuleViolation("spell attacks target STA or WIL (A26)", rule=R_STANDARD)
+    elif w.kind == "melee":
+        pool = asked or w.pool or "HEA"
+        if pool == "WIL" and w.pool != "WIL":
+            raise RuleViolation("melee attacks target HEA or STA", rule=R_STANDARD)
+    else:
+        pool = asked or w.pool or "HEA"
+        if pool != (w.pool or "HEA"):
+            raise RuleViolation("ranged weapon attacks target HEA", rule=R_STANDARD)
+    return pool  # type: ignore[return-value]
+
+
+def attack_action(state: State, c: Char, w: Weapon) -> tuple[str, int]:
+    """The standard action, else a 6 STA stamina attack; capped at max(END, 2) a round."""
+    why = can_act(c)
+    if why is not None:
+        raise RuleViolation(why, rule=R_STANDARD)
+    if c.attacks >= round_cap(c):
+        raise RuleViolation(
+            f"{c.id} has made {c.attacks} attack actions this round (max(END, 2) = {round_cap(c)})",
+            rule=R_STANDARD,
+        )
+    if not c.standard_used:
+        return "standard", 0
+    if c.has("dazed"):
+        raise RuleViolation(f"{c.id} is dazed: no stamina actions", rule=R_STAMINA_ACTIONS)
+    need_sta(state, c, 6 + w.sta, "an extra attack")
+    return "stamina", 6
+
+
+def roll_weapon(dice: Dice, w: Weapon, who: str, halve: bool) -> tuple[object, int]:
+    count, sides, k = parse_dice(w.dice)
+    roll = dice.roll_many(count, sides, f"attack of {who} with {w.id}") if count else None
+    total = (sum(roll.values) if roll is not None else 0) + k
+    return roll, total // 2 if halve else total
+
+
+def attack(run: Run, cmd: Attack, dice: Dice) -> None:
+    st = run.state
+    a = char(st, cmd.character)
+    ensure_active(st, a)
+    w = weapon_of(st, a, cmd.weapon)
+    action, sta = attack_action(st, a, w)
+    if cmd.finisher:
+        action = "finisher"
+    if w.area is not None:
+        raise RuleViolation(f"{w.id} is an area attack", rule=R_ATTACKS)  # decide routes those
+    need_sta(st, a, sta + w.sta, "this attack")
+    if w.wil and a.WIL.cur < w.wil:
+        raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)
+    if cmd.target is not None:
+        if cmd.target in st.structures:
+            _attack_structure(run, cmd, dice, a, w, action, sta)
+            return
+        t = char(st, cmd.target)
+        if totally_concealed(st, a, t):
+            raise RuleViolation(
+                f"{t.id} has total concealment: perceive it first or attack a square",
+                rule=R_UNSEEN,
+            )
+        _single(run, cmd, dice, a, w, action, sta, t, t.pos, unseen=False)
+        return
+    if cmd.square is None:
+        raise RuleViolation("name a target, or a square", rule=R_ATTACKS)
+    sq = (cmd.square[0], cmd.square[1])
+    cid = st.occupied.get(sq)
+    present = st.chars[cid] if cid is not None else None
+    if present is not None and not totally_concealed(st, a, present):
+        _single(run, cmd, dice, a, w, action, sta, present, sq, unseen=False)
+        return
+    _single(run, cmd, dice, a, w, action, sta, present, sq, unseen=True)
+
+
+def _reach(state: State, a: Char, w: Weapon, t: Char | None, throw: bool) -> int:
+    if throw:  # [Throwing Melee Weapons]: range = STR (A63: the thrower's)
+        if state.options.throw_range == "target_str" and t is not None:
+            return max(t.stats.STR, 1)
+        return max(a.stats.STR, 1)
+    return w.reach
+
+
+def check_range(state: State, a: Char, w: Weapon, sq: Square, t: Char | None, throw: bool) -> None:
+    d = distance(a.pos, sq, state.options.metric)
+    reach = _reach(state, a, w, t, throw)
+    if d > reach:
+        raise RuleViolation(
+            f"{list(sq)} is {d} squares away; {w.id} reaches {reach}", rule=R_ATTACKS
+        )
+    if d > 1 and not line_of_sight(a.pos, sq, sight_blockers(state).__contains__):
+        raise RuleViolation(f"no line of sight to {list(sq)}", rule=R_ATTACKS)
+
+
+def _frightened(a: Char, target: str | None) -> None:
+    f = a.condition("frightened")
+    if f is not None and target is not None and f.source == target:
+        raise RuleViolation(f"{a.id} is frightened of {target}", rule="002 Conditions")
+
+
+def _single(
+    run: Run,
+    cmd: Attack,
+    dice: Dice,
+    a: Char,
+    w: Weapon,
+    action: str,
+    sta: int,
+    t: Char | None,
+    sq: Square,
+    *,
+    unseen: bool,
+) -> None:
+    st = run.state
+    throw = cmd.throw and w.kind == "melee"
+    _frightened(a, t.id if t else None)
+    if cmd.finisher and (t is None or not (t.has("unconscious") or t.helpless)):
+        raise RuleViolation("a finisher needs an unconscious or helpless foe", rule=R_STANDARD)
+    check_range(st, a, w, sq, t, throw)
+    penalised = throw and not w.throw
+    roll, dice_total = roll_weapon(dice, w, a.id, penalised)
+    abilities: tuple[StatBonus, ...] = ()
+    if not penalised:
+        abilities = tuple(StatBonus(stat=s, value=getattr(a.stats, s)) for s in w.add_stats)
+    mods: list[Modifier] = []
+    if t is not None and not unseen:
+        perceived = t.id in a.perceived or (t.glimpsed_until >= t.turns_taken > 0)
+        concealed_total = t.has("invisible") or st.board.concealment.get(t.pos) == "total"
+        mods = attack_modifiers(st, a, t, w.kind, perceived_unseen=perceived and concealed_total)
+    else:
+        mods = cover_modifier(st, a, sq, t)
+        mods.append(
+            Modifier(
+                kind="unseen_square",
+                value=-st.options.unseen_square_penalty,
+                reason=f"attack on square {list(sq)} ({a.id} cannot see into it)",
+                rule=R_UNSEEN,
+                squares=(sq,),
+            )
+        )
+    bonus = 0 if penalised else w.bonus
+    total = dice_total + sum(b.value for b in abilities) + bonus + sum(m.value for m in mods)
+    spell = w.kind == "spell"
+    defence = 0 if t is None else (t.FOC if spell else t.DEF)
+    record = AttackRecord(
+        attacker=a.id,
+        target=None if (unseen and t is None) else (t.id if t else None),
+        target_kind="character" if t is not None and not unseen else "square",
+        square=sq,
+        weapon=w.id,
+        weapon_kind=w.kind,
+        action=action,  # type: ignore[arg-type]
+        sta_spent=sta + w.sta,
+        wil_spent=w.wil,
+        dice=roll,  # type: ignore[arg-type]
+        dice_total=dice_total,
+        halved=penalised,
+        abilities=abilities,
+        bonus=bonus,
+        modifiers=tuple(mods),
+        total=total,
+        defence_stat="FOC" if spell else "DEF",
+        defence=defence,
+        pool=_pool(w, cmd.pool),
+        damage=total - defence,
+        unseen=unseen,
+    )
+    if unseen:
+        _finish_unseen(run, record, t, dice)
+        return
+    assert t is not None
+    if (
+        record.damage > 0
+        and st.options.reaction_window == "ask"
+        and can_react(st, t) is None
+        and (st.active != t.id or st.options.react_on_own_turn)
+    ):
+        run.emit(AttackDeclared(attack=record, reactor=t.id))
+        return
+    finish(run, record, ())
+
+
+def _finish_unseen(run: Run, record: AttackRecord, t: Char | None, dice: Dice) -> None:
+    """[Targeting What You Can't See §2]: a miss must not tell whether anyone was there.
+
+    The public event is the same for an empty square and a miss; who was there is in a
+    referee-only event, emitted in both cases so that its presence tells nothing either.
+    """
+    damage = record.damage if t is not None else 0
+    hit = t is not None and damage > 0
+    if hit:
+        assert t is not None
+        record = replace(record, target=t.id)
+        finish(run, record, ())
+    else:
+        public = replace(record, defence=0, damage=0, target=None)
+        run.emit(AttackResolved(attack=public, damage=0, hit=False))
+    run.emit(
+        UnseenAttackResolved(
+            attacker=record.attacker,
+            squares=(record.square,),
+            present=(t.id,) if t is not None else (),
+            detail=(
+                "empty square: the attack fails automatically"
+                if t is None
+                else f"{t.id} was there: total {record.total} - {record.defence_stat} "
+                f"{record.defence} = {damage}"
+            ),
+        )
+    )
+
+
+def _attack_structure(
+    run: Run, cmd: Attack, dice: Dice, a: Char, w: Weapon, action: str, sta: int
+) -> None:
+    """[Structures]: an attack on a structure; its HEA damage becomes STH damage."""
+    st = run.state
+    s: Structure = st.structures[cmd.target]  # type: ignore[index]
+    if s.destroyed:
+        raise RuleViolation(f"{s.id} is already destroyed", rule=R_STRUCTURES)
+    sq = min(s.squares, key=lambda q: distance(a.pos, q, st.options.metric))
+    throw = cmd.throw and w.kind == "melee"
+    check_range(st, a, w, sq, None, throw)
+    penalised = throw and not w.throw
+    roll, dice_total = roll_weapon(dice, w, a.id, penalised)
+    abilities = (
+        ()
+        if penalised
+        else tuple(StatBonus(stat=x, value=getattr(a.stats, x)) for x in w.add_stats)
+    )
+    bonus = 0 if penalised else w.bonus
+    total = dice_total + sum(b.value for b in abilities) + bonus
+    spell = w.kind == "spell"
+    defence = s.FOC if spell else s.DEF
+    record = AttackRecord(
+        attacker=a.id,
+        target=s.id,
+        target_kind="structure",
+        square=sq,
+        weapon=w.id,
+        weapon_kind=w.kind,
+        action=action,  # type: ignore[arg-type]
+        sta_spent=sta + w.sta,
+        wil_spent=w.wil,
+        dice=roll,  # type: ignore[arg-type]
+        dice_total=dice_total,
+        halved=penalised,
+        abilities=abilities,
+        bonus=bonus,
+        total=total,
+        defence_stat="FOC" if spell else "DEF",
+        defence=defence,
+        pool=_pool(w, cmd.pool),
+        damage=total - defence,
+    )
+    finish(run, record, ())
+
+
+def structure_damage(run: Run, sid: str, pool: str, damage: int) -> None:
+    """[Structures]: every 10 HEA damage is 1 STH (cumulative, A62); STA/WIL do nothing."""
+    s = run.state.structures[sid]
+    if pool != "HEA" or damage <= 0 or s.destroyed:
+        return
+    o = run.state.options
+    total = s.hea_damage + damage
+    per_hit = (s.sth_max - s.sth) + damage // o.sth_divisor
+    lost = per_hit if o.sth_per_hit else total // o.sth_divisor
+    after = max(s.sth_max - lost, 0)
+    run.emit(
+        StructureDamaged(
+            structure=sid,
+            hea_damage=damage,
+            total_hea_damage=total,
+            sth_before=s.sth,
+            sth_after=after,
+            destroyed=after <= 0,
+        )
+    )
+
+
+def finish(
+    run: Run, record: AttackRecord, reactions: tuple[ReactionTaken, ...], *, counts: bool = True
+) -> None:
+    """Apply the attack after its reactions: the damage, the pool hit, the consequences."""
+    st = run.state
+    damage = record.damage
+    negated = False
+    for r in reactions:
+        if r.kind == "dodge":
+            damage -= r.value
+        elif r.kind in ("parry", "shield") and r.effect in ("parried", "shielded"):
+            negated = True
+    bonus = 0
+    t = st.chars.get(record.target) if record.target_kind == "character" and record.target else None
+    if (
+        t is not None
+        and t.has("exposed")
+        and damage > 0
+        and st.options.exposed_bonus == "to_damage"
+    ):
+        bonus = st.options.exposed_amount
+    final = damage + bonus
+    hit = final > 0
+    if negated:
+        shield = any(r.kind == "shield" and r.effect == "shielded" for r in reactions)
+        hit = shield and not st.options.shield_is_miss
+        final = 0
+    run.emit(
+        AttackResolved(
+            attack=record,
+            reactions=reactions,
+            exposed_bonus=bonus if not negated else 0,
+            damage=max(final, 0),
+            hit=hit,
+            counts_action=counts,
+        )
+    )
+    for r in reactions:
+        if r.kind in ("shield", "parry", "dodge") and r.sta:
+            c = run.state.chars[r.character]
+            after_loss(run, r.character, "STA", c.STA.cur + r.sta, f"{r.kind} reaction")
+    if record.target_kind == "structure" and record.target is not None:
+        structure_damage(run, record.target, record.pool, final)
+    elif t is not None and final > 0:
+        before = getattr(t, record.pool).cur
+        after_loss(run, t.id, record.pool, before, f"attack by {record.attacker}")
+    if record.sta_spent:
+        c = run.state.chars[record.attacker]
+        after_loss(run, c.id, "STA", c.STA.cur + record.sta_spent, "stamina spent")
+    check_end(run)
+
+
+def react(run: Run, cmd: React, dice: Dice) -> None:
+    """[Stamina Actions] Dodge, Parry, Shield (reactions, one a round), or none."""
+    st = run.state
+    p = st.pending
+    if p is None:
+        raise RuleViolation("no attack waits for a reaction", rule=R_STAMINA_ACTIONS)
+    if cmd.character != p.target:
+        raise RuleViolation(f"the attack waits for {p.target}'s reaction", rule=R_STAMINA_ACTIONS)
+    t = char(st, cmd.character)
+    if cmd.reaction == "none":
+        finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),))
+        return
+    why = can_react(st, t)
+    if why is not None:
+        raise RuleViolation(why, rule=R_STAMINA_ACTIONS)
+    items = st.board.items
+    held = [items[i] for i in (t.main_hand, t.off_hand) if i is not None and i in items]
+    if cmd.reaction == "dodge":
+        need_sta(st, t, 6, "dodge")
+        die = dice.roll(6, f"dodge of {t.id}")
+        value = die.value + t.stats.DEX
+        r = ReactionTaken(
+            character=t.id,
+            kind="dodge",
+            sta=6,
+            die=die,
+            value=value,
+            effect=f"d6 + DEX = {value} off the attack roll",
+        )
+    elif cmd.reaction == "parry":
+        if not any(i.parry for i in held):
+            raise RuleViolation(f"{t.id} holds no parry weapon", rule=R_STAMINA_ACTIONS)
+        if p.weapon_kind != "melee":
+            raise RuleViolation("parry answers a melee attack", rule=R_STAMINA_ACTIONS)
+        if cmd.sta < 1 or cmd.sta > t.STA.cur:
+            raise RuleViolation(
+                f"parry spends 1 to {t.STA.cur} STA (A20), not {cmd.sta}", rule=R_STAMINA_ACTIONS
+            )
+        against = p.total if st.options.parry_vs == "attack_total" else p.damage
+        ok = cmd.sta > against
+        r = ReactionTaken(
+            character=t.id,
+            kind="parry",
+            sta=cmd.sta,
+            value=cmd.sta,
+            effect="parried" if ok else f"failed: {cmd.sta} is not greater than {against}",
+        )
+    else:
+        if not any(i.shield for i in held):
+            raise RuleViolation(f"{t.id} holds no shield", rule=R_STAMINA_ACTIONS)
+        cost = p.damage  # the attack's damage (an exposed target cannot react)
+        r = ReactionTaken(
+            character=t.id,
+            kind="shield",
+            sta=cost,
+            value=cost,
+            effect="shielded",
+        )
+    finish(run, p, (r,))

@@ -1,0 +1,226 @@
+"""Commands of the tactical ruleset (seed 002): imperative, a tagged union on "type".
+
+Every command that acts for a character names it (`character`), so that access can
+check that the caller's side owns it. Unknown fields are refused.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+import msgspec
+
+__all__ = [
+    "COMMAND_DOCS",
+    "Attack",
+    "Command",
+    "DeclareSurprise",
+    "EndCombat",
+    "EndTurn",
+    "FreeAction",
+    "Help",
+    "Move",
+    "Perceive",
+    "React",
+    "Rest",
+    "Restore",
+    "RollInitiative",
+    "RuleVisibility",
+    "Save",
+    "SetCondition",
+    "SetDC",
+    "Stunned",
+]
+
+Id = Annotated[str, msgspec.Meta(min_length=1, max_length=64)]
+Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
+Coord = Annotated[int, msgspec.Meta(ge=0, le=9999)]
+Sq = tuple[Coord, Coord]
+Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+PoolName = Literal["HEA", "STA", "WIL"]
+
+
+class CommandBase(
+    msgspec.Struct,
+    frozen=True,
+    kw_only=True,
+    gc=False,
+    tag_field="type",
+    forbid_unknown_fields=True,
+):
+    """Base of the tactical commands."""
+
+
+class DeclareSurprise(CommandBase, frozen=True, kw_only=True, gc=False, tag="DeclareSurprise"):
+    surprised: Annotated[tuple[Id, ...], msgspec.Meta(max_length=5000)]
+    reason: Reason
+
+
+class RollInitiative(CommandBase, frozen=True, kw_only=True, gc=False, tag="RollInitiative"):
+    pass
+
+
+class Move(CommandBase, frozen=True, kw_only=True, gc=False, tag="Move"):
+    """A move action: run (SPE), sprint (SPE + 2), shift (1), crawl (SPE / 4, prone)."""
+
+    character: Id
+    mode: Literal["run", "sprint", "shift", "crawl"] = "run"
+    to: Sq
+    path: Annotated[tuple[Sq, ...], msgspec.Meta(max_length=200)] | None = None
+    stand_up: bool = False
+    drop_prone: bool = False
+
+
+class Attack(CommandBase, frozen=True, kw_only=True, gc=False, tag="Attack"):
+    """A standard attack action, or (6 STA) an extra one.
+
+    `weapon` is an item in hand or a power. `target` a character or structure; or
+    `square` for an attack on a square you cannot see into, or an area's origin;
+    `direction` for a blast or line. `pool`: HEA by default (melee may take STA;
+    spells STA or WIL).
+    """
+
+    character: Id
+    weapon: Id
+    target: Id | None = None
+    square: Sq | None = None
+    direction: Direction | None = None
+    pool: PoolName | None = None
+    throw: bool = False
+    finisher: bool = False
+    second_target: Id | None = None  # dual wielding: two rolls, two targets
+
+
+class React(CommandBase, frozen=True, kw_only=True, gc=False, tag="React"):
+    """The target of a pending attack reacts: dodge (6 STA), parry (X STA), shield, or none."""
+
+    character: Id
+    reaction: Literal["dodge", "parry", "shield", "none"]
+    sta: Annotated[int, msgspec.Meta(ge=0, le=9999)] = 0
+
+
+class Perceive(CommandBase, frozen=True, kw_only=True, gc=False, tag="Perceive"):
+    character: Id
+    target: Id
+
+
+class Save(CommandBase, frozen=True, kw_only=True, gc=False, tag="Save"):
+    character: Id
+    condition: Id
+
+
+class Rest(CommandBase, frozen=True, kw_only=True, gc=False, tag="Rest"):
+    character: Id
+
+
+class Help(CommandBase, frozen=True, kw_only=True, gc=False, tag="Help"):
+    character: Id
+    ally: Id
+
+
+class FreeAction(CommandBase, frozen=True, kw_only=True, gc=False, tag="FreeAction"):
+    """A free action (speak, drop, draw, stow, release...): repeating one costs 6 STA."""
+
+    character: Id
+    action: Literal["speak", "drop", "inspect", "draw", "stow", "release", "other"]
+    detail: Annotated[str, msgspec.Meta(max_length=500)] = ""
+    item: Id | None = None
+    hand: Literal["main", "off"] | None = None
+
+
+class Stunned(CommandBase, frozen=True, kw_only=True, gc=False, tag="Stunned"):
+    """[Stunned]: choose what this turn loses, the standard action or the move."""
+
+    character: Id
+    lose: Literal["standard", "move"]
+
+
+class EndTurn(CommandBase, frozen=True, kw_only=True, gc=False, tag="EndTurn"):
+    character: Id
+
+
+class SetDC(CommandBase, frozen=True, kw_only=True, gc=False, tag="SetDC"):
+    dc: Annotated[int, msgspec.Meta(ge=1, le=30)]
+    reason: Reason
+
+
+class Restore(CommandBase, frozen=True, kw_only=True, gc=False, tag="Restore"):
+    """Healing or medicine (referee): restore `amount` to a pool."""
+
+    character: Id
+    pool: PoolName = "HEA"
+    amount: Annotated[int, msgspec.Meta(ge=1, le=9999)]
+    reason: Reason
+    medicine: bool = False
+
+
+class SetCondition(CommandBase, frozen=True, kw_only=True, gc=False, tag="SetCondition"):
+    """The referee gives or removes a condition (a wound's effect, an ability), with reason."""
+
+    character: Id
+    condition: Id
+    rating: Annotated[int, msgspec.Meta(ge=0, le=100)] = 0
+    source: Id | None = None
+    remove: bool = False
+    from_wound: bool = False
+    reason: Reason
+
+
+class RuleVisibility(CommandBase, frozen=True, kw_only=True, gc=False, tag="RuleVisibility"):
+    """The referee rules superior cover, concealment or helplessness of a character."""
+
+    character: Id
+    superior_cover: bool = False
+    concealed: bool = False
+    helpless: bool = False
+    reason: Reason
+
+
+class EndCombat(CommandBase, frozen=True, kw_only=True, gc=False, tag="EndCombat"):
+    winner: Id | None = None
+    reason: Reason = "ended by the referee"
+
+
+Command = (
+    DeclareSurprise
+    | RollInitiative
+    | Move
+    | Attack
+    | React
+    | Perceive
+    | Save
+    | Rest
+    | Help
+    | FreeAction
+    | Stunned
+    | EndTurn
+    | SetDC
+    | Restore
+    | SetCondition
+    | RuleVisibility
+    | EndCombat
+)
+
+COMMAND_DOCS: dict[str, str] = {
+    "DeclareSurprise": "Before initiative: the referee rules who is surprised, with a reason.",
+    "RollInitiative": "Roll d12 + DEX for everyone and start round 1; referee.",
+    "Move": "The active character's move action (run, sprint, shift, crawl); a second costs "
+    "6 STA; its side or the referee.",
+    "Attack": "The active character attacks with an item in hand or a power (the standard "
+    "action, then 6 STA each up to max(END, 2)); its side or the referee.",
+    "React": "The target of a pending attack dodges, parries, shields or declines; its side "
+    "or the referee.",
+    "Perceive": "A free d6 roll to locate a foe with total concealment; its side or referee.",
+    "Save": "Standard action: a save against one condition; its side or the referee.",
+    "Rest": "Standard action: +d6 to this turn's regeneration; its side or the referee.",
+    "Help": "Standard action: an ally in close burst 1 may reroll one die next turn.",
+    "FreeAction": "A free action; the same one again this round costs 6 STA (draw/stow: the "
+    "second costs 3 STA, at most 2).",
+    "Stunned": "A stunned character chooses what it loses this turn.",
+    "EndTurn": "End the active character's turn (regeneration); its side or the referee.",
+    "SetDC": "Referee: the DC of checks and saves from now on, with a reason.",
+    "Restore": "Referee: healing or medicine restores a pool, with a reason.",
+    "SetCondition": "Referee: give or remove a condition (a wound's effect...), with a reason.",
+    "RuleVisibility": "Referee: superior cover, concealment or helplessness of a character.",
+    "EndCombat": "Referee: end the combat (a side fled, or otherwise), with a reason.",
+}

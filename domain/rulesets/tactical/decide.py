@@ -1,0 +1,124 @@
+"""decide for seed 002: route a command to its step and return the events it produced.
+
+Raises RuleViolation (citing the seed section) or UnknownEntity, nothing else. Every die
+drawn is stored in the returned events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.dice import Dice
+from domain.errors import RuleViolation
+from domain.rulesets.tactical.actions import (
+    end,
+    free_action,
+    help_ally,
+    perceive,
+    rest,
+    save,
+    stunned,
+)
+from domain.rulesets.tactical.area_attacks import area_attack
+from domain.rulesets.tactical.attacks import attack, react, weapon_of
+from domain.rulesets.tactical.commands import (
+    Attack,
+    Command,
+    DeclareSurprise,
+    EndCombat,
+    EndTurn,
+    FreeAction,
+    Help,
+    Move,
+    Perceive,
+    React,
+    Rest,
+    Restore,
+    RollInitiative,
+    RuleVisibility,
+    Save,
+    SetCondition,
+    SetDC,
+    Stunned,
+)
+from domain.rulesets.tactical.events import Event
+from domain.rulesets.tactical.model import State
+from domain.rulesets.tactical.moves import move
+from domain.rulesets.tactical.referee import (
+    end_combat,
+    restore,
+    rule_visibility,
+    set_condition,
+    set_dc,
+)
+from domain.rulesets.tactical.rules import R_SEQUENCE, R_STAMINA_ACTIONS, Run, char
+from domain.rulesets.tactical.sequence import declare_surprise, roll_initiative
+
+__all__ = ["decide", "decide_folded"]
+
+
+def _surprise(run: Run, cmd: DeclareSurprise, dice: Dice) -> None:
+    declare_surprise(run, cmd.surprised, cmd.reason)
+
+
+def _initiative(run: Run, cmd: RollInitiative, dice: Dice) -> None:
+    roll_initiative(run, dice)
+
+
+def _attack(run: Run, cmd: Attack, dice: Dice) -> None:
+    c = char(run.state, cmd.character)
+    held = cmd.weapon in run.state.board.items or cmd.weapon in run.state.board.powers
+    if held and (cmd.weapon in (c.main_hand, c.off_hand) or cmd.weapon in c.powers):
+        w = weapon_of(run.state, c, cmd.weapon)
+        if w.area is not None:
+            area_attack(run, cmd, dice)
+            return
+    attack(run, cmd, dice)
+
+
+_STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
+    DeclareSurprise: _surprise,
+    RollInitiative: _initiative,
+    Move: move,
+    Attack: _attack,
+    React: react,
+    Perceive: perceive,
+    Save: save,
+    Rest: rest,
+    Help: help_ally,
+    FreeAction: free_action,
+    Stunned: stunned,
+    EndTurn: end,
+    SetDC: set_dc,
+    Restore: restore,
+    SetCondition: set_condition,
+    RuleVisibility: rule_visibility,
+    EndCombat: end_combat,
+}
+# Commands the referee may give while an attack waits for its reaction.
+_ANYTIME = (React, SetDC, Restore, SetCondition, RuleVisibility, EndCombat)
+
+
+def _run(state: State, command: Command, dice: Dice) -> Run:
+    if state.phase == "over":
+        raise RuleViolation("the combat is over", rule=R_SEQUENCE)
+    if state.pending is not None and not isinstance(command, _ANYTIME):
+        raise RuleViolation(
+            f"the attack on {state.pending.target} waits for its reaction (React)",
+            rule=R_STAMINA_ACTIONS,
+        )
+    run = Run(state)
+    _STEPS[type(command)](run, command, dice)
+    return run
+
+
+def decide(state: State, command: Command, dice: Dice) -> list[Event]:
+    """The events `command` produces in `state` (seed 002)."""
+    return _run(state, command, dice).events
+
+
+def decide_folded(state: State, command: Command, dice: Dice) -> tuple[list[Event], State]:
+    """`decide`, and the state after its events (each step already folded them)."""
+    run = _run(state, command, dice)
+    return run.events, run.state

@@ -1,0 +1,422 @@
+"""evolve for the tactical ruleset (seed 002): apply one event. Pure, total, never rolls.
+
+Every computation happened in decide and its results are in the event; each handler
+replaces the one or two characters the event names.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.rulesets.tactical.events import (
+    AreaCovered,
+    AttackDeclared,
+    AttackResolved,
+    CharacterDamaged,
+    CharacterDied,
+    CombatEnded,
+    ConditionEnded,
+    ConditionGained,
+    DCSet,
+    DeathSaveRolled,
+    DrainRecovered,
+    Event,
+    FreeActionTaken,
+    HelpGiven,
+    InitiativeRolled,
+    Moved,
+    Perceived,
+    Regenerated,
+    Rested,
+    Restored,
+    RoundStarted,
+    SaveRolled,
+    Stabilized,
+    StandardActionLost,
+    StructureDamaged,
+    SurpriseDeclared,
+    TurnEnded,
+    TurnStarted,
+    UnseenAttackResolved,
+    VisibilityRuled,
+    WoundRecorded,
+)
+from domain.rulesets.tactical.model import Char, Condition, Pool, State
+from domain.rulesets.tactical.records import AttackRecord
+
+__all__ = ["HANDLERS", "effective_max", "evolve"]
+
+
+def effective_max(c: Char, pool: str) -> int:
+    """[Exhausted]: the maximum of STA and WIL less the rating, to a minimum of 1."""
+    p: Pool = getattr(c, pool)
+    if pool == "HEA":
+        return p.max
+    ex = c.condition("exhausted")
+    return p.max if ex is None else max(1, p.max - ex.rating)
+
+
+def _put(s: State, c: Char) -> State:
+    chars = s.chars.copy()
+    chars[c.id] = c
+    return replace(s, chars=chars)
+
+
+def _gain(c: Char, pool: str, amount: int) -> Char:
+    """Raise a pool by `amount`, never above its (effective) maximum, never lowering it."""
+    p: Pool = getattr(c, pool)
+    cur = max(p.cur, min(p.cur + amount, effective_max(c, pool)))
+    return replace(c, **{pool: replace(p, cur=cur)})
+
+
+def _lose(c: Char, pool: str, amount: int) -> Char:
+    p: Pool = getattr(c, pool)
+    return replace(c, **{pool: replace(p, cur=p.cur - amount)})
+
+
+def _spend(c: Char, sta: int, wil: int) -> Char:
+    if sta:
+        c = replace(c, STA=replace(c.STA, cur=c.STA.cur - sta), sta_spent=True)
+    if wil:
+        c = replace(c, WIL=replace(c.WIL, cur=c.WIL.cur - wil), wil_spent=True)
+    return c
+
+
+def _costs(s: State, attacker: str, action: str, sta: int, wil: int) -> State:
+    c = _spend(s.chars[attacker], sta, wil)
+    if action != "opportunity" or s.options.oa_counts_to_cap:
+        c = replace(c, attacks=c.attacks + 1)
+    if action in ("standard", "finisher", "charge"):
+        c = replace(c, standard_used=True)
+    if action == "charge":
+        c = replace(c, moves=c.moves + 1)
+    if action == "opportunity":
+        c = replace(c, reaction_used=True)
+    return _put(s, c)
+
+
+def _attack_costs(s: State, a: AttackRecord) -> State:
+    return _costs(s, a.attacker, a.action, a.sta_spent, a.wil_spent)
+
+
+def _surprise(s: State, e: SurpriseDeclared) -> State:
+    chosen = set(e.surprised)
+    chars = {k: replace(c, surprised=k in chosen) for k, c in s.chars.items()}
+    return replace(s, chars=chars)
+
+
+def _initiative(s: State, e: InitiativeRolled) -> State:
+    chars = s.chars.copy()
+    for entry in e.entries:
+        chars[entry.character] = replace(chars[entry.character], initiative=entry.total)
+    return replace(s, chars=chars, order=e.order, phase="combat")
+
+
+def _reset_round(c: Char) -> Char:
+    return replace(
+        c,
+        moves=0,
+        attacks=0,
+        reaction_used=False,
+        draws=0,
+        reloads_standard=0,
+        reloads_stamina=0,
+        free_used=(),
+    )
+
+
+def _round(s: State, e: RoundStarted) -> State:
+    if s.options.round_window == "global":
+        chars = {k: _reset_round(c) for k, c in s.chars.items()}
+    else:
+        chars = s.chars
+    if e.round == 2:  # [Sequence §4]: the surprise lasts the first round only (A43)
+        chars = {k: replace(c, surprised=False) if c.surprised else c for k, c in chars.items()}
+    return replace(s, chars=chars, round=e.round, turn=-1, active=None)
+
+
+def _turn_started(s: State, e: TurnStarted) -> State:
+    c = s.chars[e.character]
+    if s.options.round_window == "per_character":
+        c = _reset_round(c)
+    c = replace(
+        c,
+        turns_taken=c.turns_taken + 1,
+        standard_used=False,
+        moves=0,
+        rested=False,
+        sprinting=False,
+        perceived=(),
+        stunned_lost=None,
+    )
+    if s.options.regen_window == "this_turn":
+        c = replace(c, sta_spent=False, wil_spent=False)
+    return replace(_put(s, c), active=e.character, turn=e.index)
+
+
+def _turn_ended(s: State, e: TurnEnded) -> State:
+    c = s.chars[e.character]
+    c = replace(c, rerolls=0)
+    if s.options.regen_window == "since_previous_turn":
+        c = replace(c, sta_spent=False, wil_spent=False)
+    return replace(_put(s, c), active=None)
+
+
+def _moved(s: State, e: Moved) -> State:
+    c = s.chars[e.character]
+    occupied = s.occupied
+    if e.path:
+        x, y = e.path[-1]
+        occupied = occupied.copy()
+        if occupied.get(c.pos) == c.id:
+            del occupied[c.pos]
+        occupied[(x, y)] = c.id
+        c = replace(c, x=x, y=y)
+    c = _spend(c, e.sta_spent, 0)
+    if e.move_action:
+        c = replace(c, moves=c.moves + 1)
+    if e.mode == "sprint":
+        c = replace(c, sprinting=True)
+    if e.stood_up:
+        c = replace(c, conditions=tuple(k for k in c.conditions if k.name != "prone"))
+    if e.dropped_prone and not c.has("prone"):
+        c = replace(c, conditions=(*c.conditions, Condition(name="prone")))
+    chars = s.chars.copy()
+    chars[c.id] = c
+    return replace(s, chars=chars, occupied=occupied)
+
+
+def _declared(s: State, e: AttackDeclared) -> State:
+    return replace(_attack_costs(s, e.attack), pending=e.attack)
+
+
+def _resolved(s: State, e: AttackResolved) -> State:
+    a = e.attack
+    if s.pending is None and e.counts_action and not a.area:
+        s = _attack_costs(s, a)
+    s = replace(s, pending=None)
+    for r in e.reactions:
+        c = s.chars[r.character]
+        c = _spend(c, r.sta, 0)
+        if r.kind != "none":
+            c = replace(c, reaction_used=True)
+        s = _put(s, c)
+    if e.damage > 0 and a.target is not None and a.target_kind == "character":
+        s = _put(s, _lose(s.chars[a.target], a.pool, e.damage))
+    if a.target is not None and a.target_kind == "character" and a.unseen and e.hit:
+        t = s.chars[a.target]
+        s = _put(s, replace(t, glimpsed_until=t.turns_taken + 1))
+    return s
+
+
+def _area(s: State, e: AreaCovered) -> State:
+    return _costs(s, e.attacker, e.action, e.sta_spent, e.wil_spent)
+
+
+def _unseen(s: State, e: UnseenAttackResolved) -> State:
+    return s
+
+
+def _structure(s: State, e: StructureDamaged) -> State:
+    st = s.structures[e.structure]
+    st = replace(st, hea_damage=e.total_hea_damage, sth=e.sth_after)
+    structures = s.structures.copy()
+    structures[st.id] = st
+    built = s.built
+    if e.destroyed:
+        built = {k: v for k, v in built.items() if v != st.id}
+    return replace(s, structures=structures, built=built)
+
+
+def _damaged(s: State, e: CharacterDamaged) -> State:
+    c = _lose(s.chars[e.character], e.pool, e.amount)
+    if e.sta_amount:
+        c = _lose(c, "STA", e.sta_amount)
+    return _put(s, c)
+
+
+def _cond_gained(s: State, e: ConditionGained) -> State:
+    c = s.chars[e.character]
+    kept = tuple(k for k in c.conditions if k.name != e.condition.name)
+    c = replace(c, conditions=(*kept, e.condition))
+    if e.condition.name == "exhausted":  # A69: the current value drops to the new maximum
+        for pool in ("STA", "WIL"):
+            p: Pool = getattr(c, pool)
+            top = effective_max(c, pool)
+            if p.cur > top:
+                c = replace(c, **{pool: replace(p, cur=top)})
+    if e.condition.name == "exposed" and e.condition.unsaveable and c.drained_at is None:
+        c = replace(c, drained_at=c.turns_taken)
+    return _put(s, c)
+
+
+def _cond_ended(s: State, e: ConditionEnded) -> State:
+    c = s.chars[e.character]
+    c = replace(c, conditions=tuple(k for k in c.conditions if k.name != e.condition))
+    if e.condition == "exposed":
+        c = replace(c, drained_at=None)
+    if e.condition == "unconscious":
+        c = replace(c, death_successes=0, death_failures=0)
+    return _put(s, c)
+
+
+def _wound(s: State, e: WoundRecorded) -> State:
+    return _put(s, replace(s.chars[e.character], wounds=e.wounds))
+
+
+def _death_save(s: State, e: DeathSaveRolled) -> State:
+    c = replace(s.chars[e.character], death_successes=e.successes, death_failures=e.failures)
+    return _put(s, c)
+
+
+def _stabilized(s: State, e: Stabilized) -> State:
+    return _put(s, replace(s.chars[e.character], death_successes=0, death_failures=0))
+
+
+def _died(s: State, e: CharacterDied) -> State:
+    c = replace(s.chars[e.character], dead=True, concentration=None, concentration_rating=0)
+    occupied = s.occupied
+    if occupied.get(c.pos) == c.id:
+        occupied = occupied.copy()
+        del occupied[c.pos]
+    chars = s.chars.copy()
+    chars[c.id] = c
+    return replace(s, chars=chars, occupied=occupied)
+
+
+def _save(s: State, e: SaveRolled) -> State:
+    c = s.chars[e.character]
+    if e.action == "standard":
+        c = replace(c, standard_used=True)
+    return _put(s, c)
+
+
+def _regenerated(s: State, e: Regenerated) -> State:
+    c = s.chars[e.character]
+    if e.sta_gain:
+        c = _gain(c, "STA", e.sta_gain)
+    if e.wil_gain:
+        c = _gain(c, "WIL", e.wil_gain)
+    return _put(s, c)
+
+
+def _drain(s: State, e: DrainRecovered) -> State:
+    c = s.chars[e.character]
+    cur = min(c.STA.cur + e.gain, effective_max(c, "STA"))
+    if s.options.drain_floor_zero:
+        cur = min(max(c.STA.cur, 0) + e.gain, effective_max(c, "STA"))
+    c = replace(c, STA=replace(c.STA, cur=max(cur, c.STA.cur)))
+    c = replace(c, drained_at=c.turns_taken if e.still_drained else None)
+    return _put(s, c)
+
+
+def _rested(s: State, e: Rested) -> State:
+    return _put(s, replace(s.chars[e.character], rested=True, standard_used=True))
+
+
+def _help(s: State, e: HelpGiven) -> State:
+    s = _put(s, replace(s.chars[e.character], standard_used=True))
+    ally = s.chars[e.ally]
+    return _put(s, replace(ally, rerolls=ally.rerolls + 1))
+
+
+def _lost(s: State, e: StandardActionLost) -> State:
+    c = s.chars[e.character]
+    if e.lost == "standard":
+        c = replace(c, stunned_lost="standard", standard_used=True)
+    else:
+        c = replace(c, stunned_lost="move", moves=c.moves + 1)
+    return _put(s, c)
+
+
+def _perceived(s: State, e: Perceived) -> State:
+    c = _spend(s.chars[e.character], e.sta_spent, 0)
+    c = replace(c, free_used=(*c.free_used, "perceive"))
+    if e.success:
+        c = replace(c, perceived=(*c.perceived, e.target))
+    return _put(s, c)
+
+
+def _free(s: State, e: FreeActionTaken) -> State:
+    c = _spend(s.chars[e.character], e.sta_spent, 0)
+    c = replace(c, free_used=(*c.free_used, e.action))
+    if e.action in ("draw", "stow"):
+        c = replace(c, draws=c.draws + 1)
+    if e.action == "draw" and e.item is not None:
+        stowed = tuple(i for i in c.stowed if i != e.item)
+        if e.hand == "off":
+            c = replace(c, off_hand=e.item, stowed=stowed)
+        else:
+            c = replace(c, main_hand=e.item, stowed=stowed)
+    elif e.action in ("stow", "drop") and e.item is not None:
+        keep = (*c.stowed, e.item) if e.action == "stow" else c.stowed
+        if c.main_hand == e.item:
+            c = replace(c, main_hand=None, stowed=keep)
+        elif c.off_hand == e.item:
+            c = replace(c, off_hand=None, stowed=keep)
+    return _put(s, c)
+
+
+def _restored(s: State, e: Restored) -> State:
+    c = _gain(s.chars[e.character], e.pool, e.amount)
+    return _put(s, c)
+
+
+def _dc(s: State, e: DCSet) -> State:
+    return replace(s, dc=e.dc)
+
+
+def _visibility(s: State, e: VisibilityRuled) -> State:
+    c = replace(
+        s.chars[e.character],
+        superior_cover=e.superior_cover,
+        concealed=e.concealed,
+        helpless=e.helpless,
+    )
+    return _put(s, c)
+
+
+def _ended(s: State, e: CombatEnded) -> State:
+    return replace(s, phase="over", winner=e.winner, end_reason=e.reason, active=None)
+
+
+HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
+    SurpriseDeclared: _surprise,
+    InitiativeRolled: _initiative,
+    RoundStarted: _round,
+    TurnStarted: _turn_started,
+    TurnEnded: _turn_ended,
+    Moved: _moved,
+    AttackDeclared: _declared,
+    AttackResolved: _resolved,
+    UnseenAttackResolved: _unseen,
+    AreaCovered: _area,
+    StructureDamaged: _structure,
+    CharacterDamaged: _damaged,
+    ConditionGained: _cond_gained,
+    ConditionEnded: _cond_ended,
+    WoundRecorded: _wound,
+    DeathSaveRolled: _death_save,
+    Stabilized: _stabilized,
+    CharacterDied: _died,
+    SaveRolled: _save,
+    Regenerated: _regenerated,
+    DrainRecovered: _drain,
+    Rested: _rested,
+    HelpGiven: _help,
+    StandardActionLost: _lost,
+    Perceived: _perceived,
+    FreeActionTaken: _free,
+    Restored: _restored,
+    DCSet: _dc,
+    VisibilityRuled: _visibility,
+    CombatEnded: _ended,
+}
+
+
+def evolve(state: State, event: Event) -> State:
+    """The state after `event` (seed 002)."""
+    return HANDLERS[type(event)](state, event)

@@ -1,0 +1,74 @@
+"""What an attack records: its dice, each modifier with its reason, the defence, the
+reactions taken against it. Shared by the state (an attack waiting for a reaction) and
+the events; this is what a referee points at when a ruling is disputed.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from domain.dice import Roll
+
+__all__ = ["AttackAction", "AttackRecord", "Modifier", "ReactionTaken", "StatBonus"]
+
+AttackAction = Literal["standard", "stamina", "opportunity", "charge", "finisher"]
+
+
+class StatBonus(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    stat: str
+    value: int
+
+
+class Modifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One modifier of an attack roll (or of its damage), with its reason and rule.
+
+    `squares` names the square that gives cover; `characters` the flankers, the source
+    of combat advantage or of a condition.
+    """
+
+    kind: str
+    value: int
+    reason: str
+    rule: str
+    squares: tuple[tuple[int, int], ...] = ()
+    characters: tuple[str, ...] = ()
+
+
+class ReactionTaken(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """[Stamina Actions]: a reaction against the attack, in the order taken."""
+
+    character: str
+    kind: Literal["dodge", "parry", "shield", "none"]
+    sta: int
+    die: Roll | None = None
+    value: int = 0  # dodge: d6 + DEX subtracted; parry: STA spent; shield: damage negated
+    effect: str = ""
+
+
+class AttackRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """One attack roll against one target, before reactions ([Attacks], [Defense and Focus])."""
+
+    attacker: str
+    target: str | None  # a character or structure id; None: an empty square
+    target_kind: Literal["character", "structure", "square"]
+    square: tuple[int, int]
+    weapon: str  # an item or power id
+    weapon_kind: Literal["melee", "ranged", "spell"]
+    action: AttackAction
+    sta_spent: int = 0
+    wil_spent: int = 0
+    dice: Roll | None = None  # None: damage without a roll
+    dice_total: int = 0
+    halved: bool = False  # thrown melee weapon without 'throw'
+    abilities: tuple[StatBonus, ...] = ()
+    bonus: int = 0
+    modifiers: tuple[Modifier, ...] = ()
+    total: int = 0
+    defence_stat: Literal["DEF", "FOC", "none"] = "DEF"
+    defence: int = 0
+    pool: Literal["HEA", "STA", "WIL"] = "HEA"
+    damage: int = 0  # total - defence (before reactions and Exposed)
+    area: bool = False
+    unseen: bool = False  # an attack on a chosen square ([Targeting What You Can't See])
