@@ -44,12 +44,13 @@ def make(
     options: dict[str, Any] | None = None,
     **extra: Any,
 ) -> State:
+    items = [SWORD, BOW, WAND, SHIELD, *extra.pop("items", [])]
     setup = {
         "width": 12,
         "height": 12,
         "sides": [{"id": "a"}, {"id": "b", "controller": "gm"}],
         "characters": characters,
-        "items": [SWORD, BOW, WAND, SHIELD],
+        "items": items,
         **extra,
     }
     return RULESET.initial_state(

@@ -54,6 +54,7 @@ __all__ = [
     "check_range",
     "finish",
     "react",
+    "reactions_open",
     "roll_weapon",
     "structure_damage",
     "weapon_of",
@@ -298,10 +299,27 @@ def _single(
         and st.options.reaction_window == "ask"
         and can_react(st, t) is None
         and (st.active != t.id or st.options.react_on_own_turn)
+        and reactions_open(st, t, record)
     ):
         run.emit(AttackDeclared(attack=record, reactor=t.id))
         return
     finish(run, record, ())
+
+
+def reactions_open(state: State, t: Char, record: AttackRecord) -> tuple[str, ...]:
+    """The reactions `t` could take against `record` with what it holds and its STA."""
+    items = state.board.items
+    held = [items[i] for i in (t.main_hand, t.off_hand) if i is not None and i in items]
+    sta = t.STA.cur
+    rich = state.options.allow_overspend
+    out: list[str] = []
+    if sta >= 6 or rich:
+        out.append("dodge")
+    if record.weapon_kind == "melee" and (sta >= 1 or rich) and any(i.parry for i in held):
+        out.append("parry")
+    if any(i.shield for i in held):
+        out.append("shield")
+    return tuple(out)
 
 
 def _finish_unseen(run: Run, record: AttackRecord, t: Char | None, dice: Dice) -> None:
