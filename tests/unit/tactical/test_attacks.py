@@ -203,7 +203,7 @@ def test_out_of_reach() -> None:
 def test_hea_to_zero_is_dying_and_unconscious() -> None:
     g = ch("g", "b", 6, 5, HEA={"cur": 3, "max": 20}, STA={"cur": 0, "max": 20})
     s = _fight(g, ch("h", "b", 10, 10))
-    events, s = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [4])
+    _, s = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [4])
     g2 = s.chars["g"]
     assert g2.HEA.cur == -3 and g2.has("unconscious") and g2.has("dying") and g2.wounds == 1
 
@@ -221,7 +221,7 @@ def test_three_str_structure_door_needs_30_hea_damage() -> None:
     atk = {"type": "Attack", "character": "p", "weapon": "axe", "target": "door"}
     sth = []
     for _ in range(3):
-        events, s = play(s, atk)
+        _, s = play(s, atk)
         sth.append(s.structures["door"].sth)
     assert sth == [2, 1, 0] and s.structures["door"].destroyed
     assert (6, 5) not in s.built

@@ -90,9 +90,7 @@ def test_death_save_dc_is_an_option() -> None:
 def test_healing_above_zero_ends_unconscious_and_throws_out_the_saves() -> None:
     s = _down(_pair(ch("g", "b", 5, 5)), "g")
     s = _set(s, "g", death_failures=2, death_successes=1)
-    events, s = play(
-        s, {"type": "Restore", "character": "g", "amount": 5, "reason": "healing potion"}
-    )
+    _, s = play(s, {"type": "Restore", "character": "g", "amount": 5, "reason": "healing potion"})
     g = s.chars["g"]
     assert g.HEA.cur == 3 and not g.has("unconscious") and not g.has("dying")
     assert (g.death_failures, g.death_successes) == (0, 0)
