@@ -162,11 +162,11 @@ def check_end(run: Run) -> None:
     if st.phase != "combat" or not st.options.auto_end:
         return
     standing: list[str] = []
-    seen: set[str] = set()
     for c in st.chars.values():
-        if c.side not in seen and not c.down:
-            seen.add(c.side)
+        if c.side not in standing and not c.down:
             standing.append(c.side)
+            if len(standing) > 1:
+                return  # two sides still stand: the usual case, found after a few characters
     if len(standing) == 1:
         run.emit(CombatEnded(winner=standing[0], reason=f"only {standing[0]} has anyone standing"))
     elif not standing:
