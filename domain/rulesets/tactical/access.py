@@ -86,6 +86,7 @@ def view(state: State, actor: Actor) -> dict[str, Any]:
         "order": list(state.order),
         "active": state.active,
         "pending": msgspec.to_builtins(state.pending) if state.pending else None,
+        "opportunity": msgspec.to_builtins(state.opportunity) if state.opportunity else None,
         "dc": state.dc,
         "width": state.board.width,
         "height": state.board.height,

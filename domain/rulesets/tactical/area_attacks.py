@@ -56,10 +56,13 @@ def area_squares(
     return list(clip(sq, w, h))
 
 
-def area_attack(run: Run, cmd: Attack, dice: Dice) -> None:
+def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
+    from domain.rulesets.tactical.opportunity import offer_for_attack
+
     st = run.state
     a = char(st, cmd.character)
-    ensure_active(st, a)
+    if not resumed:
+        ensure_active(st, a)
     w = weapon_of(st, a, cmd.weapon)
     assert w.area is not None
     shape, rating = w.area.shape, w.area.rating
@@ -80,6 +83,8 @@ def area_attack(run: Run, cmd: Attack, dice: Dice) -> None:
             raise RuleViolation("a burst needs its origin square", rule=R_RANGES)
         origin = (cmd.square[0], cmd.square[1])
         check_range(st, a, w, origin, None, False)
+    if not resumed and offer_for_attack(run, a, cmd, w.kind, shape):
+        return
     squares = area_squares(shape, rating, origin, direction, st.board.width, st.board.height)
     occupied = st.occupied
     seen: list[str] = []

@@ -56,6 +56,7 @@ __all__ = [
     "react",
     "reactions_open",
     "roll_weapon",
+    "single",
     "structure_damage",
     "weapon_of",
 ]
@@ -162,10 +163,14 @@ def roll_weapon(dice: Dice, w: Weapon, who: str, halve: bool) -> tuple[object, i
     return roll, total // 2 if halve else total
 
 
-def attack(run: Run, cmd: Attack, dice: Dice) -> None:
+def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
+    """An attack by the active character; `resumed`: after its opportunity attacks."""
+    from domain.rulesets.tactical.opportunity import offer_for_attack
+
     st = run.state
     a = char(st, cmd.character)
-    ensure_active(st, a)
+    if not resumed:
+        ensure_active(st, a)
     w = weapon_of(st, a, cmd.weapon)
     action, sta = attack_action(st, a, w)
     if cmd.finisher:
@@ -175,6 +180,10 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
     need_sta(st, a, sta + w.sta, "this attack")
     if w.wil and a.WIL.cur < w.wil:
         raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)
+    if cmd.target is not None and cmd.target not in st.structures:
+        char(st, cmd.target)
+    if not resumed and offer_for_attack(run, a, cmd, w.kind, None):
+        return
     if cmd.target is not None:
         if cmd.target in st.structures:
             _attack_structure(run, cmd, dice, a, w, action, sta)
@@ -185,7 +194,7 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
                 f"{t.id} has total concealment: perceive it first or attack a square",
                 rule=R_UNSEEN,
             )
-        _single(run, cmd, dice, a, w, action, sta, t, t.pos, unseen=False)
+        single(run, cmd, dice, a, w, action, sta, t, t.pos, unseen=False)
         return
     if cmd.square is None:
         raise RuleViolation("name a target, or a square", rule=R_ATTACKS)
@@ -193,9 +202,9 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
     cid = st.occupied.get(sq)
     present = st.chars[cid] if cid is not None else None
     if present is not None and not totally_concealed(st, a, present):
-        _single(run, cmd, dice, a, w, action, sta, present, sq, unseen=False)
+        single(run, cmd, dice, a, w, action, sta, present, sq, unseen=False)
         return
-    _single(run, cmd, dice, a, w, action, sta, present, sq, unseen=True)
+    single(run, cmd, dice, a, w, action, sta, present, sq, unseen=True)
 
 
 def _reach(state: State, a: Char, w: Weapon, t: Char | None, throw: bool) -> int:
@@ -223,7 +232,7 @@ def _frightened(a: Char, target: str | None) -> None:
         raise RuleViolation(f"{a.id} is frightened of {target}", rule="002 Conditions")
 
 
-def _single(
+def single(
     run: Run,
     cmd: Attack,
     dice: Dice,
@@ -474,8 +483,13 @@ def finish(
 
 def react(run: Run, cmd: React, dice: Dice) -> None:
     """[Stamina Actions] Dodge, Parry, Shield (reactions, one a round), or none."""
+    from domain.rulesets.tactical.opportunity import decline, maybe_resume
+
     st = run.state
     p = st.pending
+    if p is None and st.opportunity is not None and cmd.reaction == "none":
+        decline(run, cmd.character, dice)
+        return
     if p is None:
         raise RuleViolation("no attack waits for a reaction", rule=R_STAMINA_ACTIONS)
     if cmd.character != p.target:
@@ -483,6 +497,7 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
     t = char(st, cmd.character)
     if cmd.reaction == "none":
         finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),))
+        maybe_resume(run, dice)
         return
     why = can_react(st, t)
     if why is not None:
@@ -531,3 +546,4 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
             effect="shielded",
         )
     finish(run, p, (r,))
+    maybe_resume(run, dice)

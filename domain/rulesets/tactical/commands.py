@@ -20,6 +20,7 @@ __all__ = [
     "FreeAction",
     "Help",
     "Move",
+    "OpportunityAttack",
     "Perceive",
     "React",
     "Rest",
@@ -97,6 +98,13 @@ class React(CommandBase, frozen=True, kw_only=True, gc=False, tag="React"):
     character: Id
     reaction: Literal["dodge", "parry", "shield", "none"]
     sta: Annotated[int, msgspec.Meta(ge=0, le=9999)] = 0
+
+
+class OpportunityAttack(CommandBase, frozen=True, kw_only=True, gc=False, tag="OpportunityAttack"):
+    """An offered opportunity attack (3 STA, reaction) with a melee weapon in hand."""
+
+    character: Id
+    weapon: Id | None = None
 
 
 class Perceive(CommandBase, frozen=True, kw_only=True, gc=False, tag="Perceive"):
@@ -187,6 +195,7 @@ Command = (
     | Move
     | Attack
     | React
+    | OpportunityAttack
     | Perceive
     | Save
     | Rest
@@ -210,6 +219,8 @@ COMMAND_DOCS: dict[str, str] = {
     "action, then 6 STA each up to max(END, 2)); its side or the referee.",
     "React": "The target of a pending attack dodges, parries, shields or declines; its side "
     "or the referee.",
+    "OpportunityAttack": "An adjacent enemy takes its offered opportunity attack (3 STA, "
+    "reaction; React with none declines); its side or the referee.",
     "Perceive": "A free d6 roll to locate a foe with total concealment; its side or referee.",
     "Save": "Standard action: a save against one condition; its side or the referee.",
     "Rest": "Standard action: +d6 to this turn's regeneration; its side or the referee.",

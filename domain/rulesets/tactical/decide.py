@@ -31,6 +31,7 @@ from domain.rulesets.tactical.commands import (
     FreeAction,
     Help,
     Move,
+    OpportunityAttack,
     Perceive,
     React,
     Rest,
@@ -45,6 +46,7 @@ from domain.rulesets.tactical.commands import (
 from domain.rulesets.tactical.events import Event
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.moves import move
+from domain.rulesets.tactical.opportunity import opportunity_attack
 from domain.rulesets.tactical.referee import (
     end_combat,
     restore,
@@ -55,7 +57,7 @@ from domain.rulesets.tactical.referee import (
 from domain.rulesets.tactical.rules import R_SEQUENCE, R_STAMINA_ACTIONS, Run, char
 from domain.rulesets.tactical.sequence import declare_surprise, roll_initiative
 
-__all__ = ["decide", "decide_folded"]
+__all__ = ["decide", "decide_folded", "resume_attack"]
 
 
 def _surprise(run: Run, cmd: DeclareSurprise, dice: Dice) -> None:
@@ -66,15 +68,27 @@ def _initiative(run: Run, cmd: RollInitiative, dice: Dice) -> None:
     roll_initiative(run, dice)
 
 
-def _attack(run: Run, cmd: Attack, dice: Dice) -> None:
+def _is_area(run: Run, cmd: Attack) -> bool:
     c = char(run.state, cmd.character)
     held = cmd.weapon in run.state.board.items or cmd.weapon in run.state.board.powers
     if held and (cmd.weapon in (c.main_hand, c.off_hand) or cmd.weapon in c.powers):
-        w = weapon_of(run.state, c, cmd.weapon)
-        if w.area is not None:
-            area_attack(run, cmd, dice)
-            return
-    attack(run, cmd, dice)
+        return weapon_of(run.state, c, cmd.weapon).area is not None
+    return False
+
+
+def _attack(run: Run, cmd: Attack, dice: Dice) -> None:
+    if _is_area(run, cmd):
+        area_attack(run, cmd, dice)
+    else:
+        attack(run, cmd, dice)
+
+
+def resume_attack(run: Run, cmd: Attack, dice: Dice) -> None:
+    """The attack that provoked opportunity attacks, once they are answered."""
+    if _is_area(run, cmd):
+        area_attack(run, cmd, dice, resumed=True)
+    else:
+        attack(run, cmd, dice, resumed=True)
 
 
 _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
@@ -83,6 +97,7 @@ _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
     Move: move,
     Attack: _attack,
     React: react,
+    OpportunityAttack: opportunity_attack,
     Perceive: perceive,
     Save: save,
     Rest: rest,
@@ -98,6 +113,7 @@ _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
 }
 # Commands the referee may give while an attack waits for its reaction.
 _ANYTIME = (React, SetDC, Restore, SetCondition, RuleVisibility, EndCombat)
+_DURING_OPPORTUNITY = (*_ANYTIME, OpportunityAttack)
 
 
 def _run(state: State, command: Command, dice: Dice) -> Run:
@@ -106,6 +122,13 @@ def _run(state: State, command: Command, dice: Dice) -> Run:
     if state.pending is not None and not isinstance(command, _ANYTIME):
         raise RuleViolation(
             f"the attack on {state.pending.target} waits for its reaction (React)",
+            rule=R_STAMINA_ACTIONS,
+        )
+    w = state.opportunity
+    if w is not None and not isinstance(command, _DURING_OPPORTUNITY):
+        raise RuleViolation(
+            f"{', '.join(w.reactors)} may first take an opportunity attack against "
+            f"{w.provoker} (OpportunityAttack, or React with none)",
             rule=R_STAMINA_ACTIONS,
         )
     run = Run(state)

@@ -12,7 +12,7 @@ import msgspec
 
 from domain.dice import Roll
 from domain.rulesets.tactical.model import Condition
-from domain.rulesets.tactical.records import AttackRecord, ReactionTaken
+from domain.rulesets.tactical.records import AttackRecord, OpportunityWindow, ReactionTaken
 
 __all__ = [
     "AreaCovered",
@@ -32,6 +32,9 @@ __all__ = [
     "InitiativeEntry",
     "InitiativeRolled",
     "Moved",
+    "OpportunityClosed",
+    "OpportunityDeclined",
+    "OpportunityOffered",
     "Perceived",
     "Regenerated",
     "Rested",
@@ -113,6 +116,23 @@ class AttackDeclared(EventBase, frozen=True, kw_only=True, gc=False, tag="Attack
 
     attack: AttackRecord
     reactor: str
+
+
+class OpportunityOffered(EventBase, frozen=True, kw_only=True, gc=False, tag="OpportunityOffered"):
+    """[Stamina Actions] Opportunity Attack: the provoking action waits for these answers."""
+
+    window: OpportunityWindow
+    reason: str
+
+
+class OpportunityDeclined(
+    EventBase, frozen=True, kw_only=True, gc=False, tag="OpportunityDeclined"
+):
+    character: str
+
+
+class OpportunityClosed(EventBase, frozen=True, kw_only=True, gc=False, tag="OpportunityClosed"):
+    provoker: str
 
 
 class AttackResolved(EventBase, frozen=True, kw_only=True, gc=False, tag="AttackResolved"):
@@ -336,6 +356,9 @@ Event = (
     | Moved
     | AttackDeclared
     | AttackResolved
+    | OpportunityOffered
+    | OpportunityDeclined
+    | OpportunityClosed
     | UnseenAttackResolved
     | AreaCovered
     | StructureDamaged

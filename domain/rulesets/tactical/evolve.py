@@ -28,6 +28,9 @@ from domain.rulesets.tactical.events import (
     HelpGiven,
     InitiativeRolled,
     Moved,
+    OpportunityClosed,
+    OpportunityDeclined,
+    OpportunityOffered,
     Perceived,
     Regenerated,
     Rested,
@@ -87,6 +90,11 @@ def _spend(c: Char, sta: int, wil: int) -> Char:
 
 def _costs(s: State, attacker: str, action: str, sta: int, wil: int) -> State:
     c = _spend(s.chars[attacker], sta, wil)
+    w = s.opportunity
+    if action == "opportunity" and w is not None and attacker in w.reactors:
+        s = replace(
+            s, opportunity=replace(w, reactors=tuple(r for r in w.reactors if r != attacker))
+        )
     if action != "opportunity" or s.options.oa_counts_to_cap:
         c = replace(c, attacks=c.attacks + 1)
     if action in ("standard", "finisher", "charge"):
@@ -210,6 +218,23 @@ def _resolved(s: State, e: AttackResolved) -> State:
         t = s.chars[a.target]
         s = _put(s, replace(t, glimpsed_until=t.turns_taken + 1))
     return s
+
+
+def _offered(s: State, e: OpportunityOffered) -> State:
+    return replace(s, opportunity=e.window)
+
+
+def _declined(s: State, e: OpportunityDeclined) -> State:
+    w = s.opportunity
+    if w is None:
+        return s
+    return replace(
+        s, opportunity=replace(w, reactors=tuple(r for r in w.reactors if r != e.character))
+    )
+
+
+def _closed(s: State, e: OpportunityClosed) -> State:
+    return replace(s, opportunity=None)
 
 
 def _area(s: State, e: AreaCovered) -> State:
@@ -392,6 +417,9 @@ HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     Moved: _moved,
     AttackDeclared: _declared,
     AttackResolved: _resolved,
+    OpportunityOffered: _offered,
+    OpportunityDeclined: _declined,
+    OpportunityClosed: _closed,
     UnseenAttackResolved: _unseen,
     AreaCovered: _area,
     StructureDamaged: _structure,

@@ -11,7 +11,7 @@ from typing import Literal
 import msgspec
 
 from domain.rulesets.tactical.options import Options
-from domain.rulesets.tactical.records import AttackRecord
+from domain.rulesets.tactical.records import AttackRecord, OpportunityWindow
 from domain.rulesets.tactical.setup import (
     ConditionName,
     Controller,
@@ -176,6 +176,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     turn: int = -1  # index into order
     active: str | None = None
     pending: AttackRecord | None = None  # an attack waiting for the target's reaction
+    opportunity: OpportunityWindow | None = None  # opportunity attacks being answered
     dc: int = 7
     winner: str | None = None
     end_reason: str | None = None

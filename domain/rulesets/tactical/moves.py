@@ -9,11 +9,12 @@ from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Move
 from domain.rulesets.tactical.conditions import can_act, speed
-from domain.rulesets.tactical.events import CharacterDamaged, Moved
+from domain.rulesets.tactical.events import Moved
 from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
 from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.movement import path as find_path
-from domain.rulesets.tactical.pools import after_loss, check_end
+from domain.rulesets.tactical.opportunity import walk
+from domain.rulesets.tactical.pools import after_loss
 from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
     R_MOVE,
@@ -124,35 +125,21 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
                 )
             here = sq
     cost = _cost(c.pos, path, o.metric) + (o.stand_cost if stood or cmd.drop_prone else 0)
-    run.emit(
-        Moved(
-            character=c.id,
-            mode=cmd.mode,
-            path=tuple(path),
-            cost=cost,
-            sta_spent=sta,
-            stood_up=stood,
-            dropped_prone=cmd.drop_prone,
-            hidden_side=c.side if c.has("invisible") else None,
-        )
-    )
     if sta:
-        after_loss(run, c.id, "STA", c.STA.cur, "a second move action")
-    if path and c.has("broken"):  # [Broken]: 1 HEA and 1 STA a square; cannot be reduced
-        before = run.state.chars[c.id]
-        run.emit(
-            CharacterDamaged(
-                character=c.id,
-                pool="HEA",
-                amount=len(path),
-                sta_amount=len(path),
-                reason=f"broken: {len(path)} squares moved",
-                rule=R_CONDITIONS,
-            )
+        run.emit(  # the 6 STA of a second move are spent before it starts
+            Moved(character=c.id, mode=cmd.mode, path=(), cost=0, sta_spent=sta, move_action=False)
         )
-        after_loss(run, c.id, "HEA", before.HEA.cur, "broken")
-        after_loss(run, c.id, "STA", before.STA.cur, "broken")
-        check_end(run)
+        after_loss(run, c.id, "STA", c.STA.cur, "a second move action")
+    first = Moved(
+        character=c.id,
+        mode=cmd.mode,
+        path=(),
+        cost=cost,
+        stood_up=stood,
+        dropped_prone=cmd.drop_prone,
+        hidden_side=c.side if c.has("invisible") else None,
+    )
+    walk(run, first, path)
 
 
 def _cost(start: Square, path: list[Square], metric: str) -> int:

@@ -11,7 +11,15 @@ import msgspec
 
 from domain.dice import Roll
 
-__all__ = ["AttackAction", "AttackRecord", "Modifier", "ReactionTaken", "StatBonus"]
+__all__ = [
+    "AttackAction",
+    "AttackRecord",
+    "Modifier",
+    "OpportunityWindow",
+    "ReactionTaken",
+    "ResumeAttack",
+    "StatBonus",
+]
 
 AttackAction = Literal["standard", "stamina", "opportunity", "charge", "finisher"]
 
@@ -72,3 +80,28 @@ class AttackRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     damage: int = 0  # total - defence (before reactions and Exposed)
     area: bool = False
     unseen: bool = False  # an attack on a chosen square ([Targeting What You Can't See])
+
+
+class ResumeAttack(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """The attack that provoked opportunity attacks, resumed once they are answered."""
+
+    weapon: str
+    target: str | None = None
+    square: tuple[int, int] | None = None
+    direction: str | None = None
+    pool: Literal["HEA", "STA", "WIL"] | None = None
+    throw: bool = False
+    finisher: bool = False
+
+
+class OpportunityWindow(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """[Stamina Actions] Opportunity Attack: who may attack `provoker` before its action
+    completes (A59), and how that action goes on once they have answered."""
+
+    provoker: str
+    trigger: Literal["move", "ranged", "spell"]
+    reactors: tuple[str, ...]  # still to answer, in order
+    offered: tuple[str, ...] = ()  # every one offered during this action: not offered again
+    mode: str = "run"
+    rest: tuple[tuple[int, int], ...] = ()  # a move: the squares still to enter
+    attack: ResumeAttack | None = None

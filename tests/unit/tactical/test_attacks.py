@@ -185,7 +185,7 @@ def test_superior_cover_is_the_referees_ruling() -> None:
 
 
 def test_prone_target_melee_ca_ranged_minus_2() -> None:
-    g = ch("g", "b", 6, 5, DEF=20, conditions=[{"name": "prone"}])
+    g = ch("g", "b", 6, 5, DEF=20, conditions=[{"name": "prone"}], main_hand=None)
     s = _fight(g, options={"reaction_window": "never"})
     events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
     assert [m.kind for m in _resolved(events).attack.modifiers] == ["combat_advantage"]
