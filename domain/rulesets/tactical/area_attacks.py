@@ -161,7 +161,7 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
         if unseen and record.damage <= 0:
             missed_hidden.append(t.id)
             continue
-        finish(run, record, (), counts=False)
+        finish(run, record, (), dice, counts=False)
         if run.state.phase != "combat":
             return
     for sid in structures:

@@ -23,6 +23,7 @@ from domain.rulesets.tactical.events import (
     UnseenAttackResolved,
 )
 from domain.rulesets.tactical.geometry import distance
+from domain.rulesets.tactical.hits import after_hit, concentration_check
 from domain.rulesets.tactical.initial import parse_dice
 from domain.rulesets.tactical.model import Char, Square, State, Structure
 from domain.rulesets.tactical.modifiers import (
@@ -148,6 +149,9 @@ def attack_action(state: State, c: Char, w: Weapon) -> tuple[str, int]:
             f"{c.id} has made {c.attacks} attack actions this round (max(END, 2) = {round_cap(c)})",
             rule=R_STANDARD,
         )
+    left = c.reload_left.get(w.id, 0)
+    if left > 0:
+        raise RuleViolation(f"{w.id} needs {left} more reload actions", rule=R_STANDARD)
     if not c.standard_used:
         return "standard", 0
     if c.has("dazed"):
@@ -244,6 +248,7 @@ def single(
     sq: Square,
     *,
     unseen: bool,
+    extra: tuple[Modifier, ...] = (),
 ) -> None:
     st = run.state
     throw = cmd.throw and w.kind == "melee"
@@ -251,6 +256,9 @@ def single(
     if cmd.finisher and (t is None or not (t.has("unconscious") or t.helpless)):
         raise RuleViolation("a finisher needs an unconscious or helpless foe", rule=R_STANDARD)
     check_range(st, a, w, sq, t, throw)
+    if w.no_roll and t is not None and not unseen:
+        _no_roll(run, cmd, dice, a, w, action, sta, t)
+        return
     penalised = throw and not w.throw
     roll, dice_total = roll_weapon(dice, w, a.id, penalised)
     abilities: tuple[StatBonus, ...] = ()
@@ -272,6 +280,7 @@ def single(
                 squares=(sq,),
             )
         )
+    mods += extra
     bonus = 0 if penalised else w.bonus
     total = dice_total + sum(b.value for b in abilities) + bonus + sum(m.value for m in mods)
     spell = w.kind == "spell"
@@ -312,7 +321,34 @@ def single(
     ):
         run.emit(AttackDeclared(attack=record, reactor=t.id))
         return
-    finish(run, record, ())
+    finish(run, record, (), dice)
+
+
+def _no_roll(
+    run: Run, cmd: Attack, dice: Dice, a: Char, w: Weapon, action: str, sta: int, t: Char
+) -> None:
+    """[Attacks]: "If an ability says it deals damage instead of an attack, then there is
+    no attack roll": its dice are the damage; no defence, no modifiers, no reaction."""
+    roll, dice_total = roll_weapon(dice, w, a.id, False)
+    record = AttackRecord(
+        attacker=a.id,
+        target=t.id,
+        target_kind="character",
+        square=t.pos,
+        weapon=w.id,
+        weapon_kind=w.kind,
+        action=action,  # type: ignore[arg-type]
+        sta_spent=sta + w.sta,
+        wil_spent=w.wil,
+        dice=roll,  # type: ignore[arg-type]
+        dice_total=dice_total,
+        total=dice_total,
+        defence_stat="none",
+        defence=0,
+        pool=_pool(w, cmd.pool),
+        damage=dice_total,
+    )
+    finish(run, record, (), dice)
 
 
 def reactions_open(state: State, t: Char, record: AttackRecord) -> tuple[str, ...]:
@@ -342,7 +378,7 @@ def _finish_unseen(run: Run, record: AttackRecord, t: Char | None, dice: Dice) -
     if hit:
         assert t is not None
         record = replace(record, target=t.id)
-        finish(run, record, ())
+        finish(run, record, (), dice)
     else:
         public = replace(record, defence=0, damage=0, target=None)
         run.emit(AttackResolved(attack=public, damage=0, hit=False))
@@ -404,7 +440,7 @@ def _attack_structure(
         pool=_pool(w, cmd.pool),
         damage=total - defence,
     )
-    finish(run, record, ())
+    finish(run, record, (), dice)
 
 
 def structure_damage(run: Run, sid: str, pool: str, damage: int) -> None:
@@ -430,7 +466,12 @@ def structure_damage(run: Run, sid: str, pool: str, damage: int) -> None:
 
 
 def finish(
-    run: Run, record: AttackRecord, reactions: tuple[ReactionTaken, ...], *, counts: bool = True
+    run: Run,
+    record: AttackRecord,
+    reactions: tuple[ReactionTaken, ...],
+    dice: Dice,
+    *,
+    counts: bool = True,
 ) -> None:
     """Apply the attack after its reactions: the damage, the pool hit, the consequences."""
     st = run.state
@@ -475,6 +516,9 @@ def finish(
     elif t is not None and final > 0:
         before = getattr(t, record.pool).cur
         after_loss(run, t.id, record.pool, before, f"attack by {record.attacker}")
+        concentration_check(run, t.id, final, dice)
+    if t is not None and hit:
+        after_hit(run, record, t.id)
     if record.sta_spent:
         c = run.state.chars[record.attacker]
         after_loss(run, c.id, "STA", c.STA.cur + record.sta_spent, "stamina spent")
@@ -496,7 +540,7 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
         raise RuleViolation(f"the attack waits for {p.target}'s reaction", rule=R_STAMINA_ACTIONS)
     t = char(st, cmd.character)
     if cmd.reaction == "none":
-        finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),))
+        finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),), dice)
         maybe_resume(run, dice)
         return
     why = can_react(st, t)
@@ -545,5 +589,5 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
             value=cost,
             effect="shielded",
         )
-    finish(run, p, (r,))
+    finish(run, p, (r,), dice)
     maybe_resume(run, dice)

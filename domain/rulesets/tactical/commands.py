@@ -13,16 +13,20 @@ import msgspec
 __all__ = [
     "COMMAND_DOCS",
     "Attack",
+    "BullRush",
+    "Charge",
     "Command",
     "DeclareSurprise",
     "EndCombat",
     "EndTurn",
     "FreeAction",
+    "Grapple",
     "Help",
     "Move",
     "OpportunityAttack",
     "Perceive",
     "React",
+    "Reload",
     "Rest",
     "Restore",
     "RollInitiative",
@@ -90,6 +94,44 @@ class Attack(CommandBase, frozen=True, kw_only=True, gc=False, tag="Attack"):
     throw: bool = False
     finisher: bool = False
     second_target: Id | None = None  # dual wielding: two rolls, two targets
+
+
+class Reload(CommandBase, frozen=True, kw_only=True, gc=False, tag="Reload"):
+    """[Reload]: one reload action for an item in hand (standard, then 3 STA)."""
+
+    character: Id
+    item: Id
+
+
+class Grapple(CommandBase, frozen=True, kw_only=True, gc=False, tag="Grapple"):
+    """[Grapple]: an opposed STR check against a target within reach."""
+
+    character: Id
+    target: Id
+
+
+class BullRush(CommandBase, frozen=True, kw_only=True, gc=False, tag="BullRush"):
+    """[Bull Rush]: opposed STR; push 1 and knock prone, or push 2; then maybe follow."""
+
+    character: Id
+    target: Id
+    push: Literal[1, 2] = 1
+    follow: bool = False
+
+
+class Charge(CommandBase, frozen=True, kw_only=True, gc=False, tag="Charge"):
+    """[Charge]: the move action (at least 3 squares, the last 3 in a line towards the
+    target), then a melee attack at +2 or a bull rush at +2 to the check."""
+
+    character: Id
+    to: Sq
+    path: Annotated[tuple[Sq, ...], msgspec.Meta(max_length=200)] | None = None
+    target: Id
+    weapon: Id | None = None
+    mode: Literal["run", "sprint"] = "run"
+    bull_rush: bool = False
+    push: Literal[1, 2] = 1
+    follow: bool = False
 
 
 class React(CommandBase, frozen=True, kw_only=True, gc=False, tag="React"):
@@ -196,6 +238,10 @@ Command = (
     | Attack
     | React
     | OpportunityAttack
+    | Reload
+    | Grapple
+    | BullRush
+    | Charge
     | Perceive
     | Save
     | Rest
@@ -221,6 +267,11 @@ COMMAND_DOCS: dict[str, str] = {
     "or the referee.",
     "OpportunityAttack": "An adjacent enemy takes its offered opportunity attack (3 STA, "
     "reaction; React with none declines); its side or the referee.",
+    "Reload": "Reload an item in hand (standard action, or 3 STA; each once a round).",
+    "Grapple": "Standard action: opposed STR check; the target is grappled on a success.",
+    "BullRush": "Standard action: opposed STR check; push 1 and prone, or push 2; follow.",
+    "Charge": "Move (3+ squares, the last 3 straight at the target) then a melee attack at "
+    "+2 or a bull rush at +2; the move action and the standard action.",
     "Perceive": "A free d6 roll to locate a foe with total concealment; its side or referee.",
     "Save": "Standard action: a save against one condition; its side or the referee.",
     "Rest": "Standard action: +d6 to this turn's regeneration; its side or the referee.",

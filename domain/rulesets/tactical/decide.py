@@ -24,16 +24,20 @@ from domain.rulesets.tactical.area_attacks import area_attack
 from domain.rulesets.tactical.attacks import attack, react, weapon_of
 from domain.rulesets.tactical.commands import (
     Attack,
+    BullRush,
+    Charge,
     Command,
     DeclareSurprise,
     EndCombat,
     EndTurn,
     FreeAction,
+    Grapple,
     Help,
     Move,
     OpportunityAttack,
     Perceive,
     React,
+    Reload,
     Rest,
     Restore,
     RollInitiative,
@@ -44,6 +48,7 @@ from domain.rulesets.tactical.commands import (
     Stunned,
 )
 from domain.rulesets.tactical.events import Event
+from domain.rulesets.tactical.maneuvers import bull_rush, charge, grapple, reload
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.moves import move
 from domain.rulesets.tactical.opportunity import opportunity_attack
@@ -98,6 +103,10 @@ _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
     Attack: _attack,
     React: react,
     OpportunityAttack: opportunity_attack,
+    Reload: reload,
+    Grapple: grapple,
+    BullRush: bull_rush,
+    Charge: charge,
     Perceive: perceive,
     Save: save,
     Rest: rest,

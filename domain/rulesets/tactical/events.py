@@ -12,7 +12,12 @@ import msgspec
 
 from domain.dice import Roll
 from domain.rulesets.tactical.model import Condition
-from domain.rulesets.tactical.records import AttackRecord, OpportunityWindow, ReactionTaken
+from domain.rulesets.tactical.records import (
+    AttackRecord,
+    Modifier,
+    OpportunityWindow,
+    ReactionTaken,
+)
 
 __all__ = [
     "AreaCovered",
@@ -21,6 +26,9 @@ __all__ = [
     "CharacterDamaged",
     "CharacterDied",
     "CombatEnded",
+    "ConcentrationChecked",
+    "ConcentrationEnded",
+    "ConcentrationPaid",
     "ConditionEnded",
     "ConditionGained",
     "DCSet",
@@ -35,8 +43,10 @@ __all__ = [
     "OpportunityClosed",
     "OpportunityDeclined",
     "OpportunityOffered",
+    "OpposedCheck",
     "Perceived",
     "Regenerated",
+    "Reloaded",
     "Rested",
     "Restored",
     "RoundStarted",
@@ -340,6 +350,61 @@ class VisibilityRuled(EventBase, frozen=True, kw_only=True, gc=False, tag="Visib
     reason: str
 
 
+class ConcentrationPaid(EventBase, frozen=True, kw_only=True, gc=False, tag="ConcentrationPaid"):
+    """[Types] Concentration: the rating in WIL, each turn, as a free action (A41)."""
+
+    character: str
+    power: str
+    wil: int
+
+
+class ConcentrationChecked(
+    EventBase, frozen=True, kw_only=True, gc=False, tag="ConcentrationChecked"
+):
+    """[Concentration]: a MIN check less the damage sustained; a failure ends the effect."""
+
+    character: str
+    power: str
+    die: Roll
+    bonus: int
+    damage: int
+    total: int
+    dc: int
+    success: bool
+
+
+class ConcentrationEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="ConcentrationEnded"):
+    character: str
+    power: str
+    reason: str
+
+
+class OpposedCheck(EventBase, frozen=True, kw_only=True, gc=False, tag="OpposedCheck"):
+    """Bull Rush / Grapple: opposed STR checks; the initiator must beat the defender (A03)."""
+
+    action: Literal["bull_rush", "grapple"]
+    character: str
+    target: str
+    die: Roll
+    bonus: int
+    target_die: Roll
+    target_bonus: int
+    total: int
+    target_total: int
+    success: bool
+    modifiers: tuple[Modifier, ...] = ()
+
+
+class Reloaded(EventBase, frozen=True, kw_only=True, gc=False, tag="Reloaded"):
+    """[Reload]: one fewer reload action needed before the weapon can be used again."""
+
+    character: str
+    item: str
+    left: int
+    action: Literal["standard", "stamina"]
+    sta_spent: int = 0
+
+
 class CombatEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="CombatEnded"):
     """[Sequence §5]."""
 
@@ -380,5 +445,10 @@ Event = (
     | Restored
     | DCSet
     | VisibilityRuled
+    | ConcentrationPaid
+    | ConcentrationChecked
+    | ConcentrationEnded
+    | OpposedCheck
+    | Reloaded
     | CombatEnded
 )

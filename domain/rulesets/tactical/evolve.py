@@ -18,6 +18,9 @@ from domain.rulesets.tactical.events import (
     CharacterDamaged,
     CharacterDied,
     CombatEnded,
+    ConcentrationChecked,
+    ConcentrationEnded,
+    ConcentrationPaid,
     ConditionEnded,
     ConditionGained,
     DCSet,
@@ -31,8 +34,10 @@ from domain.rulesets.tactical.events import (
     OpportunityClosed,
     OpportunityDeclined,
     OpportunityOffered,
+    OpposedCheck,
     Perceived,
     Regenerated,
+    Reloaded,
     Rested,
     Restored,
     RoundStarted,
@@ -88,8 +93,19 @@ def _spend(c: Char, sta: int, wil: int) -> Char:
     return c
 
 
-def _costs(s: State, attacker: str, action: str, sta: int, wil: int) -> State:
+def _costs(
+    s: State, attacker: str, action: str, sta: int, wil: int, weapon: str | None = None
+) -> State:
     c = _spend(s.chars[attacker], sta, wil)
+    if weapon is not None:
+        it = s.board.items.get(weapon)
+        if it is not None and it.reload:  # [Reload]: "reload N" actions before the next use
+            left = c.reload_left.copy()
+            left[weapon] = it.reload
+            c = replace(c, reload_left=left)
+        pw = s.board.powers.get(weapon)
+        if pw is not None and pw.concentration and weapon in c.powers:
+            c = replace(c, concentration=weapon, concentration_rating=pw.concentration)
     w = s.opportunity
     if action == "opportunity" and w is not None and attacker in w.reactors:
         s = replace(
@@ -99,15 +115,13 @@ def _costs(s: State, attacker: str, action: str, sta: int, wil: int) -> State:
         c = replace(c, attacks=c.attacks + 1)
     if action in ("standard", "finisher", "charge"):
         c = replace(c, standard_used=True)
-    if action == "charge":
-        c = replace(c, moves=c.moves + 1)
     if action == "opportunity":
         c = replace(c, reaction_used=True)
     return _put(s, c)
 
 
 def _attack_costs(s: State, a: AttackRecord) -> State:
-    return _costs(s, a.attacker, a.action, a.sta_spent, a.wil_spent)
+    return _costs(s, a.attacker, a.action, a.sta_spent, a.wil_spent, a.weapon)
 
 
 def _surprise(s: State, e: SurpriseDeclared) -> State:
@@ -238,7 +252,7 @@ def _closed(s: State, e: OpportunityClosed) -> State:
 
 
 def _area(s: State, e: AreaCovered) -> State:
-    return _costs(s, e.attacker, e.action, e.sta_spent, e.wil_spent)
+    return _costs(s, e.attacker, e.action, e.sta_spent, e.wil_spent, e.weapon)
 
 
 def _unseen(s: State, e: UnseenAttackResolved) -> State:
@@ -404,6 +418,38 @@ def _visibility(s: State, e: VisibilityRuled) -> State:
     return _put(s, c)
 
 
+def _conc_paid(s: State, e: ConcentrationPaid) -> State:
+    c = s.chars[e.character]
+    c = replace(c, WIL=replace(c.WIL, cur=c.WIL.cur - e.wil))
+    if s.options.concentration_blocks_regen:
+        c = replace(c, wil_spent=True)
+    return _put(s, c)
+
+
+def _conc_checked(s: State, e: ConcentrationChecked) -> State:
+    return s
+
+
+def _conc_ended(s: State, e: ConcentrationEnded) -> State:
+    c = replace(s.chars[e.character], concentration=None, concentration_rating=0)
+    return _put(s, c)
+
+
+def _opposed(s: State, e: OpposedCheck) -> State:
+    return _put(s, replace(s.chars[e.character], standard_used=True))
+
+
+def _reloaded(s: State, e: Reloaded) -> State:
+    c = _spend(s.chars[e.character], e.sta_spent, 0)
+    left = c.reload_left.copy()
+    left[e.item] = e.left
+    if e.action == "standard":
+        c = replace(c, standard_used=True, reloads_standard=c.reloads_standard + 1)
+    else:
+        c = replace(c, reloads_stamina=c.reloads_stamina + 1)
+    return _put(s, replace(c, reload_left=left))
+
+
 def _ended(s: State, e: CombatEnded) -> State:
     return replace(s, phase="over", winner=e.winner, end_reason=e.reason, active=None)
 
@@ -441,6 +487,11 @@ HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     Restored: _restored,
     DCSet: _dc,
     VisibilityRuled: _visibility,
+    ConcentrationPaid: _conc_paid,
+    ConcentrationChecked: _conc_checked,
+    ConcentrationEnded: _conc_ended,
+    OpposedCheck: _opposed,
+    Reloaded: _reloaded,
     CombatEnded: _ended,
 }
 

@@ -25,7 +25,7 @@ from domain.rulesets.tactical.rules import (
     need_sta,
 )
 
-__all__ = ["blocked_for", "budget", "move"]
+__all__ = ["blocked_for", "budget", "grappling", "move", "route"]
 
 
 def budget(c: Char, mode: str) -> int:
@@ -51,6 +51,14 @@ def blocked_for(state: State, c: Char) -> set[Square]:
         if state.chars[cid].side in hostile:
             blocked.add(sq)
     return blocked
+
+
+def grappling(state: State, cid: str) -> bool:
+    for c in state.chars.values():
+        g = c.condition("grappled")
+        if g is not None and g.source == cid and not c.dead:
+            return True
+    return False
 
 
 def _step_cost(prev: Square, nxt: Square, metric: str, diagonals: int) -> tuple[int, int]:
@@ -88,6 +96,8 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
         raise RuleViolation("you must be prone to crawl", rule=R_MOVE)
     o = st.options
     left = budget(c, cmd.mode)
+    if grappling(st, c.id) and cmd.mode != "shift":
+        left //= 2  # [Grappled]: the grappler moves at half speed, dragging its foe
     stood = False
     if prone and cmd.mode != "crawl":
         if not cmd.stand_up:
@@ -112,7 +122,7 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
             raise RuleViolation(f"{list(goal)} cannot be entered", rule=R_MOVE)
         if goal in st.occupied:
             raise RuleViolation(f"{list(goal)} is occupied (A47)", rule=R_MOVE)
-    path = _route(st, c, goal, cmd, blocked, left)
+    path = route(st, c, goal, cmd, blocked, left)
     frightened = c.condition("frightened")
     if frightened is not None and frightened.source in st.chars:
         src = st.chars[frightened.source].pos
@@ -139,7 +149,7 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
         dropped_prone=cmd.drop_prone,
         hidden_side=c.side if c.has("invisible") else None,
     )
-    walk(run, first, path)
+    walk(run, first, path, dice)
 
 
 def _cost(start: Square, path: list[Square], metric: str) -> int:
@@ -152,7 +162,7 @@ def _cost(start: Square, path: list[Square], metric: str) -> int:
     return cost
 
 
-def _route(
+def route(
     st: State, c: Char, goal: Square, cmd: Move, blocked: set[Square], left: int
 ) -> list[Square]:
     """The squares entered: the command's path checked, or a shortest path found."""

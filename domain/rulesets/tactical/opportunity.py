@@ -95,8 +95,18 @@ def _broken(run: Run, cid: str, squares: int) -> None:
     after_loss(run, cid, "STA", c.STA.cur, "broken")
 
 
-def walk(run: Run, first: Moved, path: list[Square], skip: tuple[str, ...] = ()) -> None:
-    """Emit the move in parts: each stops where a step provokes an opportunity attack."""
+def walk(
+    run: Run,
+    first: Moved,
+    path: list[Square],
+    dice: Dice,
+    skip: tuple[str, ...] = (),
+    then: ResumeAttack | None = None,
+) -> None:
+    """Emit the move in parts: each stops where a step provokes an opportunity attack.
+
+    At its end a grappler drags its grappled foe ([Grappled]) and a Charge strikes (`then`).
+    """
     st = run.state
     mover = st.chars[first.character]
     prev = mover.pos
@@ -115,6 +125,7 @@ def walk(run: Run, first: Moved, path: list[Square], skip: tuple[str, ...] = ())
                             offered=(*skip, *reactors),
                             mode=first.mode,
                             rest=tuple(path[k:]),
+                            attack=then,
                         ),
                         reason=f"{mover.id} leaves {list(prev)} for {list(sq)}",
                     )
@@ -123,7 +134,30 @@ def walk(run: Run, first: Moved, path: list[Square], skip: tuple[str, ...] = ())
             prev = sq
     run.emit(replace(first, path=tuple(path)))
     _broken(run, mover.id, len(path))
+    if path and first.mode not in ("push", "drag"):
+        _drag(run, mover, [mover.pos, *path])
     check_end(run)
+    if then is not None and run.state.phase == "combat" and not run.state.chars[mover.id].down:
+        from domain.rulesets.tactical.maneuvers import strike
+
+        strike(run, mover.id, then, dice)
+
+
+def _drag(run: Run, mover: Char, squares: list[Square]) -> None:
+    """[Grappled]: the grappler drags its grappled foe into the square it left last (A32)."""
+    for c in run.state.chars.values():
+        g = c.condition("grappled")
+        if g is not None and g.source == mover.id and not c.dead:
+            run.emit(
+                Moved(
+                    character=c.id,
+                    mode="drag",
+                    path=(squares[-2],),
+                    cost=0,
+                    move_action=False,
+                )
+            )
+            return
 
 
 def offer_for_attack(run: Run, a: Char, cmd: Attack, kind: str, area: str | None) -> bool:
@@ -201,7 +235,7 @@ def maybe_resume(run: Run, dice: Dice) -> None:
         return  # the provoker fell (or was held): its action ends here
     if w.trigger == "move":
         first = Moved(character=p.id, mode=w.mode, path=(), cost=0, move_action=False)  # type: ignore[arg-type]
-        walk(run, first, list(w.rest), w.offered)
+        walk(run, first, list(w.rest), dice, w.offered, w.attack)
         return
     assert w.attack is not None
     r = w.attack

@@ -92,6 +92,10 @@ class ResumeAttack(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     pool: Literal["HEA", "STA", "WIL"] | None = None
     throw: bool = False
     finisher: bool = False
+    charge: bool = False  # a Charge's strike after its move (+2)
+    bull_rush: bool = False  # ... as a bull rush (+2 to the check)
+    push: int = 1
+    follow: bool = False
 
 
 class OpportunityWindow(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -104,4 +108,4 @@ class OpportunityWindow(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     offered: tuple[str, ...] = ()  # every one offered during this action: not offered again
     mode: str = "run"
     rest: tuple[tuple[int, int], ...] = ()  # a move: the squares still to enter
-    attack: ResumeAttack | None = None
+    attack: ResumeAttack | None = None  # the attack that provoked, or a Charge's strike

@@ -8,6 +8,8 @@ from domain.dice import Dice, Roll
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.events import (
     CharacterDamaged,
+    ConcentrationEnded,
+    ConcentrationPaid,
     ConditionEnded,
     DrainRecovered,
     InitiativeEntry,
@@ -113,6 +115,22 @@ def _start_of_turn(run: Run, dice: Dice, c: Char) -> None:
                 )
             )
     cur = run.state.chars[c.id]
+    if cur.concentration is not None:  # [Types] Concentration: WIL each turn (A41)
+        if cur.down or cur.WIL.cur < cur.concentration_rating:
+            run.emit(
+                ConcentrationEnded(
+                    character=c.id,
+                    power=cur.concentration,
+                    reason="unconscious" if cur.down else "not enough WIL to keep it up",
+                )
+            )
+        else:
+            run.emit(
+                ConcentrationPaid(
+                    character=c.id, power=cur.concentration, wil=cur.concentration_rating
+                )
+            )
+        cur = run.state.chars[c.id]
     if cur.has("stunned") and run.state.options.stunned_loses == "standard":
         run.emit(StandardActionLost(character=c.id, lost="standard"))
     if cur.has("dying") and not cur.dead and run.state.options.death_save_timing == "start":
