@@ -28,7 +28,7 @@ def test_run_up_to_spe_sprint_spe_plus_2_shift_1() -> None:
     _move(s, [11, 5])
     with pytest.raises(RuleViolation):
         _move(s, [5, 5 + 7])
-    events, s2 = _move(s, [5, 5 + 8], mode="sprint")
+    _, s2 = _move(s, [5, 5 + 8], mode="sprint")
     assert s2.chars["p"].sprinting
     with pytest.raises(RuleViolation):
         _move(s, [7, 5], mode="shift")
@@ -37,7 +37,7 @@ def test_run_up_to_spe_sprint_spe_plus_2_shift_1() -> None:
 def test_second_move_costs_6_sta_third_refused() -> None:
     s = _one([])
     s = _move(s, [6, 5])[1]
-    events, s = _move(s, [7, 5])
+    _, s = _move(s, [7, 5])
     assert s.chars["p"].STA.cur == 14 and s.chars["p"].moves == 2
     with pytest.raises(RuleViolation):
         _move(s, [8, 5])
@@ -47,7 +47,7 @@ def test_prone_crawls_or_stands_up_for_two_squares() -> None:
     s = _one([{"name": "prone"}])
     with pytest.raises(RuleViolation):
         _move(s, [6, 5])
-    events, s2 = _move(s, [6, 5], mode="crawl")  # SPE 6 / 4 = 1 square
+    _, s2 = _move(s, [6, 5], mode="crawl")  # SPE 6 / 4 = 1 square
     assert s2.chars["p"].pos == (6, 5) and s2.chars["p"].has("prone")
     with pytest.raises(RuleViolation):
         _move(s, [7, 5], mode="crawl")
@@ -98,7 +98,7 @@ def test_exposed_may_save_against_exposed_only() -> None:
     s = _one([{"name": "exposed"}, {"name": "slowed"}])
     with pytest.raises(RuleViolation):
         play(s, {"type": "Save", "character": "p", "condition": "slowed"}, [12])
-    events, s = play(s, {"type": "Save", "character": "p", "condition": "exposed"}, [12])
+    _, s = play(s, {"type": "Save", "character": "p", "condition": "exposed"}, [12])
     assert not s.chars["p"].has("exposed")
 
 
