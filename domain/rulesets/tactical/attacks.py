@@ -12,7 +12,7 @@ from typing import Literal
 
 from msgspec.structs import replace
 
-from domain.dice import Dice
+from domain.dice import Dice, Roll
 from domain.errors import RuleViolation, UnknownEntity
 from domain.rulesets.tactical.commands import Attack, React
 from domain.rulesets.tactical.conditions import can_act, can_react
@@ -36,6 +36,7 @@ from domain.rulesets.tactical.pools import after_loss, check_end
 from domain.rulesets.tactical.records import AttackRecord, Modifier, ReactionTaken, StatBonus
 from domain.rulesets.tactical.rules import (
     R_ATTACKS,
+    R_DUAL,
     R_STAMINA_ACTIONS,
     R_STANDARD,
     R_STRUCTURES,
@@ -160,7 +161,7 @@ def attack_action(state: State, c: Char, w: Weapon) -> tuple[str, int]:
     return "stamina", 6
 
 
-def roll_weapon(dice: Dice, w: Weapon, who: str, halve: bool) -> tuple[object, int]:
+def roll_weapon(dice: Dice, w: Weapon, who: str, halve: bool) -> tuple[Roll | None, int]:
     count, sides, k = parse_dice(w.dice)
     roll = dice.roll_many(count, sides, f"attack of {who} with {w.id}") if count else None
     total = (sum(roll.values) if roll is not None else 0) + k
@@ -187,6 +188,9 @@ def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
     if cmd.target is not None and cmd.target not in st.structures:
         char(st, cmd.target)
     if not resumed and offer_for_attack(run, a, cmd, w.kind, None):
+        return
+    if cmd.dual or cmd.second_target is not None:
+        _dual(run, cmd, dice, a, action, sta)
         return
     if cmd.target is not None:
         if cmd.target in st.structures:
@@ -249,6 +253,10 @@ def single(
     *,
     unseen: bool,
     extra: tuple[Modifier, ...] = (),
+    also: Weapon | None = None,
+    dual: bool = False,
+    ask: bool = True,
+    counts: bool = True,
 ) -> None:
     st = run.state
     throw = cmd.throw and w.kind == "melee"
@@ -261,8 +269,14 @@ def single(
         return
     penalised = throw and not w.throw
     roll, dice_total = roll_weapon(dice, w, a.id, penalised)
+    extra_dice: tuple[Roll, ...] = ()
+    if also is not None:  # [Dual Wielding]: both attack rolls combined against one target
+        roll2, total2 = roll_weapon(dice, also, a.id, False)
+        if roll2 is not None:
+            extra_dice = (roll2,)
+        dice_total += total2
     abilities: tuple[StatBonus, ...] = ()
-    if not penalised:
+    if not penalised and not dual:
         abilities = tuple(StatBonus(stat=s, value=getattr(a.stats, s)) for s in w.add_stats)
     mods: list[Modifier] = []
     if t is not None and not unseen:
@@ -281,7 +295,7 @@ def single(
             )
         )
     mods += extra
-    bonus = 0 if penalised else w.bonus
+    bonus = 0 if penalised else w.bonus + (also.bonus if also is not None else 0)
     total = dice_total + sum(b.value for b in abilities) + bonus + sum(m.value for m in mods)
     spell = w.kind == "spell"
     defence = 0 if t is None else (t.FOC if spell else t.DEF)
@@ -295,7 +309,9 @@ def single(
         action=action,  # type: ignore[arg-type]
         sta_spent=sta + w.sta,
         wil_spent=w.wil,
-        dice=roll,  # type: ignore[arg-type]
+        dice=roll,
+        extra_dice=extra_dice,
+        dual=dual,
         dice_total=dice_total,
         halved=penalised,
         abilities=abilities,
@@ -313,7 +329,8 @@ def single(
         return
     assert t is not None
     if (
-        record.damage > 0
+        ask
+        and record.damage > 0
         and st.options.reaction_window == "ask"
         and can_react(st, t) is None
         and (st.active != t.id or st.options.react_on_own_turn)
@@ -321,7 +338,42 @@ def single(
     ):
         run.emit(AttackDeclared(attack=record, reactor=t.id))
         return
-    finish(run, record, (), dice)
+    finish(run, record, (), dice, counts=counts)
+
+
+def _dual(run: Run, cmd: Attack, dice: Dice, a: Char, action: str, sta: int) -> None:
+    """[Dual Wielding]: two weapons of one type (A64), no ability scores; two rolls against
+    two targets as one attack action, or both rolls combined against one target."""
+    st = run.state
+    items = st.board.items
+    main, off = items.get(a.main_hand or ""), items.get(a.off_hand or "")
+    if main is None or off is None or not main.weapon_type or main.weapon_type != off.weapon_type:
+        raise RuleViolation(
+            "dual wielding needs two weapons of the same type, one in each hand", rule=R_DUAL
+        )
+    w1, w2 = weapon_of(st, a, main.id), weapon_of(st, a, off.id)
+    if cmd.target is None:
+        raise RuleViolation("name the target", rule=R_DUAL)
+    t = char(st, cmd.target)
+    if cmd.second_target is None:
+        single(run, cmd, dice, a, w1, action, sta, t, t.pos, unseen=False, also=w2, dual=True)
+        return
+    t2 = char(st, cmd.second_target)
+    if t2.id == t.id:
+        raise RuleViolation("two rolls go against two different targets", rule=R_DUAL)
+    for who in (t, t2):
+        if totally_concealed(st, a, who):
+            raise RuleViolation(f"{who.id} has total concealment", rule=R_UNSEEN)
+    # Two targets: no reaction is asked (one attack action, two rolls at once).
+    single(run, cmd, dice, a, w1, action, sta, t, t.pos, unseen=False, dual=True, ask=False)
+    if run.state.phase != "combat":
+        return
+    a2 = run.state.chars[a.id]
+    t2 = run.state.chars[t2.id]
+    single(
+        run, cmd, dice, a2, w2, action, 0, t2, t2.pos, unseen=False, dual=True, ask=False,
+        counts=False,
+    )  # fmt: skip
 
 
 def _no_roll(
@@ -340,7 +392,7 @@ def _no_roll(
         action=action,  # type: ignore[arg-type]
         sta_spent=sta + w.sta,
         wil_spent=w.wil,
-        dice=roll,  # type: ignore[arg-type]
+        dice=roll,
         dice_total=dice_total,
         total=dice_total,
         defence_stat="none",
@@ -429,7 +481,7 @@ def _attack_structure(
         action=action,  # type: ignore[arg-type]
         sta_spent=sta + w.sta,
         wil_spent=w.wil,
-        dice=roll,  # type: ignore[arg-type]
+        dice=roll,
         dice_total=dice_total,
         halved=penalised,
         abilities=abilities,

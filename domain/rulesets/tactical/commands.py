@@ -93,6 +93,7 @@ class Attack(CommandBase, frozen=True, kw_only=True, gc=False, tag="Attack"):
     pool: PoolName | None = None
     throw: bool = False
     finisher: bool = False
+    dual: bool = False  # [Dual Wielding]: both weapons, one attack action
     second_target: Id | None = None  # dual wielding: two rolls, two targets
 
 

@@ -68,6 +68,8 @@ class AttackRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     sta_spent: int = 0
     wil_spent: int = 0
     dice: Roll | None = None  # None: damage without a roll
+    extra_dice: tuple[Roll, ...] = ()  # dual wielding against one target: the other weapon
+    dual: bool = False  # [Dual Wielding]: no ability scores added
     dice_total: int = 0
     halved: bool = False  # thrown melee weapon without 'throw'
     abilities: tuple[StatBonus, ...] = ()

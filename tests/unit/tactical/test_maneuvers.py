@@ -159,3 +159,45 @@ def test_concentration_paid_in_wil_and_checked_on_damage() -> None:
         s, {"type": "Attack", "character": "g", "weapon": "bow", "target": "p"}, [7, 5]
     )
     assert "ConcentrationChecked" in types(events) and s.chars["p"].concentration is None
+
+
+SHORT = {"id": "short", "category": "melee", "dice": "d6", "add_stats": ["STR"],
+         "weapon_type": "shortsword"}  # fmt: skip
+SHORT2 = {**SHORT, "id": "short2"}
+
+
+def _dual(*foes: dict[str, Any]) -> State:
+    p = ch("p", "a", 5, 5, main_hand="short", off_hand="short2", stats={"STR": 4})
+    s = make([p, *foes], items=[SHORT, SHORT2], options={"reaction_window": "never"})
+    return started(s, [12, *range(1, 1 + len(foes))])
+
+
+def test_dual_wield_d6_against_two_adjacent_targets() -> None:
+    # [Dual Wielding] ex: "roll d6 against two adjacent targets"; no ability scores
+    s = _dual(ch("g", "b", 6, 5), ch("h", "b", 4, 5))
+    cmd = {"type": "Attack", "character": "p", "weapon": "short", "target": "g",
+           "second_target": "h"}  # fmt: skip
+    events, s = play(s, cmd, [3, 5])
+    hits = [e for e in events if isinstance(e, AttackResolved)]
+    assert [(h.attack.target, h.damage, h.attack.abilities) for h in hits] == [
+        ("g", 3, ()),
+        ("h", 5, ()),
+    ]
+    assert s.chars["p"].attacks == 1  # one attack action
+
+
+def test_dual_wield_2d6_against_one_target() -> None:
+    s = _dual(ch("g", "b", 6, 5))
+    cmd = {"type": "Attack", "character": "p", "weapon": "short", "target": "g", "dual": True}
+    events, _ = play(s, cmd, [3, 5])
+    r = next(e for e in events if isinstance(e, AttackResolved))
+    assert r.attack.dice_total == 8 and r.attack.abilities == () and r.damage == 8
+    assert len(r.attack.extra_dice) == 1
+
+
+def test_dual_wield_needs_the_same_type() -> None:
+    p = ch("p", "a", 5, 5, main_hand="short", off_hand="sword")
+    s = started(make([p, ch("g", "b", 6, 5)], items=[SHORT]), [12, 1])
+    cmd = {"type": "Attack", "character": "p", "weapon": "short", "target": "g", "dual": True}
+    with pytest.raises(RuleViolation):
+        play(s, cmd, [3, 5])
