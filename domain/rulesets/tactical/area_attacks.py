@@ -123,6 +123,9 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
     pool = w.pool or ("STA" if spell else "HEA")
     missed_hidden: list[str] = []
     for t in targets:
+        if st.options.area_roll_per_target and t is not targets[0]:
+            roll, dice_total = roll_weapon(dice, w, a.id, False)  # A57 option: a roll each
+            base = dice_total + sum(b.value for b in abilities) + w.bonus
         unseen = t.id in hidden
         mods = attack_modifiers(run.state, a, t, w.kind)
         if unseen and shape == "line":

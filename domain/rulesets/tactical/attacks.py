@@ -25,14 +25,14 @@ from domain.rulesets.tactical.events import (
 from domain.rulesets.tactical.geometry import distance
 from domain.rulesets.tactical.hits import after_hit, concentration_check
 from domain.rulesets.tactical.initial import parse_dice
-from domain.rulesets.tactical.model import Char, Square, State, Structure
+from domain.rulesets.tactical.model import Char, Condition, Square, State, Structure
 from domain.rulesets.tactical.modifiers import (
     attack_modifiers,
     cover_modifier,
     sight_blockers,
     totally_concealed,
 )
-from domain.rulesets.tactical.pools import after_loss, check_end
+from domain.rulesets.tactical.pools import after_loss, check_end, gain_condition
 from domain.rulesets.tactical.records import AttackRecord, Modifier, ReactionTaken, StatBonus
 from domain.rulesets.tactical.rules import (
     R_ATTACKS,
@@ -562,6 +562,16 @@ def finish(
     for r in reactions:
         if r.kind in ("shield", "parry", "dodge") and r.sta:
             c = run.state.chars[r.character]
+            if r.kind == "shield" and st.options.shield_exposure == "separate_saveable":
+                if c.STA.cur <= 0 < c.STA.cur + r.sta:
+                    gain_condition(
+                        run,
+                        c.id,
+                        Condition(name="exposed", no_save_before=c.turns_taken + 2),
+                        "shielded down to 0 or less STA (A17)",
+                        R_STAMINA_ACTIONS,
+                    )
+                continue
             after_loss(run, r.character, "STA", c.STA.cur + r.sta, f"{r.kind} reaction")
     if record.target_kind == "structure" and record.target is not None:
         structure_damage(run, record.target, record.pool, final)
@@ -642,4 +652,8 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
             effect="shielded",
         )
     finish(run, p, (r,), dice)
+    if r.kind == "parry" and r.effect == "parried" and st.options.parry_oa_free:
+        from domain.rulesets.tactical.opportunity import offer_after_parry
+
+        offer_after_parry(run, t.id, p.attacker)
     maybe_resume(run, dice)

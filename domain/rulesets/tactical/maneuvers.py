@@ -180,8 +180,12 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
     st = run.state
     c = char(st, cmd.character)
     _standard(run, c)
+    sta = 0
     if c.moves > 0:
-        raise RuleViolation("a charge consumes the free move, already used", rule=R_STANDARD)
+        if st.options.charge_move != "stamina_allowed" or c.moves >= 2:
+            raise RuleViolation("a charge consumes the free move, already used", rule=R_STANDARD)
+        sta = 6  # A36 option: the extra move action (6 STA)
+        need_sta(st, c, sta, "a charge's extra move")
     for name in ("immobilized", "grappled", "prone"):
         if c.has(name):
             raise RuleViolation(f"{c.id} is {name}: no charge", rule=R_CONDITIONS)
@@ -222,7 +226,7 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
     weapon = cmd.weapon or c.main_hand
     if not cmd.bull_rush and weapon is None:
         raise RuleViolation("a charge attack needs a melee weapon", rule=R_STANDARD)
-    first = Moved(character=c.id, mode=cmd.mode, path=(), cost=len(path))
+    first = Moved(character=c.id, mode=cmd.mode, path=(), cost=len(path), sta_spent=sta)
     then = ResumeAttack(
         weapon=weapon or "",
         target=t.id,

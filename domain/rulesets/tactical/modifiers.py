@@ -162,6 +162,15 @@ def attack_modifiers(
                 characters=tuple(who) or (t.id,),
             )
         )
+    if t.has("exposed") and o.exposed_bonus == "to_roll":
+        mods.append(
+            Modifier(
+                kind="exposed",
+                value=o.exposed_amount,
+                reason=f"{t.id} is exposed (A24: to the roll)",
+                rule=R_CONDITIONS,
+            )
+        )
     if not melee and t.has("prone"):
         mods.append(
             Modifier(kind="prone", value=-2, reason=f"{t.id} is prone (ranged)", rule=R_CONDITIONS)

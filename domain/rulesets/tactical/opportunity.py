@@ -35,7 +35,15 @@ from domain.rulesets.tactical.rules import (
     round_cap,
 )
 
-__all__ = ["decline", "eligible", "maybe_resume", "offer_for_attack", "opportunity_attack", "walk"]
+__all__ = [
+    "decline",
+    "eligible",
+    "maybe_resume",
+    "offer_after_parry",
+    "offer_for_attack",
+    "opportunity_attack",
+    "walk",
+]
 
 _COST = 3
 
@@ -160,6 +168,28 @@ def _drag(run: Run, mover: Char, squares: list[Square]) -> None:
             return
 
 
+def offer_after_parry(run: Run, parrier: str, attacker: str) -> None:
+    """[Parry]: "you may make an opportunity attack against the target" (A13: outside the
+    one-reaction limit; still 3 STA, a melee weapon in hand, the attack cap)."""
+    st = run.state
+    c = st.chars[parrier]
+    a = st.chars[attacker]
+    if st.opportunity is not None or a.down or c.down or not adjacent(c.pos, a.pos):
+        return
+    if _melee_in_hand(st, c) is None or c.attacks >= round_cap(c):
+        return
+    if c.STA.cur < _COST and not st.options.allow_overspend:
+        return
+    run.emit(
+        OpportunityOffered(
+            window=OpportunityWindow(
+                provoker=attacker, trigger="parry", reactors=(parrier,), offered=(parrier,)
+            ),
+            reason=f"{parrier} parried {attacker}'s attack",
+        )
+    )
+
+
 def offer_for_attack(run: Run, a: Char, cmd: Attack, kind: str, area: str | None) -> bool:
     """Triggers (b) and (c): open the window before the attack is rolled; True if opened."""
     st = run.state
@@ -233,6 +263,8 @@ def maybe_resume(run: Run, dice: Dice) -> None:
     p = run.state.chars[w.provoker]
     if p.down or p.has("immobilized") or p.has("grappled"):
         return  # the provoker fell (or was held): its action ends here
+    if w.trigger == "parry":
+        return
     if w.trigger == "move":
         first = Moved(character=p.id, mode=w.mode, path=(), cost=0, move_action=False)  # type: ignore[arg-type]
         walk(run, first, list(w.rest), dice, w.offered, w.attack)

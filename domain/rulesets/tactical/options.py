@@ -56,8 +56,6 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     allow_overspend: bool = False
     # A21 a shielded hit is a hit dealing 0 (not a miss)
     shield_is_miss: bool = False
-    # A22 Dodge: damage after the dodge <= 0 is a miss
-    dodge_sum: Literal["reduced_damage", "reduced_roll"] = "reduced_damage"
     # A23 Parry: STA spent > the final attack total (before defence), or > the damage
     parry_vs: Literal["attack_total", "damage"] = "attack_total"
     # A24 Exposed: +4 to the damage of hits only, or +4 to the roll

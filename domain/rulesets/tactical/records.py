@@ -105,7 +105,7 @@ class OpportunityWindow(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     completes (A59), and how that action goes on once they have answered."""
 
     provoker: str
-    trigger: Literal["move", "ranged", "spell"]
+    trigger: Literal["move", "ranged", "spell", "parry"]
     reactors: tuple[str, ...]  # still to answer, in order
     offered: tuple[str, ...] = ()  # every one offered during this action: not offered again
     mode: str = "run"

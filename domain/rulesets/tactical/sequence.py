@@ -216,6 +216,17 @@ def end_turn(run: Run, dice: Dice, c: Char, reason: str = "ended by its controll
             )
         recovered = True
     c = run.state.chars[c.id]
+    ex = c.condition("exposed")
+    if ex is not None and not ex.unsaveable and o.exposed_save == "auto_end_of_turn":
+        run.emit(
+            ConditionEnded(
+                character=c.id,
+                condition="exposed",
+                reason="the end of its turn (option exposed_save)",
+                rule=R_CONDITIONS,
+            )
+        )
+        c = run.state.chars[c.id]
     skip_sta = (recovered and not o.drain_also_regen) or c.drained_at is not None
     if not c.dead:
         _regenerate(run, dice, c, skip_sta)
