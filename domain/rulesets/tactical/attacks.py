@@ -257,6 +257,7 @@ def single(
     dual: bool = False,
     ask: bool = True,
     counts: bool = True,
+    after_parry: bool = False,
 ) -> None:
     st = run.state
     throw = cmd.throw and w.kind == "melee"
@@ -323,6 +324,7 @@ def single(
         pool=_pool(w, cmd.pool),
         damage=total - defence,
         unseen=unseen,
+        after_parry=after_parry,
     )
     if unseen:
         _finish_unseen(run, record, t, dice)

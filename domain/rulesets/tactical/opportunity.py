@@ -241,7 +241,10 @@ def opportunity_attack(run: Run, cmd: OpportunityAttack, dice: Dice) -> None:
         raise RuleViolation("an opportunity attack is a melee attack", rule=R_STAMINA_ACTIONS)
     t = st.chars[w.provoker]
     attack = Attack(character=c.id, weapon=weapon, target=t.id)
-    single(run, attack, dice, c, wp, "opportunity", _COST, t, t.pos, unseen=False)
+    parry = w.trigger == "parry"
+    single(
+        run, attack, dice, c, wp, "opportunity", _COST, t, t.pos, unseen=False, after_parry=parry
+    )
     maybe_resume(run, dice)
 
 

@@ -82,6 +82,7 @@ class AttackRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     damage: int = 0  # total - defence (before reactions and Exposed)
     area: bool = False
     unseen: bool = False  # an attack on a chosen square ([Targeting What You Can't See])
+    after_parry: bool = False  # Parry's opportunity attack: outside the reaction limit (A13)
 
 
 class ResumeAttack(msgspec.Struct, frozen=True, kw_only=True, gc=False):
