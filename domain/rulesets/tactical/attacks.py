@@ -29,6 +29,7 @@ from domain.rulesets.tactical.model import Char, Condition, Square, State, Struc
 from domain.rulesets.tactical.modifiers import (
     attack_modifiers,
     cover_modifier,
+    glimpsed,
     sight_blockers,
     totally_concealed,
 )
@@ -281,7 +282,7 @@ def single(
         abilities = tuple(StatBonus(stat=s, value=getattr(a.stats, s)) for s in w.add_stats)
     mods: list[Modifier] = []
     if t is not None and not unseen:
-        perceived = t.id in a.perceived or (t.glimpsed_until >= t.turns_taken > 0)
+        perceived = t.id in a.perceived or glimpsed(t)
         concealed_total = t.has("invisible") or st.board.concealment.get(t.pos) == "total"
         mods = attack_modifiers(st, a, t, w.kind, perceived_unseen=perceived and concealed_total)
     else:
@@ -431,7 +432,7 @@ def _finish_unseen(run: Run, record: AttackRecord, t: Char | None, dice: Dice) -
     hit = t is not None and damage > 0
     if hit:
         assert t is not None
-        record = replace(record, target=t.id)
+        record = replace(record, target=t.id, target_kind="character")
         finish(run, record, (), dice)
     else:
         public = replace(record, defence=0, damage=0, target=None)

@@ -10,7 +10,13 @@ from domain.rulesets.tactical.records import Modifier
 from domain.rulesets.tactical.rules import R_CA, R_CONCEALMENT, R_CONDITIONS, R_COVER, R_SUPERIOR
 from domain.rulesets.tactical.sight import cover_squares
 
-__all__ = ["attack_modifiers", "cover_modifier", "sight_blockers", "totally_concealed"]
+__all__ = [
+    "attack_modifiers",
+    "cover_modifier",
+    "glimpsed",
+    "sight_blockers",
+    "totally_concealed",
+]
 
 
 def sight_blockers(state: State) -> frozenset[Square] | set[Square]:
@@ -30,9 +36,14 @@ def totally_concealed(state: State, attacker: Char, t: Char) -> bool:
     unseen = t.has("invisible") or state.board.concealment.get(t.pos) == "total"
     if not unseen:
         return False
-    if t.glimpsed_until >= t.turns_taken and t.glimpsed_until > 0:
+    if glimpsed(t):
         return False
     return t.id not in attacker.perceived
+
+
+def glimpsed(t: Char) -> bool:
+    """§4: hit on an unseen square, `t` is only concealed until the end of its next turn."""
+    return t.glimpsed_until > 0 and t.glimpsed_until >= t.turns_taken
 
 
 def _conscious_foes_of(state: State, t: Char, attacker: Char) -> dict[Square, str]:

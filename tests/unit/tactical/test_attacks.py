@@ -260,3 +260,29 @@ def test_unseen_square_miss_tells_nothing() -> None:
     assert (a.target, a.defence, a.total) == (b.target, b.defence, b.total) == (None, 0, 4)
     assert [audience(e) for e in there] == ["all", "referee"]
     assert there[1].present == ("g",) and empty[1].present == ()
+
+
+def test_perceive_then_attack_at_minus_2() -> None:
+    # [Targeting What You Can't See §1]: d6 > max(DEX, INT) of the target
+    g = ch("g", "b", 6, 5, DEF=20, stats={"DEX": 2, "INT": 4}, conditions=[{"name": "invisible"}])
+    s = _fight(g)
+    events, _ = play(s, {"type": "Perceive", "character": "p", "target": "g"}, [4])
+    assert not events[0].success
+    events, s = play(s, {"type": "Perceive", "character": "p", "target": "g"}, [5])
+    assert events[0].success and events[0].against == 4
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
+    mods = [(m.kind, m.value) for m in _resolved(events).attack.modifiers]
+    assert ("concealment", -2) in mods
+
+
+def test_a_hit_on_an_unseen_square_leaves_only_concealment() -> None:
+    # §4: after a hit the target has concealment, not total concealment, until its turn ends
+    g = ch("g", "b", 6, 5, conditions=[{"name": "invisible"}], main_hand=None)
+    s = _fight(g, options={"reaction_window": "never"})
+    events, s = play(
+        s, {"type": "Attack", "character": "p", "weapon": "sword", "square": [6, 5]}, [6]
+    )
+    assert _resolved(events).hit and _resolved(events).attack.target == "g"
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
+    assert ("concealment", -2) in [(m.kind, m.value) for m in _resolved(events).attack.modifiers]
+    assert s.chars["g"].HEA.cur == 16  # the unseen hit: d6 6 + STR 2 - 4 (unseen) - DEF 0
