@@ -286,3 +286,19 @@ def test_a_hit_on_an_unseen_square_leaves_only_concealment() -> None:
     events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
     assert ("concealment", -2) in [(m.kind, m.value) for m in _resolved(events).attack.modifiers]
     assert s.chars["g"].HEA.cur == 16  # the unseen hit: d6 6 + STR 2 - 4 (unseen) - DEF 0
+
+
+def test_sth_counts_hea_damage_cumulatively() -> None:
+    # A62: every 10 points of HEA damage in all is 1 STH: 9 takes none, 9 + 9 = 18 one
+    knife = {"id": "knife", "category": "melee", "dice": "+9"}
+    s = make(
+        [ch("p", "a", 5, 5, main_hand="knife", stats={"END": 5}), ch("g", "b", 1, 1)],
+        structures=[{"id": "door", "squares": [[6, 5]], "sth": 3}],
+        items=[knife],
+    )
+    s = started(s, [12, 1])
+    atk = {"type": "Attack", "character": "p", "weapon": "knife", "target": "door"}
+    s = play(s, atk)[1]
+    assert s.structures["door"].sth == 3 and s.structures["door"].hea_damage == 9
+    s = play(s, atk)[1]
+    assert s.structures["door"].sth == 2

@@ -125,3 +125,13 @@ def test_referee_ends_combat() -> None:
     s = started(_duo(), [9, 4])
     events, s = play(s, {"type": "EndCombat", "winner": "a", "reason": "b fled"})
     assert types(events) == ["CombatEnded"] and s.phase == "over" and s.winner == "a"
+
+
+def test_no_stamina_regeneration_after_spending_stamina() -> None:
+    s = started(_duo(), [9, 4])
+    s = play(s, {"type": "Move", "character": "p", "to": [2, 2]})[1]
+    s = play(s, {"type": "Move", "character": "p", "to": [3, 3]})[1]  # 6 STA
+    events, s = play(s, {"type": "EndTurn", "character": "p"})  # no d4 rolled
+    regen = [e for e in events if isinstance(e, Regenerated)]
+    assert regen and regen[0].sta_die is None and regen[0].wil_gain == 2
+    assert s.chars["p"].STA.cur == 14
