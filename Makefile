@@ -35,6 +35,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench
 	$(BIN)/python -m bench.postgres
 	$(BIN)/python -m bench.skirmish
+	$(BIN)/python -m bench.tactical
 	$(BIN)/python -m bench.inprocess
 
 openapi: $(STAMP)

@@ -21,6 +21,7 @@ from domain.rulesets.tactical.events import (
     TurnEnded,
     TurnStarted,
 )
+from domain.rulesets.tactical.hits import concentration_check
 from domain.rulesets.tactical.model import Char
 from domain.rulesets.tactical.pools import after_loss, check_end, death_save
 from domain.rulesets.tactical.rules import (
@@ -104,6 +105,7 @@ def _start_of_turn(run: Run, dice: Dice, c: Char) -> None:
                 rule=R_CONDITIONS,
             )
         )
+        concentration_check(run, c.id, cond.rating, dice)  # A68: it does call for one
         if run.state.chars[c.id].HEA.cur <= 0 < before:
             after_loss(run, c.id, "HEA", before, name)
             run.emit(

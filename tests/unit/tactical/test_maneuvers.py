@@ -201,3 +201,18 @@ def test_dual_wield_needs_the_same_type() -> None:
     cmd = {"type": "Attack", "character": "p", "weapon": "short", "target": "g", "dual": True}
     with pytest.raises(RuleViolation):
         play(s, cmd, [3, 5])
+
+
+def test_bleeding_calls_for_a_concentration_check() -> None:
+    # A68: bleeding's damage is damage: a concentrating character checks (d12 + MIN - 3)
+    p = ch("p", "a", 5, 5, powers=["hold"], stats={"MIN": 1})
+    s = _st(p, ch("g", "b", 8, 5, main_hand=None))
+    s = play(s, {"type": "Attack", "character": "p", "weapon": "hold", "target": "g"}, [4])[1]
+    s = play(s, {"type": "SetCondition", "character": "p", "condition": "bleeding",
+                 "rating": 3, "reason": "a cut"})[1]  # fmt: skip
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    # far's turn ends; p's starts: concentration paid (2 WIL), bleeding 3, the check 12 + 1 - 3
+    events, s = play(s, {"type": "EndTurn", "character": "far"}, [1, 12])
+    assert types(events).count("ConcentrationChecked") == 1
+    assert s.chars["p"].concentration == "hold"
