@@ -151,6 +151,9 @@ def free_action(run: Run, cmd: FreeAction, dice: Dice) -> None:
         sta = _free_cost(run, c, cmd.action)
         if cmd.action == "drop" and cmd.item not in (c.main_hand, c.off_hand):
             raise RuleViolation(f"{c.id} does not hold {cmd.item}", rule=R_TYPES)
+    held = [k for k in st.chars.values() if (g := k.condition("grappled")) and g.source == c.id]
+    if cmd.action == "release" and not held:
+        raise RuleViolation(f"{c.id} holds no one", rule=R_TYPES)
     run.emit(
         FreeActionTaken(
             character=c.id,
@@ -163,6 +166,16 @@ def free_action(run: Run, cmd: FreeAction, dice: Dice) -> None:
     )
     if sta:
         after_loss(run, c.id, "STA", c.STA.cur, cmd.action)
+    if cmd.action == "release":  # A32: the grappler lets go (a free action)
+        for k in held:
+            run.emit(
+                ConditionEnded(
+                    character=k.id,
+                    condition="grappled",
+                    reason=f"{c.id} let go",
+                    rule=R_CONDITIONS,
+                )
+            )
 
 
 def _check_item(run: Run, c: Char, cmd: FreeAction) -> None:

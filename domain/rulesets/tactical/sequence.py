@@ -21,6 +21,7 @@ from domain.rulesets.tactical.events import (
     TurnEnded,
     TurnStarted,
 )
+from domain.rulesets.tactical.geometry import adjacent
 from domain.rulesets.tactical.hits import concentration_check
 from domain.rulesets.tactical.model import Char
 from domain.rulesets.tactical.pools import after_loss, check_end, death_save
@@ -117,6 +118,19 @@ def _start_of_turn(run: Run, dice: Dice, c: Char) -> None:
                 )
             )
     cur = run.state.chars[c.id]
+    g = cur.condition("grappled")
+    if g is not None and g.source in run.state.chars:
+        holder = run.state.chars[g.source]
+        if holder.down or not adjacent(holder.pos, cur.pos):  # A32
+            run.emit(
+                ConditionEnded(
+                    character=c.id,
+                    condition="grappled",
+                    reason=f"{holder.id} no longer holds it (down or not adjacent)",
+                    rule=R_CONDITIONS,
+                )
+            )
+            cur = run.state.chars[c.id]
     if cur.concentration is not None:  # [Types] Concentration: WIL each turn (A41)
         if cur.down or cur.WIL.cur < cur.concentration_rating:
             run.emit(

@@ -216,3 +216,11 @@ def test_bleeding_calls_for_a_concentration_check() -> None:
     events, s = play(s, {"type": "EndTurn", "character": "far"}, [1, 12])
     assert types(events).count("ConcentrationChecked") == 1
     assert s.chars["p"].concentration == "hold"
+
+
+def test_a_grapple_ends_when_released() -> None:
+    s = _st(ch("p", "a", 5, 5, stats={"STR": 3}), ch("g", "b", 6, 5, main_hand=None))
+    s = play(s, {"type": "Grapple", "character": "p", "target": "g"}, [6, 1])[1]
+    events, s = play(s, {"type": "FreeAction", "character": "p", "action": "release"})
+    assert types(events) == ["FreeActionTaken", "ConditionEnded"]
+    assert not s.chars["g"].has("grappled")
