@@ -35,6 +35,7 @@ from domain.rulesets.tactical.rules import (
     hostile,
     need_sta,
 )
+from domain.rulesets.tactical.walls import raise_wall
 
 __all__ = ["area_attack", "area_squares"]
 
@@ -70,8 +71,23 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
     need_sta(st, a, sta + w.sta, "this attack")
     if w.wil and a.WIL.cur < w.wil:
         raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)
-    if shape == "wall":
-        raise RuleViolation("wall powers are not supported yet", rule="002 Ranges / Wall")
+    if shape == "wall":  # [Wall]: the origin within range, the first section on it (A61)
+        requested = [(q[0], q[1]) for q in cmd.sections]
+        if requested:
+            check_range(st, a, w, requested[0], None, False)
+        power = st.board.powers.get(w.id)
+        raise_wall(
+            run,
+            a,
+            w.id,
+            rating,
+            requested,
+            action,
+            sta + w.sta,
+            w.wil,
+            power.wall_sth if power is not None else 1,
+        )
+        return
     origin = a.pos
     direction = None
     if shape in ("blast", "line"):

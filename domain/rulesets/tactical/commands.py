@@ -94,6 +94,7 @@ class Attack(CommandBase, frozen=True, kw_only=True, gc=False, tag="Attack"):
     throw: bool = False
     finisher: bool = False
     dual: bool = False  # [Dual Wielding]: both weapons, one attack action
+    sections: Annotated[tuple[Sq, ...], msgspec.Meta(max_length=100)] = ()  # a wall
     second_target: Id | None = None  # dual wielding: two rolls, two targets
 
 

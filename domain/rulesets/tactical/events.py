@@ -59,6 +59,7 @@ __all__ = [
     "TurnStarted",
     "UnseenAttackResolved",
     "VisibilityRuled",
+    "WallRaised",
     "WoundRecorded",
 ]
 
@@ -179,6 +180,20 @@ class AreaCovered(EventBase, frozen=True, kw_only=True, gc=False, tag="AreaCover
     squares: tuple[tuple[int, int], ...]
     occupants: tuple[str, ...]
     structures: tuple[str, ...] = ()
+    action: str = "standard"
+    sta_spent: int = 0
+    wil_spent: int = 0
+
+
+class WallRaised(EventBase, frozen=True, kw_only=True, gc=False, tag="WallRaised"):
+    """[Wall]: the sections placed (a new structure) and those discarded."""
+
+    attacker: str
+    power: str
+    structure: str
+    squares: tuple[tuple[int, int], ...]
+    discarded: tuple[tuple[int, int], ...]
+    sth: int
     action: str = "standard"
     sta_spent: int = 0
     wil_spent: int = 0
@@ -427,6 +442,7 @@ Event = (
     | UnseenAttackResolved
     | AreaCovered
     | StructureDamaged
+    | WallRaised
     | CharacterDamaged
     | ConditionGained
     | ConditionEnded

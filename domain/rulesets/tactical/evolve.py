@@ -50,9 +50,10 @@ from domain.rulesets.tactical.events import (
     TurnStarted,
     UnseenAttackResolved,
     VisibilityRuled,
+    WallRaised,
     WoundRecorded,
 )
-from domain.rulesets.tactical.model import Char, Condition, Pool, State
+from domain.rulesets.tactical.model import Char, Condition, Pool, State, Structure
 from domain.rulesets.tactical.records import AttackRecord
 
 __all__ = ["HANDLERS", "effective_max", "evolve"]
@@ -270,6 +271,29 @@ def _structure(s: State, e: StructureDamaged) -> State:
     return replace(s, structures=structures, built=built)
 
 
+def _wall(s: State, e: WallRaised) -> State:
+    s = _costs(s, e.attacker, e.action, e.sta_spent, e.wil_spent, e.power)
+    st = Structure(
+        id=e.structure,
+        name=e.power,
+        squares=e.squares,
+        sth=e.sth,
+        sth_max=e.sth,
+        DEF=0,
+        FOC=0,
+        blocks_move=True,
+        blocks_sight=True,
+        cover="cover",
+        wall=True,
+    )
+    structures = s.structures.copy()
+    structures[st.id] = st
+    built = s.built.copy()
+    for sq in e.squares:
+        built[sq] = st.id
+    return replace(s, structures=structures, built=built)
+
+
 def _damaged(s: State, e: CharacterDamaged) -> State:
     c = _lose(s.chars[e.character], e.pool, e.amount)
     if e.sta_amount:
@@ -469,6 +493,7 @@ HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     UnseenAttackResolved: _unseen,
     AreaCovered: _area,
     StructureDamaged: _structure,
+    WallRaised: _wall,
     CharacterDamaged: _damaged,
     ConditionGained: _cond_gained,
     ConditionEnded: _cond_ended,
