@@ -68,7 +68,11 @@ def _candidates(s: State, data: st.DataObject) -> dict[str, Any]:
             return {"type": "OpportunityAttack", "character": who}
         return {"type": "React", "character": who, "reaction": "none"}
     c = s.chars[s.active or ""]
-    kind = data.draw(st.sampled_from(["move", "attack", "attack", "area", "end", "rest", "save"]))
+    kind = data.draw(
+        st.sampled_from(
+            ["move", "attack", "attack", "area", "end", "rest", "save", "grapple", "rush", "free"]
+        )
+    )
     foes = [f.id for f in s.chars.values() if f.side != c.side]
     if kind == "move":
         x = data.draw(st.integers(0, 7))
@@ -80,6 +84,14 @@ def _candidates(s: State, data: st.DataObject) -> dict[str, Any]:
                 "target": data.draw(st.sampled_from(foes))}  # fmt: skip
     if kind == "area":
         return {"type": "Attack", "character": c.id, "weapon": "fan"}
+    if kind in ("grapple", "rush"):
+        target = data.draw(st.sampled_from(foes))
+        if kind == "grapple":
+            return {"type": "Grapple", "character": c.id, "target": target}
+        return {"type": "BullRush", "character": c.id, "target": target,
+                "push": data.draw(st.sampled_from([1, 2]))}  # fmt: skip
+    if kind == "free":
+        return {"type": "FreeAction", "character": c.id, "action": "speak"}
     if kind == "rest":
         return {"type": "Rest", "character": c.id}
     if kind == "save" and c.conditions:
