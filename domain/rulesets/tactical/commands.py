@@ -25,6 +25,7 @@ __all__ = [
     "Move",
     "OpportunityAttack",
     "Perceive",
+    "Place",
     "React",
     "Reload",
     "Rest",
@@ -59,6 +60,14 @@ class CommandBase(
 class DeclareSurprise(CommandBase, frozen=True, kw_only=True, gc=False, tag="DeclareSurprise"):
     surprised: Annotated[tuple[Id, ...], msgspec.Meta(max_length=5000)]
     reason: Reason
+
+
+class Place(CommandBase, frozen=True, kw_only=True, gc=False, tag="Place"):
+    """Before initiative: a starting position ([Sequence §2]); the referee, or a side for
+    its own characters ("within reason": the referee may place them again)."""
+
+    character: Id
+    to: Sq
 
 
 class RollInitiative(CommandBase, frozen=True, kw_only=True, gc=False, tag="RollInitiative"):
@@ -235,6 +244,7 @@ class EndCombat(CommandBase, frozen=True, kw_only=True, gc=False, tag="EndCombat
 
 Command = (
     DeclareSurprise
+    | Place
     | RollInitiative
     | Move
     | Attack
@@ -260,6 +270,8 @@ Command = (
 
 COMMAND_DOCS: dict[str, str] = {
     "DeclareSurprise": "Before initiative: the referee rules who is surprised, with a reason.",
+    "Place": "Before initiative: place a character on a free square; the referee, or its "
+    "side (the referee may place it again).",
     "RollInitiative": "Roll d12 + DEX for everyone and start round 1; referee.",
     "Move": "The active character's move action (run, sprint, shift, crawl); a second costs "
     "6 STA; its side or the referee.",

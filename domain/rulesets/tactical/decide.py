@@ -36,6 +36,7 @@ from domain.rulesets.tactical.commands import (
     Move,
     OpportunityAttack,
     Perceive,
+    Place,
     React,
     Reload,
     Rest,
@@ -60,13 +61,17 @@ from domain.rulesets.tactical.referee import (
     set_dc,
 )
 from domain.rulesets.tactical.rules import R_SEQUENCE, R_STAMINA_ACTIONS, Run, char
-from domain.rulesets.tactical.sequence import declare_surprise, roll_initiative
+from domain.rulesets.tactical.sequence import declare_surprise, place, roll_initiative
 
 __all__ = ["decide", "decide_folded", "resume_attack"]
 
 
 def _surprise(run: Run, cmd: DeclareSurprise, dice: Dice) -> None:
     declare_surprise(run, cmd.surprised, cmd.reason)
+
+
+def _place(run: Run, cmd: Place, dice: Dice) -> None:
+    place(run, cmd.character, cmd.to)
 
 
 def _initiative(run: Run, cmd: RollInitiative, dice: Dice) -> None:
@@ -98,6 +103,7 @@ def resume_attack(run: Run, cmd: Attack, dice: Dice) -> None:
 
 _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
     DeclareSurprise: _surprise,
+    Place: _place,
     RollInitiative: _initiative,
     Move: move,
     Attack: _attack,

@@ -25,6 +25,7 @@ __all__ = [
     "AttackResolved",
     "CharacterDamaged",
     "CharacterDied",
+    "CharacterPlaced",
     "CombatEnded",
     "ConcentrationChecked",
     "ConcentrationEnded",
@@ -75,6 +76,14 @@ class SurpriseDeclared(EventBase, frozen=True, kw_only=True, gc=False, tag="Surp
 
     surprised: tuple[str, ...]
     reason: str
+
+
+class CharacterPlaced(EventBase, frozen=True, kw_only=True, gc=False, tag="CharacterPlaced"):
+    """[Sequence §2]: a starting position."""
+
+    character: str
+    x: int
+    y: int
 
 
 class InitiativeEntry(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -429,6 +438,7 @@ class CombatEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="CombatEnd
 
 Event = (
     SurpriseDeclared
+    | CharacterPlaced
     | InitiativeRolled
     | RoundStarted
     | TurnStarted

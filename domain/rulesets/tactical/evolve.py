@@ -17,6 +17,7 @@ from domain.rulesets.tactical.events import (
     AttackResolved,
     CharacterDamaged,
     CharacterDied,
+    CharacterPlaced,
     CombatEnded,
     ConcentrationChecked,
     ConcentrationEnded,
@@ -129,6 +130,17 @@ def _surprise(s: State, e: SurpriseDeclared) -> State:
     chosen = set(e.surprised)
     chars = {k: replace(c, surprised=k in chosen) for k, c in s.chars.items()}
     return replace(s, chars=chars)
+
+
+def _placed(s: State, e: CharacterPlaced) -> State:
+    c = s.chars[e.character]
+    occupied = s.occupied.copy()
+    if occupied.get(c.pos) == c.id:
+        del occupied[c.pos]
+    occupied[(e.x, e.y)] = c.id
+    chars = s.chars.copy()
+    chars[c.id] = replace(c, x=e.x, y=e.y)
+    return replace(s, chars=chars, occupied=occupied)
 
 
 def _initiative(s: State, e: InitiativeRolled) -> State:
@@ -480,6 +492,7 @@ def _ended(s: State, e: CombatEnded) -> State:
 
 HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     SurpriseDeclared: _surprise,
+    CharacterPlaced: _placed,
     InitiativeRolled: _initiative,
     RoundStarted: _round,
     TurnStarted: _turn_started,

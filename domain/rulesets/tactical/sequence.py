@@ -8,6 +8,7 @@ from domain.dice import Dice, Roll
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.events import (
     CharacterDamaged,
+    CharacterPlaced,
     ConcentrationEnded,
     ConcentrationPaid,
     ConditionEnded,
@@ -33,7 +34,7 @@ from domain.rulesets.tactical.rules import (
     char,
 )
 
-__all__ = ["advance", "declare_surprise", "end_turn", "roll_initiative"]
+__all__ = ["advance", "declare_surprise", "end_turn", "place", "roll_initiative"]
 
 
 def declare_surprise(run: Run, surprised: tuple[str, ...], reason: str) -> None:
@@ -43,6 +44,21 @@ def declare_surprise(run: Run, surprised: tuple[str, ...], reason: str) -> None:
     for cid in surprised:
         char(run.state, cid)
     run.emit(SurpriseDeclared(surprised=tuple(dict.fromkeys(surprised)), reason=reason))
+
+
+def place(run: Run, cid: str, to: tuple[int, int]) -> None:
+    """[Sequence §2]: starting positions, before initiative, on a free square."""
+    st = run.state
+    if st.phase != "setup":
+        raise RuleViolation("positions are set before initiative", rule=R_SEQUENCE)
+    c = char(st, cid)
+    sq = (to[0], to[1])
+    w, h = st.board.width, st.board.height
+    if not (0 <= sq[0] < w and 0 <= sq[1] < h):
+        raise RuleViolation(f"{list(sq)} is off the map", rule=R_SEQUENCE)
+    if (st.occupied.get(sq, c.id) != c.id) or sq in st.board.blocks_move or sq in st.built:
+        raise RuleViolation(f"{list(sq)} is not free", rule=R_SEQUENCE)
+    run.emit(CharacterPlaced(character=c.id, x=sq[0], y=sq[1]))
 
 
 def roll_initiative(run: Run, dice: Dice) -> None:

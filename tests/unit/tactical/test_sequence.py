@@ -135,3 +135,14 @@ def test_no_stamina_regeneration_after_spending_stamina() -> None:
     regen = [e for e in events if isinstance(e, Regenerated)]
     assert regen and regen[0].sta_die is None and regen[0].wil_gain == 2
     assert s.chars["p"].STA.cur == 14
+
+
+def test_starting_positions_before_initiative() -> None:
+    s = _duo()
+    _, s2 = play(s, {"type": "Place", "character": "p", "to": [3, 3]})
+    assert s2.chars["p"].pos == (3, 3) and s2.occupied[(3, 3)] == "p"
+    with pytest.raises(RuleViolation):  # g's square
+        play(s, {"type": "Place", "character": "p", "to": [5, 5]})
+    s3 = started(s2, [9, 4])
+    with pytest.raises(RuleViolation):
+        play(s3, {"type": "Place", "character": "p", "to": [4, 4]})
