@@ -20,6 +20,7 @@ from domain.rulesets.tactical.commands import (
     Command,
     DeclareSurprise,
     EndCombat,
+    Join,
     Restore,
     RollInitiative,
     RuleVisibility,
@@ -33,6 +34,7 @@ __all__ = ["audience", "authorize", "view"]
 
 _REFEREE_ONLY = (
     DeclareSurprise,
+    Join,
     RollInitiative,
     SetDC,
     Restore,

@@ -10,6 +10,8 @@ from typing import Annotated, Literal
 
 import msgspec
 
+from domain.rulesets.tactical.setup import CharacterSetup
+
 __all__ = [
     "COMMAND_DOCS",
     "Attack",
@@ -22,6 +24,7 @@ __all__ = [
     "FreeAction",
     "Grapple",
     "Help",
+    "Join",
     "Move",
     "OpportunityAttack",
     "Perceive",
@@ -68,6 +71,13 @@ class Place(CommandBase, frozen=True, kw_only=True, gc=False, tag="Place"):
 
     character: Id
     to: Sq
+
+
+class Join(CommandBase, frozen=True, kw_only=True, gc=False, tag="Join"):
+    """Referee: a late joiner enters the initiative order after `after` (A44); None: first."""
+
+    character: CharacterSetup
+    after: Id | None = None
 
 
 class RollInitiative(CommandBase, frozen=True, kw_only=True, gc=False, tag="RollInitiative"):
@@ -245,6 +255,7 @@ class EndCombat(CommandBase, frozen=True, kw_only=True, gc=False, tag="EndCombat
 Command = (
     DeclareSurprise
     | Place
+    | Join
     | RollInitiative
     | Move
     | Attack
@@ -272,6 +283,8 @@ COMMAND_DOCS: dict[str, str] = {
     "DeclareSurprise": "Before initiative: the referee rules who is surprised, with a reason.",
     "Place": "Before initiative: place a character on a free square; the referee, or its "
     "side (the referee may place it again).",
+    "Join": "Referee: a late joiner enters the fight and the initiative order after a named "
+    "character (A44).",
     "RollInitiative": "Roll d12 + DEX for everyone and start round 1; referee.",
     "Move": "The active character's move action (run, sprint, shift, crawl); a second costs "
     "6 STA; its side or the referee.",

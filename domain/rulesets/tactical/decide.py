@@ -33,6 +33,7 @@ from domain.rulesets.tactical.commands import (
     FreeAction,
     Grapple,
     Help,
+    Join,
     Move,
     OpportunityAttack,
     Perceive,
@@ -55,6 +56,7 @@ from domain.rulesets.tactical.moves import move
 from domain.rulesets.tactical.opportunity import opportunity_attack
 from domain.rulesets.tactical.referee import (
     end_combat,
+    join,
     restore,
     rule_visibility,
     set_condition,
@@ -104,6 +106,7 @@ def resume_attack(run: Run, cmd: Attack, dice: Dice) -> None:
 _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
     DeclareSurprise: _surprise,
     Place: _place,
+    Join: join,
     RollInitiative: _initiative,
     Move: move,
     Attack: _attack,
@@ -127,7 +130,7 @@ _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
     EndCombat: end_combat,
 }
 # Commands the referee may give while an attack waits for its reaction.
-_ANYTIME = (React, SetDC, Restore, SetCondition, RuleVisibility, EndCombat)
+_ANYTIME = (React, SetDC, Restore, SetCondition, RuleVisibility, EndCombat, Join)
 _DURING_OPPORTUNITY = (*_ANYTIME, OpportunityAttack)
 
 

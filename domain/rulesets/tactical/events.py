@@ -18,6 +18,7 @@ from domain.rulesets.tactical.records import (
     OpportunityWindow,
     ReactionTaken,
 )
+from domain.rulesets.tactical.setup import CharacterSetup
 
 __all__ = [
     "AreaCovered",
@@ -25,6 +26,7 @@ __all__ = [
     "AttackResolved",
     "CharacterDamaged",
     "CharacterDied",
+    "CharacterJoined",
     "CharacterPlaced",
     "CombatEnded",
     "ConcentrationChecked",
@@ -84,6 +86,14 @@ class CharacterPlaced(EventBase, frozen=True, kw_only=True, gc=False, tag="Chara
     character: str
     x: int
     y: int
+
+
+class CharacterJoined(EventBase, frozen=True, kw_only=True, gc=False, tag="CharacterJoined"):
+    """A44: a late joiner, placed in the initiative order at `slot`."""
+
+    character: CharacterSetup
+    controller: str
+    slot: int
 
 
 class InitiativeEntry(msgspec.Struct, frozen=True, kw_only=True, gc=False):
@@ -439,6 +449,7 @@ class CombatEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="CombatEnd
 Event = (
     SurpriseDeclared
     | CharacterPlaced
+    | CharacterJoined
     | InitiativeRolled
     | RoundStarted
     | TurnStarted

@@ -17,6 +17,7 @@ from domain.rulesets.tactical.events import (
     AttackResolved,
     CharacterDamaged,
     CharacterDied,
+    CharacterJoined,
     CharacterPlaced,
     CombatEnded,
     ConcentrationChecked,
@@ -141,6 +142,19 @@ def _placed(s: State, e: CharacterPlaced) -> State:
     chars = s.chars.copy()
     chars[c.id] = replace(c, x=e.x, y=e.y)
     return replace(s, chars=chars, occupied=occupied)
+
+
+def _joined(s: State, e: CharacterJoined) -> State:
+    from domain.rulesets.tactical.initial import character
+
+    c = character(e.character, e.controller)
+    chars = s.chars.copy()
+    chars[c.id] = c
+    occupied = s.occupied.copy()
+    occupied[c.pos] = c.id
+    order = (*s.order[: e.slot], c.id, *s.order[e.slot :])
+    turn = s.turn + 1 if e.slot <= s.turn else s.turn
+    return replace(s, chars=chars, occupied=occupied, order=order, turn=turn)
 
 
 def _initiative(s: State, e: InitiativeRolled) -> State:
@@ -493,6 +507,7 @@ def _ended(s: State, e: CombatEnded) -> State:
 HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     SurpriseDeclared: _surprise,
     CharacterPlaced: _placed,
+    CharacterJoined: _joined,
     InitiativeRolled: _initiative,
     RoundStarted: _round,
     TurnStarted: _turn_started,

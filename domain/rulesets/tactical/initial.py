@@ -9,7 +9,7 @@ from domain.rulesets.tactical.model import Board, Char, Condition, Pool, Square,
 from domain.rulesets.tactical.options import Options
 from domain.rulesets.tactical.setup import CharacterSetup, CoverKind, PoolSetup, Setup
 
-__all__ = ["initial_state", "is_over", "parse_dice"]
+__all__ = ["character", "initial_state", "is_over", "parse_dice"]
 
 _RULE = "002 Sequence §2 (Determine positions)"
 _DICE = re.compile(r"^(?:([0-9]{0,2})d([0-9]{1,3}))?([+-][0-9]{1,3})?$")
@@ -38,6 +38,11 @@ def _pool(p: PoolSetup, who: str, name: str) -> Pool:
     if p.cur > p.max:
         raise _fail(f"{who}: {name} {p.cur} is above its maximum {p.max}", character=who)
     return Pool(cur=p.cur, max=p.max)
+
+
+def character(cs: CharacterSetup, controller: str) -> Char:
+    """The state of a character from its setup (and its side's controller by default)."""
+    return _char(cs, controller)
 
 
 def _char(cs: CharacterSetup, controller: str) -> Char:

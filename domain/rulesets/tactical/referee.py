@@ -11,12 +11,14 @@ from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import (
     EndCombat,
+    Join,
     Restore,
     RuleVisibility,
     SetCondition,
     SetDC,
 )
 from domain.rulesets.tactical.events import (
+    CharacterJoined,
     CombatEnded,
     ConditionEnded,
     DCSet,
@@ -28,7 +30,7 @@ from domain.rulesets.tactical.pools import after_loss, after_restore, check_end,
 from domain.rulesets.tactical.rules import R_REFEREE, R_SEQUENCE, Run, char
 from domain.rulesets.tactical.setup import ConditionName
 
-__all__ = ["end_combat", "restore", "rule_visibility", "set_condition", "set_dc"]
+__all__ = ["end_combat", "join", "restore", "rule_visibility", "set_condition", "set_dc"]
 
 _NAMES = frozenset(get_args(ConditionName))
 
@@ -107,6 +109,39 @@ def rule_visibility(run: Run, cmd: RuleVisibility, dice: Dice) -> None:
             reason=cmd.reason,
         )
     )
+
+
+def join(run: Run, cmd: Join, dice: Dice) -> None:
+    """A44: the referee inserts a late joiner into the initiative order."""
+    st = run.state
+    cs = cmd.character
+    if st.phase != "combat":
+        raise RuleViolation("late joiners join a combat under way", rule=R_SEQUENCE)
+    if cs.id in st.chars or cs.id in st.structures:
+        raise RuleViolation(f"{cs.id!r} is taken", rule=R_SEQUENCE)
+    side = st.board.sides.get(cs.side)
+    if side is None:
+        raise RuleViolation(f"no side {cs.side!r}", rule=R_SEQUENCE)
+    sq = (cs.x, cs.y)
+    free = sq not in st.occupied and sq not in st.built and sq not in st.board.blocks_move
+    if not (0 <= cs.x < st.board.width and 0 <= cs.y < st.board.height) or not free:
+        raise RuleViolation(f"{list(sq)} is not a free square", rule=R_SEQUENCE)
+    items, powers = st.board.items, st.board.powers
+    for it in (cs.main_hand, cs.off_hand, *cs.stowed):
+        if it is not None and it not in items:
+            raise RuleViolation(f"unknown item {it!r}", rule=R_SEQUENCE)
+    for pw in cs.powers:
+        if pw not in powers:
+            raise RuleViolation(f"unknown power {pw!r}", rule=R_SEQUENCE)
+    for p in (cs.HEA, cs.STA, cs.WIL):
+        if p.cur > p.max:
+            raise RuleViolation("a pool above its maximum", rule=R_SEQUENCE)
+    slot = 0
+    if cmd.after is not None:
+        if cmd.after not in st.order:
+            raise RuleViolation(f"{cmd.after!r} is not in the order", rule=R_SEQUENCE)
+        slot = st.order.index(cmd.after) + 1
+    run.emit(CharacterJoined(character=cs, controller=cs.controller or side.controller, slot=slot))
 
 
 def end_combat(run: Run, cmd: EndCombat, dice: Dice) -> None:

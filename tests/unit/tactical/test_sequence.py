@@ -146,3 +146,12 @@ def test_starting_positions_before_initiative() -> None:
     s3 = started(s2, [9, 4])
     with pytest.raises(RuleViolation):
         play(s3, {"type": "Place", "character": "p", "to": [4, 4]})
+
+
+def test_a_late_joiner_takes_the_slot_the_referee_gives() -> None:
+    s = started(_duo(), [9, 4])  # p, g
+    late = ch("late", "a", 9, 9)
+    _, s = play(s, {"type": "Join", "character": late, "after": "p"})
+    assert s.order == ("p", "late", "g") and s.active == "p"
+    _, s = play(s, {"type": "EndTurn", "character": "p"}, [1])
+    assert s.active == "late"
