@@ -302,3 +302,38 @@ def test_sth_counts_hea_damage_cumulatively() -> None:
     assert s.structures["door"].sth == 3 and s.structures["door"].hea_damage == 9
     s = play(s, atk)[1]
     assert s.structures["door"].sth == 2
+
+
+# [Combat Advantage] diagrams, relative to the target at (6, 6): the attacker p's square
+# and its allies' squares; valid: N+S, W+E, NW+SE, NE+SW; invalid: NW+NE, N+SW, N+E, W+S,
+# three at N, W and SE (p at N), an ally two squares away.
+FLANKS = [
+    ((6, 7), [(6, 5)], True),
+    ((5, 6), [(7, 6)], True),
+    ((5, 7), [(7, 5)], True),
+    ((7, 7), [(5, 5)], True),
+    ((5, 7), [(7, 7)], False),
+    ((6, 7), [(5, 5)], False),
+    ((6, 7), [(7, 6)], False),
+    ((5, 6), [(6, 5)], False),
+    ((6, 7), [(5, 6), (7, 5)], False),
+    ((5, 6), [(8, 6)], False),
+]
+
+
+@pytest.mark.parametrize(("attacker", "allies", "flanked"), FLANKS)
+def test_flanking_diagrams(
+    attacker: tuple[int, int], allies: list[tuple[int, int]], flanked: bool
+) -> None:
+    s = make(
+        [
+            ch("p", "a", *attacker, stats={"DEX": 9}),
+            ch("g", "b", 6, 6, DEF=30, main_hand=None),
+            *(ch(f"q{i}", "a", x, y) for i, (x, y) in enumerate(allies)),
+        ],
+        options={"reaction_window": "never"},
+    )
+    s = started(s, [12, *range(1, 2 + len(allies))])
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
+    ca = [m for m in _resolved(events).attack.modifiers if m.kind == "combat_advantage"]
+    assert bool(ca) == flanked
