@@ -171,8 +171,6 @@ def roll_weapon(dice: Dice, w: Weapon, who: str, halve: bool) -> tuple[Roll | No
 
 def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
     """An attack by the active character; `resumed`: after its opportunity attacks."""
-    from domain.rulesets.tactical.opportunity import offer_for_attack
-
     st = run.state
     a = char(st, cmd.character)
     if not resumed:
@@ -188,14 +186,12 @@ def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
         raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)
     if cmd.target is not None and cmd.target not in st.structures:
         char(st, cmd.target)
-    if not resumed and offer_for_attack(run, a, cmd, w.kind, None):
-        return
     if cmd.dual or cmd.second_target is not None:
         _dual(run, cmd, dice, a, action, sta)
         return
     if cmd.target is not None:
         if cmd.target in st.structures:
-            _attack_structure(run, cmd, dice, a, w, action, sta)
+            _attack_structure(run, cmd, dice, a, w, action, sta, offer=not resumed)
             return
         t = char(st, cmd.target)
         if totally_concealed(st, a, t):
@@ -203,7 +199,7 @@ def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
                 f"{t.id} has total concealment: perceive it first or attack a square",
                 rule=R_UNSEEN,
             )
-        single(run, cmd, dice, a, w, action, sta, t, t.pos, unseen=False)
+        single(run, cmd, dice, a, w, action, sta, t, t.pos, unseen=False, offer=not resumed)
         return
     if cmd.square is None:
         raise RuleViolation("name a target, or a square", rule=R_ATTACKS)
@@ -211,9 +207,9 @@ def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
     cid = st.occupied.get(sq)
     present = st.chars[cid] if cid is not None else None
     if present is not None and not totally_concealed(st, a, present):
-        single(run, cmd, dice, a, w, action, sta, present, sq, unseen=False)
+        single(run, cmd, dice, a, w, action, sta, present, sq, unseen=False, offer=not resumed)
         return
-    single(run, cmd, dice, a, w, action, sta, present, sq, unseen=True)
+    single(run, cmd, dice, a, w, action, sta, present, sq, unseen=True, offer=not resumed)
 
 
 def _reach(state: State, a: Char, w: Weapon, t: Char | None, throw: bool) -> int:
@@ -259,7 +255,14 @@ def single(
     ask: bool = True,
     counts: bool = True,
     after_parry: bool = False,
+    offer: bool = False,
 ) -> None:
+    """One attack roll against one target (or an unseen square), once it is valid.
+
+    `offer`: a ranged or spell attack first offers opportunity attacks (before its roll).
+    """
+    from domain.rulesets.tactical.opportunity import offer_for_attack
+
     st = run.state
     throw = cmd.throw and w.kind == "melee"
     _frightened(a, t.id if t else None)
@@ -268,6 +271,8 @@ def single(
     check_range(st, a, w, sq, t, throw)
     if w.no_roll and t is not None and not unseen:
         _no_roll(run, cmd, dice, a, w, action, sta, t)
+        return
+    if offer and offer_for_attack(run, a, cmd, w.kind, None):
         return
     penalised = throw and not w.throw
     roll, dice_total = roll_weapon(dice, w, a.id, penalised)
@@ -453,7 +458,7 @@ def _finish_unseen(run: Run, record: AttackRecord, t: Char | None, dice: Dice) -
 
 
 def _attack_structure(
-    run: Run, cmd: Attack, dice: Dice, a: Char, w: Weapon, action: str, sta: int
+    run: Run, cmd: Attack, dice: Dice, a: Char, w: Weapon, action: str, sta: int, *, offer: bool
 ) -> None:
     """[Structures]: an attack on a structure; its HEA damage becomes STH damage."""
     st = run.state
@@ -463,6 +468,10 @@ def _attack_structure(
     sq = min(s.squares, key=lambda q: distance(a.pos, q, st.options.metric))
     throw = cmd.throw and w.kind == "melee"
     check_range(st, a, w, sq, None, throw)
+    from domain.rulesets.tactical.opportunity import offer_for_attack
+
+    if offer and offer_for_attack(run, a, cmd, w.kind, None):
+        return
     penalised = throw and not w.throw
     roll, dice_total = roll_weapon(dice, w, a.id, penalised)
     abilities = (

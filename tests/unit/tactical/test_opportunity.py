@@ -113,3 +113,11 @@ def test_a_provoker_knocked_out_stops() -> None:
     events, s = play(s, {"type": "OpportunityAttack", "character": "g"}, [6])
     assert s.chars["p"].pos == (5, 5) and s.chars["p"].has("unconscious")
     assert not any(isinstance(e, Moved) for e in events)
+
+
+def test_an_invalid_ranged_attack_is_refused_before_any_opportunity_is_offered() -> None:
+    p = ch("p", "a", 0, 0, main_hand="bow")
+    s = make([p, ch("g", "b", 1, 0), ch("far", "b", 11, 11)], powers=[FIRE, FAN])
+    s = started(s, [12, 2, 1])
+    with pytest.raises(RuleViolation):  # 11 squares away: the bow reaches 10
+        play(s, {"type": "Attack", "character": "p", "weapon": "bow", "target": "far"})
