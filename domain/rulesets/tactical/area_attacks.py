@@ -16,12 +16,14 @@ from domain.rulesets.tactical.attacks import (
     attack_action,
     check_range,
     finish,
+    reactions_open,
     roll_weapon,
     structure_damage,
     weapon_of,
 )
 from domain.rulesets.tactical.commands import Attack
-from domain.rulesets.tactical.events import AreaCovered, UnseenAttackResolved
+from domain.rulesets.tactical.conditions import can_react
+from domain.rulesets.tactical.events import AreaCovered, AttackDeclared, UnseenAttackResolved
 from domain.rulesets.tactical.modifiers import attack_modifiers, totally_concealed
 from domain.rulesets.tactical.pools import check_end
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
@@ -37,7 +39,7 @@ from domain.rulesets.tactical.rules import (
 )
 from domain.rulesets.tactical.walls import raise_wall
 
-__all__ = ["area_attack", "area_squares"]
+__all__ = ["area_attack", "area_squares", "resolve_in_turn"]
 
 
 def area_squares(
@@ -55,6 +57,27 @@ def area_squares(
     else:
         sq = close_burst(origin, rating)
     return list(clip(sq, w, h))
+
+
+def resolve_in_turn(run: Run, records: list[AttackRecord], dice: Dice) -> None:
+    """Each target of an area in turn: one that can react is asked first (the rest wait in
+    the queue of its AttackDeclared), the others take the damage at once."""
+    for i, record in enumerate(records):
+        st = run.state
+        if st.phase != "combat":
+            return
+        t = st.chars[record.target or ""]
+        if (
+            record.damage > 0
+            and st.options.reaction_window == "ask"
+            and can_react(st, t) is None
+            and (st.active != t.id or st.options.react_on_own_turn)
+            and reactions_open(st, t, record)
+        ):
+            run.emit(AttackDeclared(attack=record, reactor=t.id, queue=tuple(records[i + 1 :])))
+            return
+        finish(run, record, (), dice, counts=False)
+    check_end(run)
 
 
 def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
@@ -138,6 +161,7 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
     spell = w.kind == "spell"
     pool = w.pool or ("STA" if spell else "HEA")
     missed_hidden: list[str] = []
+    records: list[AttackRecord] = []
     for t in targets:
         if st.options.area_roll_per_target and t is not targets[0]:
             roll, dice_total = roll_weapon(dice, w, a.id, False)  # A57 option: a roll each
@@ -180,9 +204,7 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
         if unseen and record.damage <= 0:
             missed_hidden.append(t.id)
             continue
-        finish(run, record, (), dice, counts=False)
-        if run.state.phase != "combat":
-            return
+        records.append(record)
     for sid in structures:
         s = run.state.structures[sid]
         structure_damage(run, sid, pool, base - (s.FOC if spell else s.DEF))
@@ -195,4 +217,4 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
             detail=f"unseen in the area; missed: {', '.join(missed_hidden) or 'none'}",
         )
     )
-    check_end(run)
+    resolve_in_turn(run, records, dice)

@@ -599,6 +599,15 @@ def finish(
     check_end(run)
 
 
+def _next_in_queue(run: Run, dice: Dice) -> None:
+    """An area's remaining targets, once the one asked has reacted."""
+    queue = run.state.queue
+    if queue and run.state.pending is None:
+        from domain.rulesets.tactical.area_attacks import resolve_in_turn
+
+        resolve_in_turn(run, list(queue), dice)
+
+
 def react(run: Run, cmd: React, dice: Dice) -> None:
     """[Stamina Actions] Dodge, Parry, Shield (reactions, one a round), or none."""
     from domain.rulesets.tactical.opportunity import decline, maybe_resume
@@ -615,6 +624,7 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
     t = char(st, cmd.character)
     if cmd.reaction == "none":
         finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),), dice)
+        _next_in_queue(run, dice)
         maybe_resume(run, dice)
         return
     why = can_react(st, t)
@@ -664,6 +674,7 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
             effect="shielded",
         )
     finish(run, p, (r,), dice)
+    _next_in_queue(run, dice)
     if r.kind == "parry" and r.effect == "parried" and st.options.parry_oa_free:
         from domain.rulesets.tactical.opportunity import offer_after_parry
 

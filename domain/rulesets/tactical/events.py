@@ -146,6 +146,7 @@ class AttackDeclared(EventBase, frozen=True, kw_only=True, gc=False, tag="Attack
 
     attack: AttackRecord
     reactor: str
+    queue: tuple[AttackRecord, ...] = ()  # an area's other targets, resolved after this one
 
 
 class OpportunityOffered(EventBase, frozen=True, kw_only=True, gc=False, tag="OpportunityOffered"):

@@ -239,7 +239,9 @@ def _moved(s: State, e: Moved) -> State:
 
 
 def _declared(s: State, e: AttackDeclared) -> State:
-    return replace(_attack_costs(s, e.attack), pending=e.attack)
+    if not e.attack.area:  # an area's costs went with its AreaCovered
+        s = _attack_costs(s, e.attack)
+    return replace(s, pending=e.attack, queue=e.queue)
 
 
 def _resolved(s: State, e: AttackResolved) -> State:
@@ -247,6 +249,8 @@ def _resolved(s: State, e: AttackResolved) -> State:
     if s.pending is None and e.counts_action and not a.area:
         s = _attack_costs(s, a)
     s = replace(s, pending=None)
+    if s.queue and e.attack in s.queue:
+        s = replace(s, queue=tuple(q for q in s.queue if q != e.attack))
     for r in e.reactions:
         c = s.chars[r.character]
         c = _spend(c, r.sta, 0)

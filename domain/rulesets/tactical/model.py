@@ -177,6 +177,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     active: str | None = None
     pending: AttackRecord | None = None  # an attack waiting for the target's reaction
     opportunity: OpportunityWindow | None = None  # opportunity attacks being answered
+    queue: tuple[AttackRecord, ...] = ()  # an area's targets still to resolve
     dc: int = 7
     winner: str | None = None
     end_reason: str | None = None

@@ -93,3 +93,22 @@ def test_blast_close_burst_and_line_never_cover_the_attacker(
     events, _ = play(s, cmd, [1])
     area = events[0]
     assert isinstance(area, AreaCovered) and (5, 5) not in area.squares
+
+
+def test_each_target_of_an_area_may_react_in_turn() -> None:
+    p = ch("p", "a", 5, 5, powers=["area"], main_hand=None)
+    g = ch("g", "b", 6, 5, off_hand="shield")
+    h = ch("h", "b", 4, 5)
+    s = make([p, g, h], powers=[_power("close_burst", 1)])
+    s = started(s, [12, 2, 1])
+    events, s = play(s, {"type": "Attack", "character": "p", "weapon": "area"}, [5])
+    assert type(events[-1]).__name__ == "AttackDeclared" and s.pending is not None
+    first = s.pending.target
+    events, s = play(s, {"type": "React", "character": first, "reaction": "none"})
+    assert s.pending is not None and s.pending.target != first
+    second = s.pending.target
+    events, s = play(s, {"type": "React", "character": second, "reaction": "dodge"}, [6])
+    assert s.pending is None and not s.queue
+    assert s.chars[first].STA.cur == 15  # d6 5, FOC 0: 5 STA
+    assert s.chars[second].STA.cur == 20 - 6  # the dodge: 6 STA, 5 - 6 - 0 < 0: no damage
+    assert s.chars["p"].attacks == 1 and s.chars["p"].STA.cur == 20
