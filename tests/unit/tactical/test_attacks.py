@@ -337,3 +337,14 @@ def test_flanking_diagrams(
     events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
     ca = [m for m in _resolved(events).attack.modifiers if m.kind == "combat_advantage"]
     assert bool(ca) == flanked
+
+
+def test_throwing_a_melee_weapon() -> None:
+    # [Throwing Melee Weapons]: no ability scores, the roll halved, range = STR (A63)
+    throw = {"type": "Attack", "character": "p", "weapon": "sword", "target": "g", "throw": True}
+    s = _fight(ch("g", "b", 8, 5, main_hand=None), options={"reaction_window": "never"})
+    with pytest.raises(RuleViolation):  # 3 squares away; p's STR 2
+        play(s, throw, [5])
+    s = _fight(ch("g", "b", 7, 5, main_hand=None), options={"reaction_window": "never"})
+    r = _resolved(play(s, throw, [5])[0])
+    assert r.attack.halved and r.attack.abilities == () and r.attack.total == 2  # 5 // 2
