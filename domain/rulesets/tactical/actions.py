@@ -161,7 +161,8 @@ def free_action(run: Run, cmd: FreeAction, dice: Dice) -> None:
             detail=cmd.detail,
             sta_spent=sta,
             item=cmd.item,
-            hand=cmd.hand,
+            hand="main" if cmd.pair is not None else cmd.hand,
+            pair=cmd.pair,
         )
     )
     if sta:
@@ -189,6 +190,17 @@ def _check_item(run: Run, c: Char, cmd: FreeAction) -> None:
             raise RuleViolation("that hand is full: stow or drop first", rule=R_TYPES)
     elif cmd.item not in (c.main_hand, c.off_hand):
         raise RuleViolation(f"{c.id} does not hold {cmd.item}", rule=R_TYPES)
+    if cmd.pair is not None:  # [Draw/Stow]: two dual-wielded melee weapons are one action
+        items = run.state.board.items
+        a, b = items.get(cmd.item), items.get(cmd.pair)
+        same = a is not None and b is not None and a.weapon_type and a.weapon_type == b.weapon_type
+        if not same or a is None or a.category != "melee" or cmd.pair == cmd.item:
+            raise RuleViolation("only two melee weapons of one type go together", rule=R_TYPES)
+        if cmd.action == "draw":
+            if cmd.pair not in c.stowed or c.main_hand is not None or c.off_hand is not None:
+                raise RuleViolation("both hands must be free, both weapons stowed", rule=R_TYPES)
+        elif {cmd.item, cmd.pair} != {c.main_hand, c.off_hand}:
+            raise RuleViolation(f"{c.id} does not hold both", rule=R_TYPES)
 
 
 def perceive(run: Run, cmd: Perceive, dice: Dice) -> None:

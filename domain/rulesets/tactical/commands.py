@@ -197,6 +197,8 @@ class FreeAction(CommandBase, frozen=True, kw_only=True, gc=False, tag="FreeActi
     detail: Annotated[str, msgspec.Meta(max_length=500)] = ""
     item: Id | None = None
     hand: Literal["main", "off"] | None = None
+    # draw/stow: the other of two dual-wielded melee weapons, in the same action (the off hand)
+    pair: Id | None = None
 
 
 class Stunned(CommandBase, frozen=True, kw_only=True, gc=False, tag="Stunned"):

@@ -356,6 +356,7 @@ class FreeActionTaken(EventBase, frozen=True, kw_only=True, gc=False, tag="FreeA
     sta_spent: int = 0
     item: str | None = None
     hand: Literal["main", "off"] | None = None
+    pair: str | None = None  # the other dual-wielded weapon, drawn or stowed with `item`
 
 
 class Restored(EventBase, frozen=True, kw_only=True, gc=False, tag="Restored"):

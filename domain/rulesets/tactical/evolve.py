@@ -445,11 +445,16 @@ def _free(s: State, e: FreeActionTaken) -> State:
         else:
             c = replace(c, main_hand=e.item, stowed=stowed)
     elif e.action in ("stow", "drop") and e.item is not None:
-        keep = (*c.stowed, e.item) if e.action == "stow" else c.stowed
-        if c.main_hand == e.item:
-            c = replace(c, main_hand=None, stowed=keep)
-        elif c.off_hand == e.item:
-            c = replace(c, off_hand=None, stowed=keep)
+        for item in (e.item, e.pair):
+            if item is None:
+                continue
+            keep = (*c.stowed, item) if e.action == "stow" else c.stowed
+            if c.main_hand == item:
+                c = replace(c, main_hand=None, stowed=keep)
+            elif c.off_hand == item:
+                c = replace(c, off_hand=None, stowed=keep)
+    if e.action == "draw" and e.pair is not None:
+        c = replace(c, off_hand=e.pair, stowed=tuple(i for i in c.stowed if i != e.pair))
     return _put(s, c)
 
 

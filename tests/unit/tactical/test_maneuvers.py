@@ -224,3 +224,14 @@ def test_a_grapple_ends_when_released() -> None:
     events, s = play(s, {"type": "FreeAction", "character": "p", "action": "release"})
     assert types(events) == ["FreeActionTaken", "ConditionEnded"]
     assert not s.chars["g"].has("grappled")
+
+
+def test_drawing_two_dual_wielded_weapons_is_one_action() -> None:
+    p = ch("p", "a", 5, 5, main_hand=None, stowed=["short", "short2"])
+    s = make([p, ch("g", "b", 9, 9)], items=[SHORT, SHORT2])
+    s = started(s, [12, 1])
+    draw = {"type": "FreeAction", "character": "p", "action": "draw", "item": "short",
+            "pair": "short2"}  # fmt: skip
+    events, s = play(s, draw)
+    c = s.chars["p"]
+    assert (c.main_hand, c.off_hand, c.draws, events[0].sta_spent) == ("short", "short2", 1, 0)
