@@ -49,6 +49,7 @@ from domain.rulesets.tactical.rules import (
     round_cap,
 )
 from domain.rulesets.tactical.sight import line_of_sight
+from domain.rulesets.tactical.squares import SquareTest
 
 __all__ = [
     "Weapon",
@@ -227,7 +228,7 @@ def check_range(state: State, a: Char, w: Weapon, sq: Square, t: Char | None, th
         raise RuleViolation(
             f"{list(sq)} is {d} squares away; {w.id} reaches {reach}", rule=R_ATTACKS
         )
-    if d > 1 and not line_of_sight(a.pos, sq, sight_blockers(state).__contains__):
+    if d > 1 and not line_of_sight(a.pos, sq, SquareTest(sight_blockers(state).__contains__)):
         raise RuleViolation(f"no line of sight to {list(sq)}", rule=R_ATTACKS)
 
 

@@ -9,6 +9,7 @@ from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.records import Modifier
 from domain.rulesets.tactical.rules import R_CA, R_CONCEALMENT, R_CONDITIONS, R_COVER, R_SUPERIOR
 from domain.rulesets.tactical.sight import cover_squares
+from domain.rulesets.tactical.squares import SquareTest
 
 __all__ = [
     "attack_modifiers",
@@ -107,7 +108,7 @@ def cover_modifier(
             return False
         return any_creature or chars[cid].side == target.side
 
-    squares = cover_squares(attacker.pos, target_sq, gives)
+    squares = cover_squares(attacker.pos, target_sq, SquareTest(gives))
     if not squares:
         return []
     superior = [

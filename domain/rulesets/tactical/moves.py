@@ -24,6 +24,7 @@ from domain.rulesets.tactical.rules import (
     ensure_active,
     need_sta,
 )
+from domain.rulesets.tactical.squares import SquareTest
 
 __all__ = ["blocked_for", "budget", "grappling", "move", "route"]
 
@@ -186,7 +187,7 @@ def route(
         found = find_path(
             c.pos,
             goal,
-            lambda sq: sq not in blocked,
+            SquareTest(lambda sq: sq not in blocked),
             width=w,
             height=h,
             metric=metric,

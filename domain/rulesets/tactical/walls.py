@@ -6,32 +6,16 @@ that blocks movement and sight, with the power's STH.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.areas import place_wall, wall_problem
 from domain.rulesets.tactical.events import WallRaised
 from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.rules import Run
+from domain.rulesets.tactical.squares import SquareTest
 
 __all__ = ["R_WALL", "raise_wall"]
 
 R_WALL = "002 Ranges / Wall"
-
-
-class _Free:
-    """The free squares, usable as a set (`in`) or as a predicate (a call)."""
-
-    __slots__ = ("_test",)
-
-    def __init__(self, test: Callable[[Square], bool]) -> None:
-        self._test = test
-
-    def __contains__(self, sq: object) -> bool:
-        return isinstance(sq, tuple) and self._test(sq)
-
-    def __call__(self, sq: Square) -> bool:
-        return self._test(sq)
 
 
 def raise_wall(
@@ -64,7 +48,7 @@ def raise_wall(
             and sq not in st.board.blocks_move
         )
 
-    placed, discarded = place_wall(requested, _Free(free))
+    placed, discarded = place_wall(requested, SquareTest(free))
     run.emit(
         WallRaised(
             attacker=a.id,
