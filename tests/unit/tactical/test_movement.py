@@ -64,11 +64,13 @@ def test_allies_are_passed_but_not_ended_on_and_enemies_block() -> None:
     def can_end(sq: Square) -> bool:
         return passable(sq) and sq != ally
 
-    kw = {"width": 7, "height": 3, "can_end": can_end}
-    assert path((0, 1), (3, 1), passable, **kw) == [(1, 1), (2, 1), (3, 1)]  # type: ignore[arg-type]
-    assert path((0, 1), ally, passable, **kw) is None  # type: ignore[arg-type]
-    assert path((0, 1), (5, 1), passable, **kw) is None  # type: ignore[arg-type]
-    reach = reachable((0, 1), 10, passable, **kw)  # type: ignore[arg-type]
+    def go(goal: Square) -> list[Square] | None:
+        return path((0, 1), goal, passable, width=7, height=3, can_end=can_end)
+
+    assert go((3, 1)) == [(1, 1), (2, 1), (3, 1)]
+    assert go(ally) is None
+    assert go((5, 1)) is None
+    reach = reachable((0, 1), 10, passable, width=7, height=3, can_end=can_end)
     assert reach == {(0, 1): 0, (1, 1): 1, (3, 1): 3}
 
 
@@ -228,9 +230,16 @@ def test_paths_are_optimal(
     truth = _relax(start, blocked, w, h, corners, metric)
     if metric == "chebyshev":
         assert truth == _bfs(start, blocked, w, h, corners)
-    p = path(
-        start, goal, lambda sq: sq not in blocked, width=w, height=h, metric=metric, corners=corners
-    )
+
+    def open_(sq: Square) -> bool:
+        return sq not in blocked
+
+    def find(max_cost: int | None = None) -> list[Square] | None:
+        return path(
+            start, goal, open_, width=w, height=h, metric=metric, corners=corners, max_cost=max_cost
+        )
+
+    p = find()
     if goal not in truth:
         assert p is None
         return
@@ -242,35 +251,9 @@ def test_paths_are_optimal(
     assert prev == goal
     assert path_cost(p, metric, start=start) == truth[goal]
     # a budget one short of the cost finds nothing; the exact cost finds it
-    assert (
-        path(
-            start,
-            goal,
-            lambda sq: sq not in blocked,
-            width=w,
-            height=h,
-            metric=metric,
-            corners=corners,
-            max_cost=truth[goal],
-        )  # fmt: skip
-        is not None
-    )
+    assert find(truth[goal]) is not None
     if truth[goal] > 0:
-        assert (
-            path(
-                start,
-                goal,
-                lambda sq: sq not in blocked,
-                width=w,
-                height=h,
-                metric=metric,
-                corners=corners,
-                max_cost=truth[goal] - 1,
-            )  # fmt: skip
-            is None
-        )
+        assert find(truth[goal] - 1) is None
     budget = 4
-    assert reachable(
-        start, budget, lambda sq: sq not in blocked, width=w, height=h, metric=metric,
-        corners=corners,
-    ) == {sq: c for sq, c in truth.items() if c <= budget}  # fmt: skip
+    found = reachable(start, budget, open_, width=w, height=h, metric=metric, corners=corners)
+    assert found == {sq: c for sq, c in truth.items() if c <= budget}

@@ -4,6 +4,7 @@ against an exact interior-intersection oracle and for symmetry."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 from hypothesis import given
@@ -99,7 +100,7 @@ def test_squares_between_are_exactly_those_crossed(a: Square, b: Square) -> None
     assert set(passed) == {sq for sq in box if _crosses(a, b, sq)} - {a, b}
     assert len(set(passed)) == len(passed)
     walk = [a, *passed, b] if a != b else [a]
-    assert all(adjacent(p, q) for p, q in zip(walk, walk[1:], strict=False))
+    assert all(adjacent(p, q) for p, q in itertools.pairwise(walk))
     # grazed squares touch the line but never cross it
     for p, q in corners_between(a, b):
         assert not _crosses(a, b, p) and not _crosses(a, b, q)
