@@ -46,6 +46,8 @@ Reason = Annotated[str, msgspec.Meta(min_length=1, max_length=2000)]
 Coord = Annotated[int, msgspec.Meta(ge=0, le=9999)]
 Sq = tuple[Coord, Coord]
 Direction = Literal["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+# [Help]: spend a Help token to reroll this command's first roll if it totals below this
+RerollBelow = Annotated[int, msgspec.Meta(ge=2, le=1000)] | None
 PoolName = Literal["HEA", "STA", "WIL"]
 
 
@@ -113,6 +115,7 @@ class Attack(CommandBase, frozen=True, kw_only=True, gc=False, tag="Attack"):
     throw: bool = False
     finisher: bool = False
     dual: bool = False  # [Dual Wielding]: both weapons, one attack action
+    reroll_below: RerollBelow = None
     sections: Annotated[tuple[Sq, ...], msgspec.Meta(max_length=100)] = ()  # a wall
     second_target: Id | None = None  # dual wielding: two rolls, two targets
 
@@ -173,11 +176,13 @@ class OpportunityAttack(CommandBase, frozen=True, kw_only=True, gc=False, tag="O
 class Perceive(CommandBase, frozen=True, kw_only=True, gc=False, tag="Perceive"):
     character: Id
     target: Id
+    reroll_below: RerollBelow = None
 
 
 class Save(CommandBase, frozen=True, kw_only=True, gc=False, tag="Save"):
     character: Id
     condition: Id
+    reroll_below: RerollBelow = None
 
 
 class Rest(CommandBase, frozen=True, kw_only=True, gc=False, tag="Rest"):

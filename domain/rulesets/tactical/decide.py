@@ -49,7 +49,8 @@ from domain.rulesets.tactical.commands import (
     SetDC,
     Stunned,
 )
-from domain.rulesets.tactical.events import Event
+from domain.rulesets.tactical.events import DieRerolled, Event
+from domain.rulesets.tactical.help import RerollDice, check_token
 from domain.rulesets.tactical.maneuvers import bull_rush, charge, grapple, reload
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.moves import move
@@ -150,7 +151,16 @@ def _run(state: State, command: Command, dice: Dice) -> Run:
             rule=R_STAMINA_ACTIONS,
         )
     run = Run(state)
-    _STEPS[type(command)](run, command, dice)
+    below = getattr(command, "reroll_below", None)
+    if below is None:
+        _STEPS[type(command)](run, command, dice)
+        return run
+    cid = str(getattr(command, "character", ""))
+    check_token(state, cid)
+    rerolling = RerollDice(dice, below)
+    _STEPS[type(command)](run, command, rerolling)
+    if rerolling.original is not None:
+        run.emit(DieRerolled(character=cid, original=rerolling.original, below=below))
     return run
 
 

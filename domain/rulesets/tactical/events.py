@@ -36,6 +36,7 @@ __all__ = [
     "ConditionGained",
     "DCSet",
     "DeathSaveRolled",
+    "DieRerolled",
     "DrainRecovered",
     "Event",
     "FreeActionTaken",
@@ -329,6 +330,14 @@ class HelpGiven(EventBase, frozen=True, kw_only=True, gc=False, tag="HelpGiven")
     ally: str
 
 
+class DieRerolled(EventBase, frozen=True, kw_only=True, gc=False, tag="DieRerolled"):
+    """[Help]: the helped character rerolled its roll and keeps the new one (A37)."""
+
+    character: str
+    original: Roll
+    below: int
+
+
 class StandardActionLost(EventBase, frozen=True, kw_only=True, gc=False, tag="StandardActionLost"):
     """[Stunned]: the free move or the standard action lost this turn."""
 
@@ -478,6 +487,7 @@ Event = (
     | DrainRecovered
     | Rested
     | HelpGiven
+    | DieRerolled
     | StandardActionLost
     | Perceived
     | FreeActionTaken

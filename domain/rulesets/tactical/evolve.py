@@ -27,6 +27,7 @@ from domain.rulesets.tactical.events import (
     ConditionGained,
     DCSet,
     DeathSaveRolled,
+    DieRerolled,
     DrainRecovered,
     Event,
     FreeActionTaken,
@@ -416,6 +417,11 @@ def _help(s: State, e: HelpGiven) -> State:
     return _put(s, replace(ally, rerolls=ally.rerolls + 1))
 
 
+def _rerolled(s: State, e: DieRerolled) -> State:
+    c = s.chars[e.character]
+    return _put(s, replace(c, rerolls=max(c.rerolls - 1, 0)))
+
+
 def _lost(s: State, e: StandardActionLost) -> State:
     c = s.chars[e.character]
     if e.lost == "standard":
@@ -543,6 +549,7 @@ HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     DrainRecovered: _drain,
     Rested: _rested,
     HelpGiven: _help,
+    DieRerolled: _rerolled,
     StandardActionLost: _lost,
     Perceived: _perceived,
     FreeActionTaken: _free,

@@ -156,3 +156,20 @@ def test_help_an_ally_in_close_burst_1() -> None:
     s = started(s, [12, 5, 1])
     with pytest.raises(RuleViolation):
         play(s, {"type": "Help", "character": "p", "ally": "q"})
+
+
+def test_help_reroll_on_the_allys_turn() -> None:
+    s = make([ch("p", "a", 5, 5), ch("q", "a", 6, 6, stats={"VIT": 0}), ch("g", "b", 10, 10)])
+    s = started(s, [12, 5, 1])
+    s = play(s, {"type": "Help", "character": "p", "ally": "q"})[1]
+    s = play(s, {"type": "SetCondition", "character": "q", "condition": "slowed",
+                 "reason": "mud"})[1]  # fmt: skip
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    save = {"type": "Save", "character": "q", "condition": "slowed", "reroll_below": 7}
+    # the first d12 (3) is below 7: thrown again (9) and kept; the 3 stays in the log
+    events, s = play(s, save, [3, 9])
+    assert types(events) == ["SaveRolled", "ConditionEnded", "DieRerolled"]
+    assert events[0].die.value == 9 and events[2].original.values == (3,)
+    assert s.chars["q"].rerolls == 0
+    with pytest.raises(RuleViolation):  # the token is spent
+        play(s, {**save, "type": "Save"}, [1])
