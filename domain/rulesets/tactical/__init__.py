@@ -3,11 +3,14 @@
 One token per character on a square grid, turns in initiative order, reactions out of
 turn: the ruleset most virtual tabletops play. Modules: options (every open call, A01..),
 setup (the setup Structs), model (state), records (what an attack records), commands,
-events, rules (the event run, citations), sequence (surprise, initiative, turns,
-regeneration), moves, attacks, area_attacks, modifiers (combat advantage, cover,
-concealment), pools (dying, drained, death saves, checks), conditions, actions (save,
-rest, help, free actions), referee (rulings), decide, evolve, initial, access; and the
-grid geometry: geometry, areas, movement, sight.
+events, rules (the event run, citations), sequence (surprise, positions, initiative,
+turns, regeneration), moves, weapons (what a weapon or power rolls and reaches), attacks,
+reactions (dodge, parry, shield), area_attacks, walls, opportunity (opportunity attacks),
+maneuvers (bull rush, charge, grapple, reload), hits (finisher, conditions on a hit,
+concentration checks), modifiers (combat advantage, cover, concealment), pools (dying,
+drained, death saves, checks), conditions, actions (save, rest, help, free actions),
+help (the Help reroll), referee (rulings), squares, decide, evolve, initial, access; and
+the grid geometry: geometry, areas, movement, sight.
 """
 
 from __future__ import annotations

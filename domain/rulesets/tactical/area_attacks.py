@@ -12,15 +12,7 @@ from __future__ import annotations
 from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.areas import blast, burst, clip, close_burst, line
-from domain.rulesets.tactical.attacks import (
-    attack_action,
-    check_range,
-    finish,
-    reactions_open,
-    roll_weapon,
-    structure_damage,
-    weapon_of,
-)
+from domain.rulesets.tactical.attacks import finish, reactions_open, structure_damage
 from domain.rulesets.tactical.commands import Attack
 from domain.rulesets.tactical.conditions import can_react
 from domain.rulesets.tactical.events import AreaCovered, AttackDeclared, UnseenAttackResolved
@@ -38,6 +30,7 @@ from domain.rulesets.tactical.rules import (
     need_sta,
 )
 from domain.rulesets.tactical.walls import raise_wall
+from domain.rulesets.tactical.weapons import attack_action, check_range, roll_weapon, weapon_of
 
 __all__ = ["area_attack", "area_squares", "resolve_in_turn"]
 

@@ -1,6 +1,6 @@
 """[Attacks] and [Defense and Focus] of seed 002: the Attack command (weapon or power;
 a character, a structure or an unseen square), the roll, defence and damage, the
-reaction window and its resolution.
+reaction window, and what the damage does once the reactions are in (`finish`).
 
 Attack roll = dice + ability scores + bonuses + modifiers; damage = roll - DEF (FOC for
 spells); 0 or less is a miss ([Attacks], [Defense and Focus]).
@@ -8,14 +8,12 @@ spells); 0 or less is a miss ([Attacks], [Defense and Focus]).
 
 from __future__ import annotations
 
-from typing import Literal
-
 from msgspec.structs import replace
 
 from domain.dice import Dice, Roll
-from domain.errors import RuleViolation, UnknownEntity
-from domain.rulesets.tactical.commands import Attack, React
-from domain.rulesets.tactical.conditions import can_act, can_react
+from domain.errors import RuleViolation
+from domain.rulesets.tactical.commands import Attack
+from domain.rulesets.tactical.conditions import can_react
 from domain.rulesets.tactical.events import (
     AttackDeclared,
     AttackResolved,
@@ -24,13 +22,11 @@ from domain.rulesets.tactical.events import (
 )
 from domain.rulesets.tactical.geometry import distance
 from domain.rulesets.tactical.hits import after_hit, concentration_check
-from domain.rulesets.tactical.initial import parse_dice
 from domain.rulesets.tactical.model import Char, Condition, Square, State, Structure
 from domain.rulesets.tactical.modifiers import (
     attack_modifiers,
     cover_modifier,
     glimpsed,
-    sight_blockers,
     totally_concealed,
 )
 from domain.rulesets.tactical.pools import after_loss, check_end, gain_condition
@@ -46,128 +42,18 @@ from domain.rulesets.tactical.rules import (
     char,
     ensure_active,
     need_sta,
-    round_cap,
 )
-from domain.rulesets.tactical.sight import line_of_sight
-from domain.rulesets.tactical.squares import SquareTest
+from domain.rulesets.tactical.weapons import (
+    Weapon,
+    attack_action,
+    check_range,
+    frightened,
+    pool_of,
+    roll_weapon,
+    weapon_of,
+)
 
-__all__ = [
-    "Weapon",
-    "attack",
-    "attack_action",
-    "check_range",
-    "finish",
-    "react",
-    "reactions_open",
-    "roll_weapon",
-    "single",
-    "structure_damage",
-    "weapon_of",
-]
-
-Kind = Literal["melee", "ranged", "spell"]
-
-
-class Weapon:
-    """An item in hand or a power, seen the same way by the attack code."""
-
-    __slots__ = (
-        "add_stats",
-        "area",
-        "bonus",
-        "dice",
-        "id",
-        "kind",
-        "no_roll",
-        "pool",
-        "reach",
-        "sta",
-        "throw",
-        "wil",
-    )
-
-    def __init__(self, state: State, c: Char, wid: str) -> None:
-        items = state.board.items
-        powers = state.board.powers
-        self.id = wid
-        if wid in (c.main_hand, c.off_hand) and wid in items:
-            it = items[wid]
-            if it.category not in ("melee", "ranged", "spell"):
-                raise RuleViolation(f"{wid} is not a weapon", rule=R_STANDARD)
-            self.kind: Kind = it.category
-            self.dice, self.add_stats, self.bonus = it.dice, it.add_stats, it.bonus
-            self.reach = it.reach if it.category == "melee" else it.range
-            self.pool = it.pool
-            self.area = it.area
-            self.sta = self.wil = 0
-            self.no_roll = False
-            self.throw = it.throw
-        elif wid in c.powers and wid in powers:
-            p = powers[wid]
-            self.kind = p.kind
-            self.dice, self.add_stats, self.bonus = p.dice, p.add_stats, p.bonus
-            self.reach = p.range
-            self.pool = p.pool
-            self.area = p.area
-            self.sta, self.wil = p.sta, p.wil
-            self.no_roll = p.no_roll
-            self.throw = False
-        elif wid in items or wid in powers:
-            raise RuleViolation(
-                f"{c.id} does not hold {wid} (draw it first) nor have it as a power",
-                rule=R_STANDARD,
-            )
-        else:
-            raise UnknownEntity(f"no item or power {wid!r}", weapon=wid)
-
-
-def weapon_of(state: State, c: Char, wid: str) -> Weapon:
-    return Weapon(state, c, wid)
-
-
-def _pool(w: Weapon, asked: str | None) -> Literal["HEA", "STA", "WIL"]:
-    """[Standard Actions] Attack: weapons hit HEA (melee may take STA); spells STA or WIL."""
-    if w.kind == "spell":
-        pool = asked or w.pool or "STA"
-        if asked == "HEA" and w.pool != "HEA":
-            raise RuleViolation("spell attacks target STA or WIL (A26)", rule=R_STANDARD)
-    elif w.kind == "melee":
-        pool = asked or w.pool or "HEA"
-        if pool == "WIL" and w.pool != "WIL":
-            raise RuleViolation("melee attacks target HEA or STA", rule=R_STANDARD)
-    else:
-        pool = asked or w.pool or "HEA"
-        if pool != (w.pool or "HEA"):
-            raise RuleViolation("ranged weapon attacks target HEA", rule=R_STANDARD)
-    return pool  # type: ignore[return-value]
-
-
-def attack_action(state: State, c: Char, w: Weapon) -> tuple[str, int]:
-    """The standard action, else a 6 STA stamina attack; capped at max(END, 2) a round."""
-    why = can_act(c)
-    if why is not None:
-        raise RuleViolation(why, rule=R_STANDARD)
-    if c.attacks >= round_cap(c):
-        raise RuleViolation(
-            f"{c.id} has made {c.attacks} attack actions this round (max(END, 2) = {round_cap(c)})",
-            rule=R_STANDARD,
-        )
-    left = c.reload_left.get(w.id, 0)
-    if left > 0:
-        raise RuleViolation(f"{w.id} needs {left} more reload actions", rule=R_STANDARD)
-    if not c.standard_used:
-        return "standard", 0
-    if c.has("dazed"):
-        raise RuleViolation(f"{c.id} is dazed: no stamina actions", rule=R_STAMINA_ACTIONS)
-    need_sta(state, c, 6 + w.sta, "an extra attack")
-    return "stamina", 6
-
-
-def roll_weapon(dice: Dice, w: Weapon, who: str, halve: bool) -> tuple[Roll | None, int]:
-    count, sides, k = parse_dice(w.dice)
-    roll = dice.roll_many(count, sides, f"attack of {who} with {w.id}") if count else None
-    total = (sum(roll.values) if roll is not None else 0) + k
-    return roll, total // 2 if halve else total
+__all__ = ["attack", "finish", "reactions_open", "single", "structure_damage"]
 
 
 def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
@@ -213,31 +99,6 @@ def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
     single(run, cmd, dice, a, w, action, sta, present, sq, unseen=True, offer=not resumed)
 
 
-def _reach(state: State, a: Char, w: Weapon, t: Char | None, throw: bool) -> int:
-    if throw:  # [Throwing Melee Weapons]: range = STR (A63: the thrower's)
-        if state.options.throw_range == "target_str" and t is not None:
-            return max(t.stats.STR, 1)
-        return max(a.stats.STR, 1)
-    return w.reach
-
-
-def check_range(state: State, a: Char, w: Weapon, sq: Square, t: Char | None, throw: bool) -> None:
-    d = distance(a.pos, sq, state.options.metric)
-    reach = _reach(state, a, w, t, throw)
-    if d > reach:
-        raise RuleViolation(
-            f"{list(sq)} is {d} squares away; {w.id} reaches {reach}", rule=R_ATTACKS
-        )
-    if d > 1 and not line_of_sight(a.pos, sq, SquareTest(sight_blockers(state).__contains__)):
-        raise RuleViolation(f"no line of sight to {list(sq)}", rule=R_ATTACKS)
-
-
-def _frightened(a: Char, target: str | None) -> None:
-    f = a.condition("frightened")
-    if f is not None and target is not None and f.source == target:
-        raise RuleViolation(f"{a.id} is frightened of {target}", rule="002 Conditions")
-
-
 def single(
     run: Run,
     cmd: Attack,
@@ -266,7 +127,7 @@ def single(
 
     st = run.state
     throw = cmd.throw and w.kind == "melee"
-    _frightened(a, t.id if t else None)
+    frightened(a, t.id if t else None)
     if cmd.finisher and (t is None or not (t.has("unconscious") or t.helpless)):
         raise RuleViolation("a finisher needs an unconscious or helpless foe", rule=R_STANDARD)
     check_range(st, a, w, sq, t, throw)
@@ -328,7 +189,7 @@ def single(
         total=total,
         defence_stat="FOC" if spell else "DEF",
         defence=defence,
-        pool=_pool(w, cmd.pool),
+        pool=pool_of(w, cmd.pool),
         damage=total - defence,
         unseen=unseen,
         after_parry=after_parry,
@@ -406,7 +267,7 @@ def _no_roll(
         total=dice_total,
         defence_stat="none",
         defence=0,
-        pool=_pool(w, cmd.pool),
+        pool=pool_of(w, cmd.pool),
         damage=dice_total,
     )
     finish(run, record, (), dice)
@@ -502,7 +363,7 @@ def _attack_structure(
         total=total,
         defence_stat="FOC" if spell else "DEF",
         defence=defence,
-        pool=_pool(w, cmd.pool),
+        pool=pool_of(w, cmd.pool),
         damage=total - defence,
     )
     finish(run, record, (), dice)
@@ -598,86 +459,3 @@ def finish(
         c = run.state.chars[record.attacker]
         after_loss(run, c.id, "STA", c.STA.cur + record.sta_spent, "stamina spent")
     check_end(run)
-
-
-def _next_in_queue(run: Run, dice: Dice) -> None:
-    """An area's remaining targets, once the one asked has reacted."""
-    queue = run.state.queue
-    if queue and run.state.pending is None:
-        from domain.rulesets.tactical.area_attacks import resolve_in_turn
-
-        resolve_in_turn(run, list(queue), dice)
-
-
-def react(run: Run, cmd: React, dice: Dice) -> None:
-    """[Stamina Actions] Dodge, Parry, Shield (reactions, one a round), or none."""
-    from domain.rulesets.tactical.opportunity import decline, maybe_resume
-
-    st = run.state
-    p = st.pending
-    if p is None and st.opportunity is not None and cmd.reaction == "none":
-        decline(run, cmd.character, dice)
-        return
-    if p is None:
-        raise RuleViolation("no attack waits for a reaction", rule=R_STAMINA_ACTIONS)
-    if cmd.character != p.target:
-        raise RuleViolation(f"the attack waits for {p.target}'s reaction", rule=R_STAMINA_ACTIONS)
-    t = char(st, cmd.character)
-    if cmd.reaction == "none":
-        finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),), dice)
-        _next_in_queue(run, dice)
-        maybe_resume(run, dice)
-        return
-    why = can_react(st, t)
-    if why is not None:
-        raise RuleViolation(why, rule=R_STAMINA_ACTIONS)
-    items = st.board.items
-    held = [items[i] for i in (t.main_hand, t.off_hand) if i is not None and i in items]
-    if cmd.reaction == "dodge":
-        need_sta(st, t, 6, "dodge")
-        die = dice.roll(6, f"dodge of {t.id}")
-        value = die.value + t.stats.DEX
-        r = ReactionTaken(
-            character=t.id,
-            kind="dodge",
-            sta=6,
-            die=die,
-            value=value,
-            effect=f"d6 + DEX = {value} off the attack roll",
-        )
-    elif cmd.reaction == "parry":
-        if not any(i.parry for i in held):
-            raise RuleViolation(f"{t.id} holds no parry weapon", rule=R_STAMINA_ACTIONS)
-        if p.weapon_kind != "melee":
-            raise RuleViolation("parry answers a melee attack", rule=R_STAMINA_ACTIONS)
-        if cmd.sta < 1 or cmd.sta > t.STA.cur:
-            raise RuleViolation(
-                f"parry spends 1 to {t.STA.cur} STA (A20), not {cmd.sta}", rule=R_STAMINA_ACTIONS
-            )
-        against = p.total if st.options.parry_vs == "attack_total" else p.damage
-        ok = cmd.sta > against
-        r = ReactionTaken(
-            character=t.id,
-            kind="parry",
-            sta=cmd.sta,
-            value=cmd.sta,
-            effect="parried" if ok else f"failed: {cmd.sta} is not greater than {against}",
-        )
-    else:
-        if not any(i.shield for i in held):
-            raise RuleViolation(f"{t.id} holds no shield", rule=R_STAMINA_ACTIONS)
-        cost = p.damage  # the attack's damage (an exposed target cannot react)
-        r = ReactionTaken(
-            character=t.id,
-            kind="shield",
-            sta=cost,
-            value=cost,
-            effect="shielded",
-        )
-    finish(run, p, (r,), dice)
-    _next_in_queue(run, dice)
-    if r.kind == "parry" and r.effect == "parried" and st.options.parry_oa_free:
-        from domain.rulesets.tactical.opportunity import offer_after_parry
-
-        offer_after_parry(run, t.id, p.attacker)
-    maybe_resume(run, dice)

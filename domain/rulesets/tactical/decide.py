@@ -21,7 +21,7 @@ from domain.rulesets.tactical.actions import (
     stunned,
 )
 from domain.rulesets.tactical.area_attacks import area_attack
-from domain.rulesets.tactical.attacks import attack, react, weapon_of
+from domain.rulesets.tactical.attacks import attack
 from domain.rulesets.tactical.commands import (
     Attack,
     BullRush,
@@ -55,6 +55,7 @@ from domain.rulesets.tactical.maneuvers import bull_rush, charge, grapple, reloa
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.moves import move
 from domain.rulesets.tactical.opportunity import opportunity_attack
+from domain.rulesets.tactical.reactions import react
 from domain.rulesets.tactical.referee import (
     end_combat,
     join,
@@ -65,6 +66,7 @@ from domain.rulesets.tactical.referee import (
 )
 from domain.rulesets.tactical.rules import R_SEQUENCE, R_STAMINA_ACTIONS, Run, char
 from domain.rulesets.tactical.sequence import declare_surprise, place, roll_initiative
+from domain.rulesets.tactical.weapons import weapon_of
 
 __all__ = ["decide", "decide_folded", "resume_attack"]
 
