@@ -38,8 +38,15 @@ CORNER_RULES: tuple[CornerRule, ...] = ("no_squeeze", "no_corner", "allowed")
 
 Pred = Callable[[Square], bool]
 
-# (dx, dy): orthogonal steps first so that ties prefer them
-_STEPS: tuple[Square, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0), (1, 1), (1, -1), (-1, -1), (-1, 1))
+# the orthogonal steps N, E, S, W; then the diagonals, each with the indices in _ORTHO of
+# the two squares it passes between (east or west, north or south)
+_ORTHO: tuple[Square, ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+_DIAG: tuple[tuple[int, int, int, int], ...] = (
+    (1, 1, 1, 0),
+    (1, -1, 1, 2),
+    (-1, -1, 3, 2),
+    (-1, 1, 3, 0),
+)
 
 
 def step_cost(diagonal: bool, metric: Metric, diagonals_before: int = 0) -> int:
@@ -78,8 +85,8 @@ def path_cost(
 class _Grid:
     """The step rules of one search: bounds, the predicates (memoised), corners, metric."""
 
-    __slots__ = ("blocks", "corners", "end", "height", "memo_block", "memo_end", "memo_pass",
-                 "metric", "passable", "width")  # fmt: skip
+    __slots__ = ("blocks", "corners", "diag_cost", "end", "height", "memo_block", "memo_end",
+                 "memo_pass", "metric", "passable", "width")  # fmt: skip
 
     def __init__(
         self,
@@ -102,42 +109,72 @@ class _Grid:
         self.height = height
         self.metric = metric
         self.corners = corners
+        # a diagonal's (cost, parity after) by the parity before it (A46)
+        if metric == "alternating":
+            self.diag_cost: tuple[tuple[int, int], tuple[int, int]] = ((1, 1), (2, 0))
+        elif metric == "manhattan":
+            self.diag_cost = ((2, 0), (2, 0))
+        else:
+            self.diag_cost = ((1, 0), (1, 0))
         self.memo_pass: dict[Square, bool] = {}
         self.memo_block: dict[Square, bool] = {}
         self.memo_end: dict[Square, bool] = {}
 
-    def can_pass(self, sq: Square) -> bool:
-        ok = self.memo_pass.get(sq)
-        if ok is None:
-            ok = 0 <= sq[0] < self.width and 0 <= sq[1] < self.height and self.passable(sq)
-            self.memo_pass[sq] = ok
-        return ok
-
-    def blocks_corner(self, sq: Square) -> bool:
+    def _blocks(self, sq: Square) -> bool:
+        """Whether an on-map square blocks a corner by the caller's own predicate."""
         b = self.memo_block.get(sq)
         if b is None:
-            if self.blocks is None:
-                b = not self.can_pass(sq)
-            else:
-                b = not (0 <= sq[0] < self.width and 0 <= sq[1] < self.height) or self.blocks(sq)
-            self.memo_block[sq] = b
+            assert self.blocks is not None
+            b = self.memo_block[sq] = bool(self.blocks(sq))
         return b
-
-    def corner_ok(self, x: int, y: int, dx: int, dy: int) -> bool:
-        if self.corners == "allowed":
-            return True
-        a = self.blocks_corner((x + dx, y))
-        b = self.blocks_corner((x, y + dy))
-        if self.corners == "no_squeeze":
-            return not (a and b)
-        return not (a or b)
 
     def can_stop(self, sq: Square) -> bool:
         ok = self.memo_end.get(sq)
         if ok is None:
-            ok = 0 <= sq[0] < self.width and 0 <= sq[1] < self.height and self.end(sq)
+            ok = 0 <= sq[0] < self.width and 0 <= sq[1] < self.height and bool(self.end(sq))
             self.memo_end[sq] = ok
         return ok
+
+    def moves(self, sq: Square, odd: int) -> list[tuple[Square, int, int, bool]]:
+        """The legal steps from sq, having taken diagonals of parity `odd`: (square, cost,
+        parity after, whether it may be passed through) for every square on the map that
+        may be passed or ended on and that no corner rule forbids. Orthogonal steps come
+        first; a diagonal's two corner squares are the orthogonal ones already looked at."""
+        x, y = sq
+        w, h = self.width, self.height
+        memo = self.memo_pass
+        own_blocks = self.blocks is not None
+        out: list[tuple[Square, int, int, bool]] = []
+        blocked = [True, True, True, True]
+        for i, (dx, dy) in enumerate(_ORTHO):
+            nx, ny = x + dx, y + dy
+            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+                continue
+            nxt = (nx, ny)
+            through = memo.get(nxt)
+            if through is None:
+                through = memo[nxt] = bool(self.passable(nxt))
+            blocked[i] = self._blocks(nxt) if own_blocks else not through
+            if through or self.can_stop(nxt):
+                out.append((nxt, 1, odd, through))
+        rule = self.corners
+        cost, nodd = self.diag_cost[odd]
+        for dx, dy, across, along in _DIAG:
+            nx, ny = x + dx, y + dy
+            if nx < 0 or ny < 0 or nx >= w or ny >= h:
+                continue
+            if rule == "no_squeeze":
+                if blocked[across] and blocked[along]:
+                    continue
+            elif rule == "no_corner" and (blocked[across] or blocked[along]):
+                continue
+            nxt = (nx, ny)
+            through = memo.get(nxt)
+            if through is None:
+                through = memo[nxt] = bool(self.passable(nxt))
+            if through or self.can_stop(nxt):
+                out.append((nxt, cost, nodd, through))
+        return out
 
 
 def _heuristic(metric: Metric, dx: int, dy: int, odd: int) -> int:
@@ -174,7 +211,6 @@ def path(
     if not g.can_stop(goal):
         return None
     gx, gy = goal
-    alt = metric == "alternating"
     # a state is (square, parity of the diagonals taken so far); parity only matters
     # for the alternating metric, elsewhere it stays 0
     first = (start, 0)
@@ -199,25 +235,9 @@ def path(
                 state = parent[state]
             out.reverse()
             return out
-        x, y = sq
-        for dx, dy in _STEPS:
-            nxt = (x + dx, y + dy)
-            if nxt == goal:
-                pass  # can_stop was checked once above
-            elif not g.can_pass(nxt):
+        for nxt, step, nodd, through in g.moves(sq, odd):
+            if not through and nxt != goal:
                 continue
-            diagonal = dx != 0 and dy != 0
-            if diagonal:
-                if not g.corner_ok(x, y, dx, dy):
-                    continue
-                if metric == "chebyshev":
-                    step, nodd = 1, 0
-                elif alt:
-                    step, nodd = (2, 0) if odd else (1, 1)
-                else:
-                    step, nodd = 2, 0
-            else:
-                step, nodd = 1, odd
             ncost = cost + step
             nstate = (nxt, nodd)
             known = best.get(nstate)
@@ -252,7 +272,6 @@ def reachable(
     passed is reached as a last step only.
     """
     g = _Grid(passable, can_end, blocks_corner, width, height, metric, corners)
-    alt = metric == "alternating"
     best: dict[tuple[Square, int], int] = {(start, 0): 0}
     out: dict[Square, int] = {start: 0}
     heap: list[tuple[int, Square, int]] = [(0, start, 0)]
@@ -260,24 +279,7 @@ def reachable(
         cost, sq, odd = heapq.heappop(heap)
         if best[(sq, odd)] != cost:
             continue
-        x, y = sq
-        for dx, dy in _STEPS:
-            nxt = (x + dx, y + dy)
-            through = g.can_pass(nxt)
-            if not through and not g.can_stop(nxt):
-                continue
-            diagonal = dx != 0 and dy != 0
-            if diagonal:
-                if not g.corner_ok(x, y, dx, dy):
-                    continue
-                if metric == "chebyshev":
-                    step, nodd = 1, 0
-                elif alt:
-                    step, nodd = (2, 0) if odd else (1, 1)
-                else:
-                    step, nodd = 2, 0
-            else:
-                step, nodd = 1, odd
+        for nxt, step, nodd, through in g.moves(sq, odd):
             ncost = cost + step
             if ncost > budget:
                 continue
