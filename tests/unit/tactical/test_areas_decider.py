@@ -112,3 +112,11 @@ def test_each_target_of_an_area_may_react_in_turn() -> None:
     assert s.chars[first].STA.cur == 15  # d6 5, FOC 0: 5 STA
     assert s.chars[second].STA.cur == 20 - 6  # the dodge: 6 STA, 5 - 6 - 0 < 0: no damage
     assert s.chars["p"].attacks == 1 and s.chars["p"].STA.cur == 20
+
+
+def test_a_line_covers_n_squares_in_its_direction() -> None:
+    s = _st(_power("line", 3), ch("g", "b", 7, 7), ch("far", "b", 11, 11))
+    events, _ = play(
+        s, {"type": "Attack", "character": "p", "weapon": "area", "direction": "NE"}, [1]
+    )
+    assert events[0].squares == ((6, 6), (7, 7), (8, 8)) and events[0].occupants == ("g",)

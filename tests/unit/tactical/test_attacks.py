@@ -348,3 +348,27 @@ def test_throwing_a_melee_weapon() -> None:
     s = _fight(ch("g", "b", 7, 5, main_hand=None), options={"reaction_window": "never"})
     r = _resolved(play(s, throw, [5])[0])
     assert r.attack.halved and r.attack.abilities == () and r.attack.total == 2  # 5 // 2
+
+
+def test_a_sprinter_grants_combat_advantage_until_its_next_turn() -> None:
+    s = make(
+        [ch("g", "b", 1, 5, stats={"SPE": 4}, main_hand=None), ch("p", "a", 8, 5, DEF=30)],
+        options={"reaction_window": "never"},
+    )
+    s = started(s, [1, 12])  # g (gm, 1 + 0) acts second: p first
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    s = play(s, {"type": "Move", "character": "g", "mode": "sprint", "to": [7, 5]})[1]
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
+    ca = [m for m in _resolved(events).attack.modifiers if m.kind == "combat_advantage"]
+    assert ca and "sprinted" in ca[0].reason
+
+
+def test_total_concealment_from_the_map() -> None:
+    g = ch("g", "b", 6, 5)
+    s = _fight(g, squares=[{"x": 6, "y": 5, "concealment": "total"}])
+    with pytest.raises(RuleViolation):
+        play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
+    s = _fight(ch("g", "b", 6, 5, DEF=30), squares=[{"x": 6, "y": 5, "concealment": "partial"}])
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
+    assert ("concealment", -2) in [(m.kind, m.value) for m in _resolved(events).attack.modifiers]
