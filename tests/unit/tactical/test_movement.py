@@ -148,6 +148,14 @@ def test_an_end_only_square_is_reached_but_not_crossed() -> None:
     )
     assert reach == {(0, 0): 0, (1, 0): 1}
 
+    def go(goal: Square) -> list[Square] | None:
+        return path(
+            (0, 0), goal, lambda sq: sq != (1, 0), width=3, height=1, can_end=lambda sq: True
+        )
+
+    assert go((1, 0)) == [(1, 0)]
+    assert go((2, 0)) is None
+
 
 # --- optimality against an exhaustive search ------------------------------------------
 
