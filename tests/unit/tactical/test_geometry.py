@@ -156,7 +156,10 @@ metrics = st.sampled_from(METRICS)
 def test_distance_is_a_metric(a: Square, b: Square, c: Square, m: Metric) -> None:
     assert distance(a, b, m) == distance(b, a, m) >= 0
     assert (distance(a, b, m) == 0) == (a == b)
-    assert distance(a, c, m) <= distance(a, b, m) + distance(b, c, m)
+    # the alternating count is no true metric: two single diagonals cost 1 + 1, the
+    # double diagonal 3, so the triangle inequality holds only within 1 for it
+    slack = 1 if m == "alternating" else 0
+    assert distance(a, c, m) <= distance(a, b, m) + distance(b, c, m) + slack
     assert distance(a, b) <= distance(a, b, "alternating") <= distance(a, b, "manhattan")
 
 
