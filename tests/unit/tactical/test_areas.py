@@ -255,6 +255,18 @@ def _rot(sq: Square) -> Square:
     return (sq[1], -sq[0])
 
 
+def test_every_rating_and_direction_counts() -> None:
+    """All 80 (rating, direction) pairs, not a sample: the counts of M56..M59."""
+    for n in range(1, 11):
+        assert len(set(burst((0, 0), n))) == (2 * n + 1) ** 2
+        assert len(set(close_burst((0, 0), n))) == (2 * n + 1) ** 2 - 1
+        for d, (dx, dy) in DIRECTIONS.items():
+            b = set(blast((0, 0), d, n))
+            assert len(b) == ((n + 1) ** 2 if dx and dy else (n + 1) * (2 * n + 1))
+            assert len(set(line((0, 0), d, n))) == n
+            assert (0, 0) not in b and (0, 0) not in line((0, 0), d, n)
+
+
 @given(origins, directions, ratings)
 def test_blast_counts_and_never_the_origin(o: Square, d: str, n: int) -> None:
     sq = blast(o, d, n)
