@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.postgres
 	$(BIN)/python -m bench.skirmish
 	$(BIN)/python -m bench.worst_command
+	$(BIN)/python -m bench.tactical
 	$(BIN)/python -m bench.inprocess
 
 openapi: $(STAMP)

@@ -7,10 +7,13 @@ from typing import Any
 from domain.decider import Ruleset
 from domain.rulesets.quickstart import RULESET as QUICKSTART
 from domain.rulesets.skirmish import RULESET as SKIRMISH
+from domain.rulesets.tactical import RULESET as TACTICAL
 
 __all__ = ["RULESETS", "get_ruleset"]
 
-RULESETS: dict[str, Ruleset[Any, Any, Any, Any, Any]] = {r.id: r for r in (QUICKSTART, SKIRMISH)}
+RULESETS: dict[str, Ruleset[Any, Any, Any, Any, Any]] = {
+    r.id: r for r in (QUICKSTART, SKIRMISH, TACTICAL)
+}
 
 
 def get_ruleset(ruleset_id: str) -> Ruleset[Any, Any, Any, Any, Any] | None:

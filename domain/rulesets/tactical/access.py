@@ -1,0 +1,102 @@
+"""Who may give which command (authorize), who sees which event (audience), and the state
+as an actor may see it (view) for seed 002.
+
+A side orders only its own characters; the referee gives every command, and alone rules
+where the text says the GM decides (surprise, DCs, healing, conditions, superior cover,
+the end of combat). Hidden: a miss on a square must not tell the attacker's side whether
+anyone was there ([Targeting What You Can't See §2]), so who was there is referee-only;
+an invisible character's moves and position are known to its side only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.actors import ALL, REFEREE, Actor, side_audience
+from domain.errors import NotPermitted
+from domain.rulesets.tactical.commands import (
+    Command,
+    DeclareSurprise,
+    EndCombat,
+    Join,
+    Restore,
+    RollInitiative,
+    RuleVisibility,
+    SetCondition,
+    SetDC,
+)
+from domain.rulesets.tactical.events import Event, Moved, UnseenAttackResolved
+from domain.rulesets.tactical.model import Char, State
+
+__all__ = ["audience", "authorize", "view"]
+
+_REFEREE_ONLY = (
+    DeclareSurprise,
+    Join,
+    RollInitiative,
+    SetDC,
+    Restore,
+    SetCondition,
+    RuleVisibility,
+    EndCombat,
+)
+
+
+def authorize(state: State, command: Command, actor: Actor) -> None:
+    """The referee may give every command; a side only orders its own characters."""
+    if actor.is_referee:
+        return
+    if actor.role != "side" or actor.side is None:
+        raise NotPermitted("only the referee and the sides give commands")
+    if isinstance(command, _REFEREE_ONLY):
+        raise NotPermitted(f"{actor.side} may not give {type(command).__name__} (referee only)")
+    cid = getattr(command, "character", None)
+    c = state.chars.get(cid) if isinstance(cid, str) else None
+    if c is not None and c.side != actor.side:
+        raise NotPermitted(f"{actor.side} may not order {c.id} (side {c.side})", side=actor.side)
+
+
+def audience(event: Event) -> str:
+    """Referee-only: who was in a square attacked unseen. Side-only: an invisible move."""
+    t = type(event)
+    if t is UnseenAttackResolved:
+        return REFEREE
+    if t is Moved and event.hidden_side is not None:  # type: ignore[union-attr]
+        return side_audience(event.hidden_side)  # type: ignore[union-attr]
+    return ALL
+
+
+def _char_view(c: Char, private: bool) -> dict[str, Any]:
+    d: dict[str, Any] = msgspec.to_builtins(c)
+    d["down"] = c.down
+    if not private and c.has("invisible"):
+        d.pop("x", None)
+        d.pop("y", None)
+    return d
+
+
+def view(state: State, actor: Actor) -> dict[str, Any]:
+    """The state as `actor` may see it (an invisible foe's square is left out)."""
+    own = actor.side if actor.role == "side" else None
+    ref = actor.is_referee
+    return {
+        "ruleset": "tactical",
+        "phase": state.phase,
+        "round": state.round,
+        "order": list(state.order),
+        "active": state.active,
+        "pending": msgspec.to_builtins(state.pending) if state.pending else None,
+        "opportunity": msgspec.to_builtins(state.opportunity) if state.opportunity else None,
+        "dc": state.dc,
+        "width": state.board.width,
+        "height": state.board.height,
+        "sides": [msgspec.to_builtins(s) for s in state.board.sides.values()],
+        "characters": [_char_view(c, ref or c.side == own) for c in state.chars.values()],
+        "structures": [msgspec.to_builtins(s) for s in state.structures.values()],
+        "over": state.phase == "over",
+        "winner": state.winner,
+        "end_reason": state.end_reason,
+        "options": msgspec.to_builtins(state.options),
+    }

@@ -1,0 +1,213 @@
+"""Area attacks of seed 002 ([Ranges]: blast, burst, close burst, line): the squares from
+the diagrams (areas.py), who was in them, one roll compared with each target's own
+defence (A57). The event lists the squares covered and the creatures in them.
+
+Creatures the attacker cannot see ([Total Concealment]) are named in a referee-only
+event unless the attack hits them; blast, burst and close burst take no -4 against them
+([Targeting What You Can't See §3]), a line does (A56).
+"""
+
+from __future__ import annotations
+
+from domain.dice import Dice
+from domain.errors import RuleViolation
+from domain.rulesets.tactical.areas import blast, burst, clip, close_burst, line
+from domain.rulesets.tactical.attacks import finish, reactions_open, structure_damage
+from domain.rulesets.tactical.commands import Attack
+from domain.rulesets.tactical.conditions import can_react
+from domain.rulesets.tactical.events import AreaCovered, AttackDeclared, UnseenAttackResolved
+from domain.rulesets.tactical.modifiers import attack_modifiers, totally_concealed
+from domain.rulesets.tactical.pools import check_end
+from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
+from domain.rulesets.tactical.rules import (
+    R_ATTACKS,
+    R_RANGES,
+    R_UNSEEN,
+    Run,
+    char,
+    ensure_active,
+    hostile,
+    need_sta,
+)
+from domain.rulesets.tactical.walls import raise_wall
+from domain.rulesets.tactical.weapons import attack_action, check_range, roll_weapon, weapon_of
+
+__all__ = ["area_attack", "area_squares", "resolve_in_turn"]
+
+
+def area_squares(
+    shape: str, rating: int, origin: tuple[int, int], direction: str | None, w: int, h: int
+) -> list[tuple[int, int]]:
+    """The squares of an area on a w x h map ([Blast], [Burst], [Close Burst], [Line])."""
+    if shape == "blast":
+        assert direction is not None
+        sq = blast(origin, direction, rating)
+    elif shape == "line":
+        assert direction is not None
+        sq = line(origin, direction, rating)
+    elif shape == "burst":
+        sq = burst(origin, rating)
+    else:
+        sq = close_burst(origin, rating)
+    return list(clip(sq, w, h))
+
+
+def resolve_in_turn(run: Run, records: list[AttackRecord], dice: Dice) -> None:
+    """Each target of an area in turn: one that can react is asked first (the rest wait in
+    the queue of its AttackDeclared), the others take the damage at once."""
+    for i, record in enumerate(records):
+        st = run.state
+        if st.phase != "combat":
+            return
+        t = st.chars[record.target or ""]
+        if (
+            record.damage > 0
+            and st.options.reaction_window == "ask"
+            and can_react(st, t) is None
+            and (st.active != t.id or st.options.react_on_own_turn)
+            and reactions_open(st, t, record)
+        ):
+            run.emit(AttackDeclared(attack=record, reactor=t.id, queue=tuple(records[i + 1 :])))
+            return
+        finish(run, record, (), dice, counts=False)
+    check_end(run)
+
+
+def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
+    from domain.rulesets.tactical.opportunity import offer_for_attack
+
+    st = run.state
+    a = char(st, cmd.character)
+    if not resumed:
+        ensure_active(st, a)
+    w = weapon_of(st, a, cmd.weapon)
+    assert w.area is not None
+    shape, rating = w.area.shape, w.area.rating
+    action, sta = attack_action(st, a, w)
+    need_sta(st, a, sta + w.sta, "this attack")
+    if w.wil and a.WIL.cur < w.wil:
+        raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)
+    if shape == "wall":  # [Wall]: the origin within range, the first section on it (A61)
+        requested = [(q[0], q[1]) for q in cmd.sections]
+        if requested:
+            check_range(st, a, w, requested[0], None, False)
+        power = st.board.powers.get(w.id)
+        raise_wall(
+            run,
+            a,
+            w.id,
+            rating,
+            requested,
+            action,
+            sta + w.sta,
+            w.wil,
+            power.wall_sth if power is not None else 1,
+        )
+        return
+    origin = a.pos
+    direction = None
+    if shape in ("blast", "line"):
+        if cmd.direction is None:
+            raise RuleViolation(f"a {shape} needs a direction (N..NW)", rule=R_RANGES)
+        direction = cmd.direction
+    elif shape == "burst":
+        if cmd.square is None:
+            raise RuleViolation("a burst needs its origin square", rule=R_RANGES)
+        origin = (cmd.square[0], cmd.square[1])
+        check_range(st, a, w, origin, None, False)
+    if not resumed and offer_for_attack(run, a, cmd, w.kind, shape):
+        return
+    squares = area_squares(shape, rating, origin, direction, st.board.width, st.board.height)
+    occupied = st.occupied
+    seen: list[str] = []
+    hidden: list[str] = []
+    targets = []
+    for sq in squares:
+        cid = occupied.get(sq)
+        if cid is None or cid == a.id:
+            continue
+        t = st.chars[cid]
+        if w.area.affects == "enemies" and not hostile(st, a, t):
+            continue
+        targets.append(t)
+        (hidden if totally_concealed(st, a, t) else seen).append(cid)
+    structures = tuple(dict.fromkeys(st.built[sq] for sq in squares if sq in st.built))
+    roll, dice_total = roll_weapon(dice, w, a.id, False)
+    run.emit(
+        AreaCovered(
+            attacker=a.id,
+            weapon=w.id,
+            shape=shape,
+            rating=rating,
+            origin=origin,
+            direction=direction,
+            squares=tuple(squares),
+            occupants=tuple(seen),
+            structures=structures,
+            action=action,
+            sta_spent=sta + w.sta,
+            wil_spent=w.wil,
+        )
+    )
+    abilities = tuple(StatBonus(stat=s, value=getattr(a.stats, s)) for s in w.add_stats)
+    base = dice_total + sum(b.value for b in abilities) + w.bonus
+    spell = w.kind == "spell"
+    pool = w.pool or ("STA" if spell else "HEA")
+    missed_hidden: list[str] = []
+    records: list[AttackRecord] = []
+    for t in targets:
+        if st.options.area_roll_per_target and t is not targets[0]:
+            roll, dice_total = roll_weapon(dice, w, a.id, False)  # A57 option: a roll each
+            base = dice_total + sum(b.value for b in abilities) + w.bonus
+        unseen = t.id in hidden
+        mods = attack_modifiers(run.state, a, t, w.kind)
+        if unseen and shape == "line":
+            mods.append(
+                Modifier(
+                    kind="unseen_square",
+                    value=-st.options.unseen_square_penalty,
+                    reason="a line into a square the attacker cannot see (A56)",
+                    rule=R_UNSEEN,
+                    squares=(t.pos,),
+                )
+            )
+        total = base + sum(m.value for m in mods)
+        defence = t.FOC if spell else t.DEF
+        record = AttackRecord(
+            attacker=a.id,
+            target=t.id,
+            target_kind="character",
+            square=t.pos,
+            weapon=w.id,
+            weapon_kind=w.kind,
+            action=action,  # type: ignore[arg-type]
+            dice=roll,
+            dice_total=dice_total,
+            abilities=abilities,
+            bonus=w.bonus,
+            modifiers=tuple(mods),
+            total=total,
+            defence_stat="FOC" if spell else "DEF",
+            defence=defence,
+            pool=pool,
+            damage=total - defence,
+            area=True,
+            unseen=unseen,
+        )
+        if unseen and record.damage <= 0:
+            missed_hidden.append(t.id)
+            continue
+        records.append(record)
+    for sid in structures:
+        s = run.state.structures[sid]
+        structure_damage(run, sid, pool, base - (s.FOC if spell else s.DEF))
+    # Always emitted, so that its presence tells the attacker's side nothing (§2).
+    run.emit(
+        UnseenAttackResolved(
+            attacker=a.id,
+            squares=tuple(squares),
+            present=tuple(hidden),
+            detail=f"unseen in the area; missed: {', '.join(missed_hidden) or 'none'}",
+        )
+    )
+    resolve_in_turn(run, records, dice)

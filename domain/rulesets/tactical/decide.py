@@ -1,0 +1,177 @@
+"""decide for seed 002: route a command to its step and return the events it produced.
+
+Raises RuleViolation (citing the seed section) or UnknownEntity, nothing else. Every die
+drawn is stored in the returned events.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from domain.dice import Dice
+from domain.errors import RuleViolation
+from domain.rulesets.tactical.actions import (
+    end,
+    free_action,
+    help_ally,
+    perceive,
+    rest,
+    save,
+    stunned,
+)
+from domain.rulesets.tactical.area_attacks import area_attack
+from domain.rulesets.tactical.attacks import attack
+from domain.rulesets.tactical.commands import (
+    Attack,
+    BullRush,
+    Charge,
+    Command,
+    DeclareSurprise,
+    EndCombat,
+    EndTurn,
+    FreeAction,
+    Grapple,
+    Help,
+    Join,
+    Move,
+    OpportunityAttack,
+    Perceive,
+    Place,
+    React,
+    Reload,
+    Rest,
+    Restore,
+    RollInitiative,
+    RuleVisibility,
+    Save,
+    SetCondition,
+    SetDC,
+    Stunned,
+)
+from domain.rulesets.tactical.events import DieRerolled, Event
+from domain.rulesets.tactical.help import RerollDice, check_token
+from domain.rulesets.tactical.maneuvers import bull_rush, charge, grapple, reload
+from domain.rulesets.tactical.model import State
+from domain.rulesets.tactical.moves import move
+from domain.rulesets.tactical.opportunity import opportunity_attack
+from domain.rulesets.tactical.reactions import react
+from domain.rulesets.tactical.referee import (
+    end_combat,
+    join,
+    restore,
+    rule_visibility,
+    set_condition,
+    set_dc,
+)
+from domain.rulesets.tactical.rules import R_SEQUENCE, R_STAMINA_ACTIONS, Run, char
+from domain.rulesets.tactical.sequence import declare_surprise, place, roll_initiative
+from domain.rulesets.tactical.weapons import weapon_of
+
+__all__ = ["decide", "decide_folded", "resume_attack"]
+
+
+def _surprise(run: Run, cmd: DeclareSurprise, dice: Dice) -> None:
+    declare_surprise(run, cmd.surprised, cmd.reason)
+
+
+def _place(run: Run, cmd: Place, dice: Dice) -> None:
+    place(run, cmd.character, cmd.to)
+
+
+def _initiative(run: Run, cmd: RollInitiative, dice: Dice) -> None:
+    roll_initiative(run, dice)
+
+
+def _is_area(run: Run, cmd: Attack) -> bool:
+    c = char(run.state, cmd.character)
+    held = cmd.weapon in run.state.board.items or cmd.weapon in run.state.board.powers
+    if held and (cmd.weapon in (c.main_hand, c.off_hand) or cmd.weapon in c.powers):
+        return weapon_of(run.state, c, cmd.weapon).area is not None
+    return False
+
+
+def _attack(run: Run, cmd: Attack, dice: Dice) -> None:
+    if _is_area(run, cmd):
+        area_attack(run, cmd, dice)
+    else:
+        attack(run, cmd, dice)
+
+
+def resume_attack(run: Run, cmd: Attack, dice: Dice) -> None:
+    """The attack that provoked opportunity attacks, once they are answered."""
+    if _is_area(run, cmd):
+        area_attack(run, cmd, dice, resumed=True)
+    else:
+        attack(run, cmd, dice, resumed=True)
+
+
+_STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
+    DeclareSurprise: _surprise,
+    Place: _place,
+    Join: join,
+    RollInitiative: _initiative,
+    Move: move,
+    Attack: _attack,
+    React: react,
+    OpportunityAttack: opportunity_attack,
+    Reload: reload,
+    Grapple: grapple,
+    BullRush: bull_rush,
+    Charge: charge,
+    Perceive: perceive,
+    Save: save,
+    Rest: rest,
+    Help: help_ally,
+    FreeAction: free_action,
+    Stunned: stunned,
+    EndTurn: end,
+    SetDC: set_dc,
+    Restore: restore,
+    SetCondition: set_condition,
+    RuleVisibility: rule_visibility,
+    EndCombat: end_combat,
+}
+# Commands the referee may give while an attack waits for its reaction.
+_ANYTIME = (React, SetDC, Restore, SetCondition, RuleVisibility, EndCombat, Join)
+_DURING_OPPORTUNITY = (*_ANYTIME, OpportunityAttack)
+
+
+def _run(state: State, command: Command, dice: Dice) -> Run:
+    if state.phase == "over":
+        raise RuleViolation("the combat is over", rule=R_SEQUENCE)
+    if state.pending is not None and not isinstance(command, _ANYTIME):
+        raise RuleViolation(
+            f"the attack on {state.pending.target} waits for its reaction (React)",
+            rule=R_STAMINA_ACTIONS,
+        )
+    w = state.opportunity
+    if w is not None and not isinstance(command, _DURING_OPPORTUNITY):
+        raise RuleViolation(
+            f"{', '.join(w.reactors)} may first take an opportunity attack against "
+            f"{w.provoker} (OpportunityAttack, or React with none)",
+            rule=R_STAMINA_ACTIONS,
+        )
+    run = Run(state)
+    below = getattr(command, "reroll_below", None)
+    if below is None:
+        _STEPS[type(command)](run, command, dice)
+        return run
+    cid = str(getattr(command, "character", ""))
+    check_token(state, cid)
+    rerolling = RerollDice(dice, below)
+    _STEPS[type(command)](run, command, rerolling)
+    if rerolling.original is not None:
+        run.emit(DieRerolled(character=cid, original=rerolling.original, below=below))
+    return run
+
+
+def decide(state: State, command: Command, dice: Dice) -> list[Event]:
+    """The events `command` produces in `state` (seed 002)."""
+    return _run(state, command, dice).events
+
+
+def decide_folded(state: State, command: Command, dice: Dice) -> tuple[list[Event], State]:
+    """`decide`, and the state after its events (each step already folded them)."""
+    run = _run(state, command, dice)
+    return run.events, run.state

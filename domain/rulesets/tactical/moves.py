@@ -1,0 +1,206 @@
+"""[Move Actions] of seed 002: run (SPE), sprint (SPE + 2), shift (1), crawl (SPE / 4, prone),
+the second move action (6 STA, at most two a round), standing up and dropping prone,
+and the movement conditions (immobilized, grappled, slowed, frightened, broken).
+"""
+
+from __future__ import annotations
+
+from domain.dice import Dice
+from domain.errors import RuleViolation
+from domain.rulesets.tactical.commands import Move
+from domain.rulesets.tactical.conditions import can_act, speed
+from domain.rulesets.tactical.events import Moved
+from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
+from domain.rulesets.tactical.model import Char, Square, State
+from domain.rulesets.tactical.movement import path as find_path
+from domain.rulesets.tactical.opportunity import walk
+from domain.rulesets.tactical.pools import after_loss
+from domain.rulesets.tactical.rules import (
+    R_CONDITIONS,
+    R_MOVE,
+    R_STAMINA_ACTIONS,
+    Run,
+    char,
+    ensure_active,
+    need_sta,
+)
+from domain.rulesets.tactical.squares import SquareTest
+
+__all__ = ["blocked_for", "budget", "grappling", "move", "route"]
+
+
+def budget(c: Char, mode: str) -> int:
+    """Squares a move action gives ([Move Actions]; A33: halve SPE first)."""
+    spe = speed(c)
+    if mode == "shift":
+        return 1
+    if mode == "crawl":
+        return spe // 4
+    if mode == "sprint":
+        return spe + 2
+    return spe
+
+
+def blocked_for(state: State, c: Char) -> set[Square]:
+    """A47: squares `c` may not pass: blocking terrain, standing structures, enemies."""
+    blocked: set[Square] = set(state.board.blocks_move)
+    for sq, sid in state.built.items():
+        if state.structures[sid].blocks_move:
+            blocked.add(sq)
+    hostile = state.board.hostile[c.side]
+    for sq, cid in state.occupied.items():
+        if state.chars[cid].side in hostile:
+            blocked.add(sq)
+    return blocked
+
+
+def grappling(state: State, cid: str) -> bool:
+    for c in state.chars.values():
+        g = c.condition("grappled")
+        if g is not None and g.source == cid and not c.dead:
+            return True
+    return False
+
+
+def _step_cost(prev: Square, nxt: Square, metric: str, diagonals: int) -> tuple[int, int]:
+    """The cost of one step and the diagonals taken so far (A46's metrics)."""
+    diagonal = prev[0] != nxt[0] and prev[1] != nxt[1]
+    if not diagonal:
+        return 1, diagonals
+    if metric == "manhattan":
+        return 99, diagonals  # no diagonal steps
+    if metric == "alternating":
+        return (2 if diagonals % 2 else 1), diagonals + 1
+    return 1, diagonals + 1
+
+
+def move(run: Run, cmd: Move, dice: Dice) -> None:
+    st = run.state
+    c = char(st, cmd.character)
+    ensure_active(st, c)
+    why = can_act(c)
+    if why is not None:
+        raise RuleViolation(why, rule=R_MOVE)
+    for name in ("immobilized", "grappled"):
+        if c.has(name):
+            raise RuleViolation(f"{c.id} is {name}: no move actions", rule=R_CONDITIONS)
+    if c.moves >= 2:
+        raise RuleViolation("at most two move actions a round", rule=R_STAMINA_ACTIONS)
+    sta = 0
+    if c.moves == 1:
+        if c.has("dazed"):
+            raise RuleViolation(f"{c.id} is dazed: no stamina actions", rule=R_CONDITIONS)
+        sta = 6
+        need_sta(st, c, sta, "a second move action")
+    prone = c.has("prone")
+    if cmd.mode == "crawl" and not prone:
+        raise RuleViolation("you must be prone to crawl", rule=R_MOVE)
+    o = st.options
+    left = budget(c, cmd.mode)
+    if grappling(st, c.id) and cmd.mode != "shift":
+        left //= 2  # [Grappled]: the grappler moves at half speed, dragging its foe
+    stood = False
+    if prone and cmd.mode != "crawl":
+        if not cmd.stand_up:
+            raise RuleViolation(
+                "prone: the only move action is crawl (or stand up first)", rule=R_CONDITIONS
+            )
+        if cmd.mode == "shift":
+            raise RuleViolation("standing up takes 2 squares of movement", rule=R_CONDITIONS)
+        left = left - o.stand_cost if o.stand_up == "two_squares" else 0
+        stood = True
+    if cmd.drop_prone:
+        if prone:
+            raise RuleViolation(f"{c.id} is already prone", rule=R_CONDITIONS)
+        left -= o.stand_cost
+    if left < 0:
+        raise RuleViolation("not enough movement to stand up or drop prone", rule=R_CONDITIONS)
+    goal = (cmd.to[0], cmd.to[1])
+    blocked = blocked_for(st, c)
+    w, h = st.board.width, st.board.height
+    if goal != c.pos:
+        if goal in blocked or not in_bounds(goal, w, h):
+            raise RuleViolation(f"{list(goal)} cannot be entered", rule=R_MOVE)
+        if goal in st.occupied:
+            raise RuleViolation(f"{list(goal)} is occupied (A47)", rule=R_MOVE)
+    path = route(st, c, goal, cmd, blocked, left)
+    frightened = c.condition("frightened")
+    if frightened is not None and frightened.source in st.chars:
+        src = st.chars[frightened.source].pos
+        here = c.pos
+        for sq in path:
+            if distance(sq, src, o.metric) < distance(here, src, o.metric):
+                raise RuleViolation(
+                    f"{c.id} is frightened of {frightened.source}: no step towards it (A31)",
+                    rule=R_CONDITIONS,
+                )
+            here = sq
+    cost = _cost(c.pos, path, o.metric) + (o.stand_cost if stood or cmd.drop_prone else 0)
+    if sta:
+        run.emit(  # the 6 STA of a second move are spent before it starts
+            Moved(character=c.id, mode=cmd.mode, path=(), cost=0, sta_spent=sta, move_action=False)
+        )
+        after_loss(run, c.id, "STA", c.STA.cur, "a second move action")
+    first = Moved(
+        character=c.id,
+        mode=cmd.mode,
+        path=(),
+        cost=cost,
+        stood_up=stood,
+        dropped_prone=cmd.drop_prone,
+        hidden_side=c.side if c.has("invisible") else None,
+    )
+    walk(run, first, path, dice)
+
+
+def _cost(start: Square, path: list[Square], metric: str) -> int:
+    cost = diagonals = 0
+    prev = start
+    for sq in path:
+        step, diagonals = _step_cost(prev, sq, metric, diagonals)
+        cost += step
+        prev = sq
+    return cost
+
+
+def route(
+    st: State, c: Char, goal: Square, cmd: Move, blocked: set[Square], left: int
+) -> list[Square]:
+    """The squares entered: the command's path checked, or a shortest path found."""
+    if goal == c.pos:
+        return []
+    w, h = st.board.width, st.board.height
+    metric = st.options.metric
+    if cmd.path is not None:
+        steps = [(p[0], p[1]) for p in cmd.path]
+        if steps and steps[0] == c.pos:
+            steps = steps[1:]
+        if not steps or steps[-1] != goal:
+            raise RuleViolation("the path must end at `to`", rule=R_MOVE)
+        prev = c.pos
+        for sq in steps:
+            if not adjacent(prev, sq) or sq in blocked or not in_bounds(sq, w, h):
+                raise RuleViolation(f"the path cannot step to {list(sq)}", rule=R_MOVE)
+            prev = sq
+        cost = _cost(c.pos, steps, metric)
+    else:
+        found = find_path(
+            c.pos,
+            goal,
+            SquareTest(lambda sq: sq not in blocked),
+            width=w,
+            height=h,
+            metric=metric,
+            max_cost=left,
+        )
+        if found is None:
+            raise RuleViolation(
+                f"{list(goal)} is not reachable with {left} squares of movement", rule=R_MOVE
+            )
+        steps = list(found)
+        if steps and steps[0] == c.pos:
+            steps = steps[1:]
+        cost = _cost(c.pos, steps, metric)
+    if cost > left:
+        raise RuleViolation(f"the path costs {cost} squares; {cmd.mode} gives {left}", rule=R_MOVE)
+    return steps

@@ -1,0 +1,64 @@
+"""[Wall] of seed 002: a wall power places its sections (the shape checked by areas.py:
+orthogonal, continuous, no section next to three others, A61), each in an unoccupied
+square; sections with no valid placement left are discarded. The wall is a structure
+that blocks movement and sight, with the power's STH.
+"""
+
+from __future__ import annotations
+
+from domain.errors import RuleViolation
+from domain.rulesets.tactical.areas import place_wall, wall_problem
+from domain.rulesets.tactical.events import WallRaised
+from domain.rulesets.tactical.model import Char, Square, State
+from domain.rulesets.tactical.rules import Run
+from domain.rulesets.tactical.squares import SquareTest
+
+__all__ = ["R_WALL", "raise_wall"]
+
+R_WALL = "002 Ranges / Wall"
+
+
+def raise_wall(
+    run: Run,
+    a: Char,
+    power: str,
+    sections: int,
+    requested: list[Square],
+    action: str,
+    sta: int,
+    wil: int,
+    sth: int,
+) -> None:
+    st: State = run.state
+    if not requested:
+        raise RuleViolation("name the wall's sections, the origin first", rule=R_WALL)
+    if len(requested) > sections:
+        raise RuleViolation(f"{power} places {sections} sections", rule=R_WALL)
+    problem = wall_problem(requested)
+    if problem is not None:
+        raise RuleViolation(problem, rule=R_WALL)
+    w, h = st.board.width, st.board.height
+
+    def free(sq: Square) -> bool:
+        return (
+            0 <= sq[0] < w
+            and 0 <= sq[1] < h
+            and sq not in st.occupied
+            and sq not in st.built
+            and sq not in st.board.blocks_move
+        )
+
+    placed, discarded = place_wall(requested, SquareTest(free))
+    run.emit(
+        WallRaised(
+            attacker=a.id,
+            power=power,
+            structure=f"wall{len(st.structures) + 1}",
+            squares=tuple(placed),
+            discarded=tuple(discarded),
+            sth=max(sth, 1),
+            action=action,
+            sta_spent=sta,
+            wil_spent=wil,
+        )
+    )
