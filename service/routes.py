@@ -185,7 +185,7 @@ async def get_ruleset_detail(
         "and GET /events/stream with it carries the battle's events."
     ),
     status_code=201,
-    responses=problems(400, 401, 403, 404, 422),
+    responses=problems(400, 401, 403, 404, 413, 422),
     security=[{}, *SECURED],
     request_max_body_size=CREATE_BODY_MAX,
 )
@@ -223,7 +223,7 @@ async def get_battle(
     tags=["battles"],
     summary="Give one command; answers the events it appended and the new version",
     status_code=200,
-    responses=problems(400, 401, 403, 404, 409, 422, 503),
+    responses=problems(400, 401, 403, 404, 409, 413, 422, 503),
     security=SECURED,
     # The hot path: body, headers and answer handled by service.command_body, documented
     # the same.
