@@ -12,6 +12,7 @@ from litestar.datastructures import State
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.spec import Components, SecurityScheme
 
+from events.errors import StoreError
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
@@ -30,7 +31,9 @@ __all__ = ["create_app", "make_store", "tune_gc"]
 def make_store(settings: Settings) -> EventStore:
     """The store `BATTLE_DB` names: a PostgreSQL URL, or else a SQLite file path."""
     if settings.uses_postgres:
-        return PostgresEventStore(settings.database, pool_size=settings.db_pool_size)
+        return PostgresEventStore(
+            settings.database, pool_size=settings.db_pool_size, role=settings.db_role
+        )
     return SQLiteEventStore(settings.sqlite_path)
 
 
@@ -75,7 +78,11 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
-        await the_store.open()
+        try:
+            await the_store.open()
+        except StoreError as e:  # a missing guard, an unreachable database: say it plainly
+            logging.getLogger("service").critical("the battle service cannot start: %s", e)
+            raise
         hub = Hub(the_store, _doorbell(settings))
         await hub.start()
         app.state.hub = hub

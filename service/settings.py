@@ -5,6 +5,9 @@ BATTLE_DB            where events are stored: a SQLite file path (default ./data
 BATTLE_REDIS_URL     redis://host:6379/0 to fan live events out across workers
                      (unset: in-process fan-out, enough for one worker)
 BATTLE_DB_POOL_SIZE  PostgreSQL connections per worker (default 8)
+BATTLE_DB_ROLE       the PostgreSQL role the service runs as (SET ROLE on every
+                     connection; default battle_app, which migration 0007 creates;
+                     empty: run as the role that logged in)
 BATTLE_LOG_LEVEL     logging level (default INFO)
 """
 
@@ -23,6 +26,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     database: str = "data/battles.db"
     redis_url: str | None = None
     db_pool_size: int = 8
+    db_role: str | None = "battle_app"
     log_level: str = "INFO"
 
     @classmethod
@@ -35,6 +39,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             database=env.get("BATTLE_DB") or "data/battles.db",
             redis_url=env.get("BATTLE_REDIS_URL") or None,
             db_pool_size=int(pool),
+            db_role=env.get("BATTLE_DB_ROLE", "battle_app") or None,
             log_level=env.get("BATTLE_LOG_LEVEL", "INFO").upper(),
         )
 
