@@ -144,10 +144,15 @@ class ChainBreak(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
-def find_chain_break(events: Iterable[StoredEvent]) -> ChainBreak | None:
-    """Walk one battle's events in order; return the first broken link, or None."""
-    expected_prev = GENESIS_HASH
-    expected_version = 1
+def find_chain_break(
+    events: Iterable[StoredEvent], *, after_version: int = 0, after_hash: str = GENESIS_HASH
+) -> ChainBreak | None:
+    """Walk one battle's events in order; return the first broken link, or None.
+
+    By default the events are the log from its start; `after_version` and `after_hash`
+    check a tail that follows an event already checked (a catch-up, a chunk of a load)."""
+    expected_prev = after_hash
+    expected_version = after_version + 1
     for ev in events:
         if ev.version != expected_version:
             return ChainBreak(

@@ -21,7 +21,6 @@ import msgspec
 from domain.actors import ALL, Actor, can_see
 from domain.battle import (
     Battle,
-    BattleCreated,
     DiceSeedRevealed,
     RulingRecorded,
     Timeline,
@@ -41,13 +40,13 @@ from domain.errors import DiceError, NotPermitted, RuleViolation
 from domain.rulesets import get_ruleset
 from events.chain import canonical, encode_event, seal
 from events.envelope import CommandRecord, StoredEvent
-from events.errors import DuplicateCommand, IdempotencyMismatch, VersionConflict
-from events.readahead import read_log_ahead
+from events.errors import DuplicateCommand, IdempotencyMismatch, LogDamaged, VersionConflict
 from events.store import EventStore
 from events.verify import audit_log
 from service.auth import KeyRing, Principal
 from service.errors import BadRequest, Forbidden, NotFound
 from service.founding import create_battle, fork_battle
+from service.log_integrity import check_links, decode_created, fold_checked, fold_stored_log
 from service.schemas import (
     BattleCreatedResponse,
     BattleView,
@@ -159,7 +158,8 @@ class BattleService:
         first = await self.store.read(battle_id, upto=1)
         if not first:
             raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
-        created = msgspec.json.decode(first[0].data, type=BattleCreated)
+        check_links(battle_id, first)  # every event folded is checked (log_integrity)
+        created = decode_created(battle_id, first[0])
         ruleset = get_ruleset(created.ruleset)
         if ruleset is None:  # a battle of a ruleset this build no longer ships
             raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
@@ -168,14 +168,15 @@ class BattleService:
             parent = await self._load(created.forked_from)
             fork_base = parent.timeline.state_at(created.forked_at).game
         timeline = Timeline(ruleset, fork_base=fork_base)
-        timeline.extend([first[0].data])
+        fold_checked(timeline, battle_id, first)
         head = await self.store.head(battle_id)
         assert head is not None
-        async for chunk in read_log_ahead(self.store, battle_id, after=1, upto=head.version):
-            timeline.extend_log(chunk)
+        head_hash = await fold_stored_log(
+            self.store, timeline, battle_id, after=1, after_hash=first[0].hash, upto=head.version
+        )
         # Folded up to `head`: what was appended since, the next catch-up reads (and a
         # command decided on this state meets a version conflict and decides again).
-        return self._remember(battle_id, _Loaded(ruleset, timeline, head.hash))
+        return self._remember(battle_id, _Loaded(ruleset, timeline, head_hash))
 
     def _remember(self, battle_id: str, loaded: _Loaded) -> _Loaded:
         existing = self._cache.get(battle_id)
@@ -193,7 +194,14 @@ class BattleService:
         done = loaded.timeline.version
         fresh = [r for r in rows if r.version > done]
         if fresh:
-            loaded.timeline.extend([r.data for r in fresh])
+            try:
+                check_links(battle_id, fresh, done, loaded.head_hash)
+                fold_checked(loaded.timeline, battle_id, fresh)
+            except LogDamaged:
+                # Forget the battle: the next request loads and checks it whole again.
+                if self._cache.get(battle_id) is loaded:
+                    del self._cache[battle_id]
+                raise
             loaded.head_hash = fresh[-1].hash
 
     async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
