@@ -6,6 +6,7 @@ from typing import Any
 
 __all__ = [
     "BadRequest",
+    "Busy",
     "Forbidden",
     "NotFound",
     "ServiceError",
@@ -50,3 +51,11 @@ class NotFound(ServiceError):
     code = "not-found"
     status = 404
     title = "Not found"
+
+
+class Busy(ServiceError):
+    """Nothing was done, for a reason that passes: the client may retry (503, Retry-After)."""
+
+    code = "busy"
+    status = 503
+    title = "Busy: retry"
