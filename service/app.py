@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -22,6 +23,7 @@ from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.problems import exception_handlers
 from service.routes import ROUTES, SERVICE_VERSION
+from service.server import ShutdownWatch
 from service.settings import Settings
 from service.streams import STREAM_ROUTES
 
@@ -85,6 +87,9 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             raise
         hub = Hub(the_store, _doorbell(settings))
         await hub.start()
+        # SIGTERM ends the live streams at once: uvicorn would wait for their clients.
+        watch = ShutdownWatch(asyncio.get_running_loop(), hub.close)
+        watch.install()
         app.state.hub = hub
         app.state.service = BattleService(the_store, on_appended=hub.appended)
         app.state.store_kind = kind
@@ -92,6 +97,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         try:
             yield
         finally:
+            watch.uninstall()
+            hub.close()
             await hub.stop()
             await the_store.close()
 

@@ -9,6 +9,9 @@ BATTLE_DB_ROLE       the PostgreSQL role the service runs as (SET ROLE on every
                      connection; default battle_app, which migration 0007 creates;
                      empty: run as the role that logged in)
 BATTLE_LOG_LEVEL     logging level (default INFO)
+BATTLE_HEADER_TIMEOUT    seconds a client has to send a request's headers (default 10)
+BATTLE_SHUTDOWN_TIMEOUT  seconds requests may take to finish after SIGTERM (default 3)
+BATTLE_MAX_CONNECTIONS   open connections per worker; more are answered 503 (default 1000)
 """
 
 from __future__ import annotations
@@ -28,6 +31,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     db_pool_size: int = 8
     db_role: str | None = "battle_app"
     log_level: str = "INFO"
+    header_timeout: float = 10.0
+    shutdown_timeout: float = 3.0
+    max_connections: int = 1000
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -41,6 +47,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             db_pool_size=int(pool),
             db_role=env.get("BATTLE_DB_ROLE", "battle_app") or None,
             log_level=env.get("BATTLE_LOG_LEVEL", "INFO").upper(),
+            header_timeout=_positive(env, "BATTLE_HEADER_TIMEOUT", 10.0),
+            shutdown_timeout=_positive(env, "BATTLE_SHUTDOWN_TIMEOUT", 3.0),
+            max_connections=int(_positive(env, "BATTLE_MAX_CONNECTIONS", 1000, integer=True)),
         )
 
     @property
@@ -50,3 +59,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def sqlite_path(self) -> str:
         return self.database.removeprefix("sqlite:///")
+
+
+def _positive(env: dict[str, str], name: str, default: float, *, integer: bool = False) -> float:
+    text = env.get(name)
+    if not text:
+        return default
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        value = 0
+    if not value > 0 or value == float("inf"):
+        kind = "integer" if integer else "number of seconds"
+        raise ValueError(f"{name} must be a positive {kind}, not {text!r}")
+    return value

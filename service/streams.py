@@ -289,6 +289,8 @@ async def battle_events_ws(
             else:
                 message = {"kind": "event", "id": ev.version, "event": event_out(ev)}
                 await socket.send_text(_encode(message).decode())
+        # The stream ended: the process is stopping (1001, going away; resume elsewhere).
+        await socket.close(code=1001, reason="the server is shutting down")
     except WebSocketDisconnect:
         return
 
