@@ -21,6 +21,7 @@ from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
+from service.limits import AuthFailureLimiter, StreamCounter
 from service.problems import exception_handlers
 from service.routes import ROUTES, SERVICE_VERSION
 from service.server import ShutdownWatch
@@ -77,6 +78,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     )
     the_store: EventStore = store or make_store(settings)
     kind = type(the_store).__name__
+    limiter = AuthFailureLimiter(settings.auth_failures, settings.redis_url)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -93,6 +95,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         app.state.hub = hub
         app.state.service = BattleService(the_store, on_appended=hub.appended)
         app.state.store_kind = kind
+        app.state.streams = StreamCounter(settings.max_streams_per_key)
         tune_gc()
         try:
             yield
@@ -100,11 +103,14 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
             watch.uninstall()
             hub.close()
             await hub.stop()
+            await limiter.close()
             await the_store.close()
 
     return Litestar(
         route_handlers=[*ROUTES, *INTEGRATION_ROUTES, *STREAM_ROUTES],
         lifespan=[lifespan],
+        before_request=limiter.before_request,
+        after_exception=[limiter.after_exception],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,
         plugins=[RawJSONObjectPlugin()],

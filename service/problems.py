@@ -72,8 +72,7 @@ def _problem(
 
 
 def _service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Response[Any]:
-    headers = {"Retry-After": "1"} if exc.status == 503 else None
-    return _problem(request, exc.status, exc.code, exc.title, exc.detail, exc.context, headers)
+    return _problem(request, exc.status, exc.code, exc.title, exc.detail, exc.context, exc.headers)
 
 
 def _domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Response[Any]:

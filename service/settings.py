@@ -12,6 +12,9 @@ BATTLE_LOG_LEVEL     logging level (default INFO)
 BATTLE_HEADER_TIMEOUT    seconds a client has to send a request's headers (default 10)
 BATTLE_SHUTDOWN_TIMEOUT  seconds requests may take to finish after SIGTERM (default 3)
 BATTLE_MAX_CONNECTIONS   open connections per worker; more are answered 503 (default 1000)
+BATTLE_AUTH_FAILURES     requests with an unknown key per client address and minute,
+                         then 429 for that address until the minute ends (default 60)
+BATTLE_MAX_STREAMS_PER_KEY  open SSE/WebSocket streams per key and worker (default 20)
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     header_timeout: float = 10.0
     shutdown_timeout: float = 3.0
     max_connections: int = 1000
+    auth_failures: int = 60
+    max_streams_per_key: int = 20
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -50,6 +55,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             header_timeout=_positive(env, "BATTLE_HEADER_TIMEOUT", 10.0),
             shutdown_timeout=_positive(env, "BATTLE_SHUTDOWN_TIMEOUT", 3.0),
             max_connections=int(_positive(env, "BATTLE_MAX_CONNECTIONS", 1000, integer=True)),
+            auth_failures=int(_positive(env, "BATTLE_AUTH_FAILURES", 60, integer=True)),
+            max_streams_per_key=int(_positive(env, "BATTLE_MAX_STREAMS_PER_KEY", 20, integer=True)),
         )
 
     @property
