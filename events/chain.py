@@ -212,13 +212,20 @@ class ChainBreak(msgspec.Struct, frozen=True, kw_only=True):
     reason: str
 
 
-def find_chain_break(events: Iterable[StoredEvent | SealedEvent]) -> ChainBreak | None:
+def find_chain_break(
+    events: Iterable[StoredEvent | SealedEvent],
+    *,
+    after_version: int = 0,
+    after_hash: str = GENESIS_HASH,
+) -> ChainBreak | None:
     """Walk one battle's events in order; return the first broken link, or None.
 
+    By default the events are the log from its start; `after_version` and `after_hash`
+    check a tail that follows an event already checked (a catch-up, a chunk of a load).
     A sealed event's links are checked (its prev_hash against the hash before it, its
     hash against the next prev_hash), not its own hash: that needs what it hides."""
-    expected_prev = GENESIS_HASH
-    expected_version = 1
+    expected_prev = after_hash
+    expected_version = after_version + 1
     for ev in events:
         if ev.version != expected_version:
             return ChainBreak(
@@ -236,18 +243,17 @@ def find_chain_break(events: Iterable[StoredEvent | SealedEvent]) -> ChainBreak 
             expected_version += 1
             continue
         assert isinstance(ev, StoredEvent)
-        actual = event_hash(
-            battle_id=ev.battle_id,
-            version=ev.version,
-            type=ev.type,
-            audience=ev.audience,
-            recorded_at=ev.recorded_at,
-            actor=ev.actor,
-            command_id=ev.command_id,
-            prev_hash=ev.prev_hash,
-            data=ev.data,
-            salt=ev.salt,
-        )
+        # Positional, as in `seal`: a service's cold load checks every event this way.
+        if ev.salt is None:
+            actual = _hash(
+                ev.actor, ev.audience, ev.battle_id, ev.command_id, ev.data, ev.prev_hash,
+                ev.recorded_at, ev.type, ev.version,
+            )  # fmt: skip
+        else:
+            actual = _salted_hash(
+                ev.actor, ev.audience, ev.battle_id, ev.command_id, ev.data, ev.prev_hash,
+                ev.recorded_at, ev.salt, ev.type, ev.version,
+            )  # fmt: skip
         if actual != ev.hash:
             return ChainBreak(
                 version=ev.version,

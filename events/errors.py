@@ -7,8 +7,10 @@ from typing import Any
 __all__ = [
     "DuplicateCommand",
     "IdempotencyMismatch",
+    "LogDamaged",
     "StoreError",
     "StoreUnavailable",
+    "StoreUnsafe",
     "VersionConflict",
 ]
 
@@ -64,3 +66,34 @@ class DuplicateCommand(StoreError):
             battle_id=battle_id,
             command_id=command_id,
         )
+
+
+class LogDamaged(StoreError):
+    """A battle's stored log does not hold together: an event does not decode, or its link
+    in the hash chain fails. Whatever was folded from it must not be served."""
+
+    code = "log-damaged"
+
+    def __init__(self, battle_id: str, version: int, reason: str) -> None:
+        super().__init__(
+            f"the stored log of battle {battle_id} is damaged at version {version}: {reason}",
+            battle_id=battle_id,
+            version=version,
+            reason=reason,
+        )
+        self.battle_id = battle_id
+        self.version = version
+        self.reason = reason
+
+
+class StoreUnsafe(StoreError):
+    """The database lacks a guard the store relies on (a trigger, a restricted role): the
+    store refuses to serve rather than run on a log anyone could rewrite."""
+
+    code = "store-unsafe"
+
+    def __init__(self, what: str, problems: list[str]) -> None:
+        super().__init__(
+            f"{what} refuses to serve: " + "; ".join(problems), problems=list(problems)
+        )
+        self.problems = list(problems)

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
-__all__ = ["MIGRATIONS_DIR", "Migration", "apply_migrations", "migrations"]
+__all__ = ["MIGRATIONS_DIR", "Migration", "apply_migrations", "migrations", "pending_migrations"]
 
 MIGRATIONS_DIR = Path(__file__).parent / "migrations" / "postgres"
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
@@ -70,3 +71,16 @@ async def apply_migrations(conn: psycopg.AsyncConnection[object]) -> list[str]:
             )
             applied_now.append(migration.name)
     return applied_now
+
+
+async def pending_migrations(conn: psycopg.AsyncConnection[object]) -> list[str]:
+    """The names of the migrations this database lacks, read without writing anything: a
+    role that may not migrate (the application role) can still tell that it need not."""
+    cur = await conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL")
+    row: Any = await cur.fetchone()
+    applied: set[int] = set()
+    if row is not None and row[0]:
+        cur = await conn.execute("SELECT number FROM schema_migrations")
+        rows: list[Any] = await cur.fetchall()
+        applied = {int(r[0]) for r in rows}
+    return [m.name for m in migrations() if m.number not in applied]

@@ -10,6 +10,12 @@ battles; the store recovers throughput by committing the appends of concurrent
 requests together (one WAL flush per batch, not per append). Triggers refuse UPDATE,
 DELETE and TRUNCATE of events. Reads use the binary protocol (`bytea` comes back as
 bytes, no hex decoding).
+
+The store runs as an application role (`battle_app` by default) that may only read and
+add to the log: migrations are applied first on a connection of their own, as the role
+that logged in (the schema's owner, or nothing is left to apply), then every pooled
+connection does `SET ROLE`, and the guards are checked (`events.postgres_guards`)
+before the store serves.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import psycopg
+from psycopg import sql
 from psycopg_pool import AsyncConnectionPool
 
 from events.envelope import (
@@ -37,9 +44,12 @@ from events.errors import (
     StoreUnavailable,
     VersionConflict,
 )
-from events.migrate import apply_migrations
+from events.migrate import apply_migrations, pending_migrations
+from events.postgres_guards import check_guards
 
-__all__ = ["PostgresEventStore"]
+__all__ = ["APP_ROLE", "PostgresEventStore"]
+
+APP_ROLE = "battle_app"  # the role migration 0007 creates and grants
 
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
@@ -159,32 +169,76 @@ class PostgresEventStore:
     one per batch.
     """
 
-    def __init__(self, conninfo: str, *, pool_size: int = 8, migrate: bool = True) -> None:
+    def __init__(
+        self,
+        conninfo: str,
+        *,
+        pool_size: int = 8,
+        migrate: bool = True,
+        role: str | None = APP_ROLE,
+    ) -> None:
         self.conninfo = conninfo
         self._pool_size = pool_size
         self._migrate = migrate
+        # SET ROLE on every connection (None: run as the role that logged in)
+        self._role = role
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._queue: list[tuple[_Append, asyncio.Future[_Outcome]]] = []
         self._flusher: asyncio.Task[None] | None = None
 
     async def open(self) -> None:
+        await self._prepare()
         pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
             self.conninfo,
             min_size=min(2, self._pool_size),
             max_size=self._pool_size,
             kwargs={"autocommit": True},
+            configure=self._set_role if self._role else None,
             open=False,
             name="battle-events",
         )
         try:
             await pool.open(wait=True, timeout=15)
-            if self._migrate:
-                async with pool.connection() as conn:
-                    await apply_migrations(conn)
         except (psycopg.Error, TimeoutError) as e:
             await pool.close()
             raise StoreUnavailable(f"cannot open PostgreSQL store: {e}") from e
         self._pool = pool
+
+    async def _set_role(self, conn: psycopg.AsyncConnection[Any]) -> None:
+        assert self._role is not None
+        await conn.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(self._role)))
+
+    async def _prepare(self) -> None:
+        """Migrate (as the role that logged in), take the application role, check the
+        guards: on one connection of its own, before the pool opens."""
+        try:
+            conn = await psycopg.AsyncConnection.connect(self.conninfo, autocommit=True)
+        except psycopg.Error as e:
+            raise StoreUnavailable(f"cannot open PostgreSQL store: {e}") from e
+        try:
+            async with conn:
+                if self._migrate and await pending_migrations(conn):
+                    try:
+                        await apply_migrations(conn)
+                    except psycopg.errors.InsufficientPrivilege as e:
+                        raise StoreUnavailable(
+                            f"the schema needs migrations that {conn.info.user} may not "
+                            f"apply ({e.diag.message_primary}): run `battle-service migrate` "
+                            "as the schema's owner"
+                        ) from e
+                if self._role:
+                    try:
+                        await self._set_role(conn)
+                    except psycopg.Error as e:
+                        raise StoreUnavailable(
+                            f"cannot SET ROLE {self._role} as {conn.info.user} "
+                            f"({e.diag.message_primary}): GRANT {self._role} TO "
+                            f"{conn.info.user}, or log in as {self._role} (README, "
+                            "PostgreSQL roles)"
+                        ) from e
+                await check_guards(conn)
+        except psycopg.Error as e:
+            raise StoreUnavailable(f"cannot open PostgreSQL store: {e}") from e
 
     async def close(self) -> None:
         if self._pool is not None:

@@ -11,13 +11,18 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable
+from contextlib import aclosing
+from typing import TypeVar
 
+from events.envelope import StoredEvent
 from events.store import EventStore
 
-__all__ = ["CHUNK", "read_log_ahead"]
+__all__ = ["CHUNK", "read_log_ahead", "read_rows_ahead"]
 
 CHUNK = 8192  # events per chunk: the first read is not overlapped, so keep it short
+
+T = TypeVar("T")
 
 
 async def read_log_ahead(
@@ -25,22 +30,43 @@ async def read_log_ahead(
 ) -> AsyncIterator[bytes]:
     """The events after `after` up to `upto`, as `read_log` arrays of at most `chunk` events,
     in order, with up to `ahead` further chunks being read meanwhile."""
+    reads = _ahead(
+        lambda a, b: store.read_log(battle_id, after=a, upto=b), after, upto, chunk, ahead
+    )
+    async with aclosing(reads):  # closed with this generator: its reads are cancelled
+        async for blob in reads:
+            yield blob
+
+
+async def read_rows_ahead(
+    store: EventStore, battle_id: str, *, after: int, upto: int, chunk: int = CHUNK, ahead: int = 1
+) -> AsyncIterator[list[StoredEvent]]:
+    """The same as whole stored events (`read`): what a check of the hash chain needs."""
+    reads = _ahead(lambda a, b: store.read(battle_id, after=a, upto=b), after, upto, chunk, ahead)
+    async with aclosing(reads):
+        async for rows in reads:
+            yield rows
+
+
+async def _ahead(
+    read: Callable[[int, int], Awaitable[T]], after: int, upto: int, chunk: int, ahead: int
+) -> AsyncGenerator[T, None]:
     bounds = deque((a, min(a + chunk, upto)) for a in range(after, upto, chunk))
-    pending: deque[asyncio.Future[bytes]] = deque()
+    pending: deque[asyncio.Future[T]] = deque()
 
     def start() -> None:
         a, b = bounds.popleft()
-        pending.append(asyncio.ensure_future(store.read_log(battle_id, after=a, upto=b)))
+        pending.append(asyncio.ensure_future(read(a, b)))
 
     try:
         while bounds or pending:
             while bounds and len(pending) <= ahead:
                 start()
-            blob = await pending.popleft()
+            result = await pending.popleft()
             # One turn of the loop so the reads just started reach the database before the
             # caller takes the CPU to fold.
             await asyncio.sleep(0)
-            yield blob
+            yield result
     finally:
         for fut in pending:
             fut.cancel()

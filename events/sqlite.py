@@ -5,7 +5,8 @@ of one loop iteration in one transaction (group commit); a conflict in one refus
 before it writes, so the others go on. In WAL mode with synchronous=NORMAL such a
 commit does not fsync. Checkpoints, which do, run on a background thread.
 Reads run on a small pool of threads, each with its own connection. Triggers refuse
-UPDATE and DELETE on the events table.
+UPDATE, DELETE and REPLACE on the events table and the records that grant power; they
+are installed and checked at start-up by `events.sqlite_guards`.
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from events.errors import (
     StoreUnavailable,
     VersionConflict,
 )
+from events.sqlite_guards import check_guards
 
 __all__ = ["SQLiteEventStore"]
 
@@ -60,10 +62,6 @@ CREATE TABLE IF NOT EXISTS events (
     salt         TEXT,
     UNIQUE (battle_id, version)
 );
-CREATE TRIGGER IF NOT EXISTS events_refuse_update BEFORE UPDATE ON events
-BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
-CREATE TRIGGER IF NOT EXISTS events_refuse_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'events are immutable'); END;
 CREATE TABLE IF NOT EXISTS commands (
     battle_id     TEXT    NOT NULL,
     command_id    TEXT    NOT NULL,
@@ -271,8 +269,13 @@ class _Writer:
 
     def __init__(self, path: str) -> None:
         self.conn = _connect(path)
-        self.conn.executescript(SCHEMA)
-        _upgrade_schema(self.conn)
+        try:
+            self.conn.executescript(SCHEMA)
+            _upgrade_schema(self.conn)
+            check_guards(self.conn, path)  # the triggers: before anything is appended
+        except BaseException:
+            self.conn.close()
+            raise
         self.conn.execute("PRAGMA wal_autocheckpoint=0")
         # When the WAL starts over, a file left larger than this by a burst is cut back.
         self.conn.execute(f"PRAGMA journal_size_limit={WAL_SIZE_LIMIT}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -16,6 +17,7 @@ from litestar.openapi.spec import Components, SecurityScheme
 
 from domain.battle_commands import BattleCommand
 from domain.rulesets import RULESETS
+from events.errors import StoreError
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
@@ -24,12 +26,14 @@ from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
+from service.limits import AuthFailureLimiter, StreamCounter
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
 from service.read_openapi import ReadsSchemaPlugin
 from service.receipt_routes import RECEIPT_ROUTES
 from service.routes import ROUTES, SERVICE_VERSION
 from service.schemas import CommandRequest, CreateBattleRequest
+from service.server import ShutdownWatch
 from service.settings import Settings
 from service.signing import ServiceKeys
 from service.streams import STREAM_ROUTES
@@ -40,7 +44,9 @@ __all__ = ["create_app", "make_store", "service_keys", "tune_gc"]
 def make_store(settings: Settings) -> EventStore:
     """The store `BATTLE_DB` names: a PostgreSQL URL, or else a SQLite file path."""
     if settings.uses_postgres:
-        return PostgresEventStore(settings.database, pool_size=settings.db_pool_size)
+        return PostgresEventStore(
+            settings.database, pool_size=settings.db_pool_size, role=settings.db_role
+        )
     return SQLiteEventStore(settings.sqlite_path)
 
 
@@ -114,21 +120,33 @@ def create_app(
     )
     the_store: EventStore = store or make_store(settings)
     kind = type(the_store).__name__
+    limiter = AuthFailureLimiter(settings.auth_failures, settings.redis_url)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         signing = keys or service_keys(settings, the_store)  # SigningKeyError: no start
-        await the_store.open()
+        try:
+            await the_store.open()
+        except StoreError as e:  # a missing guard, an unreachable database: say it plainly
+            logging.getLogger("service").critical("the battle service cannot start: %s", e)
+            raise
         hub = Hub(the_store, _doorbell(settings))
         await hub.start()
+        # SIGTERM ends the live streams at once: uvicorn would wait for their clients.
+        watch = ShutdownWatch(asyncio.get_running_loop(), hub.close)
+        watch.install()
         app.state.hub = hub
         app.state.service = BattleService(the_store, signing=signing, on_appended=hub.appended)
         app.state.store_kind = kind
+        app.state.streams = StreamCounter(settings.max_streams_per_key)
         tune_gc()
         try:
             yield
         finally:
+            watch.uninstall()
+            hub.close()
             await hub.stop()
+            await limiter.close()
             await the_store.close()
 
     return Litestar(
@@ -140,6 +158,8 @@ def create_app(
             *STREAM_ROUTES,
         ],
         lifespan=[lifespan],
+        before_request=limiter.before_request,
+        after_exception=[limiter.after_exception],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,
         request_class=JSONBodyRequest,  # unreadable JSON bodies: 400, not 500

@@ -55,25 +55,14 @@ def main(argv: list[str] | None = None) -> int:
         return migrate()
     import logging
 
-    import uvicorn
-
+    from service.server import run
     from service.settings import Settings
 
     logging.basicConfig(
         level=Settings.from_env().log_level,
         format="%(asctime)s %(levelname)s %(name)s %(message)s",
     )
-
-    uvicorn.run(
-        "service.app:create_app",
-        factory=True,
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        loop="uvloop",
-        http="httptools",
-        access_log=False,
-    )
+    run(args.host, args.port, args.workers)
     return 0
 
 

@@ -6,9 +6,11 @@ from typing import Any
 
 __all__ = [
     "BadRequest",
+    "Busy",
     "Forbidden",
     "NotFound",
     "ServiceError",
+    "TooManyRequests",
     "Unauthenticated",
 ]
 
@@ -20,11 +22,22 @@ class ServiceError(Exception):
     status = 400
     title = "Bad request"
 
-    def __init__(self, detail: str, *, code: str | None = None, **context: Any) -> None:
+    headers: dict[str, str] | None = None  # sent with the problem (Retry-After...)
+
+    def __init__(
+        self,
+        detail: str,
+        *,
+        code: str | None = None,
+        headers: dict[str, str] | None = None,
+        **context: Any,
+    ) -> None:
         super().__init__(detail)
         self.detail = detail
         if code is not None:
             self.code = code
+        if headers is not None:
+            self.headers = headers
         self.context = context
 
 
@@ -50,3 +63,20 @@ class NotFound(ServiceError):
     code = "not-found"
     status = 404
     title = "Not found"
+
+
+class Busy(ServiceError):
+    """Nothing was done, for a reason that passes: the client may retry (503, Retry-After)."""
+
+    code = "busy"
+    status = 503
+    title = "Busy: retry"
+    headers = {"Retry-After": "1"}  # noqa: RUF012 - never mutated
+
+
+class TooManyRequests(ServiceError):
+    """A limit was reached (429, with Retry-After)."""
+
+    code = "rate-limited"
+    status = 429
+    title = "Too many requests"

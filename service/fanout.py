@@ -66,6 +66,10 @@ class Subscription:
         self.limit = limit
         self.overflowed = False
 
+    def wake(self) -> None:
+        """Return from `next_batch` now (with what is queued)."""
+        self._ready.set()
+
     def offer(self, event: StoredEvent) -> None:
         if not self._accepts(event):
             return
@@ -111,6 +115,14 @@ class Hub:
         self._lock = asyncio.Lock()
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self.closing = False  # the process is stopping: streams end, none starts
+
+    def close(self) -> None:
+        """End every stream (the process is stopping): each `follow` returns at its next
+        step, so its response completes and the server need not wait for its client."""
+        self.closing = True
+        for sub in tuple(self._subs):
+            sub.wake()
 
     async def start(self) -> None:
         await self.doorbell.start(self.ring)
@@ -190,19 +202,23 @@ async def follow(
 
     `catch_up(c)` reads a page of accepted events with cursor > c from the store (empty
     when there is no more). Live events that the catch-up already delivered are dropped.
+    It returns when the hub closes (the process is stopping): the client resumes
+    elsewhere from its last id.
     """
     sub = await hub.subscribe(accepts)
     try:
         last = after
-        while True:
-            while page := await catch_up(last):
+        while not hub.closing:
+            while not hub.closing and (page := await catch_up(last)):
                 for event in page:
                     yield event
                 last = cursor(page[-1])
-            while True:
+            while not hub.closing:
                 batch = await sub.next_batch(heartbeat)
                 if batch is None:  # fell behind: the store has everything
                     break
+                if hub.closing:
+                    return
                 if not batch:
                     yield None
                 for event in batch:

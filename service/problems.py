@@ -25,6 +25,7 @@ from domain.errors import (
 from events.errors import (
     DuplicateCommand,
     IdempotencyMismatch,
+    LogDamaged,
     StoreError,
     StoreUnavailable,
     VersionConflict,
@@ -71,7 +72,7 @@ def _problem(
 
 
 def _service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Response[Any]:
-    return _problem(request, exc.status, exc.code, exc.title, exc.detail, exc.context)
+    return _problem(request, exc.status, exc.code, exc.title, exc.detail, exc.context, exc.headers)
 
 
 def _domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Response[Any]:
@@ -101,6 +102,18 @@ def _store_error(request: Request[Any, Any, Any], exc: StoreError) -> Response[A
             "idempotency-mismatch",
             "This Idempotency-Key was used for another request",
             exc.message,
+            exc.context,
+        )
+    if isinstance(exc, LogDamaged):
+        # Not 409: a 409 only ever means that the client's expected version is stale.
+        log.error("log damaged: %s", exc.message)
+        return _problem(
+            request,
+            500,
+            exc.code,
+            "The battle's stored log is damaged",
+            f"{exc.message}; the battle is not served until its log is repaired "
+            "(GET /battles/{id}/verify names the first event that fails)",
             exc.context,
         )
     if isinstance(exc, StoreUnavailable):

@@ -69,6 +69,8 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
         409: "The battle is not at the expected version (current_version says where it is)",
         413: "The body is larger than this route accepts",
         422: "The rules do not allow this order now, or the Idempotency-Key was reused",
+        429: "Too many requests with unknown keys from this address, or too many open "
+        "streams for this key; Retry-After says when to try again",
         503: "The event store is unavailable; retry",
     }
     return {
@@ -78,7 +80,9 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
             description=text[s],
             generate_examples=False,
         )
-        for s in statuses
+        # Any route may answer 429: an address over the failed-authentication limit is
+        # refused everywhere (service.limits).
+        for s in sorted({*statuses, 429})
     }
 
 

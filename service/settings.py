@@ -5,12 +5,21 @@ BATTLE_DB            where events are stored: a SQLite file path (default ./data
 BATTLE_REDIS_URL     redis://host:6379/0 to fan live events out across workers
                      (unset: in-process fan-out, enough for one worker)
 BATTLE_DB_POOL_SIZE  PostgreSQL connections per worker (default 8)
+BATTLE_DB_ROLE       the PostgreSQL role the service runs as (SET ROLE on every
+                     connection; default battle_app, which migration 0007 creates;
+                     empty: run as the role that logged in)
 BATTLE_LOG_LEVEL     logging level (default INFO)
 BATTLE_SIGNING_KEY   the Ed25519 key that signs receipts (base64 of the 32-byte private
                      key, or PEM); BATTLE_SIGNING_KEY_FILE: a file holding it. Unset with
                      SQLite: signing-key.pem beside the database, made on first start;
                      unset with PostgreSQL: the service refuses to start (see service.signing)
 BATTLE_RETIRED_SIGNING_KEYS  older signing keys, comma-separated (still verify and decrypt)
+BATTLE_HEADER_TIMEOUT    seconds a client has to send a request's headers (default 10)
+BATTLE_SHUTDOWN_TIMEOUT  seconds requests may take to finish after SIGTERM (default 3)
+BATTLE_MAX_CONNECTIONS   open connections per worker; more are answered 503 (default 1000)
+BATTLE_AUTH_FAILURES     requests with an unknown key per client address and minute,
+                         then 429 for that address until the minute ends (default 60)
+BATTLE_MAX_STREAMS_PER_KEY  open SSE/WebSocket streams per key and worker (default 20)
 """
 
 from __future__ import annotations
@@ -28,10 +37,16 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     database: str = "data/battles.db"
     redis_url: str | None = None
     db_pool_size: int = 8
+    db_role: str | None = "battle_app"
     log_level: str = "INFO"
     signing_key: str | None = None
     signing_key_file: str | None = None
     retired_signing_keys: tuple[str, ...] = ()
+    header_timeout: float = 10.0
+    shutdown_timeout: float = 3.0
+    max_connections: int = 1000
+    auth_failures: int = 60
+    max_streams_per_key: int = 20
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -43,6 +58,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             database=env.get("BATTLE_DB") or "data/battles.db",
             redis_url=env.get("BATTLE_REDIS_URL") or None,
             db_pool_size=int(pool),
+            db_role=env.get("BATTLE_DB_ROLE", "battle_app") or None,
             log_level=env.get("BATTLE_LOG_LEVEL", "INFO").upper(),
             signing_key=env.get("BATTLE_SIGNING_KEY") or None,
             signing_key_file=env.get("BATTLE_SIGNING_KEY_FILE") or None,
@@ -51,6 +67,11 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 for k in env.get("BATTLE_RETIRED_SIGNING_KEYS", "").split(",")
                 if k.strip()
             ),
+            header_timeout=_positive(env, "BATTLE_HEADER_TIMEOUT", 10.0),
+            shutdown_timeout=_positive(env, "BATTLE_SHUTDOWN_TIMEOUT", 3.0),
+            max_connections=int(_positive(env, "BATTLE_MAX_CONNECTIONS", 1000, integer=True)),
+            auth_failures=int(_positive(env, "BATTLE_AUTH_FAILURES", 60, integer=True)),
+            max_streams_per_key=int(_positive(env, "BATTLE_MAX_STREAMS_PER_KEY", 20, integer=True)),
         )
 
     @property
@@ -60,3 +81,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def sqlite_path(self) -> str:
         return self.database.removeprefix("sqlite:///")
+
+
+def _positive(env: dict[str, str], name: str, default: float, *, integer: bool = False) -> float:
+    text = env.get(name)
+    if not text:
+        return default
+    try:
+        value = int(text) if integer else float(text)
+    except ValueError:
+        value = 0
+    if not value > 0 or value == float("inf"):
+        kind = "integer" if integer else "number of seconds"
+        raise ValueError(f"{name} must be a positive {kind}, not {text!r}")
+    return value

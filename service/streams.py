@@ -13,6 +13,7 @@ header where the client allows it).
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
@@ -212,14 +213,42 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
     )
 
 
-async def _sse(stream: _Stream, hub: Hub) -> AsyncIterator[ServerSentEventMessage]:
-    yield ServerSentEventMessage(comment="connected", retry=1000, data=None)
-    async for item in stream.events(hub):
-        if item is None:
-            yield ServerSentEventMessage(comment="keep-alive", data=None)
-        else:
-            ev, out = item
-            yield ServerSentEventMessage(id=stream.cursor(ev), data=_encode(out).decode())
+async def _sse(
+    stream: _Stream, hub: Hub, release: Callable[[], None]
+) -> AsyncIterator[ServerSentEventMessage]:
+    try:
+        yield ServerSentEventMessage(comment="connected", retry=1000, data=None)
+        async for item in stream.events(hub):
+            if item is None:
+                yield ServerSentEventMessage(comment="keep-alive", data=None)
+            else:
+                ev, out = item
+                yield ServerSentEventMessage(id=stream.cursor(ev), data=_encode(out).decode())
+    finally:
+        release()
+
+
+def _sse_response(request: AppRequest, principal: Principal, stream: _Stream) -> ServerSentEvent:
+    """The stream as SSE, counted against the key's cap (`service.limits`) while it is open."""
+    slot = request.app.state.streams.open(_stream_key(principal))
+    slot.__enter__()  # 429 here, before the response starts, when the key is at its cap
+    released = False
+
+    def release() -> None:
+        nonlocal released
+        if not released:
+            released = True
+            slot.__exit__(None, None, None)
+
+    body = _sse(stream, request.app.state.hub, release)
+    weakref.finalize(body, release)  # a body never started (the client left) frees it too
+    return ServerSentEvent(body, headers={"Cache-Control": "no-store"})
+
+
+def _stream_key(principal: Principal) -> tuple[str, str, str | None]:
+    """Who holds a stream: one key per battle and role (or the integration)."""
+    owner = principal.integration_id or principal.battle_id
+    return owner, principal.actor.role, principal.actor.side
 
 
 @get(
@@ -244,9 +273,7 @@ async def stream_battle_events(
     stream = await _battle_stream(
         service, principal, battle_id, _parse_cursor(last_event_id, after)
     )
-    return ServerSentEvent(
-        _sse(stream, request.app.state.hub), headers={"Cache-Control": "no-store"}
-    )
+    return _sse_response(request, principal, stream)
 
 
 @get(
@@ -273,9 +300,7 @@ async def stream_events(
     service = service_of(request)
     principal = await service.keys.principal(_authorization(authorization, access_key))
     stream = await _global_stream(service, principal, _parse_cursor(last_event_id, after))
-    return ServerSentEvent(
-        _sse(stream, request.app.state.hub), headers={"Cache-Control": "no-store"}
-    )
+    return _sse_response(request, principal, stream)
 
 
 def _ws_query_int(socket: WebSocket[Any, Any, Any], name: str) -> int | None:
@@ -316,6 +341,12 @@ async def battle_events_ws(
         await socket.close(code=1011, reason="the event store is unavailable")
         return
     try:
+        slot = state.streams.open(_stream_key(principal))
+        slot.__enter__()
+    except ServiceError as e:  # the key is at its cap of open streams
+        await _refuse(socket, e)
+        return
+    try:
         async for item in stream.events(state.hub):
             if item is None:
                 await socket.send_text('{"kind":"heartbeat"}')
@@ -323,8 +354,12 @@ async def battle_events_ws(
                 ev, out = item
                 message = {"kind": "event", "id": ev.version, "event": out}
                 await socket.send_text(_encode(message).decode())
+        # The stream ended: the process is stopping (1001, going away; resume elsewhere).
+        await socket.close(code=1001, reason="the server is shutting down")
     except WebSocketDisconnect:
         return
+    finally:
+        slot.__exit__(None, None, None)
 
 
 async def _refuse(socket: WebSocket[Any, Any, Any], e: ServiceError) -> None:

@@ -34,6 +34,8 @@ class Backend:
     name: str
     connect: Callable[[], Awaitable[EventStore]]
     raw_mutate: Callable[[str, Sequence[Any]], Awaitable[None]] | None = None
+    # statements run in order on one raw session (a SET that the next statement relies on)
+    raw_script: Callable[[Sequence[str]], Awaitable[None]] | None = None
 
 
 async def sqlite_backend(tmp_path: Path) -> Backend:
@@ -51,7 +53,15 @@ async def sqlite_backend(tmp_path: Path) -> Backend:
         finally:
             conn.close()
 
-    return Backend(name="sqlite", connect=connect, raw_mutate=raw_mutate)
+    async def raw_script(statements: Sequence[str]) -> None:
+        conn = sqlite3.connect(path, isolation_level=None)
+        try:
+            for statement in statements:
+                conn.execute(statement)
+        finally:
+            conn.close()
+
+    return Backend(name="sqlite", connect=connect, raw_mutate=raw_mutate, raw_script=raw_script)
 
 
 async def postgres_backend(conninfo: str) -> Backend:
@@ -64,7 +74,12 @@ async def postgres_backend(conninfo: str) -> Backend:
         async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
             await conn.execute(sql.replace("?", "%s"), tuple(params))  # type: ignore[arg-type]
 
-    return Backend(name="postgres", connect=connect, raw_mutate=raw_mutate)
+    async def raw_script(statements: Sequence[str]) -> None:
+        async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+            for statement in statements:
+                await conn.execute(statement.encode())
+
+    return Backend(name="postgres", connect=connect, raw_mutate=raw_mutate, raw_script=raw_script)
 
 
 BACKENDS: dict[str, Callable[[Path, str], Awaitable[Backend]]] = {

@@ -1,0 +1,185 @@
+"""A battle whose stored log was changed in the database is not served: every read and
+command of it answers the `log-damaged` problem naming the version, over real HTTP,
+whether the server loads it cold (after a restart) or catches up with a forged append.
+`/verify` still answers, naming the same event.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import msgspec
+import pytest
+
+from events.chain import canonical, event_hash
+from events.envelope import EventActor
+from tests.e2e.battle_client import Battle, create_battle, play
+from tests.e2e.conftest import ServerProcess
+
+DAMAGED = "urn:battle-service:problem:log-damaged"
+GUARD = (
+    "CREATE TRIGGER events_refuse_update BEFORE UPDATE ON events\n"
+    "BEGIN SELECT RAISE(ABORT, 'events are immutable'); END"
+)
+
+
+class Server:
+    """A server on its own SQLite file, which a test may stop, edit and start again."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.process: ServerProcess | None = ServerProcess({"BATTLE_DB": str(db)})
+
+    @property
+    def base_url(self) -> str:
+        assert self.process is not None
+        return self.process.base_url
+
+    def restart(self) -> None:
+        self.stop()
+        self.process = ServerProcess({"BATTLE_DB": str(self.db)})
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.stop()
+            self.process = None
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[Server]:
+    s = Server(tmp_path / "battles.db")
+    try:
+        yield s
+    finally:
+        s.stop()
+
+
+def _played(server: Server) -> tuple[httpx.Client, Battle]:
+    http = httpx.Client(base_url=server.base_url, timeout=30)
+    battle = create_battle(http)
+    play(battle, stop_after=12)
+    return http, battle
+
+
+def _edit(db: Path, battle_id: str, version: int, data: bytes, *, rehash: bool) -> None:
+    """Replace one event's data, going around the guard; with `rehash`, recompute the hashes
+    of it and every later event, as a careful forger would."""
+    conn = sqlite3.connect(db, isolation_level=None)
+    try:
+        conn.execute("DROP TRIGGER events_refuse_update")
+        rows = conn.execute(
+            "SELECT version, type, data, audience, recorded_at, actor_role, actor_side, "
+            "command_id, prev_hash FROM events WHERE battle_id = ? AND version >= ? "
+            "ORDER BY version",
+            (battle_id, version),
+        ).fetchall()
+        prev = rows[0][8]
+        for v, type_, old, audience, at, role, side, cid, _ in rows:
+            payload = data if v == version else bytes(old)
+            h = event_hash(
+                battle_id=battle_id, version=v, type=type_, audience=audience, recorded_at=at,
+                actor=EventActor(role=role, side=side), command_id=cid, prev_hash=prev,
+                data=payload,
+            )  # fmt: skip
+            if rehash:
+                conn.execute(
+                    "UPDATE events SET data = ?, prev_hash = ?, hash = ? "
+                    "WHERE battle_id = ? AND version = ?",
+                    (payload, prev, h, battle_id, v),
+                )
+            elif v == version:
+                conn.execute(
+                    "UPDATE events SET data = ? WHERE battle_id = ? AND version = ?",
+                    (payload, battle_id, v),
+                )
+            prev = h
+        conn.execute(GUARD)  # put back as it was: the server starts again
+    finally:
+        conn.close()
+
+
+def _data(db: Path, battle_id: str, version: int) -> dict[str, Any]:
+    conn = sqlite3.connect(db)
+    try:
+        row = conn.execute(
+            "SELECT data FROM events WHERE battle_id = ? AND version = ?", (battle_id, version)
+        ).fetchone()
+    finally:
+        conn.close()
+    return dict(msgspec.json.decode(bytes(row[0])))
+
+
+def _assert_damaged(battle: Battle, version: int, words: str) -> None:
+    answers = [
+        battle.http.get(f"/battles/{battle.id}", headers=battle.auth("referee")),
+        battle.http.get(f"/battles/{battle.id}/events", headers=battle.auth("observer")),
+        battle.command("referee", {"type": "RecordRuling", "ruling": "x", "reason": "y"}),
+    ]
+    for r in answers:
+        assert r.status_code == 500, r.text
+        assert r.headers["content-type"].startswith("application/problem+json")
+        problem = r.json()
+        assert problem["type"] == DAMAGED
+        assert problem["battle_id"] == battle.id
+        assert problem["version"] == version
+        assert f"version {version}" in problem["detail"]
+        assert words in problem["reason"]
+    report = battle.http.get(f"/battles/{battle.id}/verify", headers=battle.auth("observer"))
+    assert report.status_code == 200
+    if words != "does not decode":  # a re-hashed chain holds: /verify checks links and dice
+        assert report.json()["first_failure"]["version"] == version
+
+
+def test_an_edited_event_found_on_a_cold_load_is_log_damaged(server: Server) -> None:
+    http, battle = _played(server)
+    server.stop()
+    data = _data(server.db, battle.id, 5)
+    data["_forged"] = True
+    _edit(server.db, battle.id, 5, canonical(data), rehash=False)
+    server.restart()
+    battle.http = httpx.Client(base_url=server.base_url, timeout=30)
+
+    _assert_damaged(battle, 5, "changed after it was written")
+    http.close()
+
+
+def test_an_event_that_does_not_decode_is_log_damaged_even_with_a_rehashed_chain(
+    server: Server,
+) -> None:
+    http, battle = _played(server)
+    server.stop()
+    _edit(server.db, battle.id, 4, b'{"type":"NoSuchEvent","x":1}', rehash=True)
+    server.restart()
+    battle.http = httpx.Client(base_url=server.base_url, timeout=30)
+
+    _assert_damaged(battle, 4, "does not decode")
+    http.close()
+
+
+def test_a_forged_append_met_by_a_catch_up_is_log_damaged(server: Server) -> None:
+    http, battle = _played(server)
+    head = battle.view()["version"]  # cached by the server, which now only catches up
+    conn = sqlite3.connect(server.db, isolation_level=None)
+    try:
+        # Inserting is not refused (the log grows by inserts); the chain tells this one.
+        conn.execute(
+            "INSERT INTO events (battle_id, version, type, data, audience, recorded_at, "
+            "actor_role, prev_hash, hash) VALUES (?, ?, 'RulingRecorded', ?, 'all', "
+            "'2026-01-01T00:00:00.000Z', 'referee', ?, ?)",
+            (
+                battle.id,
+                head + 1,
+                b'{"type":"RulingRecorded","ruling":"forged","reason":"","audience":"all"}',
+                "0" * 64,
+                "f" * 64,
+            ),
+        )
+    finally:
+        conn.close()
+
+    _assert_damaged(battle, head + 1, "prev_hash")
+    http.close()
