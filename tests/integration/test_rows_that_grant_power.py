@@ -92,8 +92,16 @@ async def test_a_rewritten_access_key_row_grants_nothing(
     battle = created.battle_id
     observer, referee = created.keys.observer, created.keys.referee
 
-    # Turn the observer key into a referee key, and add a referee key of one's own.
-    db.execute("UPDATE access_keys SET role = 'referee' WHERE key_hash = ?", (hash_key(observer),))
+    # Turn the observer key into a referee key, and add a referee key of one's own. The
+    # triggers refuse an UPDATE (tests/integration/test_store_guards.py), but a key may be
+    # deleted (revoked): a writer deletes the row and inserts it again with another role.
+    observer_row = await db.store.find_key(hash_key(observer))
+    assert observer_row is not None
+    db.execute("DELETE FROM access_keys WHERE key_hash = ?", (hash_key(observer),))
+    db.execute(
+        "INSERT INTO access_keys (key_hash, battle_id, role, side, mac) VALUES (?, ?, ?, ?, ?)",
+        (hash_key(observer), battle, "referee", None, observer_row.mac),
+    )
     referee_mac = await db.store.find_key(hash_key(referee))
     assert referee_mac is not None
     db.execute(
@@ -131,10 +139,15 @@ async def test_a_forged_integration_or_link_opens_nothing(db: Db) -> None:
         ("vtt", theirs.battle_id, maker.keys.macs.link("vtt", mine.battle_id)),
     )
     assert not await fresh.keys.follows("vtt", theirs.battle_id)
-    # Give the integration a key of one's own choosing: refused.
+    # An integration with a key of one's own choosing, carrying the real one's MAC and a
+    # copy of its link (an UPDATE of the real row is refused by the triggers): refused.
     db.execute(
-        "UPDATE integrations SET key_hash = ? WHERE integration_id = 'vtt'",
-        (hash_key("bk_attacker"),),
+        "INSERT INTO integrations (integration_id, key_hash, name, mac) VALUES (?, ?, ?, ?)",
+        ("vtt2", hash_key("bk_attacker"), "vtt", maker.keys.macs.integration(vtt)),
+    )
+    db.execute(
+        "INSERT INTO integration_battles (integration_id, battle_id, mac) VALUES (?, ?, ?)",
+        ("vtt2", mine.battle_id, maker.keys.macs.link("vtt", mine.battle_id)),
     )
     with pytest.raises(Unauthenticated):
         await BattleService(db.store, signing=keys).keys.resolve(

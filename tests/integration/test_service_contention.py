@@ -14,6 +14,7 @@ from events.postgres import PostgresEventStore
 from service.auth import Principal
 from service.battles import BattleService
 from service.schemas import CommandRequest, CreateBattleRequest
+from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP
 from tests.support.servers import postgres_schema
 
@@ -34,7 +35,8 @@ async def test_commands_without_expected_version_never_conflict_under_contention
         for store in stores:
             await store.open()
         try:
-            services = [BattleService(store) for store in stores]
+            keys = ServiceKeys.generate()  # one key shared by the workers
+            services = [BattleService(store, signing=keys) for store in stores]
             created = await services[0].create(
                 CreateBattleRequest(ruleset="quickstart", setup=SETUP)
             )

@@ -48,11 +48,11 @@ ATTACKS: dict[str, dict[str, Sequence[str] | None]] = {
         "postgres": None,
     },
     "replace-key": {
-        "sqlite": ["INSERT OR REPLACE INTO access_keys VALUES ('kh', 'b1', 'referee', NULL)"],
+        "sqlite": ["INSERT OR REPLACE INTO access_keys VALUES ('kh', 'b1', 'referee', NULL, '')"],
         "postgres": None,
     },
     "replace-integration": {
-        "sqlite": ["INSERT OR REPLACE INTO integrations VALUES ('i1', 'ik', 'forged')"],
+        "sqlite": ["INSERT OR REPLACE INTO integrations VALUES ('i1', 'ik', 'forged', '')"],
         "postgres": None,
     },
     # PostgreSQL: a superuser session in replica mode (ordinary triggers do not fire)
