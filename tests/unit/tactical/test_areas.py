@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.rulesets.tactical.areas import (
@@ -267,6 +267,7 @@ def test_every_rating_and_direction_counts() -> None:
             assert (0, 0) not in b and (0, 0) not in line((0, 0), d, n)
 
 
+@settings(deadline=None)
 @given(origins, directions, ratings)
 def test_blast_counts_and_never_the_origin(o: Square, d: str, n: int) -> None:
     sq = blast(o, d, n)
@@ -282,6 +283,7 @@ def test_blast_counts_and_never_the_origin(o: Square, d: str, n: int) -> None:
     assert (o[0] + dx, o[1] + dy) in sq
 
 
+@settings(deadline=None)
 @given(directions, ratings)
 def test_blast_and_line_turn_with_their_direction(d: str, n: int) -> None:
     turned = {v: k for k, v in DIRECTIONS.items()}[_rot(DIRECTIONS[d])]
@@ -289,6 +291,7 @@ def test_blast_and_line_turn_with_their_direction(d: str, n: int) -> None:
         assert set(shape((0, 0), turned, n)) == {_rot(s) for s in shape((0, 0), d, n)}
 
 
+@settings(deadline=None)
 @given(origins, ratings)
 def test_bursts(o: Square, n: int) -> None:
     b = burst(o, n)
@@ -300,6 +303,7 @@ def test_bursts(o: Square, n: int) -> None:
     assert o not in c and set(c) == set(b) - {o}
 
 
+@settings(deadline=None)
 @given(origins, directions, ratings)
 def test_line(o: Square, d: str, n: int) -> None:
     sq = line(o, d, n)
@@ -387,6 +391,7 @@ def test_place_wall_takes_sections_out_of_order_and_skips_an_occupied_start() ->
 cells = st.tuples(st.integers(0, 4), st.integers(0, 4))
 
 
+@settings(deadline=None)
 @given(st.lists(cells, max_size=12), st.frozensets(cells, max_size=8))
 def test_placed_walls_are_always_valid(requested: list[Square], taken: frozenset[Square]) -> None:
     placed, discarded = place_wall(requested, lambda sq: sq not in taken)

@@ -4,7 +4,7 @@ bounds, and flanking against both [Combat Advantage] diagrams (M62)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.rulesets.tactical.geometry import (
@@ -152,6 +152,7 @@ squares = st.tuples(st.integers(-200, 200), st.integers(-200, 200))
 metrics = st.sampled_from(METRICS)
 
 
+@settings(deadline=None)
 @given(squares, squares, squares, metrics)
 def test_distance_is_a_metric(a: Square, b: Square, c: Square, m: Metric) -> None:
     assert distance(a, b, m) == distance(b, a, m) >= 0
@@ -163,6 +164,7 @@ def test_distance_is_a_metric(a: Square, b: Square, c: Square, m: Metric) -> Non
     assert distance(a, b) <= distance(a, b, "alternating") <= distance(a, b, "manhattan")
 
 
+@settings(deadline=None)
 @given(squares, squares)
 def test_adjacent_means_distance_one(a: Square, b: Square) -> None:
     assert adjacent(a, b) == (distance(a, b) == 1) == adjacent(b, a)

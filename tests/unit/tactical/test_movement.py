@@ -226,7 +226,7 @@ grids = st.tuples(st.integers(2, 7), st.integers(2, 7)).flatmap(
 )
 
 
-@settings(max_examples=300)
+@settings(max_examples=300, deadline=None)
 @given(grids, st.sampled_from(METRICS), st.sampled_from(CORNER_RULES))
 def test_paths_are_optimal(
     grid: tuple[tuple[int, int], frozenset[Square], Square, Square],

@@ -7,7 +7,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.rulesets.tactical.geometry import Square, adjacent
@@ -89,6 +89,7 @@ def _crosses(a: Square, b: Square, sq: Square) -> bool:
 squares = st.tuples(st.integers(-12, 12), st.integers(-12, 12))
 
 
+@settings(deadline=None)
 @given(squares, squares)
 def test_squares_between_are_exactly_those_crossed(a: Square, b: Square) -> None:
     passed = squares_between(a, b)
@@ -106,6 +107,7 @@ def test_squares_between_are_exactly_those_crossed(a: Square, b: Square) -> None
         assert not _crosses(a, b, p) and not _crosses(a, b, q)
 
 
+@settings(deadline=None)
 @given(squares, squares, st.frozensets(squares, max_size=40))
 def test_lines_are_symmetric(a: Square, b: Square, walls: frozenset[Square]) -> None:
     assert squares_between(b, a) == squares_between(a, b)[::-1]
