@@ -83,7 +83,9 @@ def test_sigterm_ends_open_streams_and_the_process_stops(server: ServerProcess) 
         assert sse_events == ["1"]
         with pytest.raises(ConnectionClosed) as closed:
             ws.recv(timeout=PATIENCE)
-        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+        # 1001 (going away) when the hub's close reaches the socket first, 1012 (service
+        # restart) when uvicorn's own shutdown does: both say "reconnect elsewhere".
+        assert closed.value.rcvd is not None and closed.value.rcvd.code in (1001, 1012)
 
 
 def _signal_first(lines: Iterator[str], connected: threading.Event) -> Iterator[str]:
