@@ -76,7 +76,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
         await the_store.open()
-        hub = Hub(the_store, _doorbell(settings))
+        hub = Hub(the_store, _doorbell(settings), poll_interval=settings.fanout_poll_seconds)
         await hub.start()
         app.state.hub = hub
         app.state.service = BattleService(the_store, on_appended=hub.appended)
