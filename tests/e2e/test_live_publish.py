@@ -78,7 +78,9 @@ class SseReader(threading.Thread):
         try:
             item = self.events.get(timeout=WAIT)
         except queue.Empty:
-            raise AssertionError(f"no live event within {WAIT} s: only a poll would bring it")
+            raise AssertionError(
+                f"no live event within {WAIT} s: only a poll would bring it"
+            ) from None
         if isinstance(item, BaseException):
             raise item
         return item
@@ -125,7 +127,9 @@ def test_a_live_event_reaches_a_websocket_subscriber_without_waiting_for_the_pol
                     break
                 if message["kind"] == "event":
                     return dict(message["event"])
-            raise AssertionError(f"no live event within {WAIT} s: only a poll would bring it")
+            raise AssertionError(
+                f"no live event within {WAIT} s: only a poll would bring it"
+            ) from None
 
         assert next_event()["type"] == "BattleCreated"
         for text in ("live one", "live two"):

@@ -17,16 +17,16 @@ SEED = bytes(range(32))
 )
 def test_an_impossible_die_says_why(sides: int, message: str) -> None:
     dice = ServerDice(seed=SEED, epoch=1, battle_id="b", version=2)
-    with pytest.raises(ValueError, match=f"^{message}"):
+    with pytest.raises(ValueError, match=rf"^{message}"):
         dice.roll(sides, "x")
-    with pytest.raises(ValueError, match=f"^{message}"):
+    with pytest.raises(ValueError, match=rf"^{message}"):
         derive_value(SEED, "b", 2, 0, "", sides)
 
 
 def test_a_negative_count_says_why() -> None:
-    with pytest.raises(ValueError, match="^a roll has at least zero dice$"):
+    with pytest.raises(ValueError, match=r"^a roll has at least zero dice$"):
         ServerDice(seed=SEED, epoch=1, battle_id="b", version=2).roll_many(-1, 6, "x")
-    with pytest.raises(ValueError, match="^a roll has at least zero dice$"):
+    with pytest.raises(ValueError, match=r"^a roll has at least zero dice$"):
         SuppliedDice([]).roll_many(-1, 6, "x")
 
 
@@ -47,5 +47,5 @@ def test_supplied_dice_check_only_their_own_values() -> None:
 def test_surplus_dice_say_how_many_were_supplied_and_used() -> None:
     dice = SuppliedDice([1, 2, 3])
     dice.roll(6, "x")
-    with pytest.raises(DiceError, match="^3 dice supplied but the command used 1$"):
+    with pytest.raises(DiceError, match=r"^3 dice supplied but the command used 1$"):
         dice.finish()
