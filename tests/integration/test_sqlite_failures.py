@@ -1,0 +1,41 @@
+"""When SQLite itself fails (here: another process holds the write lock past the busy
+timeout), every append of the batch fails as the store being unavailable, nothing is written, and the
+store appends normally again once the lock is gone."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+from events.errors import StoreUnavailable
+from events.sqlite import SQLiteEventStore
+from tests.integration.test_store_contract import append_more, make_events
+
+
+async def test_a_locked_database_fails_the_whole_batch_and_then_recovers(tmp_path: Path) -> None:
+    path = tmp_path / "locked.db"
+    store = SQLiteEventStore(path, checkpoints={"every": 3600})
+    await store.open()
+    other = sqlite3.connect(path, isolation_level=None)
+    try:
+        first = await append_more(store, "b", 2)
+        other.execute("BEGIN IMMEDIATE")  # the write lock, held past the 5 s busy timeout
+        results = await asyncio.gather(
+            store.append("b", 2, make_events("b", 2, first[-1].hash, 1)),
+            store.append("c", 0, make_events("c", 0, count=1)),
+            return_exceptions=True,
+        )
+        assert len(results) == 2
+        for r in results:
+            assert isinstance(r, StoreUnavailable), r
+            assert str(r) == "SQLite failed: database is locked"
+        other.execute("ROLLBACK")
+        assert [e.version for e in await store.read("b")] == [1, 2]
+        assert await store.read("c") == []
+        more = await store.append("b", 2, make_events("b", 2, first[-1].hash, 1))
+        assert [e.version for e in more] == [3]
+        assert [e.version for e in await store.append("c", 0, make_events("c", 0, count=1))] == [1]
+    finally:
+        other.close()
+        await store.close()
