@@ -1,6 +1,6 @@
 """When SQLite itself fails (here: another process holds the write lock past the busy
-timeout), every append of the batch fails as the store being unavailable, nothing is written, and the
-store appends normally again once the lock is gone."""
+timeout), every append of the batch fails (the store is unavailable), nothing is written,
+and the store appends normally again once the lock is gone."""
 
 from __future__ import annotations
 
