@@ -236,3 +236,34 @@ def test_pending_dice_are_still_checked_for_reuse_and_table_dice_are_not_dice_to
     assert audit_log(events) == LogAudit(
         events_checked=3, chain_ok=True, dice_ok=True, dice_checked=0, dice_pending=3, client_dice=0
     )
+
+
+def test_every_roll_of_an_event_is_counted_whatever_comes_before_it() -> None:
+    """Table dice (even malformed ones) before a server die do not end the event's rolls."""
+    events = log(
+        created(),
+        (
+            "Mixed",
+            {
+                "rolls": [
+                    {"kind": "roll", "source": "client", "values": "not a list"},
+                    {"kind": "roll", "source": "client", "values": [1, 2]},
+                    server(2, 0),
+                    {"kind": "roll", "source": "client", "values": [3]},
+                ]
+            },
+        ),
+        revealed(),
+    )
+    audit = audit_log(events)
+    assert (audit.ok, audit.dice_checked, audit.client_dice) == (True, 1, 3)
+
+
+def test_a_reused_counter_is_named_by_the_die_that_reuses_it() -> None:
+    events = log(created(), ("Attacked", {"rolls": [server(2, 1), server(2, 0, 2)]}), revealed())
+    assert audit_log(events) == failure(events, 2, "server die (2, 1) reuses a roll counter")
+
+
+def test_a_log_of_one_event_is_sound() -> None:
+    events = log(created())
+    assert audit_log(events).ok and audit_log(events).events_checked == 1
