@@ -39,3 +39,40 @@ async def test_a_locked_database_fails_the_whole_batch_and_then_recovers(tmp_pat
     finally:
         other.close()
         await store.close()
+
+
+async def test_sqlite_failing_during_the_savepoint_rerun_fails_the_whole_batch(
+    tmp_path: Path,
+) -> None:
+    """A batch with a job that fails halfway is rerun with one savepoint per job; when
+    SQLite itself then fails (here a job ends the transaction under the writer, so that
+    its savepoint is gone), every job of the batch fails, nothing stays written, and the
+    next batch starts afresh. The jobs are the store's own write queue (`_write`): no
+    public call can break SQLite this way on purpose."""
+    store = SQLiteEventStore(tmp_path / "rerun.db", checkpoints={"every": 3600})
+    await store.open()
+    try:
+        first = await append_more(store, "b", 2)
+
+        def fails_halfway(cur: sqlite3.Cursor) -> None:
+            raise ValueError("half a job")
+
+        def ends_the_transaction(cur: sqlite3.Cursor) -> None:
+            cur.execute("ROLLBACK")
+
+        async with asyncio.timeout(30):
+            results = await asyncio.gather(
+                store._write(fails_halfway),
+                store.append("b", 2, make_events("b", 2, first[-1].hash, 1)),
+                store._write(ends_the_transaction),
+                return_exceptions=True,
+            )
+        assert len(results) == 3
+        for r in results:
+            assert isinstance(r, StoreUnavailable), r
+            assert str(r) == "SQLite failed: no such savepoint: job"
+        assert [e.version for e in await store.read("b")] == [1, 2]
+        more = await store.append("b", 2, make_events("b", 2, first[-1].hash, 1))
+        assert [e.version for e in more] == [3]
+    finally:
+        await store.close()
