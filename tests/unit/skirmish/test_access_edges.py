@@ -10,7 +10,7 @@ import pytest
 from domain.actors import Actor
 from domain.errors import NotPermitted
 from domain.rulesets.skirmish import RULESET
-from tests.support.skirmish_kit import REF, cmd, fighters, ready, run, side, to_phase
+from tests.support.skirmish_kit import REF, cmd, fighters, make, ready, run, side, to_phase
 
 NORTH, SOUTH = side("north"), side("south")
 
@@ -105,3 +105,8 @@ def test_the_bardic_radius_follows_the_battles_options() -> None:
     s = ready(north=[bards], options={"resolution": {"bardic_radius_base_ft": 200}})
     f = RULESET.view(s, REF)["armies"][0]
     assert f["bardic_radius"] == {"feet": 200 + 50 * 2, "squares": 30}
+
+
+def test_a_force_without_a_leader_shows_none() -> None:
+    forces = RULESET.view(make(), REF)["forces"]
+    assert [f["leader"] for f in forces] == [None, None]
