@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 
 from domain.actors import Actor
@@ -48,4 +49,64 @@ def test_a_refusal_says_who_may_not_do_what(
 def test_an_observer_gives_no_orders(state: State) -> None:
     with pytest.raises(NotPermitted) as refused:
         RULESET.authorize(state, cmd("EndStep"), Actor(role="observer"))
+    assert refused.value.reason == "only the referee and the sides give commands"
+
+
+@pytest.fixture
+def armed() -> State:
+    """North's squad and hero, south's squad, hero and siege engine."""
+    return make(
+        [sq("n", "north", "soldier", 1, 2, 2), sq("s", "south", "soldier", 1, 6, 6)],
+        heroes=[
+            {"id": "hn", "side": "north", "squad": "n", "skills": {"stealth": 2}},
+            {"id": "hs", "side": "south", "squad": "s", "skills": {"stealth": 2}},
+        ],
+        engines=[{"id": "es", "side": "south", "level": 1, "x": 7, "y": 7}],
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "reason"),
+    [
+        (cmd("Attack", squads=["s"], targets=["n"]), "north may not order another side's squad"),
+        (
+            cmd("FireEngine", engine="es", squad="n", target="s"),
+            "north may not fire another side's engine",
+        ),
+        (
+            cmd("PriorityCheck", hero="hs", skill="stealth"),
+            "north may not act for another side's hero",
+        ),
+        (cmd("UseSkill", hero="hs", skill="stealth"), "north may not act for another side's hero"),
+        (cmd("RepositionHero", hero="hs", squad="s"), "north may not act for another side's hero"),
+        (cmd("ChoosePriority", first="north"), "north may not choose priority now"),
+    ],
+)
+def test_each_order_of_another_sides_unit_is_refused_with_its_reason(
+    armed: State, command: Any, reason: str
+) -> None:
+    state = msgspec.structs.replace(armed, chooser="south")
+    with pytest.raises(NotPermitted) as refused:
+        RULESET.authorize(state, command, side("north"))
+    assert refused.value.reason == reason
+    assert refused.value.context == {"side": "north"}
+
+
+def test_own_units_and_unknown_ids_pass(armed: State) -> None:
+    north = side("north")
+    state = msgspec.structs.replace(armed, chooser="north")
+    for command in (
+        cmd("Attack", squads=["n"], targets=["s"]),
+        cmd("UseSkill", hero="hn", skill="stealth"),
+        cmd("ChoosePriority", first="north"),
+        cmd("Attack", squads=["ghost"], targets=["s"]),
+        cmd("FireEngine", engine="ghost", squad="ghost", target="s"),
+        cmd("UseSkill", hero="ghost", skill="stealth"),
+    ):
+        RULESET.authorize(state, command, north)
+
+
+def test_an_observer_key_never_orders_even_with_a_side_name(armed: State) -> None:
+    with pytest.raises(NotPermitted) as refused:
+        RULESET.authorize(armed, cmd("EndStep"), Actor(role="observer", side="north"))
     assert refused.value.reason == "only the referee and the sides give commands"
