@@ -10,7 +10,7 @@ import pytest
 from domain.actors import Actor
 from domain.errors import NotPermitted
 from domain.rulesets.quickstart import RULESET
-from domain.rulesets.quickstart.model import State
+from domain.rulesets.quickstart.model import Combat, Hit, State
 from tests.support.quickstart_testkit import cmd, make, side, sq, to_action
 
 
@@ -110,3 +110,26 @@ def test_an_observer_key_never_orders_even_with_a_side_name(armed: State) -> Non
     with pytest.raises(NotPermitted) as refused:
         RULESET.authorize(armed, cmd("EndStep"), Actor(role="observer", side="north"))
     assert refused.value.reason == "only the referee and the sides give commands"
+
+
+def test_combat_decisions_belong_to_the_side_they_wait_for(armed: State) -> None:
+    combat = Combat(
+        attacker_side="south",
+        defender_side="north",
+        attackers=("s",),
+        defenders=("n",),
+        queue=(Hit(victim_side="south", source="n", source_level=1),),
+    )
+    state = msgspec.structs.replace(armed, combat=combat)
+    north, south = side("north"), side("south")
+    for command, reason in (
+        (cmd("ChooseCasualty", squad="s"), "north may not choose the other side's casualty"),
+        (cmd("PressAttack"), "north may not decide the other side's attack"),
+        (cmd("Retreat"), "north may not decide the other side's attack"),
+    ):
+        with pytest.raises(NotPermitted) as refused:
+            RULESET.authorize(state, command, north)
+        assert refused.value.reason == reason
+        RULESET.authorize(state, command, south)
+    # with no combat under way nothing is refused here (decide says why)
+    RULESET.authorize(msgspec.structs.replace(state, combat=None), cmd("PressAttack"), north)
