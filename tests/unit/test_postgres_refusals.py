@@ -5,7 +5,10 @@ no server needed; the store tests exercise the same paths against a real Postgre
 from __future__ import annotations
 
 import psycopg
+import pytest
 
+from events.chain import canonical, seal
+from events.envelope import GENESIS_HASH, EventActor
 from events.errors import (
     DuplicateCommand,
     IdempotencyMismatch,
@@ -13,7 +16,7 @@ from events.errors import (
     StoreUnavailable,
     VersionConflict,
 )
-from events.postgres import _batch_error, _refusal
+from events.postgres import PostgresEventStore, _batch_error, _refusal
 
 
 def test_an_idempotency_key_reused_for_another_request() -> None:
@@ -52,3 +55,21 @@ def test_a_failed_batch_is_a_store_error_caused_by_the_failure() -> None:
     assert e.message == "PostgreSQL is unavailable: connection lost"
     refused = VersionConflict("b", 1, 2)
     assert _batch_error(refused) is refused
+
+
+async def test_an_event_of_another_battle_is_refused_before_the_database() -> None:
+    store = PostgresEventStore("postgresql://127.0.0.1:1/never-opened", migrate=False)
+    events = seal(
+        battle_id="other",
+        prev_version=0,
+        prev_hash=GENESIS_HASH,
+        items=[("Ruled", canonical({"x": 1}), "all")],
+        recorded_at="2026-01-01T00:00:00.000Z",
+        actor=EventActor(role="referee"),
+        command_id=None,
+    )
+    with pytest.raises(StoreError) as refused:
+        await store.append("mine", 0, events)
+    assert type(refused.value) is StoreError
+    assert refused.value.message == "event v1 of the batch belongs to other, not mine"
+    assert refused.value.context == {"battle_id": "mine"}

@@ -55,3 +55,28 @@ def test_only_an_active_hero_rides_with_a_squad() -> None:
         s, heroes={**s.heroes, "h": msgspec.structs.replace(h, status="trapped")}
     )
     assert squads(s2, REF)["n"]["hero"] is None
+
+
+def heroes(state: State, actor: Actor) -> dict[str, dict[str, Any]]:
+    return {h["id"]: h for h in RULESET.view(state, actor)["heroes"]}
+
+
+def test_a_heros_minor_action_is_seen_by_its_side_and_the_referee_only() -> None:
+    s = hidden()
+    for actor, shown in ((REF, True), (side("north"), True), (side("south"), False)):
+        h = heroes(s, actor)["h"]
+        assert ("skill_used" in h) == shown, actor
+        if shown:
+            assert h["skill_used"] is True
+    assert "skill_used" not in heroes(s, Actor(role="observer", side="north"))["h"]
+
+
+def test_a_trapped_hero_shows_where_it_is_and_priority_goes_to_the_first_side() -> None:
+    s = hidden()
+    assert "x" not in heroes(s, REF)["h"]
+    h = msgspec.structs.replace(s.heroes["h"], status="trapped", squad=None, x=4, y=9)
+    s2 = msgspec.structs.replace(s, heroes={**s.heroes, "h": h})
+    assert (heroes(s2, side("south"))["h"]["x"], heroes(s2, side("south"))["h"]["y"]) == (4, 9)
+    view = RULESET.view(s, REF)
+    assert view["priority_side"] == view["order"][0] == "north"
+    assert RULESET.view(msgspec.structs.replace(s, order=()), REF)["priority_side"] is None
