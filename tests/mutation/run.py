@@ -11,7 +11,10 @@ Equivalent mutants (no behaviour changes) are listed in tests/mutation/EQUIVALEN
 a heading naming the function, as the mutated line and a one-line reason: the run counts
 them apart and does not report them as survivors.
 
-    python tests/mutation/run.py [--max-children N] [--report-only]
+    python tests/mutation/run.py [--max-children N] [--report-only | --survivors]
+
+`--survivors` runs again only the mutants the last run left alive (after adding a test:
+the trace of which test executes what is taken anew, so the new test counts).
 """
 
 from __future__ import annotations
@@ -154,22 +157,38 @@ def _mutated_line(diff: str) -> str:
     return " ".join(added)
 
 
+def _is_equivalent(name: str, diff: str, equivalent: dict[str, set[str]]) -> bool:
+    function = name.rsplit("__mutmut_", 1)[0]
+    return _mutated_line(diff) in equivalent.get(function, set()) or _sql_case_only(diff)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--report-only", action="store_true", help="read the last run's results")
+    parser.add_argument("--survivors", action="store_true", help="rerun the last survivors")
     args = parser.parse_args(argv)
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
     patterns = _patterns(config["only_mutate"])
-    if not args.report_only:
+    os.chdir(ROOT)
+    equivalent = _equivalents()
+    targets = patterns
+    if args.survivors:
+        targets = [
+            name
+            for name, (status, source) in _results(patterns).items()
+            if status not in KILLED
+            and status != "not checked"
+            and not _is_equivalent(name, _show(name, source), equivalent)
+        ]
+        (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+    if not args.report_only and targets:
         mutmut = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
-        code = subprocess.run([*mutmut, *patterns], cwd=ROOT, check=False).returncode
+        code = subprocess.run([*mutmut, *targets], cwd=ROOT, check=False).returncode
         if code != 0:
             print(f"mutmut run failed ({code})", file=sys.stderr)
             return code
-    os.chdir(ROOT)
     results = _results(patterns)
-    equivalent = _equivalents()
     killed = unchecked = listed = sql_case = 0
     survivors = []
     for name, (status, source) in sorted(results.items()):
