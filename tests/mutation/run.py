@@ -13,8 +13,8 @@ them apart and does not report them as survivors.
 
     python tests/mutation/run.py [--max-children N] [--report-only | --survivors]
 
-`--survivors` runs again only the mutants the last run left alive (after adding a test:
-the trace of which test executes what is taken anew, so the new test counts).
+`--survivors` runs again only the mutants the last run left alive or did not reach (after
+adding a test: the trace of which test executes what is taken anew, so the new test counts).
 """
 
 from __future__ import annotations
@@ -177,9 +177,8 @@ def main(argv: list[str] | None = None) -> int:
         targets = [
             name
             for name, (status, source) in _results(patterns).items()
-            if status not in KILLED
-            and status != "not checked"
-            and not _is_equivalent(name, _show(name, source), equivalent)
+            if status == "not checked"
+            or (status not in KILLED and not _is_equivalent(name, _show(name, source), equivalent))
         ]
         (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     if not args.report_only and targets:
