@@ -76,3 +76,35 @@ async def test_sqlite_failing_during_the_savepoint_rerun_fails_the_whole_batch(
         assert [e.version for e in more] == [3]
     finally:
         await store.close()
+
+
+async def test_a_savepoint_lost_inside_the_transaction_rolls_the_whole_batch_back(
+    tmp_path: Path,
+) -> None:
+    """As above, but the transaction is still open when SQLite fails (a job released its
+    own savepoint): the batch is rolled back as a whole, the append in it included."""
+    store = SQLiteEventStore(tmp_path / "release.db", checkpoints={"every": 3600})
+    await store.open()
+    try:
+        first = await append_more(store, "b", 2)
+
+        def fails_halfway(cur: sqlite3.Cursor) -> None:
+            raise ValueError("half a job")
+
+        def releases_its_savepoint(cur: sqlite3.Cursor) -> None:
+            cur.execute("RELEASE job")
+
+        async with asyncio.timeout(30):
+            results = await asyncio.gather(
+                store._write(fails_halfway),
+                store.append("b", 2, make_events("b", 2, first[-1].hash, 1)),
+                store._write(releases_its_savepoint),
+                return_exceptions=True,
+            )
+        assert [str(r) for r in results] == ["SQLite failed: no such savepoint: job"] * 3
+        assert [e.version for e in await store.read("b")] == [1, 2]
+        async with asyncio.timeout(30):
+            more = await store.append("b", 2, make_events("b", 2, first[-1].hash, 1))
+        assert [e.version for e in more] == [3]
+    finally:
+        await store.close()

@@ -43,6 +43,7 @@ def test_a_command_already_applied() -> None:
 def test_a_version_conflict_carries_the_current_version() -> None:
     e = _refusal(("BS003", None, "conflict", "7"), "b", None, 3)
     assert type(e) is VersionConflict and (e.battle_id, e.expected, e.current) == ("b", 3, 7)
+    assert _refusal(("BS003", None, "conflict", None), "b", None, 3).current == 0
 
 
 def test_a_failed_batch_is_a_store_error_caused_by_the_failure() -> None:

@@ -133,3 +133,16 @@ def test_combat_decisions_belong_to_the_side_they_wait_for(armed: State) -> None
         RULESET.authorize(state, command, south)
     # with no combat under way nothing is refused here (decide says why)
     RULESET.authorize(msgspec.structs.replace(state, combat=None), cmd("PressAttack"), north)
+
+
+def test_an_engine_is_fired_by_a_squad_of_its_own_side(armed: State) -> None:
+    state = make(
+        [sq("n", "north", "soldier", 1, 2, 2), sq("s", "south", "soldier", 1, 6, 6)],
+        engines=[{"id": "en", "side": "north", "level": 1, "x": 3, "y": 3}],
+    )
+    with pytest.raises(NotPermitted) as refused:
+        RULESET.authorize(
+            state, cmd("FireEngine", engine="en", squad="s", target="s"), side("north")
+        )
+    assert refused.value.reason == "north may not order another side's squad"
+    RULESET.authorize(state, cmd("FireEngine", engine="en", squad="n", target="s"), side("north"))
