@@ -8,12 +8,14 @@ from fractions import Fraction
 
 from domain.rulesets.skirmish.resolution import (
     CriticalInputs,
+    PartialModifier,
     Reroll,
     ResolutionOptions,
     SuccessInputs,
     affected_percentage,
     apply_reroll,
     critical_percentage,
+    partial_modifier,
     split_die_rolls,
 )
 from domain.rulesets.skirmish.resolution.sections import (
@@ -71,3 +73,8 @@ def test_no_reroll_changes_nothing_and_the_options_reach_the_split() -> None:
     tens = split_die_rolls(inputs, 100, ResolutionOptions(reroll_percent_per_point=10))
     assert default.success_percentage.value == Fraction(50 * 60, 100)  # 50% x (50 + 2 x 5)%
     assert tens.success_percentage.value == Fraction(50 * 70, 100)  # 50% x (50 + 2 x 10)%
+
+
+def test_the_partial_modifier_is_shown_under_its_name() -> None:
+    pct, step = partial_modifier(PartialModifier(modifier=-2, affected_soldiers=65, army_size=100))
+    assert (pct, step.name) == (-6, "partial modifier")
