@@ -267,3 +267,11 @@ def test_a_reused_counter_is_named_by_the_die_that_reuses_it() -> None:
 def test_a_log_of_one_event_is_sound() -> None:
     events = log(created())
     assert audit_log(events).ok and audit_log(events).events_checked == 1
+
+
+def test_a_gap_in_the_log_names_the_version_it_follows() -> None:
+    events = played()
+    gapped = [events[0], events[1], events[3]]  # versions 1, 2, 4
+    audit = audit_log(gapped)
+    assert (audit.chain_ok, audit.failed_version) == (False, 4)
+    assert audit.reason == "version 4 follows 2: the log has a gap"

@@ -43,7 +43,8 @@ def test_the_split_shows_each_figure_under_its_name_and_rule() -> None:
     assert named["critical threat percentage"].rule == S_CRITICAL
     assert named["critical percentage"].rule == S_CRITICAL
     assert named["critical die rolls"].rule == S_CRITICAL_ROLLS
-    assert named["successful die rolls after criticals"].formula == "5 - 1 critical"
+    after = named["successful die rolls after criticals"]
+    assert (after.formula, after.value.value) == ("5 - 1 critical", 4)
 
 
 def test_the_affected_percentage_is_shown_with_its_formula() -> None:
