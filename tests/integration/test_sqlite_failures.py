@@ -8,7 +8,9 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-from events.errors import StoreUnavailable
+from events.chain import canonical, seal
+from events.envelope import GENESIS_HASH, CommandRecord, EventActor
+from events.errors import IdempotencyMismatch, StoreError, StoreUnavailable
 from events.sqlite import SQLiteEventStore
 from tests.integration.test_store_contract import append_more, make_events
 
@@ -106,5 +108,74 @@ async def test_a_savepoint_lost_inside_the_transaction_rolls_the_whole_batch_bac
         async with asyncio.timeout(30):
             more = await store.append("b", 2, make_events("b", 2, first[-1].hash, 1))
         assert [e.version for e in more] == [3]
+    finally:
+        await store.close()
+
+
+async def test_every_actor_and_command_id_is_stored_as_given(tmp_path: Path) -> None:
+    """The INSERT differs with a side and a command id present or not (NULLs are written
+    into the statement): each combination reads back exactly."""
+    store = SQLiteEventStore(tmp_path / "actors.db", checkpoints={"every": 3600})
+    await store.open()
+    try:
+        prev, version = GENESIS_HASH, 0
+        for actor, command_id in (
+            (EventActor(role="referee"), None),
+            (EventActor(role="referee"), "cmd-1"),
+            (EventActor(role="side", side="north"), None),
+            (EventActor(role="side", side="north"), "cmd-2"),
+        ):
+            pending = seal(
+                battle_id="b",
+                prev_version=version,
+                prev_hash=prev,
+                items=[("Ruled", canonical({"v": version}), "all")],
+                recorded_at="2026-01-01T00:00:00.000Z",
+                actor=actor,
+                command_id=command_id,
+            )
+            await store.append("b", version, pending)
+            prev, version = pending[-1].hash, version + 1
+        stored = await store.read("b")
+        assert [(e.actor, e.command_id) for e in stored] == [
+            (EventActor(role="referee"), None),
+            (EventActor(role="referee"), "cmd-1"),
+            (EventActor(role="side", side="north"), None),
+            (EventActor(role="side", side="north"), "cmd-2"),
+        ]
+    finally:
+        await store.close()
+
+
+async def test_refused_appends_say_why(tmp_path: Path) -> None:
+    store = SQLiteEventStore(tmp_path / "why.db", checkpoints={"every": 3600})
+    await store.open()
+    try:
+        first = await append_more(store, "b", 1)
+        record = CommandRecord(
+            battle_id="b", command_id="k", request_hash="h1", first_version=2, last_version=2
+        )
+        await store.append("b", 1, make_events("b", 1, first[-1].hash, 1), record)
+        other = CommandRecord(
+            battle_id="b", command_id="k", request_hash="h2", first_version=3, last_version=3
+        )
+        head = await store.head("b")
+        assert head is not None
+        try:
+            await store.append("b", 2, make_events("b", 2, head.hash, 1), other)
+        except IdempotencyMismatch as e:
+            assert e.message == "Idempotency-Key k was already used for another request"
+            assert e.context == {"battle_id": "b", "command_id": "k"}
+        else:
+            raise AssertionError("a reused key was accepted")
+        wrong = make_events("b", 3, head.hash, 1)  # versions 4.., not 3
+        try:
+            await store.append("b", 2, wrong)
+        except StoreError as e:
+            assert type(e) is StoreError
+            assert e.message == "event 1 of the batch is b v4, not b v3: the log would have a gap"
+            assert e.context == {"battle_id": "b"}
+        else:
+            raise AssertionError("a gap was accepted")
     finally:
         await store.close()

@@ -135,6 +135,9 @@ def _show(name: str, source: str) -> str:
     return str(get_diff_for_mutant(name, path=source))
 
 
+_SQL = re.compile(r'execute\(|^\s*f?"(SELECT|INSERT|UPDATE|DELETE|BEGIN|COMMIT|ROLLBACK|RELEASE) ')
+
+
 def _sql_case_only(diff: str) -> bool:
     """The mutant only changed the letter case of SQL handed to `execute`: SQL keywords and
     unquoted identifiers (savepoint names included) are case-insensitive, in SQLite and in
@@ -146,7 +149,7 @@ def _sql_case_only(diff: str) -> bool:
         bool(removed)
         and len(removed) == len(added)
         and all(
-            r != a and r.lower() == a.lower() and "execute(" in r and "'" not in r
+            r != a and r.lower() == a.lower() and _SQL.search(r) and "'" not in r
             for r, a in zip(removed, added, strict=True)
         )
     )
