@@ -179,3 +179,13 @@ async def test_refused_appends_say_why(tmp_path: Path) -> None:
             raise AssertionError("a gap was accepted")
     finally:
         await store.close()
+
+
+async def test_a_store_not_opened_refuses_appends(tmp_path: Path) -> None:
+    store = SQLiteEventStore(tmp_path / "closed.db")
+    try:
+        await store.append("b", 0, make_events("b", 0, count=1))
+    except StoreUnavailable as e:
+        assert str(e) == "the store is not open"
+    else:
+        raise AssertionError("an append to a store never opened was accepted")
