@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint format bench openapi clean
+.PHONY: install serve test lint format bench openapi mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -42,5 +42,14 @@ bench: $(STAMP)
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
 
+# Mutation testing of what fairness rests on (tests/mutation/run.py; tens of minutes).
+$(VENV)/.mutate: pyproject.toml $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[dev,mutate]'
+	touch $@
+
+mutate: $(VENV)/.mutate
+	rm -rf mutants
+	$(BIN)/python tests/mutation/run.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants

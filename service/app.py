@@ -130,7 +130,7 @@ def create_app(
         except StoreError as e:  # a missing guard, an unreachable database: say it plainly
             logging.getLogger("service").critical("the battle service cannot start: %s", e)
             raise
-        hub = Hub(the_store, _doorbell(settings))
+        hub = Hub(the_store, _doorbell(settings), poll_interval=settings.fanout_poll_seconds)
         await hub.start()
         # SIGTERM ends the live streams at once: uvicorn would wait for their clients.
         watch = ShutdownWatch(asyncio.get_running_loop(), hub.close)

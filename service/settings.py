@@ -20,6 +20,8 @@ BATTLE_MAX_CONNECTIONS   open connections per worker; more are answered 503 (def
 BATTLE_AUTH_FAILURES     requests with an unknown key per client address and minute,
                          then 429 for that address until the minute ends (default 60)
 BATTLE_MAX_STREAMS_PER_KEY  open SSE/WebSocket streams per key and worker (default 20)
+BATTLE_FANOUT_POLL_SECONDS  how often the live fan-out reads the store when no one rings
+                     (default 1; the tests set it long so that only a ring can deliver)
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     max_connections: int = 1000
     auth_failures: int = 60
     max_streams_per_key: int = 20
+    fanout_poll_seconds: float = 1.0
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -54,6 +57,15 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         pool = env.get("BATTLE_DB_POOL_SIZE", "8")
         if not pool.isdigit() or int(pool) < 1:
             raise ValueError(f"BATTLE_DB_POOL_SIZE must be a positive integer, not {pool!r}")
+        poll = env.get("BATTLE_FANOUT_POLL_SECONDS", "1")
+        try:
+            poll_seconds = float(poll)
+        except ValueError:
+            poll_seconds = 0.0
+        if not 0 < poll_seconds < float("inf"):
+            raise ValueError(
+                f"BATTLE_FANOUT_POLL_SECONDS must be a positive number of seconds, not {poll!r}"
+            )
         return cls(
             database=env.get("BATTLE_DB") or "data/battles.db",
             redis_url=env.get("BATTLE_REDIS_URL") or None,
@@ -72,6 +84,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             max_connections=int(_positive(env, "BATTLE_MAX_CONNECTIONS", 1000, integer=True)),
             auth_failures=int(_positive(env, "BATTLE_AUTH_FAILURES", 60, integer=True)),
             max_streams_per_key=int(_positive(env, "BATTLE_MAX_STREAMS_PER_KEY", 20, integer=True)),
+            fanout_poll_seconds=poll_seconds,
         )
 
     @property

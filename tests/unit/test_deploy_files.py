@@ -525,7 +525,7 @@ def test_sql_migrations_are_shipped_in_the_wheel() -> None:
     setuptools = pyproject.get("tool", {}).get("setuptools", {})
     package_data: dict[str, list[str]] = setuptools.get("package-data", {})
     manifest = (ROOT / "MANIFEST.in").read_text() if (ROOT / "MANIFEST.in").exists() else ""
-    skip = {".venv", ".git", "tests", "bench", "deploy", "node_modules"}
+    skip = {".venv", ".git", "tests", "bench", "deploy", "node_modules", "mutants"}
     for sql in ROOT.rglob("*.sql"):
         rel = sql.relative_to(ROOT)
         if rel.parts[0] in skip or rel.parts[0].startswith("."):

@@ -7,6 +7,7 @@ from typing import Any
 import msgspec
 import pytest
 
+from domain.actors import Actor
 from domain.errors import RuleViolation
 from domain.rulesets.quickstart import RULESET
 from tests.support.quickstart_testkit import REF, make, run, side, sq, to_action, types
@@ -36,6 +37,9 @@ def test_stealth_hides_squad_side_only_and_ambush_bonus() -> None:
     assert RULESET.audience(ev[0]) == "side:north"
     assert "n" not in [q["id"] for q in RULESET.view(s, side("south"))["squads"]]
     assert "n" not in [q["id"] for q in RULESET.view(s, side("observer"))["squads"]]
+    observer = RULESET.view(s, Actor(role="observer"))  # a real observer, not a side
+    assert "n" not in [q["id"] for q in observer["squads"]]
+    assert "minor_used" not in observer["squads"][0]
     assert "n" in [q["id"] for q in RULESET.view(s, side("north"))["squads"]]
     s, ev = run(s, "MoveSquad", squad="n", x=5, y=5)
     assert RULESET.audience(ev[0]) == "side:north"

@@ -1,0 +1,224 @@
+"""`make mutate`: mutation testing (mutmut) of what fairness rests on; prints the kill rate
+and every surviving mutant that is not listed as equivalent.
+
+The modules are `only_mutate` in `[tool.mutmut]` of pyproject.toml: a module joins with one
+line there. Where only part of a module is at stake, `SCOPE` below names its functions
+("Class.method" or "function"); every other module is mutated whole. Each mutant runs only
+the tests (of mutmut's selection, pyproject) that executed the mutated function when mutmut
+traced the suite, and stops at the first failure.
+
+Equivalent mutants (no behaviour changes) are listed in tests/mutation/EQUIVALENT.md, under
+a heading naming the function, as the mutated line and a one-line reason: the run counts
+them apart and does not report them as survivors.
+
+    python tests/mutation/run.py [--max-children N] [--report-only | --survivors]
+
+`--survivors` runs again only the mutants the last run left alive or did not reach (after
+adding a test: the trace of which test executes what is taken anew, so the new test counts).
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+__all__ = ["SCOPE", "main"]
+
+ROOT = Path(__file__).resolve().parents[2]
+EQUIVALENT = Path(__file__).with_name("EQUIVALENT.md")
+
+# The stores: only their append path (the version and hash checks, the batch that commits
+# or refuses each append); reading, keys and secrets are outside what fairness rests on,
+# and so is PostgreSQL's `_translate` (the error mapping of reads and other writes; on the
+# append path it only names a driver failure, which `_batch_error`'s tests cover).
+# The access modules: who may order, who sees which event, and the views' filtering; the
+# hints (`legal_steps`, `pending`) are not.
+SCOPE: dict[str, tuple[str, ...]] = {
+    "events/sqlite.py": (
+        "_insert_event",
+        "_append_job",
+        "_Heads.check",
+        "_run_batch",
+        "_abandon",
+        "_run_batch_in_savepoints",
+        "SQLiteEventStore.append",
+    ),
+    "events/postgres.py": (
+        "_flatten",
+        "_refusal",
+        "_batch_error",
+        "PostgresEventStore.append",
+        "PostgresEventStore._flush",
+        "PostgresEventStore._append_alone",
+    ),
+    "domain/rulesets/quickstart/access.py": (
+        "_deny",
+        "_own",
+        "authorize",
+        "audience",
+        "_squad_view",
+        "view",
+    ),
+    "domain/rulesets/skirmish/access.py": ("authorize", "audience", "_army_view", "view"),
+}
+
+KILLED = {"killed", "timeout", "caught by type check", "segfault"}
+STATUS = {
+    1: "killed",
+    3: "killed",
+    0: "survived",
+    5: "no tests",
+    33: "no tests",
+    34: "skipped",
+    36: "timeout",
+    37: "caught by type check",
+    -24: "timeout",
+    24: "timeout",
+    152: "timeout",
+    255: "timeout",
+    -11: "segfault",
+    -9: "segfault",
+    None: "not checked",
+}
+
+
+def _patterns(only_mutate: list[str]) -> list[str]:
+    out = []
+    for path in only_mutate:
+        module = path.removesuffix(".py").replace("/", ".")
+        functions = SCOPE.get(path)
+        if functions is None:
+            out.append(f"{module}.*")
+            continue
+        for name in functions:
+            cls, _, meth = name.rpartition(".")
+            mangled = f"xǁ{cls}ǁ{meth}" if cls else f"x_{name}"
+            out.append(f"{module}.{mangled}__mutmut_*")
+    return out
+
+
+def _results(patterns: list[str]) -> dict[str, tuple[str, str]]:
+    """{mutant: (status, source path)} of the mutants the patterns select."""
+    found: dict[str, tuple[str, str]] = {}
+    for meta in sorted((ROOT / "mutants").rglob("*.py.meta")):
+        source = str(meta.relative_to(ROOT / "mutants")).removesuffix(".meta")
+        codes = json.loads(meta.read_text())["exit_code_by_key"]
+        for name, code in codes.items():
+            if any(fnmatch.fnmatchcase(name, p) for p in patterns):
+                found[name] = (STATUS.get(code, "suspicious"), source)
+    return found
+
+
+def _equivalents() -> dict[str, set[str]]:
+    """{function: {mutated line}} from EQUIVALENT.md."""
+    out: dict[str, set[str]] = {}
+    function = None
+    for line in EQUIVALENT.read_text().splitlines():
+        if line.startswith("## "):
+            function = line[3:].strip().strip("`")
+        elif function and line.startswith("- `"):
+            code = line[3:].rsplit("` — ", 1)[0]
+            out.setdefault(function, set()).add(code.strip())
+    return out
+
+
+def _show(name: str, source: str) -> str:
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+
+    return str(get_diff_for_mutant(name, path=source))
+
+
+_SQL = re.compile(r'execute\(|^\s*f?"(SELECT|INSERT|UPDATE|DELETE|BEGIN|COMMIT|ROLLBACK|RELEASE) ')
+
+
+def _sql_case_only(diff: str) -> bool:
+    """The mutant only changed the letter case of SQL handed to `execute`: SQL keywords and
+    unquoted identifiers (savepoint names included) are case-insensitive, in SQLite and in
+    PostgreSQL, so such a mutant is equivalent whenever the SQL holds no quoted text."""
+    lines = [line for line in diff.splitlines() if not line.startswith(("---", "+++"))]
+    removed = [line[1:] for line in lines if line.startswith("-")]
+    added = [line[1:] for line in lines if line.startswith("+")]
+    return (
+        bool(removed)
+        and len(removed) == len(added)
+        and all(
+            r != a and r.lower() == a.lower() and _SQL.search(r) and "'" not in r
+            for r, a in zip(removed, added, strict=True)
+        )
+    )
+
+
+def _mutated_line(diff: str) -> str:
+    added = [line[1:].strip() for line in diff.splitlines() if re.match(r"\+(?!\+\+)", line)]
+    return " ".join(added)
+
+
+def _is_equivalent(name: str, diff: str, equivalent: dict[str, set[str]]) -> bool:
+    function = name.rsplit("__mutmut_", 1)[0]
+    return _mutated_line(diff) in equivalent.get(function, set()) or _sql_case_only(diff)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--report-only", action="store_true", help="read the last run's results")
+    parser.add_argument("--survivors", action="store_true", help="rerun the last survivors")
+    args = parser.parse_args(argv)
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    patterns = _patterns(config["only_mutate"])
+    os.chdir(ROOT)
+    equivalent = _equivalents()
+    targets = patterns
+    if args.survivors:
+        targets = [
+            name
+            for name, (status, source) in _results(patterns).items()
+            if status == "not checked"
+            or (status not in KILLED and not _is_equivalent(name, _show(name, source), equivalent))
+        ]
+        (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+    if not args.report_only and targets:
+        mutmut = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
+        code = subprocess.run([*mutmut, *targets], cwd=ROOT, check=False).returncode
+        if code != 0:
+            print(f"mutmut run failed ({code})", file=sys.stderr)
+            return code
+    results = _results(patterns)
+    killed = unchecked = listed = sql_case = 0
+    survivors = []
+    for name, (status, source) in sorted(results.items()):
+        if status in KILLED:
+            killed += 1
+        elif status == "not checked":
+            unchecked += 1
+        else:
+            function = name.rsplit("__mutmut_", 1)[0]
+            diff = _show(name, source)
+            if _mutated_line(diff) in equivalent.get(function, set()):
+                listed += 1
+            elif _sql_case_only(diff):
+                sql_case += 1
+            else:
+                survivors.append((name, status, diff))
+    for name, status, diff in survivors:
+        print(f"\n{status}: {name}\n{diff}")
+    counted = len(results) - listed - sql_case - unchecked
+    rate = killed / counted if counted else 1.0
+    print(
+        f"\nmutants: {len(results)} in {len(patterns)} scopes; not checked: {unchecked}; "
+        f"equivalent: {listed} listed in EQUIVALENT.md, {sql_case} SQL letter case only; "
+        f"killed {killed} of {counted}: "
+        f"kill rate {rate:.1%}; {len(survivors)} surviving"
+    )
+    return 0 if not unchecked else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
