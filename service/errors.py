@@ -10,6 +10,7 @@ __all__ = [
     "NotFound",
     "ServiceError",
     "Unauthenticated",
+    "Unprocessable",
 ]
 
 
@@ -50,3 +51,13 @@ class NotFound(ServiceError):
     code = "not-found"
     status = 404
     title = "Not found"
+
+
+class Unprocessable(ServiceError):
+    """A well-formed request (valid against the OpenAPI document) that names something the
+    battle does not have: a version it has not reached, a receipt it cannot read as one or
+    that is another battle's. 422, so that a schema-valid request is never a 400."""
+
+    code = "unprocessable"
+    status = 422
+    title = "The request names what this battle does not have"
