@@ -3,13 +3,11 @@
 Half the generated cases are pointed at a real battle with its referee key, so that
 command bodies reach the rules instead of stopping at authentication.
 
-One check is left out: `positive_data_acceptance` expects every schema-valid request
-to be accepted, but a schema-valid order can still be refused by the rules (422: out
-of phase, unknown unit...), which is the point of the service. And `ignored_auth`
-takes the real key this test puts on half the cases for a generated one and flags its
-2xx; tests/e2e/test_access.py covers every route without a key and with wrong keys.
-Every other default check runs: no 5xx, status codes, content types and bodies as
-documented. The live streams get no real key (a stream that is let in never ends), so
+Every check runs, `positive_data_acceptance` and `ignored_auth` included: a schema-valid
+request is never a 400 (what the battle refuses is a 422, listed in _CONFIG), and the real
+key goes in as an override, so `ignored_auth` probes the route again without it and with
+a made-up one and expects a 401/403. A stateful test (`TestBattleFlows`) follows the links
+of a created battle's 201 (service/openapi_links.py) with its referee key. The live streams get no real key (a stream that is let in never ends), so
 schemathesis checks their refusals; tests/e2e/test_streams.py checks the streams.
 """
 
