@@ -7,7 +7,8 @@ Every check runs, `positive_data_acceptance` and `ignored_auth` included: a sche
 request is never a 400 (what the battle refuses is a 422, listed in _CONFIG), and the real
 key goes in as an override, so `ignored_auth` probes the route again without it and with
 a made-up one and expects a 401/403. A stateful test (`TestBattleFlows`) follows the links
-of a created battle's 201 (service/openapi_links.py) with its referee key. The live streams get no real key (a stream that is let in never ends), so
+of a created battle's 201 (service/openapi_links.py) with its referee key.
+The live streams get no real key (a stream that is let in never ends), so
 schemathesis checks their refusals; tests/e2e/test_streams.py checks the streams.
 """
 
