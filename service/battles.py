@@ -39,7 +39,7 @@ from domain.battle_commands import (
 from domain.decider import Ruleset
 from domain.dice import ServerDice, SuppliedDice, client_seed_for, commitment
 from domain.errors import DiceError, NotPermitted, RuleViolation
-from domain.rulesets import get_ruleset
+from domain.rulesets import RULESETS, get_ruleset
 from events.chain import canonical, encode_event, seal
 from events.envelope import CommandRecord, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, LogDamaged, VersionConflict
@@ -47,7 +47,7 @@ from events.receipts import Receipt
 from events.store import EventStore
 from events.verify import audit_log
 from service.auth import KeyRing, Principal
-from service.errors import BadRequest, Busy, Forbidden, NotFound
+from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
 from service.founding import create_battle, fork_battle
 from service.json_body import UNREADABLE, invalid_body, read_json
 from service.log_integrity import check_links, decode_created, fold_checked, fold_stored_log
@@ -501,7 +501,7 @@ class BattleService:
         if version is None:
             battle = loaded.battle
         elif not 1 <= version <= current:
-            raise BadRequest(
+            raise Unprocessable(
                 f"version {version} is outside 1..{current}",
                 code="version-out-of-range",
                 current_version=current,
@@ -651,6 +651,15 @@ def _decode_command(ruleset: Ruleset[Any, Any, Any, Any, Any], command: msgspec.
             f"and {sorted(BATTLE_COMMAND_TYPES)}"
         )
         if message.startswith("Invalid value") and message.endswith("at `$.type`"):
+            # The OpenAPI document lists every ruleset's commands: one of another ruleset
+            # is schema-valid, and this battle refuses it (422), as it refuses an order.
+            tag = message.split("'")[1] if message.count("'") >= 2 else ""
+            other = [r.id for r in RULESETS.values() if tag in r.command_docs]
+            if other:
+                raise Unprocessable(
+                    f"{tag} is a command of {', '.join(other)}; {known}",
+                    code="command-of-another-ruleset",
+                ) from e
             raise BadRequest(
                 f"unknown command type: {message}; {known}", code="unknown-command"
             ) from e

@@ -12,6 +12,7 @@ __all__ = [
     "ServiceError",
     "TooManyRequests",
     "Unauthenticated",
+    "Unprocessable",
 ]
 
 
@@ -80,3 +81,13 @@ class TooManyRequests(ServiceError):
     code = "rate-limited"
     status = 429
     title = "Too many requests"
+
+
+class Unprocessable(ServiceError):
+    """A well-formed request (valid against the OpenAPI document) that names something the
+    battle does not have: a version it has not reached, a receipt it cannot read as one or
+    that is another battle's. 422, so that a schema-valid request is never a 400."""
+
+    code = "unprocessable"
+    status = 422
+    title = "The request names what this battle does not have"

@@ -34,7 +34,7 @@ from events.chain import canonical, encode_event, seal
 from events.envelope import AccessKey, EventActor
 from events.errors import IdempotencyMismatch, VersionConflict
 from service.auth import Principal, hash_key, mint_key
-from service.errors import BadRequest, Forbidden, NotFound
+from service.errors import BadRequest, Forbidden, NotFound, Unprocessable
 from service.json_body import read_json
 from service.schemas import (
     BattleCreatedResponse,
@@ -136,7 +136,7 @@ async def fork_battle(
         parent = await service.loaded(parent_id)
         current = parent.timeline.version
         if not 1 <= req.at_version <= current:
-            raise BadRequest(
+            raise Unprocessable(
                 f"at_version {req.at_version} is outside 1..{current}",
                 code="version-out-of-range",
                 current_version=current,

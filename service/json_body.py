@@ -20,12 +20,13 @@ types (a battle's setup and options) as those types, bounds included.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Annotated, Any, TypeVar, get_args, get_origin, get_type_hints
 
+import msgspec
 from litestar import Request
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.datastructures import State
-from litestar.openapi.spec import Schema
+from litestar.openapi.spec import OpenAPIType, Schema
 from litestar.typing import FieldDefinition
 
 from service.errors import BadRequest
@@ -109,8 +110,11 @@ class StrictStructSchemaPlugin(StructSchemaPlugin):
     def to_openapi_schema(self, field_definition: FieldDefinition, schema_creator: Any) -> Schema:
         schema = super().to_openapi_schema(field_definition, schema_creator)
         schema.additional_properties = False
-        for value in (schema.properties or {}).values():
+        hints = get_type_hints(field_definition.type_, include_extras=True)
+        for name, value in (schema.properties or {}).items():
             _drop_empty_items(value)
+            _item_bounds(value, hints.get(name))
+            _optional_int_bounds(value, hints.get(name))
         documented = self.fields.get(field_definition.type_, {})
         if documented and schema.properties is not None:
             schema.properties = {
@@ -129,6 +133,71 @@ def _drop_empty_items(schema: Any) -> None:
             kept = [m for m in items.one_of if m != Schema()]
             if len(kept) == 1 and len(kept) < len(items.one_of):
                 member.items = kept[0]
+
+
+def _item_bounds(schema: Any, annotation: Any) -> None:
+    """Litestar leaves out the bounds of a list's items (`list[Annotated[int, Meta(ge=1)]]`
+    is documented as a list of any integer): copy them from the annotation, so that the
+    document refuses what the decoder refuses."""
+    meta = _items_meta(annotation)
+    if meta is None:
+        return
+    for member in [schema, *(getattr(schema, "one_of", None) or [])]:
+        items = getattr(member, "items", None)
+        if isinstance(items, Schema):
+            if meta.ge is not None:
+                items.minimum = meta.ge
+            if meta.le is not None:
+                items.maximum = meta.le
+
+
+def _optional_int_bounds(schema: Any, annotation: Any) -> None:
+    """Litestar documents `Annotated[int, Meta(ge=0)] | None` as `{maximum, oneOf: [integer,
+    null]}`: the bound beside the `oneOf` and `ge=0` dropped (it keeps only truthy bounds).
+    Put both bounds on the integer branch, where they are read and where 0 is kept."""
+    one_of = getattr(schema, "one_of", None)
+    if not one_of or annotation is None:
+        return
+    meta = _int_meta(annotation)
+    if meta is None:
+        return
+    for member in one_of:
+        if getattr(member, "type", None) == OpenAPIType.INTEGER:
+            member.minimum = meta.ge
+            member.maximum = meta.le
+            schema.minimum = None
+            schema.maximum = None
+
+
+def _int_meta(annotation: Any) -> msgspec.Meta | None:
+    """The `Meta` of `Annotated[int, Meta(..)] | None`, if that is what `annotation` is."""
+    args = [a for a in get_args(annotation) if a is not type(None)]
+    if len(args) != 1 or get_origin(args[0]) is not Annotated:
+        return None
+    inner, *extras = get_args(args[0])
+    metas = [m for m in extras if isinstance(m, msgspec.Meta)]
+    return metas[0] if inner is int and metas else None
+
+
+def _items_meta(annotation: Any) -> msgspec.Meta | None:
+    """The `Meta` on the items of the list inside `annotation` (through `Annotated` and
+    `| None`), if any."""
+    if annotation is None:
+        return None
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        return _items_meta(get_args(annotation)[0])
+    if origin is list:
+        (item,) = get_args(annotation)
+        if get_origin(item) is Annotated:
+            metas = [m for m in get_args(item)[1:] if isinstance(m, msgspec.Meta)]
+            return metas[0] if metas else None
+        return None
+    for arg in get_args(annotation):
+        found = _items_meta(arg)
+        if found is not None:
+            return found
+    return None
 
 
 def _any_of(schema_creator: Any, annotation: Any, name: str) -> Any:

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 from events.envelope import StoredEvent
 from events.receipts import InvalidReceipt, Receipt, parse_receipt, verify_receipt
-from service.errors import BadRequest
+from service.errors import BadRequest, Unprocessable
 from service.schemas import MAX_RECEIPTS, ReceiptCheck
 from service.signing import ServiceKeys
 
@@ -22,7 +22,7 @@ __all__ = ["check_receipts", "parse_query_receipts"]
 
 
 def parse_query_receipts(texts: Sequence[str]) -> list[Receipt]:
-    """The `?receipt=` values (base64url of each receipt's JSON), or a 400 naming the bad one."""
+    """The `?receipt=` values (base64url of each receipt's JSON), or a 422 naming the bad one."""
     if len(texts) > MAX_RECEIPTS:
         raise BadRequest(
             f"at most {MAX_RECEIPTS} receipts per request, not {len(texts)}",
@@ -33,7 +33,7 @@ def parse_query_receipts(texts: Sequence[str]) -> list[Receipt]:
         try:
             receipts.append(parse_receipt(text))
         except InvalidReceipt as e:
-            raise BadRequest(f"receipt {i}: {e}", code="invalid-receipt") from e
+            raise Unprocessable(f"receipt {i}: {e}", code="invalid-receipt") from e
     return receipts
 
 
@@ -46,7 +46,7 @@ def check_receipts(
     """Each receipt's standing against `log` (the battle's whole log, in version order)."""
     for i, r in enumerate(receipts):
         if r.battle_id != battle_id:
-            raise BadRequest(
+            raise Unprocessable(
                 f"receipt {i} is for battle {r.battle_id}, not {battle_id}",
                 code="receipt-for-another-battle",
             )

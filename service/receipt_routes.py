@@ -77,7 +77,7 @@ class VerifyController(Controller):
         tags=["battles"],
         summary="Check the hash chain and recompute every server die whose seed is revealed",
         description=_VERIFY_DESCRIPTION,
-        responses=problems(400, 401, 403, 404),
+        responses=problems(400, 401, 403, 404, 422),
         security=SECURED,
     )
     async def verify_battle(
@@ -105,7 +105,7 @@ class VerifyController(Controller):
         description=_VERIFY_DESCRIPTION,
         status_code=200,
         request_max_body_size=VERIFY_BODY_MAX,
-        responses=problems(400, 401, 403, 404, 413),
+        responses=problems(400, 401, 403, 404, 413, 422),
         security=SECURED,
     )
     async def verify_battle_receipts(

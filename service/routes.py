@@ -27,6 +27,7 @@ from service.command_body import (
 )
 from service.errors import NotFound
 from service.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX
+from service.openapi_links import CreatesBattle
 from service.problems import PROBLEM_MEDIA_TYPE
 from service.schemas import (
     BattleCreatedResponse,
@@ -68,7 +69,10 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
         404: "No such battle, ruleset, unit or other thing",
         409: "The battle is not at the expected version (current_version says where it is)",
         413: "The body is larger than this route accepts",
-        422: "The rules do not allow this order now, or the Idempotency-Key was reused",
+        422: (
+            "The rules do not allow this now, the Idempotency-Key was reused, or the"
+            " request names a version or a receipt this battle does not have"
+        ),
         429: "Too many requests with unknown keys from this address, or too many open "
         "streams for this key; Retry-After says when to try again",
         503: "The event store is unavailable; retry",
@@ -181,6 +185,7 @@ async def get_ruleset_detail(
 @post(
     "/battles",
     operation_id="createBattle",
+    operation_class=CreatesBattle,
     tags=["battles"],
     summary="Create a battle; answers its id and access keys",
     description=(
@@ -275,7 +280,7 @@ async def list_events(
     operation_id="getStateAtVersion",
     tags=["battles"],
     summary="The state right after a version (the current one if none is given)",
-    responses=problems(400, 401, 403, 404),
+    responses=problems(400, 401, 403, 404, 422),
     security=SECURED,
 )
 async def get_state(
@@ -312,6 +317,7 @@ async def reveal_dice(
 @post(
     "/battles/{battle_id:str}/fork",
     operation_id="forkBattle",
+    operation_class=CreatesBattle,
     tags=["battles"],
     summary="Fork the battle at a version: a new battle (new keys) starting from that state",
     description=(

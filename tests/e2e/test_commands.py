@@ -316,3 +316,16 @@ def test_create_battle_with_an_idempotency_key_answers_a_retry_the_same_way(
     a = http.post("/battles", json=body).json()
     b = http.post("/battles", json=body).json()
     assert a["battle_id"] != b["battle_id"]
+
+
+def test_a_command_of_another_ruleset_is_refused_by_the_battle_not_the_schema(
+    battle: Battle,
+) -> None:
+    # TurnArmy is skirmish's: valid against the OpenAPI document (which lists every
+    # ruleset's commands), so a 422 from the battle, never a 400.
+    body = _problem(
+        battle.command("referee", {"type": "TurnArmy", "army": "a", "facing": "north"}),
+        422,
+        "command-of-another-ruleset",
+    )
+    assert "skirmish" in body["detail"] and "MoveSquad" in body["detail"]

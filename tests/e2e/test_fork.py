@@ -69,7 +69,7 @@ def test_only_the_referee_forks_and_only_at_a_version_that_exists(http: httpx.Cl
         assert r.json()["type"] == "urn:battle-service:problem:referee-only"
     head = b.view()["version"]
     r = _fork(b, head + 1)
-    assert r.status_code == 400 and r.json()["type"].endswith(":version-out-of-range"), r.text
+    assert r.status_code == 422 and r.json()["type"].endswith(":version-out-of-range"), r.text
     assert r.json()["current_version"] == head
     r = _fork(b, 0)
     assert r.status_code == 400, r.text

@@ -137,6 +137,7 @@ def test_state_out_of_range_is_a_clear_400(finished: tuple[Battle, list[dict[str
         params={"version": len(events) + 1},
         headers=battle.auth("referee"),
     )
-    assert r.status_code == 400
+    # 422, not 400: the request is schema-valid, the battle has not reached that version.
+    assert r.status_code == 422
     assert r.headers["content-type"].startswith("application/problem+json")
     assert r.json()["type"] == "urn:battle-service:problem:version-out-of-range"

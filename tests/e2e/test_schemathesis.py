@@ -3,13 +3,12 @@
 Half the generated cases are pointed at a real battle with its referee key, so that
 command bodies reach the rules instead of stopping at authentication.
 
-One check is left out: `positive_data_acceptance` expects every schema-valid request
-to be accepted, but a schema-valid order can still be refused by the rules (422: out
-of phase, unknown unit...), which is the point of the service. And `ignored_auth`
-takes the real key this test puts on half the cases for a generated one and flags its
-2xx; tests/e2e/test_access.py covers every route without a key and with wrong keys.
-Every other default check runs: no 5xx, status codes, content types and bodies as
-documented. The live streams get no real key (a stream that is let in never ends), so
+Every check runs, `positive_data_acceptance` and `ignored_auth` included: a schema-valid
+request is never a 400 (what the battle refuses is a 422, listed in _CONFIG), and the real
+key goes in as an override, so `ignored_auth` probes the route again without it and with
+a made-up one and expects a 401/403. A stateful test (`TestBattleFlows`) follows the links
+of a created battle's 201 (service/openapi_links.py) with its referee key.
+The live streams get no real key (a stream that is let in never ends), so
 schemathesis checks their refusals; tests/e2e/test_streams.py checks the streams.
 """
 
@@ -22,8 +21,8 @@ from typing import Any
 
 import schemathesis
 from hypothesis import HealthCheck, settings
+from schemathesis.config import SchemathesisConfig
 from schemathesis.python import asgi
-from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
 from service.app import create_app
 from service.settings import Settings
@@ -31,8 +30,34 @@ from tests.support.quickstart_play import SETUP
 
 _DB = Path(tempfile.mkdtemp(prefix="battle-schemathesis-")) / "battles.db"
 app = create_app(Settings(database=str(_DB), log_level="WARNING"))
-schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app)
+# A schema-valid request may still be refused by the battle it names: by the rules, a
+# version or receipt it does not have, a reused Idempotency-Key (422), a key that is not
+# its own (401/403), a battle that does not exist (404), a stale expected_version (409).
+# Never with a 400: that one is for what the document itself refuses.
+_CONFIG = SchemathesisConfig.from_dict(
+    {
+        "checks": {
+            "positive_data_acceptance": {
+                "expected-statuses": ["2xx", "401", "403", "404", "409", "422"]
+            }
+        }
+    }
+)
+schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app, config=_CONFIG)
 _battle: dict[str, Any] = {}
+
+
+def _whole_floats_as_ints(value: Any) -> Any:
+    """JSON Schema counts 230.0 as an integer and schemathesis sends such numbers; msgspec
+    (strict) refuses them with a 400. A known gap (README, "Limits and hostile input"),
+    sent as 230 here rather than hidden from `positive_data_acceptance`."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, dict):
+        return {k: _whole_floats_as_ints(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_floats_as_ints(v) for v in value]
+    return value
 
 
 def _real_battle() -> dict[str, Any]:
@@ -51,9 +76,11 @@ def _real_battle() -> dict[str, Any]:
     suppress_health_check=list(HealthCheck),
 )
 def test_api_conforms_to_its_schema(case: schemathesis.Case) -> None:
+    case.body = _whole_floats_as_ints(case.body)
     battle = _real_battle()
     # Alternate between the real battle and whatever id schemathesis made up.
     # Only positive cases: a negative one must stay schema-violating.
+    headers: dict[str, str] = {}
     if (
         case.meta is not None
         and case.meta.generation.mode.is_positive
@@ -63,8 +90,46 @@ def test_api_conforms_to_its_schema(case: schemathesis.Case) -> None:
         and zlib.crc32(repr((case.body, case.query)).encode()) % 2
     ):
         case.path_parameters["battle_id"] = battle["battle_id"]
-        case.headers = {
-            **(case.headers or {}),
-            "Authorization": f"Bearer {battle['keys']['referee']}",
-        }
-    case.call_and_validate(excluded_checks=[positive_data_acceptance, ignored_auth])
+        # Passed as an override, so that `ignored_auth` knows the key is real and
+        # probes the route again without it and with a made-up one.
+        headers["Authorization"] = f"Bearer {battle['keys']['referee']}"
+    case.call_and_validate(headers=headers)
+
+
+# Stateful: schemathesis follows the OpenAPI links (service/openapi_links.py) from a
+# created battle to its reads, commands, audit and forks, with the referee key the 201
+# answered, and runs every check on each step. Bounded for CI on 2 cores.
+class BattleFlows(schema.as_state_machine()):  # type: ignore[misc]
+    def setup(self) -> None:
+        self.real_keys: set[str] = set()
+
+    def after_call(self, response: Any, case: schemathesis.Case) -> None:
+        super().after_call(response, case)
+        if response.status_code == 201:
+            self.real_keys.add(f"Bearer {response.json()['keys']['referee']}")
+
+    def get_call_kwargs(self, case: schemathesis.Case) -> dict[str, Any]:
+        # A key a link took from a 201 goes in as an override, so that `ignored_auth` knows
+        # it is real (and probes without it) instead of taking it for a generated one.
+        key = (case.headers or {}).get("Authorization")
+        if key in getattr(self, "real_keys", ()):
+            del case.headers["Authorization"]
+            return {"headers": {"Authorization": key}}
+        return {}
+
+    def before_call(self, case: schemathesis.Case) -> None:
+        case.body = _whole_floats_as_ints(case.body)
+        # A generated setup is almost never a playable battle: every other createBattle
+        # makes the quickstart one, with no key, so that the links have a battle to follow.
+        if case.operation.label == "POST /battles" and zlib.crc32(repr(case.body).encode()) % 2:
+            case.body = {"ruleset": "quickstart", "setup": SETUP}
+            (case.headers or {}).pop("Authorization", None)
+
+
+TestBattleFlows = BattleFlows.TestCase
+TestBattleFlows.settings = settings(
+    max_examples=15,
+    stateful_step_count=6,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from events.chain import seal
 from events.envelope import EventActor, StoredEvent
 from events.receipts import encode_receipt
-from service.errors import BadRequest
+from service.errors import Unprocessable
 from service.receipt_checks import check_receipts, parse_query_receipts
 from service.signing import ServiceKeys
 
@@ -66,8 +66,8 @@ def test_a_receipt_passes_iff_the_log_holds_its_head(
 
 def test_receipts_of_another_battle_or_malformed_are_refused() -> None:
     log = _log([b'{"type":"Noted"}'])
-    with pytest.raises(BadRequest, match="receipt 0 is for battle"):
+    with pytest.raises(Unprocessable, match="receipt 0 is for battle"):
         check_receipts("another", log, [KEYS.receipt(BATTLE, 1, log[0].hash)], KEYS)
-    with pytest.raises(BadRequest, match="receipt 1"):
+    with pytest.raises(Unprocessable, match="receipt 1"):
         good = encode_receipt(KEYS.receipt(BATTLE, 1, log[0].hash))
         parse_query_receipts([good, "%%%"])
