@@ -24,6 +24,7 @@ from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
+from service.limits import STORE_NAME, StreamSlots, counters_of, limit_middleware, limit_store
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
 from service.read_openapi import ReadsSchemaPlugin
@@ -122,8 +123,14 @@ def create_app(
         hub = Hub(the_store, _doorbell(settings))
         await hub.start()
         app.state.hub = hub
-        app.state.service = BattleService(the_store, signing=signing, on_appended=hub.appended)
+        app.state.service = BattleService(
+            the_store,
+            signing=signing,
+            on_appended=hub.appended,
+            verify_cache_seconds=settings.verify_cache_seconds,
+        )
         app.state.store_kind = kind
+        app.state.stream_slots = StreamSlots(counters_of(app), settings.limit_streams_per_key)
         tune_gc()
         try:
             yield
@@ -142,6 +149,8 @@ def create_app(
         lifespan=[lifespan],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,
+        middleware=limit_middleware(settings),
+        stores={STORE_NAME: limit_store(settings)},
         request_class=JSONBodyRequest,  # unreadable JSON bodies: 400, not 500
         request_max_body_size=SMALL_BODY_MAX,  # larger per route: service.json_body
         plugins=[

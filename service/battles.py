@@ -70,6 +70,7 @@ from service.schemas import (
 from service.sealing import Sealer, draw_salts, event_out, reader_log, unsealed_upto
 from service.secrets_at_rest import SecretBox, SecretDamaged
 from service.signing import ServiceKeys
+from service.verify_cache import VerifyCache
 
 __all__ = ["BattleService", "event_out"]
 
@@ -130,8 +131,10 @@ class BattleService:
         signing: ServiceKeys,
         cache_size: int = 512,
         on_appended: Callable[[list[StoredEvent]], None] | None = None,
+        verify_cache_seconds: int = 60,
     ) -> None:
         self.store = store
+        self.audits = VerifyCache(verify_cache_seconds)
         # Told of every append this process makes (the live fan-out), after it committed.
         self._on_appended = on_appended or (lambda events: None)
         self.signing = signing  # signs receipts; the secrets at rest derive from it
@@ -555,14 +558,24 @@ class BattleService:
         """Audit the log as `actor` is given it (None or a referee: the whole log): the
         events it may not see by their links only, and only the dice it may see; and each
         receipt given (see service.receipt_checks)."""
-        stored = await self.store.read(battle_id)
-        if not stored:
+        head = await self.store.head(battle_id)
+        if head is None:
             raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
-        if actor is None or actor.is_referee:
-            audit = audit_log(stored)
-        else:
-            sealer = Sealer(actor, await self.unsealed_upto(battle_id))
-            audit = audit_log(reader_log(stored, sealer))
+        referee = actor is None or actor.is_referee
+        upto = 0 if referee else await self.unsealed_upto(battle_id)
+        view = ("referee", None, 0) if actor is None or referee else (actor.role, actor.side, upto)
+        audit = self.audits.get(battle_id, view, head)  # see service.verify_cache
+        cached = audit is not None
+        stored: list[StoredEvent] = []
+        if audit is None:
+            stored = await self.store.read(battle_id)
+            if referee or actor is None:
+                audit = audit_log(stored)
+            else:
+                audit = audit_log(reader_log(stored, Sealer(actor, upto)))
+            self.audits.put(battle_id, view, stored[-1], audit)
+        elif receipts:
+            stored = await self.store.read(battle_id)
         checks = check_receipts(battle_id, stored, receipts, self.signing)
         failed = [c for c in checks if c.status != "ok"]
         failure = None
@@ -585,6 +598,7 @@ class BattleService:
             client_dice=audit.client_dice,
             first_failure=failure,
             events_sealed=audit.events_sealed,
+            cached=cached,
         )
 
 

@@ -69,6 +69,7 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
         409: "The battle is not at the expected version (current_version says where it is)",
         413: "The body is larger than this route accepts",
         422: "The rules do not allow this order now, or the Idempotency-Key was reused",
+        429: "Too many requests: a rate limit (service.limits) was reached; see Retry-After",
         503: "The event store is unavailable; retry",
     }
     return {
@@ -78,7 +79,7 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
             description=text[s],
             generate_examples=False,
         )
-        for s in statuses
+        for s in (*statuses, 429)  # every route is rate limited
     }
 
 
@@ -136,7 +137,13 @@ async def health(request: AppRequest) -> Health:
     )
 
 
-@get("/rulesets", operation_id="listRulesets", tags=["rulesets"], summary="The rule systems")
+@get(
+    "/rulesets",
+    operation_id="listRulesets",
+    tags=["rulesets"],
+    summary="The rule systems",
+    responses=problems(),
+)
 async def list_rulesets() -> list[RulesetSummary]:
     return [
         RulesetSummary(id=r.id, version=r.version, title=r.title, seed=r.seed)

@@ -11,6 +11,18 @@ BATTLE_SIGNING_KEY   the Ed25519 key that signs receipts (base64 of the 32-byte 
                      SQLite: signing-key.pem beside the database, made on first start;
                      unset with PostgreSQL: the service refuses to start (see service.signing)
 BATTLE_RETIRED_SIGNING_KEYS  older signing keys, comma-separated (still verify and decrypt)
+
+Limits (service.limits; each a whole number, 0 turns it off; counted in Redis when
+BATTLE_REDIS_URL is set, so that every worker shares them):
+BATTLE_LIMIT_PER_ADDRESS        requests per minute from one client address (default 3000)
+BATTLE_LIMIT_PER_KEY            requests per minute with one access key (default 1200)
+BATTLE_LIMIT_AUTH_FAILURES      failed authentications per minute from one address; once
+                                reached, that address is refused until the minute ends (60)
+BATTLE_LIMIT_BATTLES_PER_ADDRESS       battles created without a key, per hour per address (300)
+BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS  integrations registered per hour per address (20)
+BATTLE_LIMIT_STREAMS_PER_KEY    streams (SSE and WebSocket) one key holds open (default 16)
+BATTLE_VERIFY_CACHE_SECONDS     how long a /verify report is reused while the battle's head
+                                is unchanged (default 60; 0: every /verify audits afresh)
 """
 
 from __future__ import annotations
@@ -22,6 +34,24 @@ import msgspec
 __all__ = ["Settings"]
 
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+_LIMIT_DEFAULTS = {
+    "limit_per_address": 3000,
+    "limit_per_key": 1200,
+    "limit_auth_failures": 60,
+    "limit_battles_per_address": 300,
+    "limit_integrations_per_address": 20,
+    "limit_streams_per_key": 16,
+    "verify_cache_seconds": 60,
+}
+
+
+def _whole(env: dict[str, str], name: str, default: int) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit():
+        raise ValueError(f"{name} must be a whole number (0: no limit), not {text!r}")
+    return int(text)
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -32,6 +62,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     signing_key: str | None = None
     signing_key_file: str | None = None
     retired_signing_keys: tuple[str, ...] = ()
+    limit_per_address: int = 3000
+    limit_per_key: int = 1200
+    limit_auth_failures: int = 60
+    limit_battles_per_address: int = 300
+    limit_integrations_per_address: int = 20
+    limit_streams_per_key: int = 16
+    verify_cache_seconds: int = 60
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -39,7 +76,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         pool = env.get("BATTLE_DB_POOL_SIZE", "8")
         if not pool.isdigit() or int(pool) < 1:
             raise ValueError(f"BATTLE_DB_POOL_SIZE must be a positive integer, not {pool!r}")
+        limits = {
+            name: _whole(env, f"BATTLE_{name.upper()}", default)
+            for name, default in _LIMIT_DEFAULTS.items()
+        }
         return cls(
+            **limits,
             database=env.get("BATTLE_DB") or "data/battles.db",
             redis_url=env.get("BATTLE_REDIS_URL") or None,
             db_pool_size=int(pool),

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
+import anyio
 import msgspec
 from litestar import WebSocket, get, websocket
 from litestar.datastructures import State
@@ -31,6 +32,7 @@ from service.auth import Principal
 from service.battles import BattleService
 from service.errors import BadRequest, NotFound, ServiceError
 from service.fanout import Hub, follow
+from service.limits import StreamSlots, TooManyStreams
 from service.problems import problem_type
 from service.routes import (
     MAX_VERSION,
@@ -212,14 +214,31 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
     )
 
 
-async def _sse(stream: _Stream, hub: Hub) -> AsyncIterator[ServerSentEventMessage]:
-    yield ServerSentEventMessage(comment="connected", retry=1000, data=None)
-    async for item in stream.events(hub):
-        if item is None:
-            yield ServerSentEventMessage(comment="keep-alive", data=None)
-        else:
-            ev, out = item
-            yield ServerSentEventMessage(id=stream.cursor(ev), data=_encode(out).decode())
+async def _sse(
+    stream: _Stream, hub: Hub, slots: StreamSlots, slot: str | None
+) -> AsyncIterator[ServerSentEventMessage]:
+    try:
+        yield ServerSentEventMessage(comment="connected", retry=1000, data=None)
+        async for item in stream.events(hub):
+            if item is None:
+                yield ServerSentEventMessage(comment="keep-alive", data=None)
+            else:
+                ev, out = item
+                yield ServerSentEventMessage(id=stream.cursor(ev), data=_encode(out).decode())
+    finally:
+        with anyio.CancelScope(shield=True):  # the client left: cancelled, but give it back
+            await slots.give_back(slot)
+
+
+async def _sse_response(
+    request: AppRequest, stream: _Stream, authorization: str | None
+) -> ServerSentEvent:
+    """The stream as SSE, once the key has a free slot (service.limits.StreamSlots)."""
+    slots: StreamSlots = request.app.state["stream_slots"]
+    slot = await slots.take(authorization)
+    return ServerSentEvent(
+        _sse(stream, request.app.state.hub, slots, slot), headers={"Cache-Control": "no-store"}
+    )
 
 
 @get(
@@ -240,13 +259,12 @@ async def stream_battle_events(
     access_key: AccessKey = None,
 ) -> ServerSentEvent:
     service = service_of(request)
-    principal = await service.keys.resolve(_authorization(authorization, access_key), battle_id)
+    key = _authorization(authorization, access_key)
+    principal = await service.keys.resolve(key, battle_id)
     stream = await _battle_stream(
         service, principal, battle_id, _parse_cursor(last_event_id, after)
     )
-    return ServerSentEvent(
-        _sse(stream, request.app.state.hub), headers={"Cache-Control": "no-store"}
-    )
+    return await _sse_response(request, stream, key)
 
 
 @get(
@@ -271,11 +289,10 @@ async def stream_events(
     access_key: AccessKey = None,
 ) -> ServerSentEvent:
     service = service_of(request)
-    principal = await service.keys.principal(_authorization(authorization, access_key))
+    key = _authorization(authorization, access_key)
+    principal = await service.keys.principal(key)
     stream = await _global_stream(service, principal, _parse_cursor(last_event_id, after))
-    return ServerSentEvent(
-        _sse(stream, request.app.state.hub), headers={"Cache-Control": "no-store"}
-    )
+    return await _sse_response(request, stream, key)
 
 
 def _ws_query_int(socket: WebSocket[Any, Any, Any], name: str) -> int | None:
@@ -300,6 +317,7 @@ async def battle_events_ws(
     """
     state: State = socket.app.state
     service: BattleService = state.service
+    slots: StreamSlots = state.stream_slots
     await socket.accept()
     try:
         authorization = _authorization(
@@ -309,8 +327,12 @@ async def battle_events_ws(
         stream = await _battle_stream(
             service, principal, battle_id, _ws_query_int(socket, "after") or 0
         )
+        slot = await slots.take(authorization)
     except ServiceError as e:
         await _refuse(socket, e)
+        return
+    except TooManyStreams as e:
+        await _refuse(socket, _too_many(e))
         return
     except StoreUnavailable:
         await socket.close(code=1011, reason="the event store is unavailable")
@@ -325,6 +347,15 @@ async def battle_events_ws(
                 await socket.send_text(_encode(message).decode())
     except WebSocketDisconnect:
         return
+    finally:
+        with anyio.CancelScope(shield=True):
+            await slots.give_back(slot)
+
+
+def _too_many(e: TooManyStreams) -> ServiceError:
+    error = ServiceError(str(e), code="too-many-streams", limit=e.limit)
+    error.status, error.title = 429, "Too many requests"
+    return error
 
 
 async def _refuse(socket: WebSocket[Any, Any, Any], e: ServiceError) -> None:

@@ -1,0 +1,339 @@
+"""Rate limits: requests per client address and per access key, failed authentications
+per address, anonymous creations per address, and open streams per key.
+
+The limits are Litestar's `RateLimitConfig`s, run by `CountingRateLimitMiddleware`, a
+subclass of Litestar's middleware that keeps a fixed-window counter (Redis `INCRBY` +
+`EXPIRE`, atomic, when `BATTLE_REDIS_URL` is set; a dict otherwise) instead of Litestar's
+own list of timestamps, which is read and written back under a per-process lock (not
+shared by several workers, and a list as long as the limit on every request).
+
+A counter is named by its policy and an identifier: the client address, or the SHA-256
+of the access key (never the key itself: the counters live in Redis). A refusal is a 429
+problem+json with `Retry-After` and `RateLimit-Limit/Remaining/Reset` (the handler in
+service.problems); an admitted request carries the `RateLimit-*` headers of its policy.
+
+Failed authentications are counted after the fact: the guard watches the status of each
+answer to a request that carried a key, and a 401 adds one to its address's counter;
+once the counter reaches the limit, every request from that address is refused until
+the window ends (a valid key sent from another address is not affected).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from litestar.datastructures import MutableScopeHeaders
+from litestar.exceptions import TooManyRequestsException
+from litestar.middleware.rate_limit import RateLimitConfig, RateLimitMiddleware
+from litestar.stores.memory import MemoryStore
+from litestar.stores.redis import RedisStore
+from redis.exceptions import RedisError
+
+if TYPE_CHECKING:
+    from litestar import Litestar, Request
+    from litestar.middleware.base import DefineMiddleware
+    from litestar.stores.base import Store
+    from litestar.types import Message, Receive, Scope, Send
+
+    from service.settings import Settings
+
+__all__ = [
+    "STORE_NAME",
+    "Counters",
+    "CountingRateLimitMiddleware",
+    "LimitConfig",
+    "StreamSlots",
+    "TooManyStreams",
+    "counters_of",
+    "key_identity",
+    "limit_middleware",
+    "limit_store",
+]
+
+STORE_NAME = "rate_limit"
+_STREAM_SLOT_TTL = 3600  # a slot a dead worker never gave back is forgotten after this
+log = logging.getLogger("service.limits")
+
+
+def limit_store(settings: Settings) -> Store:
+    """Where the counters live: Redis when configured (shared by every worker), else memory."""
+    if settings.redis_url:
+        return RedisStore.with_client(url=settings.redis_url, namespace="battle-limits")
+    return MemoryStore()
+
+
+class Counters:
+    """Fixed-window counters in the app's limit store."""
+
+    def __init__(self, store: Store) -> None:
+        self._redis = store._redis if isinstance(store, RedisStore) else None
+        self._store = store
+        self._memory: dict[str, list[int]] = {}  # key -> [count, reset at (unix seconds)]
+        self._gauges: dict[str, int] = {}
+
+    def _key(self, key: str) -> str:
+        if isinstance(self._store, RedisStore):
+            return self._store._make_key(key)
+        return key
+
+    async def add(self, key: str, window: int, amount: int = 1) -> tuple[int, int]:
+        """Add `amount` to the counter; its value then and the seconds until it resets."""
+        if self._redis is None:
+            now = int(time.time())
+            entry = self._memory.get(key)
+            if entry is None or entry[1] <= now:
+                if len(self._memory) > 100_000:
+                    self._memory = {k: v for k, v in self._memory.items() if v[1] > now}
+                entry = self._memory[key] = [0, now + window]
+            entry[0] += amount
+            return entry[0], entry[1] - now
+        name = self._key(key)
+        try:
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.incrby(name, amount)
+            pipe.expire(name, window, nx=True)
+            pipe.ttl(name)
+            count, _, ttl = await pipe.execute()
+        except RedisError as e:  # the limits fail open: Redis down must not stop the game
+            log.warning("rate-limit counter unavailable: %s", e)
+            return 0, window
+        return int(count), max(int(ttl), 0)
+
+    async def adjust(self, key: str, delta: int, ttl: int) -> int:
+        """A gauge, not a window: add `delta` and keep the key `ttl` seconds after this
+        change (in memory: for ever); its value then."""
+        if self._redis is None:
+            value = self._gauges[key] = self._gauges.get(key, 0) + delta
+            if value <= 0:
+                del self._gauges[key]
+            return value
+        name = self._key(key)
+        try:
+            pipe = self._redis.pipeline(transaction=True)
+            pipe.incrby(name, delta)
+            pipe.expire(name, ttl)
+            value, _ = await pipe.execute()
+        except RedisError as e:
+            log.warning("rate-limit counter unavailable: %s", e)
+            return 0
+        return int(value)
+
+    async def peek(self, key: str) -> tuple[int, int]:
+        """The counter's value and the seconds until it resets (0, 0 when unset)."""
+        if self._redis is None:
+            now = int(time.time())
+            entry = self._memory.get(key)
+            if entry is None or entry[1] <= now:
+                return 0, 0
+            return entry[0], entry[1] - now
+        name = self._key(key)
+        try:
+            pipe = self._redis.pipeline(transaction=False)
+            pipe.get(name)
+            pipe.ttl(name)
+            count, ttl = await pipe.execute()
+        except RedisError as e:
+            log.warning("rate-limit counter unavailable: %s", e)
+            return 0, 0
+        return int(count or 0), max(int(ttl), 0)
+
+
+def counters_of(app: Litestar) -> Counters:
+    counters: Counters | None = app.state.get("limit_counters")
+    if counters is None:
+        counters = app.state["limit_counters"] = Counters(app.stores.get(STORE_NAME))
+    return counters
+
+
+def client_address(request: Request[Any, Any, Any]) -> str:
+    return request.client.host if request.client else "unknown"
+
+
+def _key_sent(request: Request[Any, Any, Any]) -> str | None:
+    header = request.headers.get("authorization")
+    return header or request.query_params.get("access_key")
+
+
+def key_identity(secret: str) -> str:
+    """What counters and logs name a key by: a hash, so Redis never holds a usable key."""
+    return hashlib.sha256(secret.encode()).hexdigest()[:32]
+
+
+def _key_identifier(request: Request[Any, Any, Any]) -> str:
+    sent = _key_sent(request)
+    return key_identity(sent.removeprefix("Bearer ").strip()) if sent else ""
+
+
+def _has_key(request: Request[Any, Any, Any]) -> bool:
+    return _key_sent(request) is not None
+
+
+@dataclass
+class LimitConfig(RateLimitConfig):
+    """A `RateLimitConfig` with the name of its counters and how it counts."""
+
+    name: str = "requests"
+    # False: the request is only checked against the counter, which something else
+    # (the 401 watcher) adds to.
+    counts_requests: bool = True
+    middleware_class: type[RateLimitMiddleware] = field(
+        default_factory=lambda: CountingRateLimitMiddleware
+    )
+
+
+def refusal_headers(limit: int, remaining: int, reset: int) -> dict[str, str]:
+    return {
+        "RateLimit-Limit": str(limit),
+        "RateLimit-Remaining": str(max(remaining, 0)),
+        "RateLimit-Reset": str(reset),
+        "Retry-After": str(max(reset, 1)),
+    }
+
+
+class CountingRateLimitMiddleware(RateLimitMiddleware):
+    """Litestar's rate-limit middleware over an atomic shared counter (see the module)."""
+
+    config: LimitConfig
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        app = scope["litestar_app"]
+        request: Request[Any, Any, Any] = app.request_class(scope)
+        if not await self.should_check_request(request=request):
+            await self.app(scope, receive, send)
+            return
+        counters = counters_of(app)
+        key = f"{self.config.name}:{self.get_identifier_for_request(request)}"
+        window = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}[self.unit]
+        if self.config.counts_requests:
+            count, reset = await counters.add(key, window)
+        else:
+            count, reset = await counters.peek(key)
+            count += 1  # this request, were it to fail too
+        if count > self.max_requests:
+            headers = refusal_headers(self.max_requests, 0, reset)
+            headers["RateLimit-Policy"] = f"{self.max_requests}; w={window}"
+            raise TooManyRequestsException(
+                detail=f"too many requests ({self.config.name}): at most {self.max_requests} "
+                f"per {self.unit}; retry in {max(reset, 1)} s",
+                headers=headers,
+            )
+        if self.config.counts_requests:
+            send = self._with_headers(send, self.max_requests - count, reset)
+        else:
+            send = self._counting_failures(send, counters, key, window, _has_key(request))
+        await self.app(scope, receive, send)
+
+    def _with_headers(self, send: Send, remaining: int, reset: int) -> Send:
+        headers = refusal_headers(self.max_requests, remaining, reset)
+        del headers["Retry-After"]
+
+        async def wrapped(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                out = MutableScopeHeaders(message)
+                for name, value in headers.items():
+                    out[name] = value
+            await send(message)
+
+        return wrapped
+
+    @staticmethod
+    def _counting_failures(
+        send: Send, counters: Counters, key: str, window: int, keyed: bool
+    ) -> Send:
+        async def wrapped(message: Message) -> None:
+            # A 401 to a request that sent a key: a guess (or a revoked key) to count.
+            if keyed and message["type"] == "http.response.start" and message["status"] == 401:
+                await counters.add(key, window)
+            await send(message)
+
+        return wrapped
+
+
+def limit_middleware(settings: Settings) -> list[DefineMiddleware]:
+    """The limits the settings turn on (a limit of 0 is off), outermost first."""
+    exclude = ["^/health$", "^/schema"]
+    configs: list[LimitConfig] = []
+
+    def add(limit: int, unit: str, name: str, **kw: Any) -> None:
+        if limit > 0:
+            configs.append(
+                LimitConfig(
+                    rate_limit=(unit, limit),  # type: ignore[arg-type]
+                    name=name,
+                    exclude=exclude,
+                    store=STORE_NAME,
+                    **kw,
+                )
+            )
+
+    add(
+        settings.limit_auth_failures,
+        "minute",
+        "auth-failures",
+        counts_requests=False,
+        identifier_for_request=client_address,
+    )
+    add(settings.limit_per_address, "minute", "address", identifier_for_request=client_address)
+    add(
+        settings.limit_per_key,
+        "minute",
+        "key",
+        identifier_for_request=_key_identifier,
+        check_throttle_handler=_has_key,
+    )
+    add(
+        settings.limit_battles_per_address,
+        "hour",
+        "battles",
+        identifier_for_request=client_address,
+        check_throttle_handler=_anonymous_creation("/battles"),
+    )
+    add(
+        settings.limit_integrations_per_address,
+        "hour",
+        "integrations",
+        identifier_for_request=client_address,
+        check_throttle_handler=_anonymous_creation("/integrations"),
+    )
+    return [c.middleware for c in configs]
+
+
+def _anonymous_creation(path: str) -> Any:
+    def check(request: Request[Any, Any, Any]) -> bool:
+        return request.method == "POST" and request.url.path == path and not _has_key(request)
+
+    return check
+
+
+class TooManyStreams(Exception):
+    """A key holds as many open streams as it may."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"this key already holds {limit} open streams; close one first")
+        self.limit = limit
+
+
+class StreamSlots:
+    """How many streams each key holds open, across workers when Redis is configured."""
+
+    def __init__(self, counters: Counters, limit: int) -> None:
+        self._counters = counters
+        self.limit = limit
+
+    async def take(self, authorization: str | None) -> str | None:
+        """Take a slot for this key (None: no limit); `TooManyStreams` when none is left."""
+        if self.limit <= 0 or not authorization:
+            return None
+        name = "streams:" + key_identity(authorization.removeprefix("Bearer ").strip())
+        if await self._counters.adjust(name, 1, _STREAM_SLOT_TTL) > self.limit:
+            await self._counters.adjust(name, -1, _STREAM_SLOT_TTL)
+            raise TooManyStreams(self.limit)
+        return name
+
+    async def give_back(self, slot: str | None) -> None:
+        if slot is not None:
+            await self._counters.adjust(slot, -1, _STREAM_SLOT_TTL)
