@@ -21,6 +21,7 @@ from websockets.sync.client import connect
 from service.signing import private_key_text
 from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ServerProcess
+from tests.support.quickstart_play import SETUP
 from tests.support.servers import need_redis, postgres_schema
 
 
@@ -75,50 +76,55 @@ def test_the_61st_failed_authentication_from_one_address_is_refused(tmp_path: Pa
 
 
 def test_a_request_without_a_key_is_not_a_failed_guess(tmp_path: Path) -> None:
-    with _server(tmp_path, BATTLE_LIMIT_AUTH_FAILURES="3") as server:
-        with _client(server, _address()) as client:
-            b = create_battle(client)
-            for _ in range(5):
-                assert client.get(f"/battles/{b.id}").status_code == 401  # missing-key
-            for _ in range(3):
-                assert _wrong_key(client, b).status_code == 401
-            _assert_429(_wrong_key(client, b), 3)
+    with (
+        _server(tmp_path, BATTLE_LIMIT_AUTH_FAILURES="3") as server,
+        _client(server, _address()) as client,
+    ):
+        b = create_battle(client)
+        for _ in range(5):
+            assert client.get(f"/battles/{b.id}").status_code == 401  # missing-key
+        for _ in range(3):
+            assert _wrong_key(client, b).status_code == 401
+        _assert_429(_wrong_key(client, b), 3)
 
 
 def test_requests_per_key_and_per_address(tmp_path: Path) -> None:
-    with _server(tmp_path, BATTLE_LIMIT_PER_KEY="5", BATTLE_LIMIT_PER_ADDRESS="12") as server:
-        with _client(server, _address()) as client:
-            b = create_battle(client)  # 1 from this address
-            for i in range(5):
-                r = client.get(f"/battles/{b.id}", headers=b.auth("referee"))
-                assert r.status_code == 200
-                assert r.headers["RateLimit-Limit"] in ("5", "12")
-            _assert_429(client.get(f"/battles/{b.id}", headers=b.auth("referee")), 5)
-            # Another key of the battle has its own count.
-            for _ in range(4):  # 6 + 1 refused + 4 = 11 from this address
-                assert client.get(f"/battles/{b.id}", headers=b.auth("observer")).status_code == 200
-            assert client.get("/rulesets").status_code == 200  # the 12th
-            _assert_429(client.get("/rulesets"), 12)
+    with (
+        _server(tmp_path, BATTLE_LIMIT_PER_KEY="5", BATTLE_LIMIT_PER_ADDRESS="12") as server,
+        _client(server, _address()) as client,
+    ):
+        b = create_battle(client)  # 1 from this address
+        for _i in range(5):
+            r = client.get(f"/battles/{b.id}", headers=b.auth("referee"))
+            assert r.status_code == 200
+            assert r.headers["RateLimit-Limit"] in ("5", "12")
+        _assert_429(client.get(f"/battles/{b.id}", headers=b.auth("referee")), 5)
+        # Another key of the battle has its own count.
+        for _ in range(4):  # 6 + 1 refused + 4 = 11 from this address
+            assert client.get(f"/battles/{b.id}", headers=b.auth("observer")).status_code == 200
+        assert client.get("/rulesets").status_code == 200  # the 12th
+        _assert_429(client.get("/rulesets"), 12)
 
 
 def test_anonymous_creations_are_limited_per_address(tmp_path: Path) -> None:
     env = {"BATTLE_LIMIT_BATTLES_PER_ADDRESS": "2", "BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS": "1"}
-    with _server(tmp_path, **env) as server:
-        with _client(server, _address()) as client, _client(server, _address()) as other:
-            create_battle(client)
-            create_battle(client)
-            r = client.post("/battles", json={"ruleset": "quickstart", "setup": {}})
-            _assert_429(r, 2)
-            create_battle(other)  # another address
-            made = client.post("/integrations", json={"name": "vtt"})
-            assert made.status_code == 201
-            _assert_429(client.post("/integrations", json={"name": "vtt2"}), 1)
-            # A battle created with an integration key is not anonymous.
-            key = {"Authorization": f"Bearer {made.json()['key']}"}
-            from tests.support.quickstart_play import SETUP
-
-            r = client.post("/battles", json={"ruleset": "quickstart", "setup": SETUP}, headers=key)
-            assert r.status_code == 201, r.text
+    with (
+        _server(tmp_path, **env) as server,
+        _client(server, _address()) as client,
+        _client(server, _address()) as other,
+    ):
+        create_battle(client)
+        create_battle(client)
+        r = client.post("/battles", json={"ruleset": "quickstart", "setup": {}})
+        _assert_429(r, 2)
+        create_battle(other)  # another address
+        made = client.post("/integrations", json={"name": "vtt"})
+        assert made.status_code == 201
+        _assert_429(client.post("/integrations", json={"name": "vtt2"}), 1)
+        # A battle created with an integration key is not anonymous.
+        key = {"Authorization": f"Bearer {made.json()['key']}"}
+        r = client.post("/battles", json={"ruleset": "quickstart", "setup": SETUP}, headers=key)
+        assert r.status_code == 201, r.text
 
 
 def _open_sse(client: httpx.Client, b: Battle, who: str) -> httpx.Response:
@@ -131,39 +137,41 @@ def _ws_url(server: ServerProcess, b: Battle) -> str:
 
 
 def test_open_streams_per_key_are_capped(tmp_path: Path) -> None:
-    with _server(tmp_path, BATTLE_LIMIT_STREAMS_PER_KEY="2") as server:
-        with _client(server, _address()) as client:
-            b = create_battle(client)
-            first = _open_sse(client, b, "observer")
-            second = _open_sse(client, b, "observer")
-            assert first.status_code == second.status_code == 200
-            third = _open_sse(client, b, "observer")
-            third.read()
-            body = _assert_429(third)
-            assert body["type"] == "urn:battle-service:problem:too-many-streams"
-            third.close()
-            with connect(_ws_url(server, b), additional_headers=b.auth("observer")) as ws:
-                problem = json.loads(ws.recv(timeout=10))
-                assert problem["status"] == 429
-                with pytest.raises(ConnectionClosed) as closed:
-                    ws.recv(timeout=10)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
-            # Another key is not counted with this one.
-            other = _open_sse(client, b, "referee")
-            assert other.status_code == 200
-            other.close()
-            # A stream closed gives its slot back (the server sees the disconnect soon).
-            first.close()
-            deadline = time.monotonic() + 30
-            while True:
-                again = _open_sse(client, b, "observer")
-                if again.status_code == 200 or time.monotonic() > deadline:
-                    break
-                again.close()
-                time.sleep(0.2)
-            assert again.status_code == 200
+    with (
+        _server(tmp_path, BATTLE_LIMIT_STREAMS_PER_KEY="2") as server,
+        _client(server, _address()) as client,
+    ):
+        b = create_battle(client)
+        first = _open_sse(client, b, "observer")
+        second = _open_sse(client, b, "observer")
+        assert first.status_code == second.status_code == 200
+        third = _open_sse(client, b, "observer")
+        third.read()
+        body = _assert_429(third)
+        assert body["type"] == "urn:battle-service:problem:too-many-streams"
+        third.close()
+        with connect(_ws_url(server, b), additional_headers=b.auth("observer")) as ws:
+            problem = json.loads(ws.recv(timeout=10))
+            assert problem["status"] == 429
+            with pytest.raises(ConnectionClosed) as closed:
+                ws.recv(timeout=10)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+        # Another key is not counted with this one.
+        other = _open_sse(client, b, "referee")
+        assert other.status_code == 200
+        other.close()
+        # A stream closed gives its slot back (the server sees the disconnect soon).
+        first.close()
+        deadline = time.monotonic() + 30
+        while True:
+            again = _open_sse(client, b, "observer")
+            if again.status_code == 200 or time.monotonic() > deadline:
+                break
             again.close()
-            second.close()
+            time.sleep(0.2)
+        assert again.status_code == 200
+        again.close()
+        second.close()
 
 
 def _verify(client: httpx.Client, b: Battle, who: str) -> dict[str, Any]:
