@@ -253,8 +253,8 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     events_sealed: int = 0
     receipts_ok: bool = True  # every receipt given is this service's and the log holds it
     receipts: list[ReceiptCheck] = []
-    # The audit was made earlier at this same head (service.verify_cache); receipts are
-    # always checked afresh.
+    # The dice audit was made earlier at this same head (service.verify_cache); the chain
+    # and the receipts are always checked afresh.
     cached: bool = False
 
 

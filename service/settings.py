@@ -21,8 +21,8 @@ BATTLE_LIMIT_AUTH_FAILURES      failed authentications per minute from one addre
 BATTLE_LIMIT_BATTLES_PER_ADDRESS       battles created without a key, per hour per address (300)
 BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS  integrations registered per hour per address (20)
 BATTLE_LIMIT_STREAMS_PER_KEY    streams (SSE and WebSocket) one key holds open (default 16)
-BATTLE_VERIFY_CACHE_SECONDS     how long a /verify report is reused while the battle's head
-                                is unchanged (default 60; 0: every /verify audits afresh)
+BATTLE_VERIFY_CACHE_SECONDS     how long /verify reuses its dice audit while the battle's head
+                                is unchanged (default 60; 0: never; the chain is always walked)
 """
 
 from __future__ import annotations

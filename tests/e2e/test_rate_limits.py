@@ -146,6 +146,7 @@ def test_open_streams_per_key_are_capped(tmp_path: Path) -> None:
         second = _open_sse(client, b, "observer")
         assert first.status_code == second.status_code == 200
         third = _open_sse(client, b, "observer")
+        assert third.status_code == 429  # before reading: a stream admitted never ends
         third.read()
         body = _assert_429(third)
         assert body["type"] == "urn:battle-service:problem:too-many-streams"
