@@ -24,7 +24,14 @@ from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
-from service.limits import STORE_NAME, StreamSlots, counters_of, limit_middleware, limit_store
+from service.limits import (
+    STORE_NAME,
+    AuthFailures,
+    StreamSlots,
+    counters_of,
+    limit_middleware,
+    limit_store,
+)
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
 from service.read_openapi import ReadsSchemaPlugin
@@ -131,6 +138,7 @@ def create_app(
         )
         app.state.store_kind = kind
         app.state.stream_slots = StreamSlots(counters_of(app), settings.limit_streams_per_key)
+        app.state.auth_failures = AuthFailures(counters_of(app), settings.limit_auth_failures)
         tune_gc()
         try:
             yield

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "STORE_NAME",
+    "AuthFailures",
     "Counters",
     "CountingRateLimitMiddleware",
     "LimitConfig",
@@ -337,3 +338,23 @@ class StreamSlots:
     async def give_back(self, slot: str | None) -> None:
         if slot is not None:
             await self._counters.adjust(slot, -1, _STREAM_SLOT_TTL)
+
+
+class AuthFailures:
+    """The failed-authentication counter of an address, for WebSockets, which the HTTP
+    middleware does not see (the same counter: a guess over either counts for both)."""
+
+    def __init__(self, counters: Counters, limit: int) -> None:
+        self._counters = counters
+        self.limit = limit
+
+    async def refused(self, address: str) -> int | None:
+        """Seconds to wait if this address has failed too often, else None."""
+        if self.limit <= 0:
+            return None
+        count, reset = await self._counters.peek(f"auth-failures:{address}")
+        return max(reset, 1) if count >= self.limit else None
+
+    async def failed(self, address: str) -> None:
+        if self.limit > 0:
+            await self._counters.add(f"auth-failures:{address}", 60)

@@ -32,7 +32,7 @@ from service.auth import Principal
 from service.battles import BattleService
 from service.errors import BadRequest, NotFound, ServiceError
 from service.fanout import Hub, follow
-from service.limits import StreamSlots, TooManyStreams
+from service.limits import AuthFailures, StreamSlots, TooManyStreams
 from service.problems import problem_type
 from service.routes import (
     MAX_VERSION,
@@ -318,12 +318,22 @@ async def battle_events_ws(
     state: State = socket.app.state
     service: BattleService = state.service
     slots: StreamSlots = state.stream_slots
+    failures: AuthFailures = state.auth_failures
+    address = socket.client.host if socket.client else "unknown"
     await socket.accept()
     try:
         authorization = _authorization(
             socket.headers.get("authorization"), socket.query_params.get("access_key")
         )
-        principal = await service.keys.resolve(authorization, battle_id)
+        wait = await failures.refused(address)
+        if wait is not None:
+            raise _limited(f"too many failed authentications; retry in {wait} s")
+        try:
+            principal = await service.keys.resolve(authorization, battle_id)
+        except ServiceError as e:
+            if e.status == 401 and authorization:
+                await failures.failed(address)
+            raise
         stream = await _battle_stream(
             service, principal, battle_id, _ws_query_int(socket, "after") or 0
         )
@@ -353,7 +363,11 @@ async def battle_events_ws(
 
 
 def _too_many(e: TooManyStreams) -> ServiceError:
-    error = ServiceError(str(e), code="too-many-streams", limit=e.limit)
+    return _limited(str(e), code="too-many-streams", limit=e.limit)
+
+
+def _limited(detail: str, code: str = "rate-limited", **context: Any) -> ServiceError:
+    error = ServiceError(detail, code=code, **context)
     error.status, error.title = 429, "Too many requests"
     return error
 

@@ -236,3 +236,29 @@ def test_two_workers_share_the_failure_count_through_redis() -> None:
                 second.stop()
         finally:
             first.stop()
+
+
+def _ws_close_code(server: ServerProcess, b: Battle, address: str, key: str) -> int:
+    headers = {"Authorization": f"Bearer {key}"}
+    with connect(_ws_url(server, b), additional_headers=headers, source_address=(address, 0)) as ws:
+        problem = json.loads(ws.recv(timeout=10))
+        assert problem["kind"] == "problem"
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None
+    return closed.value.rcvd.code
+
+
+def test_websocket_guesses_count_with_http_ones(tmp_path: Path) -> None:
+    address = _address()
+    with (
+        _server(tmp_path, BATTLE_LIMIT_AUTH_FAILURES="4") as server,
+        _client(server, address) as client,
+    ):
+        b = create_battle(client)
+        assert _wrong_key(client, b).status_code == 401
+        for _ in range(3):
+            assert _ws_close_code(server, b, address, "bk_wrong") == 4401
+        _assert_429(_wrong_key(client, b), 4)
+        # Refused over a WebSocket too, even with the battle's own key.
+        assert _ws_close_code(server, b, address, b.keys["observer"]) == 4429
