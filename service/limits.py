@@ -74,7 +74,7 @@ class Counters:
         self._redis = store._redis if isinstance(store, RedisStore) else None
         self._store = store
         self._memory: dict[str, list[int]] = {}  # key -> [count, reset at (unix seconds)]
-        self._gauges: dict[str, int] = {}
+        self._gauges: dict[str, tuple[int, int]] = {}  # key -> (value, forgotten at)
 
     def _key(self, key: str) -> str:
         if isinstance(self._store, RedisStore):
@@ -106,11 +106,16 @@ class Counters:
 
     async def adjust(self, key: str, delta: int, ttl: int) -> int:
         """A gauge, not a window: add `delta` and keep the key `ttl` seconds after this
-        change (in memory: for ever); its value then."""
+        change (so that a slot never given back, by a worker that died, is forgotten in
+        the end); its value then."""
         if self._redis is None:
-            value = self._gauges[key] = self._gauges.get(key, 0) + delta
+            now = int(time.time())
+            value, expires = self._gauges.get(key, (0, now))
+            value = value + delta if expires > now else delta
             if value <= 0:
-                del self._gauges[key]
+                self._gauges.pop(key, None)
+            else:
+                self._gauges[key] = (value, now + ttl)
             return value
         name = self._key(key)
         try:
