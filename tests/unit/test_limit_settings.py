@@ -23,8 +23,10 @@ def test_a_limit_that_is_not_a_whole_number_is_refused(value: str) -> None:
         Settings.from_env({"BATTLE_LIMIT_PER_KEY": value})
 
 
-def test_a_limit_of_zero_adds_no_middleware() -> None:
-    on = limit_middleware(Settings())
-    off = limit_middleware(Settings(limit_per_key=0, limit_per_address=0))
-    assert len(on) == 5
-    assert len(off) == 3
+def test_a_limit_of_zero_is_no_policy() -> None:
+    def names(settings: Settings) -> list[str]:
+        return [p.name for m in limit_middleware(settings) for p in m.policies]
+
+    assert len(names(Settings())) == 5
+    assert "key" not in names(Settings(limit_per_key=0, limit_per_address=0))
+    assert len(names(Settings(limit_per_key=0, limit_per_address=0))) == 3
