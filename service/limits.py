@@ -211,10 +211,10 @@ class RateLimits(ASGIMiddleware):
     """
 
     scopes = (ScopeType.HTTP,)
-    exclude_path_pattern = ("^/health$", "^/schema")
 
     def __init__(self, policies: list[LimitConfig]) -> None:
         self.policies = policies
+        self.should_bypass_for_scope = _unlimited
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         app = scope["litestar_app"]
@@ -248,6 +248,11 @@ class RateLimits(ASGIMiddleware):
         if shown is not None:
             send = _with_headers(send, *shown)
         await next_app(scope, receive, send)
+
+
+def _unlimited(scope: Scope) -> bool:
+    path: str = scope["path"]
+    return path == "/health" or path.startswith("/schema")
 
 
 def _with_headers(send: Send, limit: int, remaining: int, reset: int) -> Send:
