@@ -104,6 +104,7 @@ def test_requests_per_key_and_per_address(tmp_path: Path) -> None:
             assert client.get(f"/battles/{b.id}", headers=b.auth("observer")).status_code == 200
         assert client.get("/rulesets").status_code == 200  # the 12th
         _assert_429(client.get("/rulesets"), 12)
+        assert client.get("/health").status_code == 200  # probes are never limited
 
 
 def test_anonymous_creations_are_limited_per_address(tmp_path: Path) -> None:
