@@ -24,6 +24,7 @@ import msgspec
 import uvloop
 
 from bench.scripts import command_bodies, play_script
+from bench.servers import NO_RATE_LIMITS
 from tests.support.quickstart_play import SETUP
 
 __all__ = ["main"]
@@ -93,6 +94,7 @@ async def bare_us(requests: int) -> float:
 
 async def service_us(requests: int, db: Path) -> float:
     os.environ["BATTLE_DB"] = str(db)
+    os.environ.update(NO_RATE_LIMITS)
     from service.app import create_app
 
     app = create_app()

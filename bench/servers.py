@@ -12,7 +12,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-__all__ = ["ROOT", "cpu_seconds", "serve"]
+__all__ = ["NO_RATE_LIMITS", "ROOT", "cpu_seconds", "serve"]
+
+# A benchmark is one client sending as fast as it can: the service's rate limits
+# (service.limits) would refuse it, so they are off here (the command path is measured).
+NO_RATE_LIMITS = {
+    f"BATTLE_LIMIT_{name}": "0"
+    for name in ("PER_ADDRESS", "PER_KEY", "BATTLES_PER_ADDRESS", "STREAMS_PER_KEY")
+}
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -47,7 +54,7 @@ def serve(app: str, *, factory: bool, env: dict[str, str], probe: str) -> Iterat
     ]  # fmt: skip
     if factory:
         cmd.append("--factory")
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **env})
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **NO_RATE_LIMITS, **env})
     _PIDS[port] = proc.pid  # uvicorn with one worker serves in this very process
     deadline = time.monotonic() + 30
     try:

@@ -26,7 +26,14 @@ from service.command_body import RawJSONObjectPlugin
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
-from service.limits import AuthFailureLimiter, StreamCounter
+from service.limits import (
+    STORE_NAME,
+    AuthFailures,
+    StreamSlots,
+    counters_of,
+    limit_middleware,
+    limit_store,
+)
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
 from service.read_openapi import ReadsSchemaPlugin
@@ -120,7 +127,6 @@ def create_app(
     )
     the_store: EventStore = store or make_store(settings)
     kind = type(the_store).__name__
-    limiter = AuthFailureLimiter(settings.auth_failures, settings.redis_url)
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
@@ -136,9 +142,15 @@ def create_app(
         watch = ShutdownWatch(asyncio.get_running_loop(), hub.close)
         watch.install()
         app.state.hub = hub
-        app.state.service = BattleService(the_store, signing=signing, on_appended=hub.appended)
+        app.state.service = BattleService(
+            the_store,
+            signing=signing,
+            on_appended=hub.appended,
+            verify_cache_seconds=settings.verify_cache_seconds,
+        )
         app.state.store_kind = kind
-        app.state.streams = StreamCounter(settings.max_streams_per_key)
+        app.state.stream_slots = StreamSlots(counters_of(app), settings.limit_streams_per_key)
+        app.state.auth_failures = AuthFailures(counters_of(app), settings.limit_auth_failures)
         tune_gc()
         try:
             yield
@@ -146,7 +158,6 @@ def create_app(
             watch.uninstall()
             hub.close()
             await hub.stop()
-            await limiter.close()
             await the_store.close()
 
     return Litestar(
@@ -158,10 +169,10 @@ def create_app(
             *STREAM_ROUTES,
         ],
         lifespan=[lifespan],
-        before_request=limiter.before_request,
-        after_exception=[limiter.after_exception],
         state=State({"store_kind": kind}),
         exception_handlers=exception_handlers,
+        middleware=limit_middleware(settings),
+        stores={STORE_NAME: limit_store(settings)},
         request_class=JSONBodyRequest,  # unreadable JSON bodies: 400, not 500
         request_max_body_size=SMALL_BODY_MAX,  # larger per route: service.json_body
         plugins=[

@@ -31,6 +31,7 @@ from events.errors import (
     VersionConflict,
 )
 from service.errors import ServiceError
+from service.limits import TooManyStreams
 
 __all__ = ["PROBLEM_MEDIA_TYPE", "exception_handlers", "problem_type"]
 
@@ -156,10 +157,23 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
         405: "method-not-allowed",
         413: "request-too-large",
         415: "unsupported-media-type",
+        429: "rate-limited",
     }
     code = codes.get(status, f"http-{status}")
     title = "The request is not valid" if status == 400 else HTTPStatus(status).phrase
     return _problem(request, status, code, title, exc.detail, headers=exc.headers)
+
+
+def _too_many_streams(request: Request[Any, Any, Any], exc: TooManyStreams) -> Response[Any]:
+    return _problem(
+        request,
+        429,
+        "too-many-streams",
+        "Too many requests",
+        str(exc),
+        {"limit": exc.limit},
+        headers={"Retry-After": "5"},
+    )
 
 
 def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any]:
@@ -169,6 +183,7 @@ def _unexpected(request: Request[Any, Any, Any], exc: Exception) -> Response[Any
 
 exception_handlers: dict[type[Exception] | int, Any] = {
     ServiceError: _service_error,
+    TooManyStreams: _too_many_streams,
     DomainError: _domain_error,
     StoreError: _store_error,
     ValidationException: _validation_error,

@@ -31,6 +31,7 @@ __all__ = ["RECEIPT_ROUTES"]
     operation_id="getKeys",
     tags=["service"],
     summary="The public keys that verify receipts (the current one first, then retired ones)",
+    responses=problems(),
 )
 async def get_keys(request: AppRequest) -> PublicKeys:
     return PublicKeys(

@@ -73,8 +73,7 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
             "The rules do not allow this now, the Idempotency-Key was reused, or the"
             " request names a version or a receipt this battle does not have"
         ),
-        429: "Too many requests with unknown keys from this address, or too many open "
-        "streams for this key; Retry-After says when to try again",
+        429: "Too many requests: a rate limit (service.limits) was reached; see Retry-After",
         503: "The event store is unavailable; retry",
     }
     return {
@@ -84,8 +83,7 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
             description=text[s],
             generate_examples=False,
         )
-        # Any route may answer 429: an address over the failed-authentication limit is
-        # refused everywhere (service.limits).
+        # Any route may answer 429: every route is rate limited (service.limits).
         for s in sorted({*statuses, 429})
     }
 
@@ -144,7 +142,13 @@ async def health(request: AppRequest) -> Health:
     )
 
 
-@get("/rulesets", operation_id="listRulesets", tags=["rulesets"], summary="The rule systems")
+@get(
+    "/rulesets",
+    operation_id="listRulesets",
+    tags=["rulesets"],
+    summary="The rule systems",
+    responses=problems(),
+)
 async def list_rulesets() -> list[RulesetSummary]:
     return [
         RulesetSummary(id=r.id, version=r.version, title=r.title, seed=r.seed)

@@ -253,6 +253,9 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     events_sealed: int = 0
     receipts_ok: bool = True  # every receipt given is this service's and the log holds it
     receipts: list[ReceiptCheck] = []
+    # The dice audit was made earlier at this same head (service.verify_cache); the chain
+    # and the receipts are always checked afresh.
+    cached: bool = False
 
 
 MAX_RECEIPTS = 100

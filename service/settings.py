@@ -17,11 +17,20 @@ BATTLE_RETIRED_SIGNING_KEYS  older signing keys, comma-separated (still verify a
 BATTLE_HEADER_TIMEOUT    seconds a client has to send a request's headers (default 10)
 BATTLE_SHUTDOWN_TIMEOUT  seconds requests may take to finish after SIGTERM (default 3)
 BATTLE_MAX_CONNECTIONS   open connections per worker; more are answered 503 (default 1000)
-BATTLE_AUTH_FAILURES     requests with an unknown key per client address and minute,
-                         then 429 for that address until the minute ends (default 60)
-BATTLE_MAX_STREAMS_PER_KEY  open SSE/WebSocket streams per key and worker (default 20)
 BATTLE_FANOUT_POLL_SECONDS  how often the live fan-out reads the store when no one rings
                      (default 1; the tests set it long so that only a ring can deliver)
+
+Limits (service.limits; each a whole number, 0 turns it off; counted in Redis when
+BATTLE_REDIS_URL is set, so that every worker shares them):
+BATTLE_LIMIT_PER_ADDRESS        requests per minute from one client address (default 3000)
+BATTLE_LIMIT_PER_KEY            requests per minute with one access key (default 1200)
+BATTLE_LIMIT_AUTH_FAILURES      failed authentications per minute from one address; once
+                                reached, that address is refused until the minute ends (60)
+BATTLE_LIMIT_BATTLES_PER_ADDRESS       battles created without a key, per hour per address (300)
+BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS  integrations registered per hour per address (20)
+BATTLE_LIMIT_STREAMS_PER_KEY    streams (SSE and WebSocket) one key holds open (default 16)
+BATTLE_VERIFY_CACHE_SECONDS     how long /verify reuses its dice audit while the battle's head
+                                is unchanged (default 60; 0: never; the chain is always walked)
 """
 
 from __future__ import annotations
@@ -33,6 +42,24 @@ import msgspec
 __all__ = ["Settings"]
 
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+_LIMIT_DEFAULTS = {
+    "limit_per_address": 3000,
+    "limit_per_key": 1200,
+    "limit_auth_failures": 60,
+    "limit_battles_per_address": 300,
+    "limit_integrations_per_address": 20,
+    "limit_streams_per_key": 16,
+    "verify_cache_seconds": 60,
+}
+
+
+def _whole(env: dict[str, str], name: str, default: int) -> int:
+    text = env.get(name, "").strip()
+    if not text:
+        return default
+    if not text.isdigit():
+        raise ValueError(f"{name} must be a whole number (0: no limit), not {text!r}")
+    return int(text)
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):
@@ -47,9 +74,14 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     header_timeout: float = 10.0
     shutdown_timeout: float = 3.0
     max_connections: int = 1000
-    auth_failures: int = 60
-    max_streams_per_key: int = 20
     fanout_poll_seconds: float = 1.0
+    limit_per_address: int = 3000
+    limit_per_key: int = 1200
+    limit_auth_failures: int = 60
+    limit_battles_per_address: int = 300
+    limit_integrations_per_address: int = 20
+    limit_streams_per_key: int = 16
+    verify_cache_seconds: int = 60
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -66,7 +98,12 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             raise ValueError(
                 f"BATTLE_FANOUT_POLL_SECONDS must be a positive number of seconds, not {poll!r}"
             )
+        limits = {
+            name: _whole(env, f"BATTLE_{name.upper()}", default)
+            for name, default in _LIMIT_DEFAULTS.items()
+        }
         return cls(
+            **limits,
             database=env.get("BATTLE_DB") or "data/battles.db",
             redis_url=env.get("BATTLE_REDIS_URL") or None,
             db_pool_size=int(pool),
@@ -82,8 +119,6 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             header_timeout=_positive(env, "BATTLE_HEADER_TIMEOUT", 10.0),
             shutdown_timeout=_positive(env, "BATTLE_SHUTDOWN_TIMEOUT", 3.0),
             max_connections=int(_positive(env, "BATTLE_MAX_CONNECTIONS", 1000, integer=True)),
-            auth_failures=int(_positive(env, "BATTLE_AUTH_FAILURES", 60, integer=True)),
-            max_streams_per_key=int(_positive(env, "BATTLE_MAX_STREAMS_PER_KEY", 20, integer=True)),
             fanout_poll_seconds=poll_seconds,
         )
 

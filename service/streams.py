@@ -13,10 +13,10 @@ header where the client allows it).
 
 from __future__ import annotations
 
-import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
+import anyio
 import msgspec
 from litestar import WebSocket, get, websocket
 from litestar.datastructures import State
@@ -32,6 +32,7 @@ from service.auth import Principal
 from service.battles import BattleService
 from service.errors import BadRequest, NotFound, ServiceError
 from service.fanout import Hub, follow
+from service.limits import AuthFailures, StreamSlots, TooManyStreams
 from service.problems import problem_type
 from service.routes import (
     MAX_VERSION,
@@ -60,10 +61,8 @@ LastEventId = Annotated[
 ]
 After = Annotated[
     int | None,
-    # gt=-1, not ge=0: Litestar documents an optional parameter's bound only when it is
-    # truthy, so ge=0 left the OpenAPI document without a minimum.
     QueryParameter(
-        gt=-1, le=MAX_VERSION, required=False, description="Start after this id (0: from the start)"
+        ge=0, le=MAX_VERSION, required=False, description="Start after this id (0: from the start)"
     ),
 ]
 AccessKey = Annotated[
@@ -216,7 +215,7 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
 
 
 async def _sse(
-    stream: _Stream, hub: Hub, release: Callable[[], None]
+    stream: _Stream, hub: Hub, slots: StreamSlots, slot: str | None
 ) -> AsyncIterator[ServerSentEventMessage]:
     try:
         yield ServerSentEventMessage(comment="connected", retry=1000, data=None)
@@ -227,30 +226,19 @@ async def _sse(
                 ev, out = item
                 yield ServerSentEventMessage(id=stream.cursor(ev), data=_encode(out).decode())
     finally:
-        release()
+        with anyio.CancelScope(shield=True):  # the client left: cancelled, but give it back
+            await slots.give_back(slot)
 
 
-def _sse_response(request: AppRequest, principal: Principal, stream: _Stream) -> ServerSentEvent:
-    """The stream as SSE, counted against the key's cap (`service.limits`) while it is open."""
-    slot = request.app.state.streams.open(_stream_key(principal))
-    slot.__enter__()  # 429 here, before the response starts, when the key is at its cap
-    released = False
-
-    def release() -> None:
-        nonlocal released
-        if not released:
-            released = True
-            slot.__exit__(None, None, None)
-
-    body = _sse(stream, request.app.state.hub, release)
-    weakref.finalize(body, release)  # a body never started (the client left) frees it too
-    return ServerSentEvent(body, headers={"Cache-Control": "no-store"})
-
-
-def _stream_key(principal: Principal) -> tuple[str, str, str | None]:
-    """Who holds a stream: one key per battle and role (or the integration)."""
-    owner = principal.integration_id or principal.battle_id
-    return owner, principal.actor.role, principal.actor.side
+async def _sse_response(
+    request: AppRequest, stream: _Stream, authorization: str | None
+) -> ServerSentEvent:
+    """The stream as SSE, once the key has a free slot (service.limits.StreamSlots)."""
+    slots: StreamSlots = request.app.state["stream_slots"]
+    slot = await slots.take(authorization)
+    return ServerSentEvent(
+        _sse(stream, request.app.state.hub, slots, slot), headers={"Cache-Control": "no-store"}
+    )
 
 
 @get(
@@ -271,11 +259,12 @@ async def stream_battle_events(
     access_key: AccessKey = None,
 ) -> ServerSentEvent:
     service = service_of(request)
-    principal = await service.keys.resolve(_authorization(authorization, access_key), battle_id)
+    key = _authorization(authorization, access_key)
+    principal = await service.keys.resolve(key, battle_id)
     stream = await _battle_stream(
         service, principal, battle_id, _parse_cursor(last_event_id, after)
     )
-    return _sse_response(request, principal, stream)
+    return await _sse_response(request, stream, key)
 
 
 @get(
@@ -300,9 +289,10 @@ async def stream_events(
     access_key: AccessKey = None,
 ) -> ServerSentEvent:
     service = service_of(request)
-    principal = await service.keys.principal(_authorization(authorization, access_key))
+    key = _authorization(authorization, access_key)
+    principal = await service.keys.principal(key)
     stream = await _global_stream(service, principal, _parse_cursor(last_event_id, after))
-    return _sse_response(request, principal, stream)
+    return await _sse_response(request, stream, key)
 
 
 def _ws_query_int(socket: WebSocket[Any, Any, Any], name: str) -> int | None:
@@ -327,26 +317,35 @@ async def battle_events_ws(
     """
     state: State = socket.app.state
     service: BattleService = state.service
+    slots: StreamSlots = state.stream_slots
+    failures: AuthFailures = state.auth_failures
+    address = socket.client.host if socket.client else "unknown"
     await socket.accept()
     try:
         authorization = _authorization(
             socket.headers.get("authorization"), socket.query_params.get("access_key")
         )
-        principal = await service.keys.resolve(authorization, battle_id)
+        wait = await failures.refused(address)
+        if wait is not None:
+            raise _limited(f"too many failed authentications; retry in {wait} s")
+        try:
+            principal = await service.keys.resolve(authorization, battle_id)
+        except ServiceError as e:
+            if e.status == 401 and authorization:
+                await failures.failed(address)
+            raise
         stream = await _battle_stream(
             service, principal, battle_id, _ws_query_int(socket, "after") or 0
         )
+        slot = await slots.take(authorization)
     except ServiceError as e:
         await _refuse(socket, e)
         return
+    except TooManyStreams as e:
+        await _refuse(socket, _too_many(e))
+        return
     except StoreUnavailable:
         await socket.close(code=1011, reason="the event store is unavailable")
-        return
-    try:
-        slot = state.streams.open(_stream_key(principal))
-        slot.__enter__()
-    except ServiceError as e:  # the key is at its cap of open streams
-        await _refuse(socket, e)
         return
     try:
         async for item in stream.events(state.hub):
@@ -361,7 +360,18 @@ async def battle_events_ws(
     except WebSocketDisconnect:
         return
     finally:
-        slot.__exit__(None, None, None)
+        with anyio.CancelScope(shield=True):
+            await slots.give_back(slot)
+
+
+def _too_many(e: TooManyStreams) -> ServiceError:
+    return _limited(str(e), code="too-many-streams", limit=e.limit)
+
+
+def _limited(detail: str, code: str = "rate-limited", **context: Any) -> ServiceError:
+    error = ServiceError(detail, code=code, **context)
+    error.status, error.title = 429, "Too many requests"
+    return error
 
 
 async def _refuse(socket: WebSocket[Any, Any, Any], e: ServiceError) -> None:
