@@ -675,4 +675,22 @@ def _decode_command(ruleset: Ruleset[Any, Any, Any, Any, Any], command: msgspec.
             ) from e
         if "missing required field `type`" in message:
             raise BadRequest(f"the command needs a 'type'; {known}", code="invalid-command") from e
+        # A tag several rulesets share (Attack) with the fields of another ruleset's command:
+        # schema-valid too, so refused by the battle (422), not as a malformed body.
+        other = [r.id for r in RULESETS.values() if r is not ruleset and _decodes(r, command)]
+        if other:
+            raise Unprocessable(
+                f"this is a command of {', '.join(other)}, not of {ruleset.id} ({message}); "
+                f"{known}",
+                code="command-of-another-ruleset",
+            ) from e
         raise BadRequest(f"invalid command: {message}", code="invalid-command") from e
+
+
+def _decodes(ruleset: Ruleset[Any, Any, Any, Any, Any], command: bytes) -> bool:
+    """Whether `command` is a valid command of `ruleset` (only asked of a refused one)."""
+    try:
+        ruleset.command_decoder.decode(command)
+    except msgspec.DecodeError:
+        return False
+    return True

@@ -61,8 +61,10 @@ LastEventId = Annotated[
 ]
 After = Annotated[
     int | None,
+    # gt=-1, not ge=0: Litestar documents an optional parameter's bound only when it is
+    # truthy, so ge=0 left the OpenAPI document without a minimum.
     QueryParameter(
-        ge=0, le=MAX_VERSION, required=False, description="Start after this id (0: from the start)"
+        gt=-1, le=MAX_VERSION, required=False, description="Start after this id (0: from the start)"
     ),
 ]
 AccessKey = Annotated[

@@ -329,3 +329,15 @@ def test_a_command_of_another_ruleset_is_refused_by_the_battle_not_the_schema(
         "command-of-another-ruleset",
     )
     assert "skirmish" in body["detail"] and "MoveSquad" in body["detail"]
+
+
+def test_a_shared_tag_with_another_rulesets_fields_is_refused_by_the_battle(
+    battle: Battle,
+) -> None:
+    # Attack is a tag of quickstart and of tactical: tactical's fields make it a valid
+    # command of the document, and not one of this quickstart battle: 422, not 400.
+    tactical_attack = {"type": "Attack", "character": "c", "weapon": "w", "pool": "HEA"}
+    body = _problem(battle.command("referee", tactical_attack), 422, "command-of-another-ruleset")
+    assert "tactical" in body["detail"]
+    # A body that is no ruleset's command stays a 400.
+    _problem(battle.command("referee", {"type": "Attack", "nonsense": 1}), 400, "invalid-command")

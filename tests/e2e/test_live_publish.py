@@ -17,8 +17,10 @@ from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from websockets.sync.client import connect
 
+from service.signing import private_key_text
 from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ServerProcess
 from tests.support.servers import need_redis, postgres_schema
@@ -143,7 +145,12 @@ def test_a_live_event_reaches_a_websocket_subscriber_without_waiting_for_the_pol
 def test_a_live_event_reaches_another_workers_subscriber_through_redis() -> None:
     redis_url = need_redis()
     with postgres_schema() as database:
-        env = {"BATTLE_DB": database, "BATTLE_REDIS_URL": redis_url, **POLL}
+        env = {
+            "BATTLE_DB": database,
+            "BATTLE_REDIS_URL": redis_url,
+            "BATTLE_SIGNING_KEY": private_key_text(Ed25519PrivateKey.generate()),  # shared
+            **POLL,
+        }
         first = ServerProcess(env)
         try:
             second = ServerProcess(env)

@@ -29,7 +29,10 @@ from service.settings import Settings
 from tests.support.quickstart_play import SETUP
 
 _DB = Path(tempfile.mkdtemp(prefix="battle-schemathesis-")) / "battles.db"
-app = create_app(Settings(database=str(_DB), log_level="WARNING"))
+# Rate limits off: schemathesis sends thousands of requests, many with made-up keys
+# (tests/e2e/test_rate_limits.py checks the limits).
+_NO_LIMITS = {name: 0 for name in Settings.__struct_fields__ if name.startswith("limit_")}
+app = create_app(Settings(database=str(_DB), log_level="WARNING", **_NO_LIMITS))
 # A schema-valid request may still be refused by the battle it names: by the rules, a
 # version or receipt it does not have, a reused Idempotency-Key (422), a key that is not
 # its own (401/403), a battle that does not exist (404), a stale expected_version (409).
@@ -39,7 +42,25 @@ _CONFIG = SchemathesisConfig.from_dict(
         "checks": {
             "positive_data_acceptance": {
                 "expected-statuses": ["2xx", "401", "403", "404", "409", "422"]
-            }
+            },
+            # A body over the route's size limit is refused with 413 before it is parsed:
+            # a tactical setup within its item bounds can be larger than POST /battles takes.
+            "negative_data_rejection": {
+                "expected-statuses": [
+                    "400",
+                    "401",
+                    "403",
+                    "404",
+                    "405",
+                    "406",
+                    "409",
+                    "413",
+                    "415",
+                    "422",
+                    "428",
+                    "429",
+                ]
+            },
         }
     }
 )
