@@ -356,7 +356,7 @@ class Timeline:
         if start <= base or start not in marks:
             start = base if base > 0 or 1 not in marks or version < 1 else 1
         meta: BattleMeta | None
-        meta, game = marks[start] if start in marks else (None, None)
+        meta, game = marks.get(start, (None, None))
         evolve, battle_step, battle_types = self.ruleset.evolve, self._battle_step, _BATTLE_TYPES
         for v, ev in enumerate(self._events[start - base : version - base], start + 1):
             if type(ev) in battle_types:

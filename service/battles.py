@@ -12,7 +12,6 @@ import asyncio
 import hashlib
 import os
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any, Union, get_args
 
@@ -23,6 +22,7 @@ from domain.battle import (
     Battle,
     BattleCreated,
     DiceSeedRevealed,
+    HistoryNeeded,
     RulingRecorded,
     Timeline,
 )
@@ -39,13 +39,14 @@ from domain.decider import Ruleset
 from domain.dice import ServerDice, SuppliedDice, commitment
 from domain.errors import DiceError, NotPermitted, RuleViolation
 from domain.rulesets import get_ruleset
+from domain.snapshot import snapshot_of
 from events.chain import canonical, encode_event, seal
 from events.envelope import CommandRecord, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, VersionConflict
-from events.readahead import read_log_ahead
 from events.store import EventStore
 from events.verify import audit_log
 from service.auth import KeyRing, Principal
+from service.battle_cache import DEFAULT_CACHE_MB, KEEP_VERSIONS, ByteLRU, timeline_bytes
 from service.errors import BadRequest, Forbidden, NotFound
 from service.founding import create_battle, fork_battle
 from service.schemas import (
@@ -63,6 +64,7 @@ from service.schemas import (
     VerifyReport,
 )
 from service.sealing import Sealer, draw_salts, event_out, reader_log, unsealed_upto
+from service.snapshots import DEFAULT_SNAPSHOT_EVERY, SnapshotWriter, fold_battle
 
 __all__ = ["BattleService", "event_out"]
 
@@ -95,16 +97,21 @@ def _seed_name(commit: str) -> str:
 class _Loaded:
     """A battle folded in memory, with the lock that serialises this process's commands."""
 
-    __slots__ = ("head_hash", "lock", "ruleset", "seeds", "timeline")
+    __slots__ = ("head_hash", "lock", "ruleset", "saved_at", "seeds", "timeline")
 
     def __init__(
-        self, ruleset: Ruleset[Any, Any, Any, Any, Any], timeline: Timeline, head_hash: str
+        self,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        timeline: Timeline,
+        head_hash: str,
+        saved_at: int = 0,
     ) -> None:
         self.ruleset = ruleset
         self.timeline = timeline
         self.head_hash = head_hash  # hash of the last folded event: the next one's prev_hash
         self.lock = asyncio.Lock()
         self.seeds: dict[str, bytes] = {}  # commitment -> seed
+        self.saved_at = saved_at  # the version of its latest stored snapshot, as known here
 
     @property
     def battle(self) -> Battle:
@@ -120,15 +127,19 @@ class BattleService:
         self,
         store: EventStore,
         *,
-        cache_size: int = 512,
+        cache_mb: float = DEFAULT_CACHE_MB,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
         on_appended: Callable[[list[StoredEvent]], None] | None = None,
     ) -> None:
         self.store = store
         # Told of every append this process makes (the live fan-out), after it committed.
         self._on_appended = on_appended or (lambda events: None)
         self.keys = KeyRing(store)
-        self._cache: OrderedDict[str, _Loaded] = OrderedDict()
-        self._cache_size = cache_size
+        # Bounded by an estimate of the memory the battles hold (service.battle_cache).
+        self._cache: ByteLRU[_Loaded] = ByteLRU(
+            int(cache_mb * 1024 * 1024), lambda loaded: timeline_bytes(loaded.timeline)
+        )
+        self.snapshots = SnapshotWriter(store, snapshot_every)
 
     # -- loading ------------------------------------------------------------------------
 
@@ -146,28 +157,74 @@ class BattleService:
         ruleset = get_ruleset(created.ruleset)
         if ruleset is None:  # a battle of a ruleset this build no longer ships
             raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
-        fork_base = None
-        if created.forked_from is not None and created.forked_at is not None:
-            parent = await self._load(created.forked_from)
-            fork_base = parent.timeline.state_at(created.forked_at).game
-        timeline = Timeline(ruleset, fork_base=fork_base)
-        timeline.extend([first[0].data])
         head = await self.store.head(battle_id)
         assert head is not None
-        async for chunk in read_log_ahead(self.store, battle_id, after=1, upto=head.version):
-            timeline.extend_log(chunk)
+        timeline, saved_at = await self._fold(
+            battle_id, ruleset, created, first[0].data, head.version
+        )
         # Folded up to `head`: what was appended since, the next catch-up reads (and a
         # command decided on this state meets a version conflict and decides again).
-        return self._remember(battle_id, _Loaded(ruleset, timeline, head.hash))
+        loaded = self._remember(battle_id, _Loaded(ruleset, timeline, head.hash, saved_at))
+        self._snapshot_if_due(battle_id, loaded)
+        return loaded
+
+    async def _fold(
+        self,
+        battle_id: str,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        created: BattleCreated,
+        first: bytes,
+        upto: int,
+    ) -> tuple[Timeline, int]:
+        """The battle folded up to `upto` from its nearest stored snapshot (service.snapshots)."""
+
+        async def fork_base() -> Any:
+            if created.forked_from is None or created.forked_at is None:
+                return None
+            return (await self.state_at(created.forked_from, created.forked_at)).game
+
+        return await fold_battle(self.store, battle_id, ruleset, first, fork_base, upto)
+
+    async def state_at(self, battle_id: str, version: int) -> Battle:
+        """The state right after `version` (1 <= version <= the battle's current version),
+        from memory or, when it is older than what the cache holds, from the store."""
+        loaded = await self._load(battle_id)
+        try:
+            return loaded.timeline.state_at(version)
+        except HistoryNeeded:
+            pass
+        first = await self.store.read(battle_id, upto=1)
+        created = loaded.battle.meta.created
+        timeline, _ = await self._fold(battle_id, loaded.ruleset, created, first[0].data, version)
+        return timeline.state_at(version)
+
+    async def _refold(self, battle_id: str, loaded: _Loaded) -> None:
+        """Fold the battle again from the store, up to its head: an undo went back before
+        the states the cached timeline holds."""
+        first = await self.store.read(battle_id, upto=1)
+        head = await self.store.head(battle_id)
+        assert head is not None
+        created = loaded.battle.meta.created
+        timeline, _ = await self._fold(
+            battle_id, loaded.ruleset, created, first[0].data, head.version
+        )
+        loaded.timeline, loaded.head_hash = timeline, head.hash
 
     def _remember(self, battle_id: str, loaded: _Loaded) -> _Loaded:
-        existing = self._cache.get(battle_id)
-        if existing is not None:  # a concurrent load got there first: keep its lock
-            return existing
-        self._cache[battle_id] = loaded
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return loaded
+        loaded.timeline.trim(KEEP_VERSIONS)
+        # A concurrent load that got there first is kept, with its lock.
+        return self._cache.put(battle_id, loaded)
+
+    def _snapshot_if_due(self, battle_id: str, loaded: _Loaded) -> None:
+        """Hand the current state to the snapshot writer every `snapshot_every` versions
+        (a cheap enqueue; written by its own task). Trims what the cache holds too."""
+        timeline = loaded.timeline
+        if self.snapshots.due(timeline.version, loaded.saved_at):
+            self.snapshots.enqueue(
+                battle_id, snapshot_of(loaded.ruleset, timeline, loaded.head_hash)
+            )
+            loaded.saved_at = timeline.version
+            timeline.trim(KEEP_VERSIONS)
 
     async def _catch_up(self, loaded: _Loaded, battle_id: str) -> None:
         rows = await self.store.read(battle_id, after=loaded.timeline.version)
@@ -176,8 +233,11 @@ class BattleService:
         done = loaded.timeline.version
         fresh = [r for r in rows if r.version > done]
         if fresh:
-            loaded.timeline.extend([r.data for r in fresh])
-            loaded.head_hash = fresh[-1].hash
+            try:
+                loaded.timeline.extend([r.data for r in fresh])
+                loaded.head_hash = fresh[-1].hash
+            except HistoryNeeded:  # an undo to before the states held
+                await self._refold(battle_id, loaded)
 
     async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
         seed = loaded.seeds.get(commit)
@@ -317,11 +377,15 @@ class BattleService:
                 self._on_appended(stored)
                 if loaded.timeline.version == battle.version:
                     events = [ev for ev, _ in decided]
-                    if game_after is None:
-                        loaded.timeline.extend_decoded(events)
-                    else:
-                        loaded.timeline.extend_folded(events, game_after)
-                    loaded.head_hash = stored[-1].hash
+                    try:
+                        if game_after is None:
+                            loaded.timeline.extend_decoded(events)
+                        else:
+                            loaded.timeline.extend_folded(events, game_after)
+                        loaded.head_hash = stored[-1].hash
+                    except HistoryNeeded:  # an undo to before the states held
+                        await self._refold(battle_id, loaded)
+                    self._snapshot_if_due(battle_id, loaded)
                 # else a catch-up that ran while the append was awaited folded them already
                 sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
                 return CommandResponse(
@@ -446,7 +510,7 @@ class BattleService:
                 current_version=current,
             )
         else:
-            battle = loaded.timeline.state_at(version)
+            battle = await self.state_at(battle_id, version)
         meta = battle.meta
         ruleset = loaded.ruleset
         return BattleView(

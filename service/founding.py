@@ -137,7 +137,7 @@ async def fork_battle(
                 code="version-out-of-range",
                 current_version=current,
             )
-        state = parent.timeline.state_at(req.at_version)
+        state = await service.state_at(parent_id, req.at_version)
         created = state.meta.created
         at = await service.store.read(parent_id, after=req.at_version - 1, upto=req.at_version)
         reveal = req.reveal_hidden_on_end
