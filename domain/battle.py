@@ -230,6 +230,13 @@ class Timeline:
         """How much it holds: (decoded events, marks), for an estimate of its size."""
         return len(self._events), len(self._marks)
 
+    def marked(self) -> list[Battle]:
+        """The states it holds marks of (every `snapshot_every` versions), oldest first."""
+        return [
+            Battle(version=v, meta=meta, game=game)
+            for v, (meta, game) in sorted(self._marks.items())
+        ]
+
     @property
     def undos(self) -> list[tuple[int, int]]:
         """(version, to_version) of every `BattleUndone` folded, in order."""

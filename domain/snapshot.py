@@ -21,7 +21,14 @@ import msgspec
 from domain.battle import Battle, BattleMeta, Timeline
 from domain.decider import Ruleset
 
-__all__ = ["Snapshot", "decode_snapshot", "encode_snapshot", "snapshot_of", "timeline_from"]
+__all__ = [
+    "Snapshot",
+    "decode_snapshot",
+    "encode_snapshot",
+    "snapshot_at",
+    "snapshot_of",
+    "timeline_from",
+]
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -82,6 +89,25 @@ def snapshot_of(
         meta=battle.meta,
         game=battle.game,
         undos=timeline.undos,
+    )
+
+
+def snapshot_at(
+    ruleset: Ruleset[Any, Any, Any, Any, Any],
+    battle: Battle,
+    undos: list[tuple[int, int]],
+    head_hash: str,
+) -> Snapshot:
+    """The snapshot of `battle` (a state the timeline marked); `undos` are the timeline's,
+    those after the state's version left out."""
+    return Snapshot(
+        ruleset=ruleset.id,
+        ruleset_version=ruleset.version,
+        version=battle.version,
+        head_hash=head_hash,
+        meta=battle.meta,
+        game=battle.game,
+        undos=[(at, to) for at, to in undos if at <= battle.version],
     )
 
 

@@ -81,13 +81,19 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         hub = Hub(the_store, _doorbell(settings))
         await hub.start()
         app.state.hub = hub
-        app.state.service = BattleService(the_store, on_appended=hub.appended)
+        app.state.service = BattleService(
+            the_store,
+            cache_mb=settings.cache_mb,
+            snapshot_every=settings.snapshot_every,
+            on_appended=hub.appended,
+        )
         app.state.store_kind = kind
         tune_gc()
         try:
             yield
         finally:
             await hub.stop()
+            await app.state.service.snapshots.flush()
             await the_store.close()
 
     return Litestar(

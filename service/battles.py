@@ -164,6 +164,7 @@ class BattleService:
         )
         # Folded up to `head`: what was appended since, the next catch-up reads (and a
         # command decided on this state meets a version conflict and decides again).
+        saved_at = self.snapshots.enqueue_marks(battle_id, ruleset, timeline, saved_at)
         loaded = self._remember(battle_id, _Loaded(ruleset, timeline, head.hash, saved_at))
         self._snapshot_if_due(battle_id, loaded)
         return loaded

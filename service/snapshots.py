@@ -17,16 +17,24 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
+
 from domain.battle import HistoryNeeded, Timeline
 from domain.decider import Ruleset
-from domain.snapshot import Snapshot, decode_snapshot, encode_snapshot, timeline_from
+from domain.snapshot import (
+    Snapshot,
+    decode_snapshot,
+    encode_snapshot,
+    snapshot_at,
+    timeline_from,
+)
 from events.readahead import read_log_ahead
 from events.store import EventStore
 
 __all__ = ["DEFAULT_SNAPSHOT_EVERY", "SnapshotWriter", "fold_battle", "usable_snapshot"]
 
 DEFAULT_SNAPSHOT_EVERY = 500
-_QUEUE_LIMIT = 1024  # snapshots waiting to be written; more are dropped (never the truth)
+_QUEUE_LIMIT = 4096  # snapshots waiting to be written; more are dropped (never the truth)
 
 log = logging.getLogger(__name__)
 
@@ -95,12 +103,34 @@ class SnapshotWriter:
         self._task: asyncio.Task[None] | None = None
         self.written = 0
 
+    def enqueue_marks(
+        self,
+        battle_id: str,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        timeline: Timeline,
+        saved_at: int,
+    ) -> int:
+        """After a long fold: snapshots of the states the timeline marked, at least `every`
+        versions apart from `saved_at` on, so that later reads of old versions start near
+        them. The version of the last one handed over (`saved_at` if none)."""
+        if self.every <= 0:
+            return saved_at
+        undos = timeline.undos
+        for battle in timeline.marked():
+            if battle.version - saved_at >= self.every and self.enqueue(
+                battle_id, snapshot_at(ruleset, battle, undos, "")
+            ):
+                saved_at = battle.version
+        return saved_at
+
     def due(self, version: int, saved_at: int) -> bool:
         """Whether a battle at `version` whose last snapshot is at `saved_at` wants one."""
         return self.every > 0 and version - saved_at >= self.every
 
     def enqueue(self, battle_id: str, snapshot: Snapshot) -> bool:
-        """Hand a snapshot over to be written; False if too many are waiting (dropped)."""
+        """Hand a snapshot over to be written; False if too many are waiting (dropped).
+        An empty `head_hash` is read from the store before writing (a state marked while
+        folding the log, whose event's hash the fold did not see)."""
         try:
             self._queue.put_nowait((battle_id, snapshot))
         except asyncio.QueueFull:
@@ -119,6 +149,13 @@ class SnapshotWriter:
         while not queue.empty():
             battle_id, snapshot = queue.get_nowait()
             try:
+                if not snapshot.head_hash:
+                    at = await self.store.read(
+                        battle_id, after=snapshot.version - 1, upto=snapshot.version
+                    )
+                    if not at:
+                        continue
+                    snapshot = msgspec.structs.replace(snapshot, head_hash=at[0].hash)
                 await self.store.save_snapshot(
                     battle_id, snapshot.version, snapshot.ruleset_version, encode_snapshot(snapshot)
                 )
