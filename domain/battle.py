@@ -145,6 +145,8 @@ def _log_decoders(
     return decoders
 
 
+_HISTORY_KEPT = 8  # states before its base a timeline keeps (the targets of recent undos)
+
 _LOG_DECODERS: dict[str, tuple[msgspec.json.Decoder[Any], msgspec.json.Decoder[list[Any]]]] = {}
 
 
@@ -195,6 +197,7 @@ class Timeline:
         self._events: list[Any] = []  # decoded, index = version - base - 1
         self._marks: dict[int, tuple[BattleMeta, Any]] = {}  # version -> state right after it
         self._undos: list[tuple[int, int]] = []  # (version of the BattleUndone, its to_version)
+        self._history: dict[int, Battle] = {}  # states before the base, given (`provide`)
         self._meta: BattleMeta | None = None
         self._game: Any = None
         self._current: Battle | None = None  # made on demand; None when folding changed it
@@ -315,6 +318,13 @@ class Timeline:
         log.extend(events)
         self._game, self._current = game, None
 
+    def provide(self, battle: Battle) -> None:
+        """Give it the state at a version before its base (that an undo goes back to),
+        folded elsewhere. It keeps the last few given."""
+        self._history[battle.version] = battle
+        if len(self._history) > _HISTORY_KEPT:
+            del self._history[next(iter(self._history))]
+
     def trim(self, keep: int) -> None:
         """Hold only the states from the latest mark at least `keep` versions back: the
         base moves there; older states are read again (`HistoryNeeded`)."""
@@ -358,7 +368,10 @@ class Timeline:
     def _state_at(self, version: int) -> Battle:
         base, marks = self._base, self._marks
         if version < base:
-            raise HistoryNeeded(version)
+            known = self._history.get(version)
+            if known is None:
+                raise HistoryNeeded(version)
+            return known
         start = version - version % self.snapshot_every
         if start <= base or start not in marks:
             start = base if base > 0 or 1 not in marks or version < 1 else 1

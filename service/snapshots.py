@@ -3,8 +3,9 @@
 A stored snapshot is used only when it decodes as this build's ruleset at this version
 and the hash it was taken at is the hash of the stored event at its version; anything
 else is ignored and the state is folded from the log. When the events after a snapshot
-hold an undo to a version before it (`HistoryNeeded`), the fold starts again from a
-snapshot at or before that version, down to the whole log.
+hold an undo to a version before it (`HistoryNeeded`), the state at that version is
+folded from a snapshot at or before it (down to the whole log) and given to the fold,
+which goes on.
 
 Snapshots are written after commands, every `every` versions, by a task of their own:
 a command only hands over the state it already holds (immutable) and goes on.
@@ -74,21 +75,25 @@ async def fold_battle(
     """The battle folded up to version `upto` from the nearest usable snapshot, and the
     version it started from (0: the whole log). `first` is the stored data of version 1;
     `fork_base` gives a fork's parent state, asked only when folding from version 1."""
-    bound = upto
+    snapshot = await usable_snapshot(store, battle_id, ruleset, upto) if upto >= 1 else None
+    if snapshot is not None:
+        timeline = timeline_from(ruleset, snapshot, snapshot_every)
+    else:
+        timeline = Timeline(ruleset, snapshot_every, fork_base=await fork_base())
+        timeline.extend([first])
     while True:
-        snapshot = await usable_snapshot(store, battle_id, ruleset, bound) if bound >= 1 else None
-        if snapshot is not None:
-            timeline = timeline_from(ruleset, snapshot, snapshot_every)
-        else:
-            timeline = Timeline(ruleset, snapshot_every, fork_base=await fork_base())
-            timeline.extend([first])
         try:
             async for chunk in read_log_ahead(store, battle_id, after=timeline.version, upto=upto):
                 timeline.extend_log(chunk)
         except HistoryNeeded as e:
             if snapshot is None:  # a timeline from version 1 holds every state
                 raise
-            bound = e.version  # an undo to before the snapshot: start at or before its target
+            # An undo to before the snapshot: that state from a snapshot at or before it
+            # (e.version < snapshot.version, so this ends), then on from where it stopped.
+            earlier, _ = await fold_battle(
+                store, battle_id, ruleset, first, fork_base, e.version, snapshot_every
+            )
+            timeline.provide(earlier.state_at(e.version))
             continue
         return timeline, 0 if snapshot is None else snapshot.version
 

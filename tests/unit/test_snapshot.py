@@ -114,22 +114,22 @@ def _full(events: list[Any], every: int) -> Timeline:
 
 def _from_snapshots(events: list[Any], stored: dict[int, bytes], upto: int, every: int) -> Timeline:
     """What the service does (service.snapshots.fold_battle): the latest snapshot at or
-    before the bound, the tail after it; an undo to before it moves the bound there."""
-    bound = upto
+    before `upto`, the tail after it; the state an undo to before it goes back to is
+    folded the same way and given to it."""
+    usable = [v for v in stored if v <= upto]
+    if usable:
+        snapshot = decode_snapshot(LIST, stored[max(usable)])
+        assert snapshot is not None
+        timeline = timeline_from(LIST, snapshot, every)
+    else:
+        timeline = Timeline(LIST, every, fork_base=FORK_BASE)
+        timeline.extend_decoded(events[:1])
     while True:
-        usable = [v for v in stored if v <= bound]
-        if usable:
-            snapshot = decode_snapshot(LIST, stored[max(usable)])
-            assert snapshot is not None
-            timeline = timeline_from(LIST, snapshot, every)
-        else:
-            timeline = Timeline(LIST, every, fork_base=FORK_BASE)
-            timeline.extend_decoded(events[:1])
         try:
             timeline.extend_decoded(events[timeline.version : upto])
         except HistoryNeeded as e:
             assert usable and e.version < max(usable)
-            bound = e.version
+            timeline.provide(_from_snapshots(events, stored, e.version, every).state_at(e.version))
             continue
         return timeline
 
