@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.postgres
 	$(BIN)/python -m bench.skirmish
 	$(BIN)/python -m bench.inprocess
+	$(BIN)/python -m bench.scale
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
