@@ -55,11 +55,20 @@ async def _command(service: BattleService, battle_id: str) -> None:
 
 
 async def _create(service: BattleService, n: int) -> list[str]:
-    ids = []
-    for _ in range(n):
-        created = await service.create(CreateBattleRequest(ruleset="quickstart", setup=SETUP))
-        ids.append(created.battle_id)
+    """`n` new battles, 64 at a time (their writes commit together)."""
+    ids: list[str] = []
+    request = CreateBattleRequest(ruleset="quickstart", setup=SETUP)
+    while len(ids) < n:
+        batch = min(64, n - len(ids))
+        created = await asyncio.gather(*(service.create(request) for _ in range(batch)))
+        ids.extend(c.battle_id for c in created)
     return ids
+
+
+async def _touch(service: BattleService, ids: list[str]) -> None:
+    """One command on each battle, 64 battles at a time (not timed)."""
+    for start in range(0, len(ids), 64):
+        await asyncio.gather(*(_command(service, b) for b in ids[start : start + 64]))
 
 
 # -- memory (each in a process of its own) --------------------------------------------------
@@ -89,8 +98,7 @@ async def rss_many(battles: int) -> dict[str, float]:
             before = rss_mb()
             service = BattleService(store)
             ids = await _create(service, battles)
-            for battle_id in ids:
-                await _command(service, battle_id)
+            await _touch(service, ids)
             return {"before_mb": before, "after_mb": rss_mb(), "cached": len(service._cache)}
         finally:
             await store.close()
@@ -162,8 +170,7 @@ async def one_vs_many(store: EventStore, battles: int, commands: int) -> dict[st
     try:
         service = BattleService(store)
         ids = await _create(service, battles)
-        for battle_id in ids:  # every battle active: touched once before timing
-            await _command(service, battle_id)
+        await _touch(service, ids)  # every battle active: touched once before timing
         one, many = [], []
         for _ in range(3):  # interleaved turns: the machine's load hits both alike
             one.append(await _rate(service, ids[:1], commands))
@@ -195,6 +202,8 @@ def main() -> None:
     parser.add_argument("--long", type=int, default=240_000)
     parser.add_argument("--battles", type=int, default=10_000)
     parser.add_argument("--commands", type=int, default=10_000)
+    # PostgreSQL commits each command before the next (one connection at a time): slower
+    parser.add_argument("--pg-commands", type=int, default=1_000)
     parser.add_argument("--samples", type=int, default=20)
     args = parser.parse_args()
     if args.child == "big":
@@ -228,7 +237,10 @@ def main() -> None:
         f"{c['state_at_max_ms']:.2f} ms  (uncached battle; target < 5 ms)"
     )
 
-    print(f"\n== one battle vs {args.battles:,} round-robin, in process ==")
+    print(
+        f"\n== one battle vs {args.battles:,} round-robin, in process, one command at a "
+        "time (RecordRuling) =="
+    )
     with tempfile.TemporaryDirectory() as tmp:
         sq = asyncio.run(
             one_vs_many(SQLiteEventStore(Path(tmp) / "rr.db"), args.battles, args.commands)
@@ -238,7 +250,7 @@ def main() -> None:
     from events.postgres import PostgresEventStore
 
     with fresh_schema() as conninfo:
-        pg = asyncio.run(one_vs_many(PostgresEventStore(conninfo), args.battles, args.commands))
+        pg = asyncio.run(one_vs_many(PostgresEventStore(conninfo), args.battles, args.pg_commands))
     _print_rate("PostgreSQL", pg, args.battles)
 
 
