@@ -186,10 +186,11 @@ class BattleService:
 
         return await fold_battle(self.store, battle_id, ruleset, first, fork_base, upto)
 
-    async def state_at(self, battle_id: str, version: int) -> Battle:
+    async def state_at(self, battle_id: str, version: int, loaded: _Loaded | None = None) -> Battle:
         """The state right after `version` (1 <= version <= the battle's current version),
-        from memory or, when it is older than what the cache holds, from the store."""
-        loaded = await self._load(battle_id)
+        from memory or, when it is older than what the cache holds, from the store.
+        `loaded`: the battle, already loaded and caught up by the caller."""
+        loaded = loaded or await self._load(battle_id)
         try:
             return loaded.timeline.state_at(version)
         except HistoryNeeded:
@@ -511,7 +512,7 @@ class BattleService:
                 current_version=current,
             )
         else:
-            battle = await self.state_at(battle_id, version)
+            battle = await self.state_at(battle_id, version, loaded)
         meta = battle.meta
         ruleset = loaded.ruleset
         return BattleView(
