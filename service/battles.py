@@ -190,14 +190,27 @@ class BattleService:
         """The state right after `version` (1 <= version <= the battle's current version),
         from memory or, when it is older than what the cache holds, from the store.
         `loaded`: the battle, already loaded and caught up by the caller."""
-        loaded = loaded or await self._load(battle_id)
-        try:
-            return loaded.timeline.state_at(version)
-        except HistoryNeeded:
-            pass
+        loaded = loaded or self._cache.get(battle_id)
+        if loaded is not None:
+            try:
+                return loaded.timeline.state_at(version)
+            except HistoryNeeded:
+                pass
+        # Older than the cache holds, or not cached: from the nearest snapshot below it.
         first = await self.store.read(battle_id, upto=1)
-        created = loaded.battle.meta.created
-        timeline, _ = await self._fold(battle_id, loaded.ruleset, created, first[0].data, version)
+        if not first:
+            raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
+        created = msgspec.json.decode(first[0].data, type=BattleCreated)
+        ruleset = get_ruleset(created.ruleset)
+        if ruleset is None:
+            raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
+        timeline, _ = await self._fold(battle_id, ruleset, created, first[0].data, version)
+        if timeline.version != version:
+            raise BadRequest(
+                f"version {version} is outside 1..{timeline.version}",
+                code="version-out-of-range",
+                current_version=timeline.version,
+            )
         return timeline.state_at(version)
 
     async def _refold(self, battle_id: str, loaded: _Loaded) -> None:
