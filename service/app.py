@@ -21,6 +21,8 @@ from events.sqlite import SQLiteEventStore
 from events.store import EventStore
 from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
+from service.cors import cors_config
+from service.docs import DOCS_PLUGINS, STATIC_ROUTER
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
@@ -138,9 +140,11 @@ def create_app(
             *INTEGRATION_ROUTES,
             *ORIGIN_ROUTES,
             *STREAM_ROUTES,
+            STATIC_ROUTER,
         ],
         lifespan=[lifespan],
-        state=State({"store_kind": kind}),
+        state=State({"store_kind": kind, "cors_origins": settings.cors_origins}),
+        cors_config=cors_config(settings.cors_origins),
         exception_handlers=exception_handlers,
         request_class=JSONBodyRequest,  # unreadable JSON bodies: 400, not 500
         request_max_body_size=SMALL_BODY_MAX,  # larger per route: service.json_body
@@ -151,6 +155,7 @@ def create_app(
         ],
         openapi_config=OpenAPIConfig(
             title="Battle service",
+            render_plugins=DOCS_PLUGINS,
             version=SERVICE_VERSION,
             description=(
                 "Event-sourced battle resolution for tabletop RPGs: rules as deciders, "

@@ -11,6 +11,8 @@ BATTLE_SIGNING_KEY   the Ed25519 key that signs receipts (base64 of the 32-byte 
                      SQLite: signing-key.pem beside the database, made on first start;
                      unset with PostgreSQL: the service refuses to start (see service.signing)
 BATTLE_RETIRED_SIGNING_KEYS  older signing keys, comma-separated (still verify and decrypt)
+BATTLE_CORS_ORIGINS  origins whose pages may call the API and open its WebSockets,
+                     comma-separated (default *: any; see service.cors)
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from __future__ import annotations
 import os
 
 import msgspec
+
+from service.cors import parse_origins
 
 __all__ = ["Settings"]
 
@@ -32,6 +36,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     signing_key: str | None = None
     signing_key_file: str | None = None
     retired_signing_keys: tuple[str, ...] = ()
+    cors_origins: tuple[str, ...] = ("*",)
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -51,6 +56,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
                 for k in env.get("BATTLE_RETIRED_SIGNING_KEYS", "").split(",")
                 if k.strip()
             ),
+            cors_origins=parse_origins(env.get("BATTLE_CORS_ORIGINS")),
         )
 
     @property

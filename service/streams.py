@@ -29,7 +29,8 @@ from events.envelope import StoredEvent
 from events.errors import StoreUnavailable
 from service.auth import Principal
 from service.battles import BattleService
-from service.errors import BadRequest, NotFound, ServiceError
+from service.cors import origin_allowed
+from service.errors import BadRequest, Forbidden, NotFound, ServiceError
 from service.fanout import Hub, follow
 from service.problems import problem_type
 from service.routes import (
@@ -302,6 +303,14 @@ async def battle_events_ws(
     service: BattleService = state.service
     await socket.accept()
     try:
+        origin = socket.headers.get("origin")
+        if not origin_allowed(origin, state.cors_origins):
+            # Browsers do not apply CORS to WebSockets: the Origin check is ours to make.
+            raise Forbidden(
+                f"pages from {(origin or '')[:200]!r} may not open this stream "
+                "(BATTLE_CORS_ORIGINS)",
+                code="origin-not-allowed",
+            )
         authorization = _authorization(
             socket.headers.get("authorization"), socket.query_params.get("access_key")
         )
