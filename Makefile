@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint format bench openapi clean
+.PHONY: install serve test lint format bench openapi clean chromium
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -19,7 +19,14 @@ install: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/battle-service serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP)
+# The browser test (tests/e2e/test_browser.py) drives Debian's chromium; installed here
+# when missing and we may (root), never by `playwright install`.
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	fi
+
+test: $(STAMP) chromium
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
