@@ -37,6 +37,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.skirmish
 	$(BIN)/python -m bench.worst_command
 	$(BIN)/python -m bench.tactical
+	$(BIN)/python -m bench.tactical_areas
 	$(BIN)/python -m bench.inprocess
 
 openapi: $(STAMP)

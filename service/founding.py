@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import msgspec
 
@@ -31,9 +31,10 @@ from domain.battle import BattleCreated, Timeline
 from domain.decider import Ruleset
 from domain.rulesets import RULESETS, get_ruleset
 from events.chain import canonical, encode_event, seal
-from events.envelope import AccessKey, EventActor
+from events.envelope import AccessKey, EventActor, StoredEvent
 from events.errors import IdempotencyMismatch, VersionConflict
-from service.auth import Principal, hash_key, mint_key
+from events.store import EventStore
+from service.auth import KeyRing, Principal, hash_key, mint_key
 from service.errors import BadRequest, Forbidden, NotFound, Unprocessable
 from service.json_body import read_json
 from service.schemas import (
@@ -42,11 +43,54 @@ from service.schemas import (
     CreateBattleRequest,
     ForkBattleRequest,
 )
+from service.secrets_at_rest import SecretBox
+from service.signing import ServiceKeys
 
-if TYPE_CHECKING:
-    from service.battles import BattleService
+__all__ = ["FoundingHost", "create_battle", "fork_battle"]
 
-__all__ = ["create_battle", "fork_battle"]
+
+class _LoadedBattle(Protocol):
+    @property
+    def ruleset(self) -> Ruleset[Any, Any, Any, Any, Any]: ...
+
+    @property
+    def timeline(self) -> Timeline: ...
+
+
+class FoundingHost(Protocol):
+    """What founding needs of the battle service (service.battles.BattleService).
+
+    A Protocol rather than an import, so that service.battles (which calls founding)
+    and this module do not import each other.
+    """
+
+    @property
+    def store(self) -> EventStore: ...
+
+    @property
+    def keys(self) -> KeyRing: ...
+
+    @property
+    def secrets(self) -> SecretBox: ...
+
+    @property
+    def signing(self) -> ServiceKeys: ...
+
+    async def loaded(self, battle_id: str) -> _LoadedBattle: ...
+
+    async def new_seed(self, battle_id: str) -> tuple[bytes, str]: ...
+
+    def now(self) -> str: ...
+
+    def adopt(
+        self,
+        battle_id: str,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        timeline: Timeline,
+        stored: list[StoredEvent],
+        seeds: dict[str, bytes],
+    ) -> None: ...
+
 
 _CREATE_NAMESPACE = uuid.UUID("6f1c7a52-3d0e-4b8e-9a51-0c2f4d9e7b13")
 
@@ -79,7 +123,7 @@ class _Founding(msgspec.Struct, kw_only=True):
 
 
 async def create_battle(
-    service: BattleService,
+    service: FoundingHost,
     req: CreateBattleRequest,
     idempotency_key: str | None,
     integration_id: str | None,
@@ -118,7 +162,7 @@ async def create_battle(
 
 
 async def fork_battle(
-    service: BattleService,
+    service: FoundingHost,
     parent_id: str,
     principal: Principal,
     req: ForkBattleRequest,
@@ -167,7 +211,7 @@ async def fork_battle(
 
 
 async def _found_once(
-    service: BattleService,
+    service: FoundingHost,
     scope: str,
     request_hash: str,
     idempotency_key: str | None,
@@ -204,7 +248,7 @@ async def _found_once(
 
 
 async def _created(
-    service: BattleService, battle_id: str, idempotency_key: str, request_hash: str
+    service: FoundingHost, battle_id: str, idempotency_key: str, request_hash: str
 ) -> BattleCreatedResponse | None:
     """The answer first given for this creation key, or None if it created nothing."""
     first = await service.store.read(battle_id, limit=1)
@@ -229,7 +273,7 @@ async def _created(
 
 
 async def _found(
-    service: BattleService,
+    service: FoundingHost,
     f: _Founding,
     battle_id: str,
     request_hash: str | None,
