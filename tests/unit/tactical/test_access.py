@@ -16,7 +16,7 @@ from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.access import audience, authorize, view
 from domain.rulesets.tactical.events import Moved, UnseenAttackResolved
 from domain.rulesets.tactical.model import Condition, State
-from tests.support.tactical_kit import ch, make, started
+from tests.support.tactical_kit import ch, make, play, started
 
 REFEREE_ACTOR = Actor(role="referee")
 SIDE_A = Actor(role="side", side="a")
@@ -75,8 +75,9 @@ def test_an_unknown_character_is_left_to_the_decider() -> None:
     ids=["observer", "side-without-side", "observer-with-side"],
 )
 def test_only_the_referee_and_the_sides_give_commands(actor: Actor) -> None:
-    with pytest.raises(NotPermitted, match="only the referee and the sides give commands"):
+    with pytest.raises(NotPermitted) as refused:
         authorize(_state(), _cmd({"type": "EndTurn", "character": "p"}), actor)
+    assert str(refused.value) == "only the referee and the sides give commands"
 
 
 def test_who_was_in_an_unseen_square_is_for_the_referee_only() -> None:
@@ -107,7 +108,7 @@ def test_an_invisible_characters_square_is_kept_from_its_foes_only() -> None:
     for actor in (SIDE_A, REFEREE_ACTOR):  # its own side and the referee see where it is
         p = _chars(view(s, actor))["p"]
         assert (p["x"], p["y"]) == (2, 2)
-    for actor in (SIDE_B, OBSERVER):
+    for actor in (SIDE_B, OBSERVER, Actor(role="observer", side="a")):
         chars = _chars(view(s, actor))
         assert "x" not in chars["p"] and "y" not in chars["p"]
         assert (chars["g"]["x"], chars["g"]["y"]) == (8, 8)  # a visible one stays on the map
@@ -148,3 +149,16 @@ def test_a_downed_character_shows_down_and_an_ended_battle_shows_over() -> None:
     v = view(s, OBSERVER)
     assert _chars(v)["g"]["down"] is True
     assert (v["over"], v["winner"], v["end_reason"]) == (True, "a", "all foes down")
+
+
+def test_the_view_shows_an_open_reaction_window_and_a_pending_attack() -> None:
+    s = started(make([ch("p", "a", 5, 5), ch("g", "b", 6, 5, DEF=30)]), [12, 2])
+    _, s = play(s, {"type": "Move", "character": "p", "to": [3, 5]})  # leaves g's reach
+    assert s.opportunity is not None
+    v = view(s, SIDE_A)
+    assert v["opportunity"] == msgspec.to_builtins(s.opportunity)
+    assert list(v["opportunity"]["reactors"]) == ["g"] and v["opportunity"]["provoker"] == "p"
+    _, s = play(s, {"type": "OpportunityAttack", "character": "g"}, [4])
+    assert s.pending is not None
+    v = view(s, SIDE_A)
+    assert v["pending"] == msgspec.to_builtins(s.pending) and v["pending"] is not None
