@@ -124,3 +124,16 @@ def test_seal_hashes_what_it_records(salt: str | None) -> None:
     )  # fmt: skip
     assert ev.salt == salt
     assert ev.hash == _by_hand(StoredEvent(position=1, **_fields(ev)))  # type: ignore[arg-type]
+
+
+def test_event_hash_with_a_salt_is_the_documented_formula() -> None:
+    # every field of a salted event enters its hash, as the README's formula says
+    for ev in (e for e in _stored() if e.salt is not None):
+        fields = dict(
+            battle_id=ev.battle_id, version=ev.version, type=ev.type, audience=ev.audience,
+            recorded_at=ev.recorded_at, actor=ev.actor, command_id="cmd-1",
+            prev_hash=ev.prev_hash, data=ev.data, salt=ev.salt,
+        )  # fmt: skip
+        h = event_hash(**fields)  # type: ignore[arg-type]
+        assert h == _by_hand(StoredEvent(position=1, hash="", **fields))  # type: ignore[arg-type]
+        assert event_hash(**{**fields, "command_id": None}) == ev.hash  # type: ignore[arg-type]
