@@ -39,6 +39,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.tactical
 	$(BIN)/python -m bench.tactical_areas
 	$(BIN)/python -m bench.inprocess
+	$(BIN)/python -m bench.scale
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json

@@ -2,9 +2,9 @@
 
 A battle's log holds two kinds of events: the battle's own (`BattleCreated`,
 `DiceSeedRevealed`, `BattleUndone`, `RulingRecorded`, `ClientSeedSet`) and its ruleset's. `Timeline`
-folds both: it keeps every decoded event and a snapshot of the state every
-`snapshot_every` versions, so the state right after any version is one snapshot plus
-a short fold.
+folds both: it keeps the decoded events after its start (version 0 or a stored
+snapshot's) and a mark of the state every `snapshot_every` versions, so the state right
+after any version it holds is one mark plus a short fold.
 
 Undo never deletes: `BattleUndone(to_version=t)` at version u sets the game back to
 its state as of version t; events t+1..u-1 stay in the log, marked undone. Battle
@@ -32,6 +32,7 @@ __all__ = [
     "ClientDicePolicy",
     "ClientSeedSet",
     "DiceSeedRevealed",
+    "HistoryNeeded",
     "RulingRecorded",
     "Timeline",
 ]
@@ -155,6 +156,8 @@ def _log_decoders(
     return decoders
 
 
+_HISTORY_KEPT = 8  # states before its base a timeline keeps (the targets of recent undos)
+
 _LOG_DECODERS: dict[str, tuple[msgspec.json.Decoder[Any], msgspec.json.Decoder[list[Any]]]] = {}
 
 
@@ -171,12 +174,23 @@ def _no_gc() -> Iterator[None]:
             gc.enable()
 
 
+class HistoryNeeded(Exception):
+    """A fold needs the state at a version this timeline no longer holds (it starts from a
+    snapshot after it): the caller rebuilds from an earlier snapshot or the whole log."""
+
+    def __init__(self, version: int) -> None:
+        super().__init__(f"the state at version {version} is before this timeline's start")
+        self.version = version
+
+
 class Timeline:
     """Folds one battle's events in order, keeping enough to give the state at any version.
 
-    It keeps every decoded event and a snapshot of (meta, game) every `snapshot_every`
-    versions (and one right after version 1, the `BattleCreated`), so the state right
-    after any version is one snapshot plus a short fold.
+    It keeps the decoded events after its base (version 0, or a snapshot's version) and a
+    mark of (meta, game) every `snapshot_every` versions (and one right after version 1,
+    the `BattleCreated`), so the state right after any version from the base on is one
+    mark plus a short fold. Before the base it raises `HistoryNeeded`; `trim` moves the
+    base forward to hold less.
     """
 
     def __init__(
@@ -190,23 +204,63 @@ class Timeline:
         self.fork_base = fork_base
         self.snapshot_every = snapshot_every
         self.decoder, self._array_decoder = _log_decoders(ruleset)
-        self._events: list[Any] = []  # decoded, index = version - 1
-        self._snapshots: list[tuple[BattleMeta, Any]] = []  # after versions k * snapshot_every
-        self._first: tuple[BattleMeta, Any] | None = None  # after version 1
+        self._base = 0  # the version the held events follow
+        self._events: list[Any] = []  # decoded, index = version - base - 1
+        self._marks: dict[int, tuple[BattleMeta, Any]] = {}  # version -> state right after it
         self._undos: list[tuple[int, int]] = []  # (version of the BattleUndone, its to_version)
+        self._history: dict[int, Battle] = {}  # states before the base, given (`provide`)
         self._meta: BattleMeta | None = None
         self._game: Any = None
         self._current: Battle | None = None  # made on demand; None when folding changed it
 
+    @classmethod
+    def starting_at(
+        cls,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        battle: Battle,
+        undos: Iterable[tuple[int, int]],
+        snapshot_every: int = 256,
+    ) -> Timeline:
+        """A timeline whose first held state is `battle` (from a snapshot): `undos` are the
+        (version, to_version) of every `BattleUndone` up to its version."""
+        timeline = cls(ruleset, snapshot_every)
+        timeline._base = battle.version
+        timeline._marks[battle.version] = (battle.meta, battle.game)
+        timeline._undos = [(at, to) for at, to in undos]
+        timeline._meta, timeline._game = battle.meta, battle.game
+        return timeline
+
     @property
     def version(self) -> int:
-        return len(self._events)
+        return self._base + len(self._events)
+
+    @property
+    def base(self) -> int:
+        """The first version whose state this timeline holds (0: from the start)."""
+        return self._base
+
+    @property
+    def held(self) -> tuple[int, int]:
+        """How much it holds: (decoded events, marks), for an estimate of its size."""
+        return len(self._events), len(self._marks)
+
+    def marked(self) -> list[Battle]:
+        """The states it holds marks of (every `snapshot_every` versions), oldest first."""
+        return [
+            Battle(version=v, meta=meta, game=game)
+            for v, (meta, game) in sorted(self._marks.items())
+        ]
+
+    @property
+    def undos(self) -> list[tuple[int, int]]:
+        """(version, to_version) of every `BattleUndone` folded, in order."""
+        return list(self._undos)
 
     @property
     def current(self) -> Battle | None:
         # Made once per version: every command reads it at least once.
         if self._current is None and self._meta is not None:
-            self._current = Battle(version=len(self._events), meta=self._meta, game=self._game)
+            self._current = Battle(version=self.version, meta=self._meta, game=self._game)
         return self._current
 
     def extend(self, payloads: Iterable[bytes]) -> None:
@@ -222,16 +276,18 @@ class Timeline:
             self.extend_decoded(self._array_decoder.decode(array))
 
     def extend_decoded(self, events: Iterable[Any]) -> None:
-        """Fold events (ruleset or battle-level Structs) that follow the current version."""
+        """Fold events (ruleset or battle-level Structs) that follow the current version.
+
+        On an error (`HistoryNeeded` among them) only what was folded before it is kept."""
         events = events if isinstance(events, list) else list(events)
-        log, every, snapshots = self._events, self.snapshot_every, self._snapshots
+        log, every, marks, base = self._events, self.snapshot_every, self._marks, self._base
         evolve, battle_step, battle_types = self.ruleset.evolve, self._battle_step, _BATTLE_TYPES
         meta, game = self._meta, self._game
-        done, n, version = 0, len(events), len(log) + 1
+        done, n, version = 0, len(events), base + len(log) + 1
         try:
             while done < n:
-                # Up to the next snapshot boundary: one slice, no per-event bookkeeping.
-                start = len(log)
+                # Up to the next mark boundary: one slice, no per-event bookkeeping.
+                start = base + len(log)
                 stop = min(n, done + every - start % every)
                 chunk = events[done:stop]
                 log.extend(chunk)  # an undo below reads the versions before it from the log
@@ -241,14 +297,16 @@ class Timeline:
                         meta, game = battle_step(meta, game, ev, version, True)
                     else:
                         game = evolve(game, ev)
-                done, version = stop, len(log) + 1
-                if len(log) % every == 0:
+                done, version = stop, base + len(log) + 1
+                if (base + len(log)) % every == 0:
                     assert meta is not None
-                    snapshots.append((meta, game))
+                    marks[base + len(log)] = (meta, game)
         except BaseException:
-            del log[version - 1 :]  # only what was folded stays in the log
-            del snapshots[len(log) // every :]
-            self._undos = [u for u in self._undos if u[0] <= len(log)]
+            del log[version - 1 - base :]  # only what was folded stays in the log
+            last = base + len(log)
+            for v in [v for v in marks if v > last]:
+                del marks[v]
+            self._undos = [u for u in self._undos if u[0] <= last]
             raise
         finally:
             self._meta, self._game, self._current = meta, game, None
@@ -258,10 +316,10 @@ class Timeline:
         ruleset state after them, from the current one. A command's events are folded
         once to decide whether the battle is over; this spares folding them again.
 
-        Battle-level events, and a run that reaches a snapshot version, take the full path.
+        Battle-level events, and a run that reaches a mark version, take the full path.
         """
         log, every = self._events, self.snapshot_every
-        start = len(log)
+        start = self.version
         battle_types = _BATTLE_TYPES
         if (start + len(events)) // every != start // every or any(
             type(ev) in battle_types for ev in events
@@ -270,6 +328,25 @@ class Timeline:
             return
         log.extend(events)
         self._game, self._current = game, None
+
+    def provide(self, battle: Battle) -> None:
+        """Give it the state at a version before its base (that an undo goes back to),
+        folded elsewhere. It keeps the last few given."""
+        self._history[battle.version] = battle
+        if len(self._history) > _HISTORY_KEPT:
+            del self._history[next(iter(self._history))]
+
+    def trim(self, keep: int) -> None:
+        """Hold only the states from the latest mark at least `keep` versions back: the
+        base moves there; older states are read again (`HistoryNeeded`)."""
+        target = self.version - keep
+        new_base = max((v for v in self._marks if v <= target), default=self._base)
+        if new_base <= self._base:
+            return
+        del self._events[: new_base - self._base]
+        for v in [v for v in self._marks if v < new_base]:
+            del self._marks[v]
+        self._base = new_base
 
     @property
     def has_undo(self) -> bool:
@@ -293,24 +370,26 @@ class Timeline:
         return undone
 
     def state_at(self, version: int) -> Battle:
-        """The state right after `version` (1 <= version <= current version)."""
-        if not 1 <= version <= len(self._events):
-            raise ValueError(f"version {version} is outside 1..{len(self._events)}")
+        """The state right after `version` (base <= version <= current version, 1 <= version).
+        Raises `HistoryNeeded` for a version before the base."""
+        if not 1 <= version <= self.version:
+            raise ValueError(f"version {version} is outside 1..{self.version}")
         return self._state_at(version)
 
     def _state_at(self, version: int) -> Battle:
-        k = version // self.snapshot_every
+        base, marks = self._base, self._marks
+        if version < base:
+            known = self._history.get(version)
+            if known is None:
+                raise HistoryNeeded(version)
+            return known
+        start = version - version % self.snapshot_every
+        if start <= base or start not in marks:
+            start = base if base > 0 or 1 not in marks or version < 1 else 1
         meta: BattleMeta | None
-        if k > 0:
-            meta, game = self._snapshots[k - 1]
-            start = k * self.snapshot_every
-        elif self._first is not None:
-            meta, game = self._first
-            start = 1
-        else:
-            meta, game, start = None, None, 0
+        meta, game = marks.get(start, (None, None))
         evolve, battle_step, battle_types = self.ruleset.evolve, self._battle_step, _BATTLE_TYPES
-        for v, ev in enumerate(self._events[start:version], start + 1):
+        for v, ev in enumerate(self._events[start - base : version - base], start + 1):
             if type(ev) in battle_types:
                 meta, game = battle_step(meta, game, ev, v, False)
             else:
@@ -342,7 +421,7 @@ class Timeline:
             else:
                 game = self.fork_base
             if new and version == 1:
-                self._first = (first, game)
+                self._marks[1] = (first, game)
             return first, game
         assert meta is not None
         if isinstance(ev, DiceSeedRevealed):

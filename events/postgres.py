@@ -439,6 +439,34 @@ class PostgresEventStore:
         )
         return bytes(rows[0][0]) if rows else None
 
+    async def save_snapshot(
+        self, battle_id: str, version: int, ruleset_version: str, data: bytes
+    ) -> None:
+        try:
+            async with self._need_pool().connection() as conn, conn.transaction():
+                await conn.execute(
+                    "DELETE FROM snapshots WHERE battle_id = %s AND ruleset_version <> %s",
+                    (battle_id, ruleset_version),
+                )
+                await conn.execute(
+                    "INSERT INTO snapshots (battle_id, version, ruleset_version, data) "
+                    "VALUES (%s, %s, %s, %b) ON CONFLICT (battle_id, version) DO UPDATE "
+                    "SET ruleset_version = EXCLUDED.ruleset_version, data = EXCLUDED.data",
+                    (battle_id, version, ruleset_version, data),
+                )
+        except psycopg.Error as e:
+            raise _translate(e) from e
+
+    async def latest_snapshot(
+        self, battle_id: str, ruleset_version: str, at_most: int | None = None
+    ) -> tuple[int, bytes] | None:
+        rows = await self._fetch(
+            "SELECT version, data FROM snapshots WHERE battle_id = %s AND ruleset_version = %s "
+            "AND version <= %s ORDER BY version DESC LIMIT 1",
+            (battle_id, ruleset_version, MAX_VERSION if at_most is None else at_most),
+        )
+        return (int(rows[0][0]), bytes(rows[0][1])) if rows else None
+
     async def save_integration(self, integration: Integration) -> None:
         i = integration
         await self._execute(

@@ -87,6 +87,13 @@ CREATE TABLE IF NOT EXISTS integrations (
     key_hash       TEXT NOT NULL UNIQUE,
     name           TEXT NOT NULL
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    battle_id       TEXT    NOT NULL,
+    version         INTEGER NOT NULL,
+    ruleset_version TEXT    NOT NULL,
+    data            BLOB    NOT NULL,
+    PRIMARY KEY (battle_id, version)
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS integration_battles (
     integration_id TEXT NOT NULL,
     battle_id      TEXT NOT NULL,
@@ -658,6 +665,33 @@ class SQLiteEventStore:
         sql = "SELECT value FROM secrets WHERE battle_id = ? AND name = ?"
         row = await self._read(lambda c: c.execute(sql, (battle_id, name)).fetchone())
         return None if row is None else bytes(row[0])
+
+    async def save_snapshot(
+        self, battle_id: str, version: int, ruleset_version: str, data: bytes
+    ) -> None:
+        def job(cur: sqlite3.Cursor) -> None:
+            cur.execute(
+                "DELETE FROM snapshots WHERE battle_id = ? AND ruleset_version <> ?",
+                (battle_id, ruleset_version),
+            )
+            cur.execute(
+                "INSERT OR REPLACE INTO snapshots (battle_id, version, ruleset_version, data) "
+                "VALUES (?, ?, ?, ?)",
+                (battle_id, version, ruleset_version, data),
+            )
+
+        await self._write(job)
+
+    async def latest_snapshot(
+        self, battle_id: str, ruleset_version: str, at_most: int | None = None
+    ) -> tuple[int, bytes] | None:
+        sql = (
+            "SELECT version, data FROM snapshots WHERE battle_id = ? AND ruleset_version = ? "
+            "AND version <= ? ORDER BY version DESC LIMIT 1"
+        )
+        args = (battle_id, ruleset_version, MAX_VERSION if at_most is None else at_most)
+        row = await self._read(lambda c: c.execute(sql, args).fetchone())
+        return None if row is None else (int(row[0]), bytes(row[1]))
 
     async def save_integration(self, integration: Integration) -> None:
         i = integration

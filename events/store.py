@@ -82,3 +82,18 @@ class EventStore(Protocol):
     ) -> list[StoredEvent]:
         """The events of the integration's battles after `after_position`, by position."""
         ...
+
+    async def save_snapshot(
+        self, battle_id: str, version: int, ruleset_version: str, data: bytes
+    ) -> None:
+        """Keep a snapshot of the battle's state at `version` (replacing one at that
+        version) and drop its snapshots of any other ruleset version. Never the truth:
+        the caller checks what it reads back against the log."""
+        ...
+
+    async def latest_snapshot(
+        self, battle_id: str, ruleset_version: str, at_most: int | None = None
+    ) -> tuple[int, bytes] | None:
+        """The (version, data) of the battle's latest snapshot of `ruleset_version` at
+        or before version `at_most` (any, if None), or None."""
+        ...

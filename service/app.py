@@ -145,6 +145,8 @@ def create_app(
         app.state.service = BattleService(
             the_store,
             signing=signing,
+            cache_mb=settings.cache_mb,
+            snapshot_every=settings.snapshot_every,
             on_appended=hub.appended,
             verify_cache_seconds=settings.verify_cache_seconds,
         )
@@ -158,6 +160,7 @@ def create_app(
             watch.uninstall()
             hub.close()
             await hub.stop()
+            await app.state.service.snapshots.flush()
             await the_store.close()
 
     return Litestar(

@@ -14,7 +14,6 @@ import hashlib
 import os
 import random
 import time
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any, Union, get_args
 
@@ -23,7 +22,9 @@ import msgspec
 from domain.actors import ALL, Actor, can_see
 from domain.battle import (
     Battle,
+    BattleCreated,
     DiceSeedRevealed,
+    HistoryNeeded,
     RulingRecorded,
     Timeline,
 )
@@ -41,6 +42,7 @@ from domain.decider import Ruleset
 from domain.dice import ServerDice, SuppliedDice, client_seed_for, commitment
 from domain.errors import DiceError, NotPermitted, RuleViolation
 from domain.rulesets import RULESETS, get_ruleset
+from domain.snapshot import snapshot_of
 from events.chain import canonical, encode_event, seal
 from events.envelope import CommandRecord, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, LogDamaged, VersionConflict
@@ -48,10 +50,11 @@ from events.receipts import Receipt
 from events.store import EventStore
 from events.verify import audit_log
 from service.auth import KeyRing, Principal
+from service.battle_cache import DEFAULT_CACHE_MB, KEEP_VERSIONS, ByteLRU, timeline_bytes
 from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
 from service.founding import create_battle, fork_battle
 from service.json_body import UNREADABLE, invalid_body, read_json
-from service.log_integrity import check_links, decode_created, fold_checked, fold_stored_log
+from service.log_integrity import check_links, decode_created, fold_checked
 from service.receipt_checks import check_receipts
 from service.record_macs import RecordMacs
 from service.schemas import (
@@ -71,6 +74,7 @@ from service.schemas import (
 from service.sealing import Sealer, draw_salts, event_out, reader_log, unsealed_upto
 from service.secrets_at_rest import SecretBox, SecretDamaged
 from service.signing import ServiceKeys
+from service.snapshots import DEFAULT_SNAPSHOT_EVERY, SnapshotSeal, SnapshotWriter, fold_battle
 from service.verify_cache import VerifyCache
 
 __all__ = ["BattleService", "event_out"]
@@ -110,16 +114,21 @@ def _seed_name(commit: str) -> str:
 class _Loaded:
     """A battle folded in memory, with the lock that serialises this process's commands."""
 
-    __slots__ = ("head_hash", "lock", "ruleset", "seeds", "timeline")
+    __slots__ = ("head_hash", "lock", "ruleset", "saved_at", "seeds", "timeline")
 
     def __init__(
-        self, ruleset: Ruleset[Any, Any, Any, Any, Any], timeline: Timeline, head_hash: str
+        self,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        timeline: Timeline,
+        head_hash: str,
+        saved_at: int = 0,
     ) -> None:
         self.ruleset = ruleset
         self.timeline = timeline
         self.head_hash = head_hash  # hash of the last folded event: the next one's prev_hash
         self.lock = asyncio.Lock()
         self.seeds: dict[str, bytes] = {}  # commitment -> seed
+        self.saved_at = saved_at  # the version of its latest stored snapshot, as known here
 
     @property
     def battle(self) -> Battle:
@@ -136,7 +145,8 @@ class BattleService:
         store: EventStore,
         *,
         signing: ServiceKeys,
-        cache_size: int = 512,
+        cache_mb: float = DEFAULT_CACHE_MB,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
         on_appended: Callable[[list[StoredEvent]], None] | None = None,
         verify_cache_seconds: int = 60,
     ) -> None:
@@ -147,8 +157,11 @@ class BattleService:
         self.signing = signing  # signs receipts; the secrets at rest derive from it
         self.secrets = SecretBox(signing)
         self.keys = KeyRing(store, RecordMacs(signing))
-        self._cache: OrderedDict[str, _Loaded] = OrderedDict()
-        self._cache_size = cache_size
+        # Bounded by an estimate of the memory the battles hold (service.battle_cache).
+        self._cache: ByteLRU[_Loaded] = ByteLRU(
+            int(cache_mb * 1024 * 1024), lambda loaded: timeline_bytes(loaded.timeline)
+        )
+        self.snapshots = SnapshotWriter(store, SnapshotSeal(signing), snapshot_every)
 
     # -- loading ------------------------------------------------------------------------
 
@@ -167,29 +180,96 @@ class BattleService:
         ruleset = get_ruleset(created.ruleset)
         if ruleset is None:  # a battle of a ruleset this build no longer ships
             raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
-        fork_base = None
-        if created.forked_from is not None and created.forked_at is not None:
-            parent = await self._load(created.forked_from)
-            fork_base = parent.timeline.state_at(created.forked_at).game
-        timeline = Timeline(ruleset, fork_base=fork_base)
-        fold_checked(timeline, battle_id, first)
         head = await self.store.head(battle_id)
         assert head is not None
-        head_hash = await fold_stored_log(
-            self.store, timeline, battle_id, after=1, after_hash=first[0].hash, upto=head.version
+        timeline, saved_at, head_hash = await self._fold(
+            battle_id, ruleset, created, first[0], head.version
         )
         # Folded up to `head`: what was appended since, the next catch-up reads (and a
         # command decided on this state meets a version conflict and decides again).
-        return self._remember(battle_id, _Loaded(ruleset, timeline, head_hash))
+        saved_at = self.snapshots.enqueue_marks(battle_id, ruleset, timeline, saved_at)
+        loaded = self._remember(battle_id, _Loaded(ruleset, timeline, head_hash, saved_at))
+        self._snapshot_if_due(battle_id, loaded)
+        return loaded
+
+    async def _fold(
+        self,
+        battle_id: str,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        created: BattleCreated,
+        first: StoredEvent,
+        upto: int,
+    ) -> tuple[Timeline, int, str]:
+        """The battle folded up to `upto` from its nearest usable stored snapshot, every
+        event after it checked (service.snapshots, service.log_integrity)."""
+
+        async def fork_base() -> Any:
+            if created.forked_from is None or created.forked_at is None:
+                return None
+            return (await self.state_at(created.forked_from, created.forked_at)).game
+
+        return await fold_battle(
+            self.store, self.snapshots.seal, battle_id, ruleset, first, fork_base, upto
+        )
+
+    async def state_at(self, battle_id: str, version: int, loaded: _Loaded | None = None) -> Battle:
+        """The state right after `version` (1 <= version <= the battle's current version),
+        from memory or, when it is older than what the cache holds, from the store.
+        `loaded`: the battle, already loaded and caught up by the caller."""
+        loaded = loaded or self._cache.get(battle_id)
+        # A cached battle this worker has not caught up may not hold `version` yet.
+        if loaded is not None and version <= loaded.timeline.version:
+            try:
+                return loaded.timeline.state_at(version)
+            except HistoryNeeded:
+                pass
+        # Older than the cache holds, or not cached: from the nearest snapshot below it.
+        first = await self.store.read(battle_id, upto=1)
+        if not first:
+            raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
+        check_links(battle_id, first)
+        created = decode_created(battle_id, first[0])
+        ruleset = get_ruleset(created.ruleset)
+        if ruleset is None:
+            raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
+        head = await self.store.head(battle_id)
+        current = head.version if head is not None else 0
+        if not 1 <= version <= current:
+            raise BadRequest(
+                f"version {version} is outside 1..{current}",
+                code="version-out-of-range",
+                current_version=current,
+            )
+        timeline, _, _ = await self._fold(battle_id, ruleset, created, first[0], version)
+        return timeline.state_at(version)
+
+    async def _refold(self, battle_id: str, loaded: _Loaded) -> None:
+        """Fold the battle again from the store, up to its head: an undo went back before
+        the states the cached timeline holds."""
+        first = await self.store.read(battle_id, upto=1)
+        head = await self.store.head(battle_id)
+        assert head is not None
+        created = loaded.battle.meta.created
+        timeline, _, head_hash = await self._fold(
+            battle_id, loaded.ruleset, created, first[0], head.version
+        )
+        loaded.timeline, loaded.head_hash = timeline, head_hash
 
     def _remember(self, battle_id: str, loaded: _Loaded) -> _Loaded:
-        existing = self._cache.get(battle_id)
-        if existing is not None:  # a concurrent load got there first: keep its lock
-            return existing
-        self._cache[battle_id] = loaded
-        if len(self._cache) > self._cache_size:
-            self._cache.popitem(last=False)
-        return loaded
+        loaded.timeline.trim(KEEP_VERSIONS)
+        # A concurrent load that got there first is kept, with its lock.
+        return self._cache.put(battle_id, loaded)
+
+    def _snapshot_if_due(self, battle_id: str, loaded: _Loaded) -> None:
+        """Hand the current state to the snapshot writer every `snapshot_every` versions
+        (a cheap enqueue; written by its own task). Trims what the cache holds too."""
+        timeline = loaded.timeline
+        if self.snapshots.due(timeline.version, loaded.saved_at):
+            self.snapshots.enqueue(
+                battle_id, snapshot_of(loaded.ruleset, timeline, loaded.head_hash)
+            )
+            loaded.saved_at = timeline.version
+            timeline.trim(KEEP_VERSIONS)
 
     async def _catch_up(self, loaded: _Loaded, battle_id: str) -> None:
         rows = await self.store.read(battle_id, after=loaded.timeline.version)
@@ -201,12 +281,14 @@ class BattleService:
             try:
                 check_links(battle_id, fresh, done, loaded.head_hash)
                 fold_checked(loaded.timeline, battle_id, fresh)
+                loaded.head_hash = fresh[-1].hash
+            except HistoryNeeded:  # an undo to before the states held
+                await self._refold(battle_id, loaded)
             except LogDamaged:
                 # Forget the battle: the next request loads and checks it whole again.
                 if self._cache.get(battle_id) is loaded:
-                    del self._cache[battle_id]
+                    self._cache.pop(battle_id)
                 raise
-            loaded.head_hash = fresh[-1].hash
 
     async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
         seed = loaded.seeds.get(commit)
@@ -368,11 +450,15 @@ class BattleService:
                 self._on_appended(stored)
                 if loaded.timeline.version == battle.version:
                     events = [ev for ev, _ in decided]
-                    if game_after is None:
-                        loaded.timeline.extend_decoded(events)
-                    else:
-                        loaded.timeline.extend_folded(events, game_after)
-                    loaded.head_hash = stored[-1].hash
+                    try:
+                        if game_after is None:
+                            loaded.timeline.extend_decoded(events)
+                        else:
+                            loaded.timeline.extend_folded(events, game_after)
+                        loaded.head_hash = stored[-1].hash
+                    except HistoryNeeded:  # an undo to before the states held
+                        await self._refold(battle_id, loaded)
+                    self._snapshot_if_due(battle_id, loaded)
                 # else a catch-up that ran while the append was awaited folded them already
                 sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
                 head = stored[-1]
@@ -511,7 +597,7 @@ class BattleService:
                 current_version=current,
             )
         else:
-            battle = loaded.timeline.state_at(version)
+            battle = await self.state_at(battle_id, version, loaded)
         meta = battle.meta
         ruleset = loaded.ruleset
         return BattleView(

@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import msgspec
 
 from domain.actors import ALL
-from domain.battle import BattleCreated, Timeline
+from domain.battle import Battle, BattleCreated, Timeline
 from domain.decider import Ruleset
 from domain.rulesets import RULESETS, get_ruleset
 from events.chain import canonical, encode_event, seal
@@ -77,6 +77,8 @@ class FoundingHost(Protocol):
     def signing(self) -> ServiceKeys: ...
 
     async def loaded(self, battle_id: str) -> _LoadedBattle: ...
+
+    async def state_at(self, battle_id: str, version: int) -> Battle: ...
 
     async def new_seed(self, battle_id: str) -> tuple[bytes, str]: ...
 
@@ -185,7 +187,7 @@ async def fork_battle(
                 code="version-out-of-range",
                 current_version=current,
             )
-        state = parent.timeline.state_at(req.at_version)
+        state = await service.state_at(parent_id, req.at_version)
         created = state.meta.created
         at = await service.store.read(parent_id, after=req.at_version - 1, upto=req.at_version)
         reveal = req.reveal_hidden_on_end

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 
 import msgspec
 
-from domain.battle import BattleCreated, Timeline
+from domain.battle import BattleCreated, HistoryNeeded, Timeline
 from events.chain import find_chain_break
 from events.envelope import GENESIS_HASH, StoredEvent
 from events.errors import LogDamaged
@@ -69,6 +69,8 @@ def fold_checked(timeline: Timeline, battle_id: str, rows: Sequence[StoredEvent]
             except msgspec.MsgspecError as e:
                 raise LogDamaged(battle_id, row.version, f"the event does not decode: {e}") from e
         raise  # pragma: no cover - the array failed, so one of its events does
+    except HistoryNeeded:
+        raise  # not damage: an undo to before the states this timeline holds
     except Exception as e:
         # A stored event that decodes but cannot be folded: evolve is total on the
         # events decide produces, so this one was not produced by it.

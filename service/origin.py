@@ -52,7 +52,9 @@ async def origin_events(
     if parent_id is None or at is None:
         raise NotFound(f"battle {fork_id} is not a fork: it has no origin", code="not-a-fork")
     parent = await service.loaded(parent_id)
-    upto = at if unsealed_upto(meta) else unsealed_upto(parent.timeline.state_at(at).meta)
+    upto = (
+        at if unsealed_upto(meta) else unsealed_upto((await service.state_at(parent_id, at)).meta)
+    )
     stored = await service.store.read(parent_id, after=after, limit=limit, upto=at)
     undone = parent.timeline.undone(at) if parent.timeline.has_undo else set()
     sealer = Sealer(actor, upto)

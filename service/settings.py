@@ -31,6 +31,8 @@ BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS  integrations registered per hour per addr
 BATTLE_LIMIT_STREAMS_PER_KEY    streams (SSE and WebSocket) one key holds open (default 16)
 BATTLE_VERIFY_CACHE_SECONDS     how long /verify reuses its dice audit while the battle's head
                                 is unchanged (default 60; 0: never; the chain is always walked)
+BATTLE_CACHE_MB      memory for battles folded in memory, by estimate (default 256)
+BATTLE_SNAPSHOT_EVERY  versions between stored snapshots of a battle (default 500; 0: none)
 """
 
 from __future__ import annotations
@@ -82,6 +84,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     limit_integrations_per_address: int = 20
     limit_streams_per_key: int = 16
     verify_cache_seconds: int = 60
+    cache_mb: float = 256
+    snapshot_every: int = 500
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -89,6 +93,17 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         pool = env.get("BATTLE_DB_POOL_SIZE", "8")
         if not pool.isdigit() or int(pool) < 1:
             raise ValueError(f"BATTLE_DB_POOL_SIZE must be a positive integer, not {pool!r}")
+        cache_mb = env.get("BATTLE_CACHE_MB", "256")
+        try:
+            if float(cache_mb) <= 0:
+                raise ValueError
+        except ValueError:
+            raise ValueError(
+                f"BATTLE_CACHE_MB must be a positive number, not {cache_mb!r}"
+            ) from None
+        every = env.get("BATTLE_SNAPSHOT_EVERY", "500")
+        if not every.isdigit():
+            raise ValueError(f"BATTLE_SNAPSHOT_EVERY must be an integer >= 0, not {every!r}")
         poll = env.get("BATTLE_FANOUT_POLL_SECONDS", "1")
         try:
             poll_seconds = float(poll)
@@ -104,6 +119,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
         }
         return cls(
             **limits,
+            cache_mb=float(cache_mb),
+            snapshot_every=int(every),
             database=env.get("BATTLE_DB") or "data/battles.db",
             redis_url=env.get("BATTLE_REDIS_URL") or None,
             db_pool_size=int(pool),

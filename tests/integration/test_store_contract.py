@@ -620,3 +620,47 @@ async def test_integrations_follow_the_battles_linked_to_them(store: EventStore)
     assert await store.read_linked("i1", after_position=mine[3].position, limit=5) == mine[4:9]
     assert await store.read_linked("i1", after_position=mine[-1].position) == []
     assert await store.read_linked("nobody") == []
+
+
+# -- snapshots (never the truth: the service checks them against the log) ----------------------
+
+
+async def test_the_latest_snapshot_at_or_before_a_version(store: EventStore) -> None:
+    assert await store.latest_snapshot("b1", "1.0") is None
+    await store.save_snapshot("b1", 10, "1.0", b"\x00ten")
+    await store.save_snapshot("b1", 20, "1.0", b"twenty")
+    await store.save_snapshot("b2", 30, "1.0", b"other battle")
+
+    assert await store.latest_snapshot("b1", "1.0") == (20, b"twenty")
+    assert await store.latest_snapshot("b1", "1.0", at_most=19) == (10, b"\x00ten")
+    assert await store.latest_snapshot("b1", "1.0", at_most=20) == (20, b"twenty")
+    assert await store.latest_snapshot("b1", "1.0", at_most=9) is None
+
+
+async def test_a_snapshot_at_the_same_version_is_replaced(store: EventStore) -> None:
+    await store.save_snapshot("b1", 10, "1.0", b"old")
+    await store.save_snapshot("b1", 10, "1.0", b"new")
+
+    assert await store.latest_snapshot("b1", "1.0") == (10, b"new")
+
+
+async def test_a_new_ruleset_version_drops_the_old_snapshots(store: EventStore) -> None:
+    await store.save_snapshot("b1", 10, "1.0", b"v1 state")
+    await store.save_snapshot("b2", 10, "1.0", b"other battle keeps it")
+    assert await store.latest_snapshot("b1", "2.0") is None  # another version's is not read
+
+    await store.save_snapshot("b1", 5, "2.0", b"v2 state")
+
+    assert await store.latest_snapshot("b1", "2.0") == (5, b"v2 state")
+    assert await store.latest_snapshot("b1", "1.0") is None
+    assert await store.latest_snapshot("b2", "1.0") == (10, b"other battle keeps it")
+
+
+async def test_snapshots_survive_reopening(backend, store: EventStore) -> None:
+    await store.save_snapshot("b1", 7, "1.0", b"kept")
+    await store.close()
+    reopened = await backend.connect()
+    try:
+        assert await reopened.latest_snapshot("b1", "1.0") == (7, b"kept")
+    finally:
+        await reopened.close()

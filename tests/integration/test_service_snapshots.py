@@ -1,0 +1,249 @@
+"""Stored snapshots through the service, on every store: a cold load starts from the latest
+one and folds the rest; undo past it, forks and old versions still read right; a corrupt,
+stale, foreign or unsealed snapshot (written with raw SQL) is ignored and the log folded
+instead."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.actors import Actor
+from domain.battle import Timeline
+from domain.rulesets import get_ruleset
+from domain.snapshot import Snapshot, decode_snapshot, encode_snapshot
+from events.errors import LogDamaged
+from events.sqlite_guards import TRIGGERS
+from events.store import EventStore
+from service.auth import Principal
+from service.battles import BattleService
+from service.schemas import CommandRequest, CreateBattleRequest, ForkBattleRequest
+from service.signing import ServiceKeys
+from service.snapshots import SnapshotSeal
+from tests.integration.conftest import Backend
+from tests.support.quickstart_play import SETUP, next_command
+
+REFEREE = Actor(role="referee")
+QUICKSTART: Any = get_ruleset("quickstart")
+KEYS = ServiceKeys.generate()
+SEAL = SnapshotSeal(KEYS)
+
+
+_MADE: list[BattleService] = []
+
+
+def _service(store: EventStore, **options: Any) -> BattleService:
+    service = BattleService(store, signing=KEYS, **options)
+    _MADE.append(service)
+    return service
+
+
+@pytest.fixture(autouse=True)
+async def _flush_snapshot_writers(store: EventStore) -> AsyncIterator[None]:
+    """Each service's snapshots are written before the store closes, as the app's shutdown
+    does: a write cut off with the event loop would leave its transaction open."""
+    yield
+    while _MADE:
+        await _MADE.pop().snapshots.flush()
+
+
+async def _stored(store: EventStore, battle_id: str) -> tuple[int, Snapshot]:
+    """The latest stored snapshot of the battle, its seal checked and removed."""
+    version, data = await store.latest_snapshot(battle_id, QUICKSTART.version) or (0, b"")
+    body = SEAL.unwrap(battle_id, version, data)
+    assert body is not None
+    snapshot = decode_snapshot(QUICKSTART, body)
+    assert snapshot is not None
+    return version, snapshot
+
+
+def _request(command: dict[str, Any]) -> CommandRequest:
+    return CommandRequest(command=msgspec.Raw(msgspec.json.encode(command)))
+
+
+async def _play(service: BattleService, battle_id: str, commands: int) -> None:
+    principal = Principal(battle_id, REFEREE)
+    for _ in range(commands):
+        view = await service.view(battle_id, REFEREE)
+        _, command = next_command(msgspec.to_builtins(view.state))
+        await service.execute(battle_id, principal, _request(command), None)
+
+
+async def _undo(service: BattleService, battle_id: str, to: int) -> None:
+    undo = {"type": "Undo", "to_version": to, "reason": "back"}
+    await service.execute(battle_id, Principal(battle_id, REFEREE), _request(undo), None)
+
+
+async def _truth(store: EventStore, battle_id: str) -> Timeline:
+    """The whole log folded, no snapshot (a non-fork battle)."""
+    timeline = Timeline(QUICKSTART)
+    timeline.extend_log(await store.read_log(battle_id))
+    return timeline
+
+
+async def _battle(store: EventStore) -> tuple[BattleService, str]:
+    """A battle of some 30 versions with snapshots every 5, an undo to before the latest
+    snapshot among them."""
+    maker = _service(store, snapshot_every=5)
+    battle_id = (
+        await maker.create(CreateBattleRequest(ruleset="quickstart", setup=SETUP))
+    ).battle_id
+    await _play(maker, battle_id, 14)
+    await maker.snapshots.flush()
+    saved = await store.latest_snapshot(battle_id, QUICKSTART.version)
+    assert saved is not None and saved[0] > 5
+    await _undo(maker, battle_id, saved[0] - 3)  # back before the latest snapshot
+    await _play(maker, battle_id, 12)
+    await maker.snapshots.flush()
+    return maker, battle_id
+
+
+async def _assert_cold_reads_match(store: EventStore, battle_id: str) -> BattleService:
+    truth = await _truth(store, battle_id)
+    cold = _service(store, snapshot_every=5)
+    view = await cold.view(battle_id, REFEREE)
+    assert view.version == truth.version
+    assert view.state == QUICKSTART.view(truth.current.game, REFEREE)  # type: ignore[union-attr]
+    for version in range(1, truth.version + 1):
+        assert (await cold.state_at(battle_id, version)) == truth.state_at(version)
+    return cold
+
+
+async def test_a_cold_load_starts_from_the_latest_snapshot_and_equals_the_full_fold(
+    store: EventStore,
+) -> None:
+    _, battle_id = await _battle(store)
+    saved = await store.latest_snapshot(battle_id, QUICKSTART.version)
+    assert saved is not None
+
+    cold = await _assert_cold_reads_match(store, battle_id)
+
+    assert cold._cache[battle_id].timeline.base == saved[0]  # it did start there
+    # and it goes on: a command on the cold service, then an undo to before its start
+    await _play(cold, battle_id, 3)
+    await _undo(cold, battle_id, 4)
+    head = await store.head(battle_id)
+    assert head is not None
+    cached = cold._cache[battle_id]
+    assert (cached.battle.version, cached.head_hash) == (head.version, head.hash)  # folded it
+    assert cached.battle == (await _truth(store, battle_id)).current
+    assert (await cold.view(battle_id, REFEREE)).state == (
+        await _service(store, snapshot_every=0).view(battle_id, REFEREE)
+    ).state
+    await _assert_cold_reads_match(store, battle_id)
+
+
+async def test_a_fork_of_a_battle_loaded_from_a_snapshot(store: EventStore) -> None:
+    maker, parent = await _battle(store)
+    cold = _service(store)
+    fork = await cold.fork(parent, Principal(parent, REFEREE), ForkBattleRequest(at_version=3))
+    assert cold._cache[parent].timeline.base > 3  # version 3 was read from the store
+
+    other = _service(store)
+    assert (await other.view(fork.battle_id, REFEREE, 1)).state == (
+        await maker.view(parent, REFEREE, 3)
+    ).state
+
+
+async def test_a_corrupt_snapshot_is_ignored_and_the_log_folded(
+    backend: Backend, store: EventStore
+) -> None:
+    _, battle_id = await _battle(store)
+    assert backend.raw_mutate is not None
+    await backend.raw_mutate(
+        "UPDATE snapshots SET data = ? WHERE battle_id = ?", (b"\x00not msgpack", battle_id)
+    )
+
+    await _assert_cold_reads_match(store, battle_id)
+
+
+async def test_a_snapshot_not_matching_the_log_is_ignored(
+    backend: Backend, store: EventStore
+) -> None:
+    _, battle_id = await _battle(store)
+    version, snapshot = await _stored(store, battle_id)
+    # The state of another version (the second's), under a head hash the log does not have.
+    early = (await _truth(store, battle_id)).state_at(2)
+    forged = msgspec.structs.replace(snapshot, game=early.game, head_hash="0" * 64)
+    assert backend.raw_mutate is not None
+    await backend.raw_mutate(
+        "UPDATE snapshots SET data = ? WHERE battle_id = ? AND version = ?",
+        (SEAL.wrap(battle_id, forged), battle_id, version),
+    )
+
+    cold = await _assert_cold_reads_match(store, battle_id)
+    assert cold._cache[battle_id].timeline.base < version  # an earlier one, or the log
+
+
+async def test_a_snapshot_of_another_ruleset_version_is_ignored(
+    backend: Backend, store: EventStore
+) -> None:
+    _, battle_id = await _battle(store)
+    version, snapshot = await _stored(store, battle_id)
+    # Filed under this version, but written by another: its state's shape may differ.
+    other = msgspec.structs.replace(snapshot, ruleset_version="0.9-other")
+    assert backend.raw_mutate is not None
+    await backend.raw_mutate(
+        "UPDATE snapshots SET data = ? WHERE battle_id = ? AND version = ?",
+        (SEAL.wrap(battle_id, other), battle_id, version),
+    )
+
+    cold = await _assert_cold_reads_match(store, battle_id)
+    assert cold._cache[battle_id].timeline.base < version
+
+
+async def test_a_snapshot_not_sealed_by_this_service_is_ignored(
+    backend: Backend, store: EventStore
+) -> None:
+    """Whoever can write the database but does not hold the signing key cannot choose a
+    battle's state: a snapshot with the log's head hash and another state, unsealed or
+    sealed under another key or for another battle, is not used."""
+    _, battle_id = await _battle(store)
+    version, snapshot = await _stored(store, battle_id)
+    early = (await _truth(store, battle_id)).state_at(2)
+    forged = msgspec.structs.replace(snapshot, game=early.game)  # the head hash is right
+    assert backend.raw_mutate is not None
+    for data in (
+        encode_snapshot(forged),
+        SnapshotSeal(ServiceKeys.generate()).wrap(battle_id, forged),
+        SEAL.wrap("another-battle", forged),
+    ):
+        await backend.raw_mutate(
+            "UPDATE snapshots SET data = ? WHERE battle_id = ? AND version = ?",
+            (data, battle_id, version),
+        )
+        cold = await _assert_cold_reads_match(store, battle_id)
+        assert cold._cache[battle_id].timeline.base < version
+        # That load wrote snapshots of its own, sealed right: gone before the next forgery.
+        await cold.snapshots.flush()
+        await backend.raw_mutate(
+            "DELETE FROM snapshots WHERE battle_id = ? AND version > ?", (battle_id, version)
+        )
+
+
+async def test_the_events_after_a_snapshot_are_checked(backend: Backend, store: EventStore) -> None:
+    """A cold load from a snapshot checks the tail as a load from version 1 does: an event
+    after the snapshot changed in the database is reported, not folded."""
+    _, battle_id = await _battle(store)
+    await _play(_service(store, snapshot_every=1000), battle_id, 3)  # a tail of 3, unsnapshotted
+    version, _ = await _stored(store, battle_id)
+    head = await store.head(battle_id)
+    assert head is not None and head.version > version + 1
+    # b"{}" as a blob literal of each dialect (the column holds bytes).
+    blob = {"sqlite": "X'7b7d'", "postgres": "'\\x7b7d'::bytea"}[backend.name]
+    forged = f"UPDATE events SET data = {blob} WHERE battle_id = '%s' AND version = %d"
+    guard = {
+        "sqlite": ["DROP TRIGGER events_refuse_update", TRIGGERS["events_refuse_update"]],
+        "postgres": [
+            "ALTER TABLE events DISABLE TRIGGER events_refuse_update_delete",
+            "ALTER TABLE events ENABLE TRIGGER events_refuse_update_delete",
+        ],
+    }[backend.name]
+    assert backend.raw_script is not None
+    await backend.raw_script([guard[0], forged % (battle_id, version + 1), guard[1]])
+    with pytest.raises(LogDamaged) as caught:
+        await _service(store).view(battle_id, REFEREE)
+    assert caught.value.version == version + 1
