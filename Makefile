@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint format bench openapi mutate clean
+.PHONY: install serve test lint format bench openapi lock mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,16 @@ bench: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
+
+# requirements.lock: every dependency pinned with its hashes, for the image's Python 3.12
+# (deploy/Dockerfile installs from it); rerun after changing pyproject's dependencies.
+$(VENV)/.lock-tools: $(STAMP)
+	$(BIN)/python -m pip install --quiet uv
+	touch $@
+
+lock: $(VENV)/.lock-tools
+	$(BIN)/uv pip compile pyproject.toml --generate-hashes --universal --python-version 3.12 \
+		--no-header --quiet -o requirements.lock
 
 # Mutation testing of what fairness rests on (tests/mutation/run.py; tens of minutes).
 $(VENV)/.mutate: pyproject.toml $(STAMP)
