@@ -1,7 +1,8 @@
 """The OpenAPI document as integrators get it: Litestar's, typed and completed.
 
 Litestar generates the document from the routes; `typed_document` then puts in what it
-cannot say (service.openapi_unions: the commands and events as tagged unions), drops the
+cannot say (service.openapi_unions: the commands and events as tagged unions, with an
+example of each from service.openapi_examples), drops the
 components nothing refers to any more, and completes the rest (service.openapi_polish:
 descriptions, security, tags, headers, bounds, the WebSocket route).
 `install_contract(app)` makes the app serve that document (`/schema/openapi.json`, and
@@ -15,8 +16,10 @@ from typing import Any
 from litestar import Litestar
 from litestar._openapi.plugin import OpenAPIPlugin
 
+from domain.rulesets import RULESETS
+from service.openapi_examples import add_examples
 from service.openapi_polish import polish
-from service.openapi_unions import typed_unions
+from service.openapi_unions import prefix_of, typed_unions
 
 __all__ = ["document_of", "install_contract", "typed_document"]
 
@@ -37,8 +40,43 @@ def typed_document(doc: dict[str, Any]) -> dict[str, Any]:
         schemas[name] = schema
     schemas["CommandRequest"]["properties"]["command"] = unions.command
     schemas["EventOut"]["properties"]["data"] = unions.event_data
+    add_examples(doc, unions)
     _drop_unreferenced(doc)
+    _name_ruleset_components(doc)
     return polish(doc)
+
+
+def _name_ruleset_components(doc: dict[str, Any]) -> None:
+    """Litestar names a ruleset's setup and options Structs after their modules
+    (`quickstart_options_Options`): name them as the rest (`QuickstartOptions`). And every
+    component's title is its name, unique: generators name classes by title
+    (openapi-python-client), and three rulesets have an `Options` and a `Roll`."""
+    schemas: dict[str, Any] = doc["components"]["schemas"]
+    renames: dict[str, str] = {}
+    for name in list(schemas):
+        ruleset, _, rest = name.partition("_")
+        if ruleset in RULESETS and "_" in rest:
+            new = prefix_of(ruleset) + rest.rsplit("_", 1)[1]
+            if new in schemas or new in renames.values():
+                raise ValueError(f"OpenAPI component {new!r} is taken: cannot rename {name!r}")
+            renames[name] = new
+    for old, new in renames.items():
+        schemas[new] = schemas.pop(old)
+    _rewrite_refs(doc, {_REF + old: _REF + new for old, new in renames.items()})
+    for name, schema in schemas.items():
+        schema["title"] = name
+
+
+def _rewrite_refs(node: Any, renames: dict[str, str]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if isinstance(value, str) and value in renames and key in ("$ref",):
+                node[key] = renames[value]
+            else:
+                _rewrite_refs(value, renames)
+    elif isinstance(node, list):
+        for value in node:
+            _rewrite_refs(value, renames)
 
 
 def _refs(node: Any, found: set[str]) -> None:

@@ -62,12 +62,28 @@ def _ruleset_components(
     (commands, events), defs = msgspec.json.schema_components(
         [command_type, event_type], ref_template=_REF + prefix + "{name}"
     )
-    components = {prefix + name: schema for name, schema in defs.items()}
+    components = {prefix + name: _closed_tuples(schema) for name, schema in defs.items()}
     return (
         components,
         _tagged(commands, f"A command of {title}, picked by its `type`."),
         _tagged(events, f"The data of an event of {title}, picked by its `type`."),
     )
+
+
+def _closed_tuples(node: Any) -> Any:
+    """msgspec closes a tuple's schema with `items: false` after its `prefixItems`; say it
+    with `maxItems` instead (the same arrays), which every client generator reads
+    (openapi-python-client refuses a boolean schema there)."""
+    if isinstance(node, dict):
+        if "prefixItems" in node and node.get("items") is False:
+            del node["items"]
+            node["maxItems"] = min(node.get("maxItems", 2**31), len(node["prefixItems"]))
+        for value in node.values():
+            _closed_tuples(value)
+    elif isinstance(node, list):
+        for value in node:
+            _closed_tuples(value)
+    return node
 
 
 def typed_unions() -> TypedUnions:

@@ -200,7 +200,7 @@ def test_the_bounds_show_in_the_schemas(http: httpx.Client) -> None:
         assert doc[name]["additionalProperties"] is False, name
     # A battle's setup and options are documented as the rulesets' own, bounds included.
     setup_refs = [m["$ref"] for m in doc["CreateBattleRequest"]["properties"]["setup"]["anyOf"]]
-    quickstart_setup = doc[next(r for r in setup_refs if "quickstart" in r).rsplit("/", 1)[1]]
+    quickstart_setup = doc[next(r for r in setup_refs if "Quickstart" in r).rsplit("/", 1)[1]]
     assert quickstart_setup["additionalProperties"] is False
     assert quickstart_setup["properties"]["squads"]["maxItems"] == MAX_SQUADS
     # a list of ids documented as strings (Litestar wrote `oneOf: [string, {}]`)

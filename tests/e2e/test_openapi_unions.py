@@ -100,3 +100,15 @@ def test_a_played_battle_fits_the_document(doc: dict[str, Any], http: httpx.Clie
     wrong = {**event, "data": {**event["data"], "type": "BattleUndone"}}
     assert not _validator(doc, "EventOut").is_valid(wrong)
     assert not _validator(doc, "CommandRequest").is_valid({"command": {"type": "Fly"}})
+
+
+def test_every_component_is_titled_by_its_unique_name(doc: dict[str, Any]) -> None:
+    """Generators name classes by title (openapi-python-client): three rulesets have an
+    `Options` and a `Roll`, so each title is the component's own name."""
+    schemas = doc["components"]["schemas"]
+    assert all(schema["title"] == name for name, schema in schemas.items())
+    setups = doc["components"]["schemas"]["CreateBattleRequest"]["properties"]["setup"]["anyOf"]
+    assert [m["$ref"].removeprefix(REF) for m in setups] == [
+        f"{prefix_of(r)}Setup" for r in RULESETS
+    ]
+    assert {"QuickstartOptions", "SkirmishOptions", "TacticalOptions"} <= set(schemas)

@@ -7,7 +7,7 @@ import type { components, paths } from "./schema.js";
 
 type Schemas = components["schemas"];
 type QuickstartCommand = Schemas["QuickstartCommand"];
-type QuickstartSetup = Schemas["quickstart_model_Setup"];
+type QuickstartSetup = Schemas["QuickstartSetup"];
 
 const baseUrl = process.argv[2] ?? "http://127.0.0.1:8000";
 const api = createClient<paths>({ baseUrl });
