@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint format bench openapi mutate clean
+.PHONY: install serve test lint format bench openapi mutate clean wrk
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -31,8 +31,14 @@ format: $(STAMP)
 	$(BIN)/ruff format domain events service tests bench
 	$(BIN)/ruff check --fix domain events service tests bench
 
-bench: $(STAMP)
+# wrk (a C load generator) for bench.wrk, from Debian's packages when we may install them.
+wrk:
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get install -y -qq wrk >/dev/null; } || echo "wrk not installed: bench.wrk will skip"
+
+bench: $(STAMP) wrk
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.wrk
 	$(BIN)/python -m bench.postgres
 	$(BIN)/python -m bench.skirmish
 	$(BIN)/python -m bench.worst_command
