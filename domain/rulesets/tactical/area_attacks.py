@@ -12,12 +12,10 @@ from __future__ import annotations
 from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.areas import blast, burst, clip, close_burst, line
-from domain.rulesets.tactical.attacks import finish, reactions_open, structure_damage
+from domain.rulesets.tactical.attacks import resolve_in_turn, structure_damage
 from domain.rulesets.tactical.commands import Attack
-from domain.rulesets.tactical.conditions import can_react
-from domain.rulesets.tactical.events import AreaCovered, AttackDeclared, UnseenAttackResolved
+from domain.rulesets.tactical.events import AreaCovered, UnseenAttackResolved
 from domain.rulesets.tactical.modifiers import attack_modifiers, totally_concealed
-from domain.rulesets.tactical.pools import check_end
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
 from domain.rulesets.tactical.rules import (
     R_ATTACKS,
@@ -32,7 +30,7 @@ from domain.rulesets.tactical.rules import (
 from domain.rulesets.tactical.walls import raise_wall
 from domain.rulesets.tactical.weapons import attack_action, check_range, roll_weapon, weapon_of
 
-__all__ = ["area_attack", "area_squares", "resolve_in_turn"]
+__all__ = ["area_attack", "area_squares"]
 
 
 def area_squares(
@@ -50,27 +48,6 @@ def area_squares(
     else:
         sq = close_burst(origin, rating)
     return list(clip(sq, w, h))
-
-
-def resolve_in_turn(run: Run, records: list[AttackRecord], dice: Dice) -> None:
-    """Each target of an area in turn: one that can react is asked first (the rest wait in
-    the queue of its AttackDeclared), the others take the damage at once."""
-    for i, record in enumerate(records):
-        st = run.state
-        if st.phase != "combat":
-            return
-        t = st.chars[record.target or ""]
-        if (
-            record.damage > 0
-            and st.options.reaction_window == "ask"
-            and can_react(st, t) is None
-            and (st.active != t.id or st.options.react_on_own_turn)
-            and reactions_open(st, t, record)
-        ):
-            run.emit(AttackDeclared(attack=record, reactor=t.id, queue=tuple(records[i + 1 :])))
-            return
-        finish(run, record, (), dice, counts=False)
-    check_end(run)
 
 
 def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:

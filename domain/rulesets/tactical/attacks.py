@@ -53,7 +53,15 @@ from domain.rulesets.tactical.weapons import (
     weapon_of,
 )
 
-__all__ = ["attack", "finish", "reactions_open", "single", "structure_damage"]
+__all__ = [
+    "asks_reaction",
+    "attack",
+    "finish",
+    "reactions_open",
+    "resolve_in_turn",
+    "single",
+    "structure_damage",
+]
 
 
 def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
@@ -118,10 +126,13 @@ def single(
     counts: bool = True,
     after_parry: bool = False,
     offer: bool = False,
+    collect: list[AttackRecord] | None = None,
 ) -> None:
     """One attack roll against one target (or an unseen square), once it is valid.
 
     `offer`: a ranged or spell attack first offers opportunity attacks (before its roll).
+    `collect`: the record is only rolled and appended there (a dual-wield's two rolls,
+    resolved in turn by the caller).
     """
     from domain.rulesets.tactical.opportunity import offer_for_attack
 
@@ -194,21 +205,57 @@ def single(
         unseen=unseen,
         after_parry=after_parry,
     )
+    if collect is not None:
+        collect.append(record)
+        return
     if unseen:
         _finish_unseen(run, record, t, dice)
         return
     assert t is not None
-    if (
-        ask
-        and record.damage > 0
-        and st.options.reaction_window == "ask"
-        and can_react(st, t) is None
-        and (st.active != t.id or st.options.react_on_own_turn)
-        and reactions_open(st, t, record)
-    ):
+    if ask and asks_reaction(st, t, record):
         run.emit(AttackDeclared(attack=record, reactor=t.id))
         return
     finish(run, record, (), dice, counts=counts)
+
+
+def asks_reaction(st: State, t: Char, record: AttackRecord) -> bool:
+    """A10: the attack waits for `t`'s reaction ("before damage is rolled") when it would
+    deal damage and `t` may and can take one ([Stamina Actions], one a round)."""
+    return (
+        record.damage > 0
+        and st.options.reaction_window == "ask"
+        and can_react(st, t) is None
+        and (st.active != t.id or st.options.react_on_own_turn)
+        and bool(reactions_open(st, t, record))
+    )
+
+
+def resolve_in_turn(
+    run: Run, records: list[AttackRecord], dice: Dice, *, first_counts: bool = False
+) -> None:
+    """Several attack records of one action (an area's targets, a dual-wield's two rolls),
+    each target in turn: one that can react is asked first (the rest wait in the queue of
+    its AttackDeclared), the others take the damage at once. `first_counts`: the first
+    record carries the attack action and its costs (a dual wield); an area's went with
+    its AreaCovered."""
+    for i, record in enumerate(records):
+        st = run.state
+        if st.phase != "combat":
+            return
+        counts = first_counts and i == 0
+        t = st.chars[record.target or ""]
+        if asks_reaction(st, t, record):
+            run.emit(
+                AttackDeclared(
+                    attack=record,
+                    reactor=t.id,
+                    queue=tuple(records[i + 1 :]),
+                    counts_action=counts,
+                )
+            )
+            return
+        finish(run, record, (), dice, counts=counts)
+    check_end(run)
 
 
 def _dual(run: Run, cmd: Attack, dice: Dice, a: Char, action: str, sta: int) -> None:
@@ -234,16 +281,12 @@ def _dual(run: Run, cmd: Attack, dice: Dice, a: Char, action: str, sta: int) -> 
     for who in (t, t2):
         if totally_concealed(st, a, who):
             raise RuleViolation(f"{who.id} has total concealment", rule=R_UNSEEN)
-    # Two targets: no reaction is asked (one attack action, two rolls at once).
-    single(run, cmd, dice, a, w1, action, sta, t, t.pos, unseen=False, dual=True, ask=False)
-    if run.state.phase != "combat":
-        return
-    a2 = run.state.chars[a.id]
-    t2 = run.state.chars[t2.id]
-    single(
-        run, cmd, dice, a2, w2, action, 0, t2, t2.pos, unseen=False, dual=True, ask=False,
-        counts=False,
-    )  # fmt: skip
+    # Two targets: both rolled at once as one attack action; then each target in turn gets
+    # its reaction window like any attack's ([Stamina Actions] dodge/parry/shield, A10).
+    records: list[AttackRecord] = []
+    single(run, cmd, dice, a, w1, action, sta, t, t.pos, unseen=False, dual=True, collect=records)
+    single(run, cmd, dice, a, w2, action, 0, t2, t2.pos, unseen=False, dual=True, collect=records)
+    resolve_in_turn(run, records, dice, first_counts=True)
 
 
 def _no_roll(

@@ -147,7 +147,8 @@ class AttackDeclared(EventBase, frozen=True, kw_only=True, gc=False, tag="Attack
 
     attack: AttackRecord
     reactor: str
-    queue: tuple[AttackRecord, ...] = ()  # an area's other targets, resolved after this one
+    queue: tuple[AttackRecord, ...] = ()  # the action's other records, resolved after this one
+    counts_action: bool = True  # False: an area's target or a dual wield's second roll
 
 
 class OpportunityOffered(EventBase, frozen=True, kw_only=True, gc=False, tag="OpportunityOffered"):

@@ -48,9 +48,9 @@ __all__ = ["HANDLERS", "effective_max", "evolve"]
 
 
 def _declared(s: State, e: AttackDeclared) -> State:
-    if not e.attack.area:  # an area's costs went with its AreaCovered
+    if not e.attack.area and e.counts_action:  # an area's costs went with its AreaCovered
         s = attack_costs(s, e.attack)
-    return replace(s, pending=e.attack, queue=e.queue)
+    return replace(s, pending=e.attack, pending_counts=e.counts_action, queue=e.queue)
 
 
 def _resolved(s: State, e: AttackResolved) -> State:
