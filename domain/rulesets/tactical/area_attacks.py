@@ -12,11 +12,11 @@ from __future__ import annotations
 from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.areas import blast, burst, clip, close_burst, line
-from domain.rulesets.tactical.attacks import resolve_in_turn, structure_damage
 from domain.rulesets.tactical.commands import Attack
 from domain.rulesets.tactical.events import AreaCovered, UnseenAttackResolved
 from domain.rulesets.tactical.modifiers import attack_modifiers, totally_concealed
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
+from domain.rulesets.tactical.resolution import resolve_in_turn, structure_damage
 from domain.rulesets.tactical.rules import (
     R_ATTACKS,
     R_RANGES,

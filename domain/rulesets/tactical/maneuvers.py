@@ -240,7 +240,7 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
 
 def strike(run: Run, cid: str, then: ResumeAttack, dice: Dice) -> None:
     """The end of a charge: a melee attack at +2, or a bull rush at +2 to the check."""
-    from domain.rulesets.tactical.attacks import single
+    from domain.rulesets.tactical.attack_record import single
     from domain.rulesets.tactical.weapons import attack_action, weapon_of
 
     st = run.state

@@ -221,7 +221,7 @@ def offer_for_attack(run: Run, a: Char, cmd: Attack, kind: str, area: str | None
 
 
 def opportunity_attack(run: Run, cmd: OpportunityAttack, dice: Dice) -> None:
-    from domain.rulesets.tactical.attacks import single
+    from domain.rulesets.tactical.attack_record import single
     from domain.rulesets.tactical.weapons import weapon_of
 
     st = run.state

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from domain.dice import Dice
 from domain.errors import RuleViolation
-from domain.rulesets.tactical.attacks import finish, resolve_in_turn
 from domain.rulesets.tactical.commands import React
 from domain.rulesets.tactical.conditions import can_react
 from domain.rulesets.tactical.opportunity import decline, maybe_resume, offer_after_parry
 from domain.rulesets.tactical.records import ReactionTaken
+from domain.rulesets.tactical.resolution import finish, resolve_in_turn
 from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run, char, need_sta
 
 __all__ = ["react"]
