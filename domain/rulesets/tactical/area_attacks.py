@@ -14,6 +14,7 @@ from domain.errors import RuleViolation
 from domain.rulesets.tactical.areas import blast, burst, clip, close_burst, line
 from domain.rulesets.tactical.commands import Attack
 from domain.rulesets.tactical.events import AreaCovered, UnseenAttackResolved
+from domain.rulesets.tactical.fear import check_area
 from domain.rulesets.tactical.modifiers import attack_modifiers, totally_concealed
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
 from domain.rulesets.tactical.resolution import resolve_in_turn, structure_damage
@@ -92,9 +93,10 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
             raise RuleViolation("a burst needs its origin square", rule=R_RANGES)
         origin = (cmd.square[0], cmd.square[1])
         check_range(st, a, w, origin, None, False)
+    squares = area_squares(shape, rating, origin, direction, st.board.width, st.board.height)
+    check_area(st, a, squares)  # [Conditions] Frightened: the source may not be in it (A31)
     if not resumed and offer_for_attack(run, a, cmd, w.kind, shape):
         return
-    squares = area_squares(shape, rating, origin, direction, st.board.width, st.board.height)
     occupied = st.occupied
     seen: list[str] = []
     hidden: list[str] = []

@@ -10,13 +10,14 @@ from domain.dice import Dice, Roll
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Attack
 from domain.rulesets.tactical.events import AttackDeclared
+from domain.rulesets.tactical.fear import check_target
 from domain.rulesets.tactical.geometry import distance
 from domain.rulesets.tactical.model import Char, Square, Structure
 from domain.rulesets.tactical.modifiers import attack_modifiers, cover_modifier, glimpsed
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
 from domain.rulesets.tactical.resolution import asks_reaction, finish, finish_unseen
 from domain.rulesets.tactical.rules import R_STANDARD, R_STRUCTURES, R_UNSEEN, Run
-from domain.rulesets.tactical.weapons import Weapon, check_range, frightened, pool_of, roll_weapon
+from domain.rulesets.tactical.weapons import Weapon, check_range, pool_of, roll_weapon
 
 __all__ = ["attack_structure", "single"]
 
@@ -52,7 +53,8 @@ def single(
 
     st = run.state
     throw = cmd.throw and w.kind == "melee"
-    frightened(a, t.id if t else None)
+    if not unseen:
+        check_target(st, a, t.id if t else None)  # [Conditions] Frightened (A31)
     if cmd.finisher and (t is None or not (t.has("unconscious") or t.helpless)):
         raise RuleViolation("a finisher needs an unconscious or helpless foe", rule=R_STANDARD)
     check_range(st, a, w, sq, t, throw)
@@ -167,6 +169,7 @@ def attack_structure(
     s: Structure = st.structures[cmd.target]  # type: ignore[index]
     if s.destroyed:
         raise RuleViolation(f"{s.id} is already destroyed", rule=R_STRUCTURES)
+    check_target(st, a, s.id)  # [Conditions] Frightened of an object (A31)
     sq = min(s.squares, key=lambda q: distance(a.pos, q, st.options.metric))
     throw = cmd.throw and w.kind == "melee"
     check_range(st, a, w, sq, None, throw)

@@ -12,6 +12,7 @@ from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Attack, BullRush, Charge, Grapple, Move, Reload
 from domain.rulesets.tactical.conditions import can_act
 from domain.rulesets.tactical.events import Moved, OpposedCheck, Reloaded
+from domain.rulesets.tactical.fear import check_steps, check_target
 from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
 from domain.rulesets.tactical.model import Char, Condition, Square
 from domain.rulesets.tactical.moves import blocked_for, budget, route
@@ -87,6 +88,7 @@ def grapple(run: Run, cmd: Grapple, dice: Dice) -> None:
     t = char(run.state, cmd.target)
     if t.id == c.id or t.dead:
         raise RuleViolation("grapple another creature", rule=R_STANDARD)
+    check_target(run.state, c, t.id, "grapple")  # [Conditions] Frightened (A31)
     _reach(run, c, t)
     if _opposed(run, dice, c, t, "grapple"):
         gain_condition(
@@ -142,6 +144,7 @@ def bull_rush(run: Run, cmd: BullRush, dice: Dice) -> None:
     t = char(run.state, cmd.target)
     if t.id == c.id or t.dead:
         raise RuleViolation("bull rush another creature", rule=R_STANDARD)
+    check_target(run.state, c, t.id, "bull rush")  # [Conditions] Frightened (A31)
     _reach(run, c, t)
     _rush(run, dice, c, t, cmd.push, cmd.follow, 0)
 
@@ -190,6 +193,7 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
         if c.has(name):
             raise RuleViolation(f"{c.id} is {name}: no charge", rule=R_CONDITIONS)
     t = char(st, cmd.target)
+    check_target(st, c, t.id, "charge")  # [Conditions] Frightened (A31)
     goal = (cmd.to[0], cmd.to[1])
     blocked = blocked_for(st, c)
     if goal in st.occupied and goal != c.pos:
@@ -209,6 +213,7 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
         given = tuple((q[0], q[1]) for q in (*head, *tail))
     as_move = Move(character=c.id, mode=cmd.mode, to=cmd.to, path=given)
     path = route(st, c, goal, as_move, blocked, budget(c, cmd.mode))
+    check_steps(st, c, path)  # [Conditions] Frightened: no step towards its source
     squares = [c.pos, *path]
     if distance(c.pos, goal, st.options.metric) < 3 and st.options.charge_distance == "from_start":
         raise RuleViolation("a charge moves at least 3 squares from the start", rule=R_STANDARD)

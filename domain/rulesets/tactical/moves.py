@@ -10,7 +10,8 @@ from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Move
 from domain.rulesets.tactical.conditions import can_act, speed
 from domain.rulesets.tactical.events import Moved
-from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
+from domain.rulesets.tactical.fear import check_steps, step_test
+from domain.rulesets.tactical.geometry import adjacent, in_bounds
 from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.movement import path as find_path
 from domain.rulesets.tactical.opportunity import walk
@@ -124,17 +125,7 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
         if goal in st.occupied:
             raise RuleViolation(f"{list(goal)} is occupied (A47)", rule=R_MOVE)
     path = route(st, c, goal, cmd, blocked, left)
-    frightened = c.condition("frightened")
-    if frightened is not None and frightened.source in st.chars:
-        src = st.chars[frightened.source].pos
-        here = c.pos
-        for sq in path:
-            if distance(sq, src, o.metric) < distance(here, src, o.metric):
-                raise RuleViolation(
-                    f"{c.id} is frightened of {frightened.source}: no step towards it (A31)",
-                    rule=R_CONDITIONS,
-                )
-            here = sq
+    check_steps(st, c, path)  # [Conditions] Frightened (A31)
     cost = _cost(c.pos, path, o.metric) + (o.stand_cost if stood or cmd.drop_prone else 0)
     if sta:
         run.emit(  # the 6 STA of a second move are spent before it starts
@@ -192,6 +183,7 @@ def route(
             height=h,
             metric=metric,
             max_cost=left,
+            step_ok=step_test(st, c),  # [Conditions] Frightened: no step towards the source
         )
         if found is None:
             raise RuleViolation(

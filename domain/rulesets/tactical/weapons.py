@@ -29,7 +29,6 @@ __all__ = [
     "Weapon",
     "attack_action",
     "check_range",
-    "frightened",
     "pool_of",
     "roll_weapon",
     "weapon_of",
@@ -157,9 +156,3 @@ def check_range(state: State, a: Char, w: Weapon, sq: Square, t: Char | None, th
         )
     if d > 1 and not line_of_sight(a.pos, sq, SquareTest(sight_blockers(state).__contains__)):
         raise RuleViolation(f"no line of sight to {list(sq)}", rule=R_ATTACKS)
-
-
-def frightened(a: Char, target: str | None) -> None:
-    f = a.condition("frightened")
-    if f is not None and target is not None and f.source == target:
-        raise RuleViolation(f"{a.id} is frightened of {target}", rule="002 Conditions")
