@@ -12,6 +12,8 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.rulesets.tactical.events import (
+    ActionInterrupted,
+    CharacterRevealed,
     ConcentrationChecked,
     ConcentrationEnded,
     ConcentrationPaid,
@@ -173,8 +175,21 @@ def _reloaded(s: State, e: Reloaded) -> State:
     return put(s, replace(c, reload_left=left))
 
 
+def _revealed(s: State, e: CharacterRevealed) -> State:
+    t = s.chars[e.character]
+    return put(s, replace(t, glimpsed_until=t.turns_taken + 1))
+
+
+def _interrupted(s: State, e: ActionInterrupted) -> State:
+    if e.action != "charge":
+        return s
+    return put(s, replace(s.chars[e.character], standard_used=True))
+
+
 ACTION_HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     Moved: _moved,
+    CharacterRevealed: _revealed,
+    ActionInterrupted: _interrupted,
     SaveRolled: _save,
     Regenerated: _regenerated,
     DrainRecovered: _drain,

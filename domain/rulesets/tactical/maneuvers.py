@@ -11,12 +11,12 @@ from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Attack, BullRush, Charge, Grapple, Move, Reload
 from domain.rulesets.tactical.conditions import can_act
-from domain.rulesets.tactical.events import Moved, OpposedCheck, Reloaded
+from domain.rulesets.tactical.events import ActionInterrupted, Moved, OpposedCheck, Reloaded
 from domain.rulesets.tactical.fear import check_steps, check_target
 from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
+from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.model import Char, Condition, Square
 from domain.rulesets.tactical.moves import blocked_for, budget, route
-from domain.rulesets.tactical.opportunity import walk
 from domain.rulesets.tactical.pools import after_loss, gain_condition
 from domain.rulesets.tactical.records import Modifier, ResumeAttack
 from domain.rulesets.tactical.rules import (
@@ -28,6 +28,7 @@ from domain.rulesets.tactical.rules import (
     ensure_active,
     need_sta,
 )
+from domain.rulesets.tactical.walking import walk
 
 __all__ = ["bull_rush", "charge", "grapple", "reload", "strike"]
 
@@ -196,7 +197,7 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
     check_target(st, c, t.id, "charge")  # [Conditions] Frightened (A31)
     goal = (cmd.to[0], cmd.to[1])
     blocked = blocked_for(st, c)
-    if goal in st.occupied and goal != c.pos:
+    if goal in st.occupied and goal != c.pos and goal not in unseen_squares(st, c):
         raise RuleViolation(f"{list(goal)} is occupied", rule=R_STANDARD)
     given = cmd.path
     if given is None:  # the last 3 squares straight at the target, reached the shortest way
@@ -251,7 +252,18 @@ def strike(run: Run, cid: str, then: ResumeAttack, dice: Dice) -> None:
     st = run.state
     c = st.chars[cid]
     t = st.chars.get(then.target or "")
-    if t is None or t.down or not adjacent(c.pos, t.pos):
+    if t is None or t.down:
+        gone: str | None = "the target is gone"
+    elif not adjacent(c.pos, t.pos):
+        gone = f"{t.id} is no longer next along the charge"
+    else:
+        gone = None
+    if gone is not None or t is None:  # the charge ends without its strike
+        run.emit(
+            ActionInterrupted(
+                character=c.id, action="charge", square=c.pos, reason=gone or "", rule=R_STANDARD
+            )
+        )
         return
     if then.bull_rush:
         _rush(run, dice, c, t, then.push, then.follow, 2)

@@ -12,9 +12,9 @@ from domain.rulesets.tactical.conditions import can_act, speed
 from domain.rulesets.tactical.events import Moved
 from domain.rulesets.tactical.fear import check_steps, step_test
 from domain.rulesets.tactical.geometry import adjacent, in_bounds
+from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.movement import path as find_path
-from domain.rulesets.tactical.opportunity import walk
 from domain.rulesets.tactical.pools import after_loss
 from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
@@ -26,6 +26,7 @@ from domain.rulesets.tactical.rules import (
     need_sta,
 )
 from domain.rulesets.tactical.squares import SquareTest
+from domain.rulesets.tactical.walking import walk
 
 __all__ = ["blocked_for", "budget", "grappling", "move", "route"]
 
@@ -43,7 +44,8 @@ def budget(c: Char, mode: str) -> int:
 
 
 def blocked_for(state: State, c: Char) -> set[Square]:
-    """A47: squares `c` may not pass: blocking terrain, standing structures, enemies."""
+    """A47: squares `c` may not pass: blocking terrain, standing structures, enemies;
+    but not an enemy `c` cannot see (hidden.py: the walk stops when it meets one)."""
     blocked: set[Square] = set(state.board.blocks_move)
     for sq, sid in state.built.items():
         if state.structures[sid].blocks_move:
@@ -52,7 +54,7 @@ def blocked_for(state: State, c: Char) -> set[Square]:
     for sq, cid in state.occupied.items():
         if state.chars[cid].side in hostile:
             blocked.add(sq)
-    return blocked
+    return blocked - unseen_squares(state, c)
 
 
 def grappling(state: State, cid: str) -> bool:
@@ -122,7 +124,7 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
     if goal != c.pos:
         if goal in blocked or not in_bounds(goal, w, h):
             raise RuleViolation(f"{list(goal)} cannot be entered", rule=R_MOVE)
-        if goal in st.occupied:
+        if goal in st.occupied and goal not in unseen_squares(st, c):
             raise RuleViolation(f"{list(goal)} is occupied (A47)", rule=R_MOVE)
     path = route(st, c, goal, cmd, blocked, left)
     check_steps(st, c, path)  # [Conditions] Frightened (A31)

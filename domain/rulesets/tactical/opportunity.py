@@ -9,14 +9,12 @@ completes: the mover is still in the square it leaves, the attack is not yet rol
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
 from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Attack, OpportunityAttack
-from domain.rulesets.tactical.conditions import can_react
+from domain.rulesets.tactical.conditions import can_act, can_react
 from domain.rulesets.tactical.events import (
-    CharacterDamaged,
+    ActionInterrupted,
     Moved,
     OpportunityClosed,
     OpportunityDeclined,
@@ -24,10 +22,8 @@ from domain.rulesets.tactical.events import (
 )
 from domain.rulesets.tactical.geometry import adjacent
 from domain.rulesets.tactical.model import Char, Square, State
-from domain.rulesets.tactical.pools import after_loss, check_end
 from domain.rulesets.tactical.records import OpportunityWindow, ResumeAttack
 from domain.rulesets.tactical.rules import (
-    R_CONDITIONS,
     R_STAMINA_ACTIONS,
     Run,
     char,
@@ -42,7 +38,6 @@ __all__ = [
     "offer_after_parry",
     "offer_for_attack",
     "opportunity_attack",
-    "walk",
 ]
 
 _COST = 3
@@ -82,90 +77,6 @@ def eligible(
                 continue
             out.append(cid)
     return tuple(out)
-
-
-def _broken(run: Run, cid: str, squares: int) -> None:
-    """[Broken]: 1 HEA and 1 STA a square moved; this damage cannot be reduced."""
-    c = run.state.chars[cid]
-    if not squares or not c.has("broken"):
-        return
-    run.emit(
-        CharacterDamaged(
-            character=cid,
-            pool="HEA",
-            amount=squares,
-            sta_amount=squares,
-            reason=f"broken: {squares} squares moved",
-            rule=R_CONDITIONS,
-        )
-    )
-    after_loss(run, cid, "HEA", c.HEA.cur, "broken")
-    after_loss(run, cid, "STA", c.STA.cur, "broken")
-
-
-def walk(
-    run: Run,
-    first: Moved,
-    path: list[Square],
-    dice: Dice,
-    skip: tuple[str, ...] = (),
-    then: ResumeAttack | None = None,
-) -> None:
-    """Emit the move in parts: each stops where a step provokes an opportunity attack.
-
-    At its end a grappler drags its grappled foe ([Grappled]) and a Charge strikes (`then`).
-    """
-    st = run.state
-    mover = st.chars[first.character]
-    prev = mover.pos
-    if first.mode not in ("shift", "push", "drag"):
-        for k, sq in enumerate(path):
-            reactors = eligible(st, mover, prev, sq, skip)
-            if reactors:
-                run.emit(replace(first, path=tuple(path[:k])))
-                _broken(run, mover.id, k)
-                run.emit(
-                    OpportunityOffered(
-                        window=OpportunityWindow(
-                            provoker=mover.id,
-                            trigger="move",
-                            reactors=reactors,
-                            offered=(*skip, *reactors),
-                            mode=first.mode,
-                            rest=tuple(path[k:]),
-                            attack=then,
-                        ),
-                        reason=f"{mover.id} leaves {list(prev)} for {list(sq)}",
-                    )
-                )
-                return
-            prev = sq
-    run.emit(replace(first, path=tuple(path)))
-    _broken(run, mover.id, len(path))
-    if path and first.mode not in ("push", "drag"):
-        _drag(run, mover, [mover.pos, *path])
-    check_end(run)
-    if then is not None and run.state.phase == "combat" and not run.state.chars[mover.id].down:
-        from domain.rulesets.tactical.maneuvers import strike
-
-        strike(run, mover.id, then, dice)
-
-
-def _drag(run: Run, mover: Char, squares: list[Square]) -> None:
-    """[Grappled]: the grappler drags its grappled foe into the square it left last (A32)."""
-    for c in run.state.chars.values():
-        g = c.condition("grappled")
-        if g is not None and g.source == mover.id and not c.dead:
-            run.emit(
-                Moved(
-                    character=c.id,
-                    mode="drag",
-                    path=(squares[-2],),
-                    cost=0,
-                    move_action=False,
-                )
-            )
-            return
 
 
 def offer_after_parry(run: Run, parrier: str, attacker: str) -> None:
@@ -257,6 +168,23 @@ def decline(run: Run, cid: str, dice: Dice) -> None:
     maybe_resume(run, dice)
 
 
+def _stopped(p: Char, w: OpportunityWindow) -> str | None:
+    """Why the provoker cannot go on with its action after the opportunity attacks: it
+    fell, is held, can no longer act ([Exposed]), or was knocked prone mid-move ([Prone]:
+    "The only move action you can make is crawl")."""
+    if p.dead or p.down:
+        return f"{p.id} fell to the opportunity attack"
+    for name in ("immobilized", "grappled"):
+        if p.has(name):
+            return f"{p.id} is {name}"
+    why = can_act(p)
+    if why is not None:
+        return why
+    if w.trigger == "move" and w.mode != "crawl" and p.has("prone"):
+        return f"{p.id} was knocked prone: the only move action left is crawl"
+    return None
+
+
 def maybe_resume(run: Run, dice: Dice) -> None:
     """Once every reactor has answered (and no attack waits), the provoking action goes on."""
     st = run.state
@@ -265,12 +193,26 @@ def maybe_resume(run: Run, dice: Dice) -> None:
         return
     run.emit(OpportunityClosed(provoker=w.provoker))
     p = run.state.chars[w.provoker]
-    if p.down or p.has("immobilized") or p.has("grappled"):
-        return  # the provoker fell (or was held): its action ends here
     if w.trigger == "parry":
+        return
+    why = _stopped(p, w)
+    if why is not None:  # A59: the provoking action ends where it provoked
+        charge = w.attack is not None and w.attack.charge
+        run.emit(
+            ActionInterrupted(
+                character=p.id,
+                action="charge" if charge else "move" if w.trigger == "move" else "attack",
+                square=p.pos,
+                reason=why,
+                rule=R_STAMINA_ACTIONS,
+                hidden_side=p.side if w.trigger == "move" and p.has("invisible") else None,
+            )
+        )
         return
     if w.trigger == "move":
         first = Moved(character=p.id, mode=w.mode, path=(), cost=0, move_action=False)  # type: ignore[arg-type]
+        from domain.rulesets.tactical.walking import walk
+
         walk(run, first, list(w.rest), dice, w.offered, w.attack)
         return
     assert w.attack is not None
