@@ -28,7 +28,15 @@ from domain.rulesets.tactical.rules import (
 from domain.rulesets.tactical.squares import SquareTest
 from domain.rulesets.tactical.walking import walk
 
-__all__ = ["blocked_for", "budget", "grappling", "move", "route"]
+__all__ = [
+    "blocked_for",
+    "budget",
+    "corner_blockers",
+    "corner_problem",
+    "grappling",
+    "move",
+    "route",
+]
 
 
 def budget(c: Char, mode: str) -> int:
@@ -55,6 +63,30 @@ def blocked_for(state: State, c: Char) -> set[Square]:
         if state.chars[cid].side in hostile:
             blocked.add(sq)
     return blocked - unseen_squares(state, c)
+
+
+def corner_blockers(state: State, blocked: set[Square]) -> set[Square]:
+    """A47 corners: the squares that block a diagonal step past them: blocking terrain and
+    structures, and the enemies in `blocked` unless `creatures_block_corners` is off."""
+    if state.options.creatures_block_corners:
+        return blocked
+    walls = set(state.board.blocks_move)
+    walls.update(sq for sq, sid in state.built.items() if state.structures[sid].blocks_move)
+    return blocked & walls
+
+
+def corner_problem(prev: Square, sq: Square, pinch: set[Square], rule: str) -> str | None:
+    """A47 "no cutting corners past blocking squares", for one step of a given path: the
+    two squares a diagonal step passes between, under `corner_rule` (RULINGS)."""
+    if prev[0] == sq[0] or prev[1] == sq[1] or rule == "allowed":
+        return None
+    sides = [q for q in ((sq[0], prev[1]), (prev[0], sq[1])) if q in pinch]
+    if len(sides) == 2 or (sides and rule == "no_corner"):
+        return (
+            f"the step from {list(prev)} to {list(sq)} cuts the corner of "
+            f"{' and '.join(str(list(q)) for q in sides)} (A47, corner_rule {rule})"
+        )
+    return None
 
 
 def grappling(state: State, cid: str) -> bool:
@@ -171,9 +203,13 @@ def route(
         if not steps or steps[-1] != goal:
             raise RuleViolation("the path must end at `to`", rule=R_MOVE)
         prev = c.pos
+        pinch = corner_blockers(st, blocked)
         for sq in steps:
             if not adjacent(prev, sq) or sq in blocked or not in_bounds(sq, w, h):
                 raise RuleViolation(f"the path cannot step to {list(sq)}", rule=R_MOVE)
+            why = corner_problem(prev, sq, pinch, st.options.corner_rule)
+            if why is not None:
+                raise RuleViolation(why, rule=R_MOVE)
             prev = sq
         cost = _cost(c.pos, steps, metric)
     else:
@@ -185,6 +221,8 @@ def route(
             height=h,
             metric=metric,
             max_cost=left,
+            corners=st.options.corner_rule,
+            blocks_corner=SquareTest(corner_blockers(st, blocked).__contains__),
             step_ok=step_test(st, c),  # [Conditions] Frightened: no step towards the source
         )
         if found is None:
