@@ -28,7 +28,7 @@ from domain.rulesets.tactical.rules import (
     hostile,
     need_sta,
 )
-from domain.rulesets.tactical.walls import raise_wall
+from domain.rulesets.tactical.walls import check_wall, raise_wall
 from domain.rulesets.tactical.weapons import attack_action, check_range, roll_weapon, weapon_of
 
 __all__ = ["area_attack", "area_squares"]
@@ -67,8 +67,12 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
         raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)
     if shape == "wall":  # [Wall]: the origin within range, the first section on it (A61)
         requested = [(q[0], q[1]) for q in cmd.sections]
-        if requested:
-            check_range(st, a, w, requested[0], None, False)
+        check_wall(w.id, rating, requested)
+        check_range(st, a, w, requested[0], None, False)
+        # [Stamina Actions] trigger (b)/(c): a ranged wall, or a spell wall (it has neither
+        # the blast nor the close burst attribute), provokes before it is placed (A58)
+        if not resumed and offer_for_attack(run, a, cmd, w.kind, shape):
+            return
         power = st.board.powers.get(w.id)
         raise_wall(
             run,

@@ -123,6 +123,7 @@ def offer_for_attack(run: Run, a: Char, cmd: Attack, kind: str, area: str | None
                     pool=cmd.pool,
                     throw=cmd.throw,
                     finisher=cmd.finisher,
+                    sections=tuple((q[0], q[1]) for q in cmd.sections),
                 ),
             ),
             reason=f"{a.id} makes a {kind} attack next to {', '.join(reactors)}",
@@ -230,6 +231,7 @@ def maybe_resume(run: Run, dice: Dice) -> None:
             pool=r.pool,
             throw=r.throw,
             finisher=r.finisher,
+            sections=tuple((q[0], q[1]) for q in r.sections),
         ),
         dice,
     )
