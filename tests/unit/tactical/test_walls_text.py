@@ -71,7 +71,7 @@ def test_a_bad_wall_is_refused_before_it_provokes() -> None:
 
 def test_a_section_on_an_unseen_creature_is_discarded_and_reveals_it() -> None:
     ghost = ch("ghost", "b", 1, 4, conditions=[{"name": "invisible"}])
-    events, s = play(_st(ghost, ch("far", "b", 11, 8)), _wall(VALID_WALLS["L up"]))
+    events, _ = play(_st(ghost, ch("far", "b", 11, 8)), _wall(VALID_WALLS["L up"]))
     assert types(events) == ["WallRaised", "CharacterRevealed"]
     wall, rev = events
     assert isinstance(wall, WallRaised) and (1, 4) in wall.discarded
