@@ -22,6 +22,7 @@ from domain.rulesets.tactical.events import (
 )
 from domain.rulesets.tactical.geometry import adjacent
 from domain.rulesets.tactical.model import Char, Square, State
+from domain.rulesets.tactical.modifiers import totally_concealed
 from domain.rulesets.tactical.records import OpportunityWindow, ResumeAttack
 from domain.rulesets.tactical.rules import (
     R_STAMINA_ACTIONS,
@@ -67,6 +68,8 @@ def eligible(
             c = state.chars[cid]
             if not hostile(state, c, provoker):
                 continue
+            if state.options.hidden_opportunity == "none" and totally_concealed(state, provoker, c):
+                continue  # RULINGS hidden_opportunity: no window tells the provoker of it
             if away is not None and (away == sq or adjacent(sq, away)):
                 continue
             if _melee_in_hand(state, c) is None or can_react(state, c) is not None:

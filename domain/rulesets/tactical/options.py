@@ -92,6 +92,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     pinch_blocks_sight: bool = True
     # A49 a line through the point where two cover-giving squares meet gives cover
     pinch_gives_cover: bool = True
+    # an enemy the provoker cannot see is not offered an opportunity attack (its window
+    # would tell the provoker's side that someone unseen stands next to it), or it is
+    hidden_opportunity: Literal["none", "offered"] = "none"
     # A49 creatures allied to the target give it cover (or any creature in between)
     cover_creatures: Literal["allies_of_target", "any"] = "allies_of_target"
     # A50 cover and concealment penalties
