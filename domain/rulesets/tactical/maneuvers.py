@@ -11,7 +11,13 @@ from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Attack, BullRush, Charge, Grapple, Move, Reload
 from domain.rulesets.tactical.conditions import can_act
-from domain.rulesets.tactical.events import ActionInterrupted, Moved, OpposedCheck, Reloaded
+from domain.rulesets.tactical.events import (
+    ActionInterrupted,
+    CharacterRevealed,
+    Moved,
+    OpposedCheck,
+    Reloaded,
+)
 from domain.rulesets.tactical.fear import check_steps, check_target
 from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
 from domain.rulesets.tactical.hidden import unseen_squares
@@ -101,8 +107,9 @@ def grapple(run: Run, cmd: Grapple, dice: Dice) -> None:
         )
 
 
-def _push(run: Run, c: Char, t: Char, n: int) -> list[Square]:
-    """A34: straight away from the pusher; the push stops at a blocked square."""
+def _push(run: Run, c: Char, t: Char, n: int) -> tuple[list[Square], Square | None]:
+    """A34: straight away from the pusher; the push stops at a blocked square (returned,
+    None when the push went its full length)."""
     dx = (t.x > c.x) - (t.x < c.x)
     dy = (t.y > c.y) - (t.y < c.y)
     st = run.state
@@ -112,10 +119,10 @@ def _push(run: Run, c: Char, t: Char, n: int) -> list[Square]:
     for _ in range(n):
         nxt = (here[0] + dx, here[1] + dy)
         if nxt in blocked or not in_bounds(nxt, st.board.width, st.board.height):
-            break
+            return path, nxt
         path.append(nxt)
         here = nxt
-    return path
+    return path, None
 
 
 def _rush(run: Run, dice: Dice, c: Char, t: Char, push: int, follow: bool, bonus: int) -> None:
@@ -127,9 +134,20 @@ def _rush(run: Run, dice: Dice, c: Char, t: Char, push: int, follow: bool, bonus
     if not _opposed(run, dice, c, t, "bull_rush", mods):
         return
     start = t.pos
-    path = _push(run, c, t, push)
+    path, stopper = _push(run, c, t, push)
     if path:
         run.emit(Moved(character=t.id, mode="push", path=tuple(path), cost=0, move_action=False))
+    if stopper is not None and stopper in unseen_squares(run.state, c):
+        hid = run.state.occupied[stopper]  # the push met a creature the pusher cannot see
+        run.emit(
+            CharacterRevealed(
+                character=hid,
+                square=stopper,
+                by=c.id,
+                reason=f"{t.id}, pushed by {c.id}, meets {hid}, unseen in {list(stopper)}",
+                rule=R_STANDARD,
+            )
+        )
     if push == 1:
         gain_condition(run, t.id, Condition(name="prone"), f"bull rush by {c.id}", R_STANDARD)
     if follow and path:

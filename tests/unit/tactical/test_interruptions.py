@@ -147,3 +147,19 @@ def test_a_charge_whose_target_is_down_when_it_arrives_is_interrupted() -> None:
     stop = events[-1]
     assert isinstance(stop, ActionInterrupted) and stop.reason == "the target is gone"
     assert s.chars["p"].pos == (6, 5) and s.chars["p"].standard_used
+
+
+def test_a_push_stopped_by_an_unseen_creature_reveals_it() -> None:
+    # A34: the push stops at an occupied square; if the pusher could not see who stood
+    # there, the push met it: revealed, as a mover meeting it is
+    p = ch("p", "a", 4, 5, stats={"STR": 5})
+    s = _state(p, ch("g", "b", 5, 5), ch("h", "b", 7, 5, conditions=INVISIBLE),
+               ch("far", "b", 19, 19))  # fmt: skip
+    events, s = play(s, {"type": "BullRush", "character": "p", "target": "g", "push": 2}, [6, 1])
+    assert _walked(events, "g") == [(6, 5)]
+    rev = [e for e in events if isinstance(e, CharacterRevealed)]
+    assert len(rev) == 1 and (rev[0].character, rev[0].square, rev[0].by) == ("h", (7, 5), "p")
+    # a push stopped by a creature the pusher sees reveals nothing
+    s2 = _state(p, ch("g", "b", 5, 5), ch("h", "b", 7, 5), ch("far", "b", 19, 19))
+    events, _ = play(s2, {"type": "BullRush", "character": "p", "target": "g", "push": 2}, [6, 1])
+    assert not any(isinstance(e, CharacterRevealed) for e in events)
