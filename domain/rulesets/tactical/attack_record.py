@@ -53,6 +53,9 @@ def single(
 
     st = run.state
     throw = cmd.throw and w.kind == "melee"
+    # [Throwing Melee Weapons]: a thrown weapon makes a ranged attack (it provokes, trigger
+    # (b); no parry, which answers a melee attack; prone: -2, not combat advantage)
+    kind = "ranged" if throw else w.kind
     if not unseen:
         check_target(st, a, t.id if t else None)  # [Conditions] Frightened (A31)
     if cmd.finisher and (t is None or not (t.has("unconscious") or t.helpless)):
@@ -61,7 +64,7 @@ def single(
     if w.no_roll and t is not None and not unseen:
         _no_roll(run, cmd, dice, a, w, action, sta, t)
         return
-    if offer and offer_for_attack(run, a, cmd, w.kind, None):
+    if offer and offer_for_attack(run, a, cmd, kind, None):
         return
     penalised = throw and not w.throw
     roll, dice_total = roll_weapon(dice, w, a.id, penalised)
@@ -78,7 +81,7 @@ def single(
     if t is not None and not unseen:
         perceived = t.id in a.perceived or glimpsed(t)
         concealed_total = t.has("invisible") or st.board.concealment.get(t.pos) == "total"
-        mods = attack_modifiers(st, a, t, w.kind, perceived_unseen=perceived and concealed_total)
+        mods = attack_modifiers(st, a, t, kind, perceived_unseen=perceived and concealed_total)
     else:
         mods = cover_modifier(st, a, sq, t)
         mods.append(
@@ -101,7 +104,7 @@ def single(
         target_kind="character" if t is not None and not unseen else "square",
         square=sq,
         weapon=w.id,
-        weapon_kind=w.kind,
+        weapon_kind=kind,
         action=action,  # type: ignore[arg-type]
         sta_spent=sta + w.sta,
         wil_spent=w.wil,
@@ -172,10 +175,13 @@ def attack_structure(
     check_target(st, a, s.id)  # [Conditions] Frightened of an object (A31)
     sq = min(s.squares, key=lambda q: distance(a.pos, q, st.options.metric))
     throw = cmd.throw and w.kind == "melee"
+    # [Throwing Melee Weapons]: a thrown weapon makes a ranged attack (it provokes, trigger
+    # (b); no parry, which answers a melee attack; prone: -2, not combat advantage)
+    kind = "ranged" if throw else w.kind
     check_range(st, a, w, sq, None, throw)
     from domain.rulesets.tactical.opportunity import offer_for_attack
 
-    if offer and offer_for_attack(run, a, cmd, w.kind, None):
+    if offer and offer_for_attack(run, a, cmd, kind, None):
         return
     penalised = throw and not w.throw
     roll, dice_total = roll_weapon(dice, w, a.id, penalised)
@@ -194,7 +200,7 @@ def attack_structure(
         target_kind="structure",
         square=sq,
         weapon=w.id,
-        weapon_kind=w.kind,
+        weapon_kind=kind,
         action=action,  # type: ignore[arg-type]
         sta_spent=sta + w.sta,
         wil_spent=w.wil,
