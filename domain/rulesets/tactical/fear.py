@@ -20,7 +20,7 @@ from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.modifiers import totally_concealed
 from domain.rulesets.tactical.rules import R_CONDITIONS
 
-__all__ = ["check_area", "check_steps", "check_target", "fear_source", "step_test"]
+__all__ = ["afraid_of", "check_area", "check_steps", "check_target", "fear_source", "step_test"]
 
 
 def fear_source(st: State, c: Char) -> tuple[str, tuple[Square, ...]] | None:
@@ -42,6 +42,12 @@ def fear_source(st: State, c: Char) -> tuple[str, tuple[Square, ...]] | None:
 def _away(st: State, sq: Square, squares: Sequence[Square]) -> int:
     m = st.options.metric
     return min(distance(sq, q, m) for q in squares)
+
+
+def afraid_of(st: State, c: Char, what: str) -> bool:
+    """Whether `what` is the (known) source of `c`'s fear: `c` may not attack it."""
+    src = fear_source(st, c)
+    return src is not None and src[0] == what
 
 
 def check_target(st: State, c: Char, target: str | None, what: str = "attack") -> None:

@@ -20,6 +20,7 @@ from domain.rulesets.tactical.events import (
     OpportunityDeclined,
     OpportunityOffered,
 )
+from domain.rulesets.tactical.fear import afraid_of
 from domain.rulesets.tactical.geometry import adjacent
 from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.modifiers import totally_concealed
@@ -74,6 +75,8 @@ def eligible(
                 continue
             if _melee_in_hand(state, c) is None or can_react(state, c) is not None:
                 continue
+            if afraid_of(state, c, provoker.id):
+                continue  # [Frightened]: it cannot attack what frightens it (A31)
             if c.attacks >= round_cap(c) and state.options.oa_counts_to_cap:
                 continue
             if c.STA.cur < _COST and not state.options.allow_overspend:
@@ -92,6 +95,8 @@ def offer_after_parry(run: Run, parrier: str, attacker: str) -> None:
         return
     if _melee_in_hand(st, c) is None or c.attacks >= round_cap(c):
         return
+    if afraid_of(st, c, attacker):
+        return  # [Frightened] (A31)
     if c.STA.cur < _COST and not st.options.allow_overspend:
         return
     run.emit(

@@ -99,3 +99,27 @@ def test_an_unseen_source_restricts_nothing_and_tells_nothing() -> None:
     s = _state(_p(), g, ch("h", "b", 4, 4))
     events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "boom"}, [4])
     assert "AreaCovered" in [type(e).__name__ for e in events]
+
+
+def test_no_opportunity_attack_is_offered_against_the_source() -> None:
+    # p, frightened of g, next to it: g walking away offers p nothing; h walking away does
+    s = make([ch("g", "b", 6, 5), _p(), ch("h", "b", 4, 5)], width=20, height=20,
+             powers=[BURST], options={"reaction_window": "never"})  # fmt: skip
+    s = started(s, [12, 2, 1])
+    events, _ = play(s, {"type": "Move", "character": "g", "to": [9, 5]})
+    assert "OpportunityOffered" not in [type(e).__name__ for e in events]
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    events, _ = play(s, {"type": "Move", "character": "h", "to": [1, 5]})
+    assert "OpportunityOffered" in [type(e).__name__ for e in events]
+
+
+def test_a_successful_parry_offers_no_attack_on_the_source() -> None:
+    s = make([ch("g", "b", 6, 5), _p(), ch("h", "b", 15, 15)], width=20, height=20,
+             powers=[BURST])  # fmt: skip
+    s = started(s, [12, 2, 1])
+    s = play(s, {"type": "Attack", "character": "g", "weapon": "sword", "target": "p"}, [6])[1]
+    events, _ = play(s, {"type": "React", "character": "p", "reaction": "parry", "sta": 9})
+    r = [e for e in events if type(e).__name__ == "AttackResolved"]
+    assert r and r[0].reactions[0].effect == "parried"
+    assert "OpportunityOffered" not in [type(e).__name__ for e in events]
