@@ -164,6 +164,8 @@ def bull_rush(run: Run, cmd: BullRush, dice: Dice) -> None:
     if t.id == c.id or t.dead:
         raise RuleViolation("bull rush another creature", rule=R_STANDARD)
     check_target(run.state, c, t.id, "bull rush")  # [Conditions] Frightened (A31)
+    if cmd.follow:  # the follow-up shift is movement it performs: not towards its fear
+        check_steps(run.state, c, [t.pos])
     _reach(run, c, t)
     _rush(run, dice, c, t, cmd.push, cmd.follow, 0)
 
