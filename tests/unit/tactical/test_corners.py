@@ -90,8 +90,9 @@ def test_a_diagonal_push_stops_at_a_pinch() -> None:
     # A34 pushes go straight away; A47: not diagonally between two blocking squares
     def rush(**opts: Any) -> list[Any]:
         p = ch("p", "a", 4, 4, stats={"STR": 5})
-        s = make([p, ch("g", "b", 5, 5), ch("far", "b", 19, 19)], width=20, height=20,
-                 squares=_walls((6, 5), (5, 6)), options={"reaction_window": "never", **opts})  # fmt: skip
+        chars = [p, ch("g", "b", 5, 5), ch("far", "b", 19, 19)]
+        options = {"reaction_window": "never", **opts}
+        s = make(chars, width=20, height=20, squares=_walls((6, 5), (5, 6)), options=options)
         s = started(s, [12, 2, 1])
         cmd = {"type": "BullRush", "character": "p", "target": "g", "push": 2}
         return [q for e in play(s, cmd, [12, 1])[0] if isinstance(e, Moved) for q in e.path]
