@@ -69,8 +69,10 @@ def eligible(
             c = state.chars[cid]
             if not hostile(state, c, provoker):
                 continue
-            if state.options.hidden_opportunity == "none" and totally_concealed(state, provoker, c):
-                continue  # RULINGS hidden_opportunity: no window tells the provoker of it
+            if state.options.hidden_opportunity == "none" and (
+                totally_concealed(state, provoker, c) or totally_concealed(state, c, provoker)
+            ):
+                continue  # RULINGS hidden_opportunity: no window tells a side what it cannot see
             if away is not None and (away == sq or adjacent(sq, away)):
                 continue
             if _melee_in_hand(state, c) is None or can_react(state, c) is not None:
@@ -219,7 +221,14 @@ def maybe_resume(run: Run, dice: Dice) -> None:
         )
         return
     if w.trigger == "move":
-        first = Moved(character=p.id, mode=w.mode, path=(), cost=0, move_action=False)  # type: ignore[arg-type]
+        first = Moved(
+            character=p.id,
+            mode=w.mode,  # type: ignore[arg-type]
+            path=(),
+            cost=0,
+            move_action=False,
+            hidden_side=p.side if p.has("invisible") else None,  # as its first part
+        )
         from domain.rulesets.tactical.walking import walk
 
         walk(run, first, list(w.rest), dice, w.offered, w.attack)
