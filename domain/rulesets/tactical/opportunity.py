@@ -163,11 +163,17 @@ def opportunity_attack(run: Run, cmd: OpportunityAttack, dice: Dice) -> None:
     if wp.kind != "melee":
         raise RuleViolation("an opportunity attack is a melee attack", rule=R_STAMINA_ACTIONS)
     t = st.chars[w.provoker]
-    attack = Attack(character=c.id, weapon=weapon, target=t.id)
+    also = None
+    if cmd.dual:  # A64: dual wielding "also allowed for opportunity attacks": one target
+        from domain.rulesets.tactical.dual import pair
+
+        wp, also = pair(st, c)
+    attack = Attack(character=c.id, weapon=wp.id, target=t.id)
     parry = w.trigger == "parry"
     single(
-        run, attack, dice, c, wp, "opportunity", _COST, t, t.pos, unseen=False, after_parry=parry
-    )
+        run, attack, dice, c, wp, "opportunity", _COST, t, t.pos, unseen=False,
+        after_parry=parry, also=also, dual=cmd.dual,
+    )  # fmt: skip
     maybe_resume(run, dice)
 
 
