@@ -22,7 +22,13 @@ from domain.rulesets.tactical.fear import check_steps, check_target
 from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
 from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.model import Char, Condition, Square
-from domain.rulesets.tactical.moves import blocked_for, budget, route
+from domain.rulesets.tactical.moves import (
+    blocked_for,
+    budget,
+    corner_blockers,
+    corner_problem,
+    route,
+)
 from domain.rulesets.tactical.pools import after_loss, gain_condition
 from domain.rulesets.tactical.records import Modifier, ResumeAttack
 from domain.rulesets.tactical.rules import (
@@ -108,18 +114,21 @@ def grapple(run: Run, cmd: Grapple, dice: Dice) -> None:
 
 
 def _push(run: Run, c: Char, t: Char, n: int) -> tuple[list[Square], Square | None]:
-    """A34: straight away from the pusher; the push stops at a blocked square (returned,
-    None when the push went its full length)."""
+    """A34: straight away from the pusher; the push stops at a blocked square (returned;
+    None when the push went its full length or stopped at a corner it may not cut)."""
     dx = (t.x > c.x) - (t.x < c.x)
     dy = (t.y > c.y) - (t.y < c.y)
     st = run.state
     blocked = blocked_for(st, t) | set(st.occupied)
+    pinch = corner_blockers(st, blocked_for(st, t))
     path: list[Square] = []
     here = t.pos
     for _ in range(n):
         nxt = (here[0] + dx, here[1] + dy)
         if nxt in blocked or not in_bounds(nxt, st.board.width, st.board.height):
             return path, nxt
+        if corner_problem(here, nxt, pinch, st.options.corner_rule) is not None:
+            return path, None  # A47: no diagonal push through a pinch (corner_rule)
         path.append(nxt)
         here = nxt
     return path, None
@@ -164,6 +173,8 @@ def bull_rush(run: Run, cmd: BullRush, dice: Dice) -> None:
     if t.id == c.id or t.dead:
         raise RuleViolation("bull rush another creature", rule=R_STANDARD)
     check_target(run.state, c, t.id, "bull rush")  # [Conditions] Frightened (A31)
+    if cmd.follow:  # the follow-up shift is movement it performs: not towards its fear
+        check_steps(run.state, c, [t.pos])
     _reach(run, c, t)
     _rush(run, dice, c, t, cmd.push, cmd.follow, 0)
 

@@ -69,8 +69,10 @@ def eligible(
             c = state.chars[cid]
             if not hostile(state, c, provoker):
                 continue
-            if state.options.hidden_opportunity == "none" and totally_concealed(state, provoker, c):
-                continue  # RULINGS hidden_opportunity: no window tells the provoker of it
+            if state.options.hidden_opportunity == "none" and (
+                totally_concealed(state, provoker, c) or totally_concealed(state, c, provoker)
+            ):
+                continue  # RULINGS hidden_opportunity: no window tells a side what it cannot see
             if away is not None and (away == sq or adjacent(sq, away)):
                 continue
             if _melee_in_hand(state, c) is None or can_react(state, c) is not None:
@@ -161,11 +163,17 @@ def opportunity_attack(run: Run, cmd: OpportunityAttack, dice: Dice) -> None:
     if wp.kind != "melee":
         raise RuleViolation("an opportunity attack is a melee attack", rule=R_STAMINA_ACTIONS)
     t = st.chars[w.provoker]
-    attack = Attack(character=c.id, weapon=weapon, target=t.id)
+    also = None
+    if cmd.dual:  # A64: dual wielding "also allowed for opportunity attacks": one target
+        from domain.rulesets.tactical.dual import pair
+
+        wp, also = pair(st, c)
+    attack = Attack(character=c.id, weapon=wp.id, target=t.id)
     parry = w.trigger == "parry"
     single(
-        run, attack, dice, c, wp, "opportunity", _COST, t, t.pos, unseen=False, after_parry=parry
-    )
+        run, attack, dice, c, wp, "opportunity", _COST, t, t.pos, unseen=False,
+        after_parry=parry, also=also, dual=cmd.dual,
+    )  # fmt: skip
     maybe_resume(run, dice)
 
 
@@ -219,7 +227,14 @@ def maybe_resume(run: Run, dice: Dice) -> None:
         )
         return
     if w.trigger == "move":
-        first = Moved(character=p.id, mode=w.mode, path=(), cost=0, move_action=False)  # type: ignore[arg-type]
+        first = Moved(
+            character=p.id,
+            mode=w.mode,  # type: ignore[arg-type]
+            path=(),
+            cost=0,
+            move_action=False,
+            hidden_side=p.side if p.has("invisible") else None,  # as its first part
+        )
         from domain.rulesets.tactical.walking import walk
 
         walk(run, first, list(w.rest), dice, w.offered, w.attack)

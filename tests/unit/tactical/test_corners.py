@@ -84,3 +84,18 @@ def test_a_line_through_a_pinch_of_cover_gives_cover_by_default() -> None:
     assert set(r.attack.modifiers[0].squares) <= {(6, 5), (5, 6)}
     r = _shoot(_state(cover, ch("g", "b", 8, 8), pinch_gives_cover=False))
     assert r.attack.modifiers == ()
+
+
+def test_a_diagonal_push_stops_at_a_pinch() -> None:
+    # A34 pushes go straight away; A47: not diagonally between two blocking squares
+    def rush(**opts: Any) -> list[Any]:
+        p = ch("p", "a", 4, 4, stats={"STR": 5})
+        chars = [p, ch("g", "b", 5, 5), ch("far", "b", 19, 19)]
+        options = {"reaction_window": "never", **opts}
+        s = make(chars, width=20, height=20, squares=_walls((6, 5), (5, 6)), options=options)
+        s = started(s, [12, 2, 1])
+        cmd = {"type": "BullRush", "character": "p", "target": "g", "push": 2}
+        return [q for e in play(s, cmd, [12, 1])[0] if isinstance(e, Moved) for q in e.path]
+
+    assert rush() == []
+    assert rush(corner_rule="allowed") == [(6, 6), (7, 7)]

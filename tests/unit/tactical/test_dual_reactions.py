@@ -72,3 +72,19 @@ def test_a_target_that_already_reacted_this_round_is_not_asked() -> None:
     events, s = play(s, TWO, [3, 5])
     assert types(events) == ["AttackResolved", "AttackDeclared"]
     assert isinstance(events[1], AttackDeclared) and events[1].reactor == "h"
+
+
+def test_a_dual_wielder_may_make_its_opportunity_attack_with_both_weapons() -> None:
+    # A64: "also allowed for opportunity attacks": both rolls combined, no ability scores
+    s = make([ch("g", "b", 6, 5, main_hand=None),
+              ch("p", "a", 5, 5, main_hand="short", off_hand="short2", stats={"STR": 4}),
+              ch("far", "a", 11, 11)],
+             items=[SHORT, SHORT2], options={"reaction_window": "never"})  # fmt: skip
+    s = started(s, [12, 2, 1])
+    events, s = play(s, {"type": "Move", "character": "g", "to": [8, 5]})
+    assert types(events)[-1] == "OpportunityOffered"
+    events, s = play(s, {"type": "OpportunityAttack", "character": "p", "dual": True}, [3, 5])
+    r = next(e for e in events if isinstance(e, AttackResolved))
+    assert r.attack.action == "opportunity" and r.attack.dual
+    assert r.attack.dice_total == 8 and r.attack.abilities == () and r.damage == 8
+    assert s.chars["p"].STA.cur == 17 and s.chars["p"].reaction_used

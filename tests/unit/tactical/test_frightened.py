@@ -123,3 +123,12 @@ def test_a_successful_parry_offers_no_attack_on_the_source() -> None:
     r = [e for e in events if type(e).__name__ == "AttackResolved"]
     assert r and r[0].reactions[0].effect == "parried"
     assert "OpportunityOffered" not in [type(e).__name__ for e in events]
+
+
+def test_a_bull_rush_follow_up_may_not_step_towards_the_source() -> None:
+    # p at (5,5) afraid of g at (9,5); h at (6,5): following h's push steps closer to g
+    s = _state(_p(), ch("g", "b", 9, 5), ch("h", "b", 6, 5))
+    rush = {"type": "BullRush", "character": "p", "target": "h", "push": 2}
+    with pytest.raises(RuleViolation, match="no step towards"):
+        play(s, {**rush, "follow": True}, [12, 1])
+    play(s, rush, [12, 1])

@@ -40,3 +40,28 @@ def test_offered_opens_the_window_for_it() -> None:
     assert types(events) == ["Moved", "OpportunityOffered"]
     events, _ = play(_bow(_state(hidden_opportunity="offered")), SHOOT)
     assert types(events) == ["OpportunityOffered"]
+
+
+def _invisible_mover(**opts: Any) -> State:
+    p = ch("p", "a", 5, 5, stats={"SPE": 6}, conditions=[{"name": "invisible"}])
+    s = make([p, ch("e", "b", 5, 6), ch("far", "b", 11, 11)],
+             options={"reaction_window": "never", **opts})  # fmt: skip
+    return started(s, [12, 2, 1])
+
+
+def test_a_foe_that_cannot_see_the_mover_is_not_offered_one_either() -> None:
+    events, _ = play(_invisible_mover(), MOVE)
+    assert types(events) == ["Moved"]
+
+
+def test_an_invisible_movers_resumed_move_stays_with_its_side() -> None:
+    from domain.rulesets.tactical.access import audience
+    from domain.rulesets.tactical.events import Moved
+
+    s = _invisible_mover(hidden_opportunity="offered")
+    first, s = play(s, MOVE)
+    assert types(first) == ["Moved", "OpportunityOffered"]
+    rest, s = play(s, {"type": "React", "character": "e", "reaction": "none"})
+    moved = [e for e in (*first, *rest) if isinstance(e, Moved)]
+    assert len(moved) == 2 and s.chars["p"].pos == (5, 2)
+    assert {audience(e) for e in moved} == {audience(first[0])} != {"all"}

@@ -163,3 +163,22 @@ def test_a_push_stopped_by_an_unseen_creature_reveals_it() -> None:
     s2 = _state(p, ch("g", "b", 5, 5), ch("h", "b", 7, 5), ch("far", "b", 19, 19))
     events, _ = play(s2, {"type": "BullRush", "character": "p", "target": "g", "push": 2}, [6, 1])
     assert not any(isinstance(e, CharacterRevealed) for e in events)
+
+
+def test_a_runner_knocked_prone_stops_but_a_crawler_goes_on() -> None:
+    # [Prone]: "The only move action you can make is crawl"
+    def run_past(mode: str, conds: list[dict[str, Any]]) -> State:
+        p = ch("p", "a", 2, 5, stats={"SPE": 8}, conditions=conds)
+        s = _state(p, ch("e", "b", 2, 6), ch("q", "a", 19, 0), ch("far", "b", 19, 19))
+        events, s = play(s, {"type": "Move", "character": "p", "to": [4, 5], "mode": mode})
+        assert types(events) == ["Moved", "OpportunityOffered"]
+        return s
+
+    prone = {"type": "SetCondition", "character": "p", "condition": "prone", "reason": "tripped"}
+    s = play(run_past("run", []), prone)[1]
+    events, s = play(s, {"type": "React", "character": "e", "reaction": "none"})
+    assert types(events)[-1] == "ActionInterrupted" and s.chars["p"].pos == (3, 5)
+    assert isinstance(events[-1], ActionInterrupted) and events[-1].action == "move"
+    s = run_past("crawl", [{"name": "prone"}])
+    events, s = play(s, {"type": "React", "character": "e", "reaction": "none"})
+    assert "ActionInterrupted" not in types(events) and s.chars["p"].pos == (4, 5)
