@@ -46,6 +46,7 @@ bench: $(STAMP) wrk
 	$(BIN)/python -m bench.tactical_areas
 	$(BIN)/python -m bench.inprocess
 	$(BIN)/python -m bench.scale
+	$(BIN)/python -m bench.verify_export
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json

@@ -23,6 +23,7 @@ from events.sqlite import SQLiteEventStore
 from events.store import EventStore
 from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
+from service.export import EXPORT_ROUTES
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
@@ -169,6 +170,7 @@ def create_app(
             *RECEIPT_ROUTES,
             *INTEGRATION_ROUTES,
             *ORIGIN_ROUTES,
+            *EXPORT_ROUTES,
             *STREAM_ROUTES,
         ],
         lifespan=[lifespan],

@@ -1,5 +1,6 @@
 """The `battle-service` command: serve the API, migrate the database, print the OpenAPI
-document, make a signing key, check a receipt offline."""
+document, make a signing key, check a receipt offline, and the referee's desk (export,
+verify, replay: service.desk_cli)."""
 
 from __future__ import annotations
 
@@ -38,7 +39,40 @@ def main(argv: list[str] | None = None) -> int:
         required=True,
         help="the public key (GET /keys): base64 of its 32 bytes, PEM, or a file holding either",
     )
+    export = sub.add_parser(
+        "export", help="write a battle as JSON Lines from BATTLE_DB (the whole log, with a receipt)"
+    )
+    export.add_argument("battle_id")
+    export.add_argument("-o", "--out", help="the file to write (default: standard output)")
+    verify = sub.add_parser(
+        "verify",
+        help="check an exported battle with no server and no database (exit 1 if it fails)",
+    )
+    verify.add_argument("file", help="the export (GET /battles/{id}/export or `export`)")
+    verify.add_argument(
+        "--key",
+        action="append",
+        default=[],
+        help="the service's public key (GET /keys; repeat for several); default: the file's",
+    )
+    verify.add_argument(
+        "--receipt",
+        action="append",
+        default=[],
+        help="a receipt kept from a command answer (its JSON or a file holding it; repeat)",
+    )
+    replay = sub.add_parser("replay", help="print the state an exported battle had at a version")
+    replay.add_argument("file")
+    replay.add_argument("--to", type=int, help="the version (default: the file's last)")
     args = parser.parse_args(argv)
+    if args.command in ("export", "verify", "replay"):
+        from service import desk_cli
+
+        if args.command == "export":
+            return desk_cli.export_command(args.battle_id, args.out)
+        if args.command == "verify":
+            return desk_cli.verify_command(args.file, args.key, args.receipt)
+        return desk_cli.replay_command(args.file, args.to)
     if args.command == "new-signing-key":
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
