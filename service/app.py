@@ -35,6 +35,7 @@ from service.limits import (
     limit_middleware,
     limit_store,
 )
+from service.openapi_contract import install_contract
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
 from service.read_openapi import ReadsSchemaPlugin
@@ -164,7 +165,7 @@ def create_app(
             await app.state.service.snapshots.flush()
             await the_store.close()
 
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             *ROUTES,
             *RECEIPT_ROUTES,
@@ -204,3 +205,4 @@ def create_app(
         ),
         debug=False,
     )
+    return install_contract(app)  # the commands and events typed (service.openapi_contract)

@@ -168,9 +168,9 @@ def migrate() -> int:
 def openapi_json() -> str:
     """The OpenAPI document as the app serves it, in a stable, diff-friendly form."""
     from service.app import create_app
+    from service.openapi_contract import document_of
 
-    app = create_app()
-    schema = app.openapi_schema.to_schema()
+    schema = document_of(create_app())
     return (
         msgspec.json.format(msgspec.json.encode(schema, order="sorted").decode(), indent=2) + "\n"
     )
