@@ -23,6 +23,7 @@ from events.sqlite import SQLiteEventStore
 from events.store import EventStore
 from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
+from service.cors import cors_config
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
@@ -163,6 +164,7 @@ def create_app(
             await app.state.service.snapshots.flush()
             await the_store.close()
 
+    cors = cors_config(settings.cors_origins)
     return Litestar(
         route_handlers=[
             *ROUTES,
@@ -172,7 +174,8 @@ def create_app(
             *STREAM_ROUTES,
         ],
         lifespan=[lifespan],
-        state=State({"store_kind": kind}),
+        state=State({"store_kind": kind, "cors": cors}),
+        cors_config=cors,
         exception_handlers=exception_handlers,
         middleware=limit_middleware(settings),
         stores={STORE_NAME: limit_store(settings)},
