@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint format bench openapi mutate clean
+.PHONY: install serve test lint format bench openapi docs-assets mutate clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -43,6 +43,10 @@ bench: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
+
+# Refresh the docs pages' committed scripts from npm (versions in the script).
+docs-assets:
+	bash service/docs_assets/fetch.sh
 
 # Mutation testing of what fairness rests on (tests/mutation/run.py; tens of minutes).
 $(VENV)/.mutate: pyproject.toml $(STAMP)

@@ -24,6 +24,7 @@ from events.store import EventStore
 from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
 from service.cors import cors_config
+from service.docs import docs_assets_router, render_plugins
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
@@ -172,6 +173,7 @@ def create_app(
             *INTEGRATION_ROUTES,
             *ORIGIN_ROUTES,
             *STREAM_ROUTES,
+            docs_assets_router(),
         ],
         lifespan=[lifespan],
         state=State({"store_kind": kind, "cors": cors}),
@@ -188,6 +190,7 @@ def create_app(
         ],
         openapi_config=OpenAPIConfig(
             title="Battle service",
+            render_plugins=render_plugins(),
             version=SERVICE_VERSION,
             description=(
                 "Event-sourced battle resolution for tabletop RPGs: rules as deciders, "
