@@ -23,6 +23,8 @@ from events.sqlite import SQLiteEventStore
 from events.store import EventStore
 from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
+from service.cors import cors_config
+from service.docs import docs_assets_router, render_plugins
 from service.export import EXPORT_ROUTES
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
@@ -165,6 +167,7 @@ def create_app(
             await app.state.service.snapshots.flush()
             await the_store.close()
 
+    cors = cors_config(settings.cors_origins)
     app = Litestar(
         route_handlers=[
             *ROUTES,
@@ -173,9 +176,11 @@ def create_app(
             *ORIGIN_ROUTES,
             *EXPORT_ROUTES,
             *STREAM_ROUTES,
+            docs_assets_router(),
         ],
         lifespan=[lifespan],
-        state=State({"store_kind": kind}),
+        state=State({"store_kind": kind, "cors": cors}),
+        cors_config=cors,
         exception_handlers=exception_handlers,
         middleware=limit_middleware(settings),
         stores={STORE_NAME: limit_store(settings)},
@@ -188,6 +193,7 @@ def create_app(
         ],
         openapi_config=OpenAPIConfig(
             title="Battle service",
+            render_plugins=render_plugins(),
             version=SERVICE_VERSION,
             description=(
                 "Event-sourced battle resolution for tabletop RPGs: rules as deciders, "
