@@ -187,12 +187,14 @@ class PostgresWebhooks:
         a = attempt
 
         async def run(conn: _Conn) -> None:
-            await conn.execute(_INSERT_ATTEMPT, _attempt_row(a))
-            await conn.execute(
+            cur = await conn.execute(
                 "UPDATE webhook_deliveries SET status = 'delivered', delivered_at = %s, "
                 "attempts = attempts + 1, lease_until = 0 WHERE delivery_id = %s",
                 (a.at, a.delivery_id),
             )
+            if cur.rowcount == 0:  # the endpoint was deleted meanwhile
+                return
+            await conn.execute(_INSERT_ATTEMPT, _attempt_row(a))
             await conn.execute(
                 "UPDATE webhook_endpoints SET failing_since = NULL WHERE endpoint_id = "
                 "(SELECT endpoint_id FROM webhook_deliveries WHERE delivery_id = %s)",

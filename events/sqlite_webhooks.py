@@ -246,6 +246,11 @@ class SQLiteWebhooks:
         a = attempt
 
         def job(cur: sqlite3.Cursor) -> None:
+            row = cur.execute(
+                "SELECT 1 FROM webhook_deliveries WHERE delivery_id = ?", (a.delivery_id,)
+            ).fetchone()
+            if row is None:  # the endpoint was deleted meanwhile
+                return
             _insert_attempt(cur, a)
             cur.execute(
                 "UPDATE webhook_deliveries SET status = 'delivered', delivered_at = ?, "

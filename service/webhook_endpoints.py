@@ -33,7 +33,13 @@ from service.errors import NotFound, Unprocessable
 from service.record_macs import RecordMacs
 from service.secrets_at_rest import SecretBox, SecretDamaged
 
-__all__ = ["EVENT_TYPES", "MAX_ENDPOINTS", "EndpointDamaged", "WebhookEndpoints"]
+__all__ = [
+    "EVENT_TYPES",
+    "MAX_ENDPOINTS",
+    "EndpointDamaged",
+    "WebhookEndpoints",
+    "check_url",
+]
 
 MAX_ENDPOINTS = 20  # per integration: each one is a copy of every event it wants
 _SECRET_BYTES = 24
@@ -79,7 +85,7 @@ class WebhookEndpoints:
     ) -> tuple[WebhookEndpoint, str]:
         """The new endpoint and its secret (to be shown once). It is sent the events
         appended from now on."""
-        self.check_url(url)
+        check_url(url, self._allowed)
         unknown = sorted(set(event_types) - EVENT_TYPES)
         if unknown:
             raise Unprocessable(
@@ -141,24 +147,27 @@ class WebhookEndpoints:
             raise EndpointDamaged(str(e)) from e
         return _secret_text(raw)
 
-    def check_url(self, url: str) -> None:
-        try:
-            parts = urlsplit(url)
-            host = (parts.hostname or "").lower()
-            parts.port  # noqa: B018 - raises ValueError for a port out of range
-        except ValueError as e:
-            raise Unprocessable(f"{url!r} is not a URL: {e}", code="webhook-url-refused") from e
-        if parts.scheme.lower() not in {"http", "https"} or not host:
-            raise Unprocessable(
-                "a webhook URL must be http:// or https:// with a host",
-                code="webhook-url-refused",
-            )
-        if self._allowed and host not in self._allowed:
-            raise Unprocessable(
-                f"webhooks may only go to the hosts the operator allows "
-                f"(BATTLE_WEBHOOK_ALLOWED_HOSTS), not {host}",
-                code="webhook-url-refused",
-            )
+
+def check_url(url: str, allowed_hosts: frozenset[str] = frozenset()) -> None:
+    """Refuse (422 webhook-url-refused) a URL that is not http(s) with a host, or whose
+    host is not among `allowed_hosts` when there are any."""
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+        parts.port  # noqa: B018 - raises ValueError for a port out of range
+    except ValueError as e:
+        raise Unprocessable(f"{url!r} is not a URL: {e}", code="webhook-url-refused") from e
+    if parts.scheme.lower() not in {"http", "https"} or not host:
+        raise Unprocessable(
+            "a webhook URL must be http:// or https:// with a host",
+            code="webhook-url-refused",
+        )
+    if allowed_hosts and host not in allowed_hosts:
+        raise Unprocessable(
+            f"webhooks may only go to the hosts the operator allows "
+            f"(BATTLE_WEBHOOK_ALLOWED_HOSTS), not {host}",
+            code="webhook-url-refused",
+        )
 
 
 def _new_secret() -> tuple[bytes, str]:

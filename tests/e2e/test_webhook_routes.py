@@ -7,6 +7,7 @@ per-address limit (BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS), and it delivers nothi
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ import pytest
 from tests.e2e.battle_client import create_battle
 from tests.e2e.conftest import ServerProcess
 from tests.support.quickstart_play import SETUP
+from tests.support.webhook_receiver import Receiver
 
 HOOK = "http://127.0.0.1:9/hook"  # nothing listens: these tests never wait for deliveries
 
@@ -146,3 +148,20 @@ def test_an_integration_has_at_most_twenty_endpoints(http: httpx.Client) -> None
     r = http.post("/webhooks", json={"url": HOOK}, headers=_bearer(key))
     _problem(r, 422, "too-many-webhooks")
     assert len(_hooks(http, key)) == 20
+
+
+def test_with_webhooks_off_nothing_is_sent(http: httpx.Client, tmp_path: Path) -> None:
+    receiver = Receiver(tmp_path / "received.jsonl", "200")
+    try:
+        key = _integration(http)
+        hook = http.post("/webhooks", json={"url": receiver.url}, headers=_bearer(key)).json()
+        r = http.post(
+            "/battles", json={"ruleset": "quickstart", "setup": SETUP}, headers=_bearer(key)
+        )
+        assert r.status_code == 201, r.text
+        time.sleep(2)  # two of the default poll intervals
+        assert receiver.requests() == []
+        page = http.get(f"/webhooks/{hook['endpoint_id']}/deliveries", headers=_bearer(key))
+        assert page.json()["deliveries"] == []  # the events wait in the log, not yet written
+    finally:
+        receiver.stop()

@@ -89,6 +89,10 @@ async def test_endpoints_round_trip_by_integration_and_go_with_their_deliveries(
     assert await store.list_webhook_deliveries(a.endpoint_id) == []
     assert await store.list_webhook_attempts([d.delivery_id]) == []
     assert await store.list_webhook_endpoints("int-a") == [b]
+    # a worker that was sending it when it went reports into nothing
+    await store.record_webhook_success(attempt(d, T0 + 3, True, status_code=200))
+    assert not await store.record_webhook_failure(attempt(d, T0 + 3, False), T0 + 4, 0.0)
+    assert await store.list_webhook_attempts([d.delivery_id]) == []
 
 
 async def test_a_new_secret_replaces_the_old_with_its_mac(store: EventStore) -> None:
