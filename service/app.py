@@ -48,6 +48,10 @@ from service.server import ShutdownWatch
 from service.settings import Settings
 from service.signing import ServiceKeys
 from service.streams import STREAM_ROUTES
+from service.webhook_endpoints import WebhookEndpoints
+from service.webhook_retry import RetrySchedule
+from service.webhook_routes import WEBHOOK_ROUTES
+from service.webhook_worker import WebhookWorker
 
 __all__ = ["create_app", "make_store", "service_keys", "tune_gc"]
 
@@ -76,6 +80,26 @@ def _doorbell(settings: Settings) -> Doorbell:
 
         return RedisDoorbell(settings.redis_url)
     return LocalDoorbell()
+
+
+def _webhook_worker(
+    settings: Settings, service: BattleService, endpoints: WebhookEndpoints
+) -> WebhookWorker | None:
+    """The process's webhook deliverer (None with BATTLE_WEBHOOKS=off)."""
+    if not settings.webhooks:
+        return None
+    schedule = RetrySchedule(
+        base=settings.webhook_retry_base,
+        cap=settings.webhook_retry_max,
+        disable_after=settings.webhook_disable_after,
+    )
+    return WebhookWorker(
+        service,
+        endpoints,
+        schedule,
+        timeout=settings.webhook_timeout,
+        poll_seconds=settings.webhook_poll_seconds,
+    )
 
 
 # The bodies' fields checked against a ruleset's own types, documented as those types.
@@ -157,10 +181,21 @@ def create_app(
         app.state.store_kind = kind
         app.state.stream_slots = StreamSlots(counters_of(app), settings.limit_streams_per_key)
         app.state.auth_failures = AuthFailures(counters_of(app), settings.limit_auth_failures)
+        service: BattleService = app.state.service
+        endpoints = WebhookEndpoints(
+            the_store, service.keys, service.keys.macs, service.secrets,
+            settings.webhook_allowed_hosts,
+        )  # fmt: skip
+        app.state.webhook_endpoints = endpoints
+        worker = _webhook_worker(settings, service, endpoints)
+        if worker is not None:
+            await worker.start()
         tune_gc()
         try:
             yield
         finally:
+            if worker is not None:
+                await worker.stop()
             watch.uninstall()
             hub.close()
             await hub.stop()
@@ -177,6 +212,7 @@ def create_app(
             *EXPORT_ROUTES,
             *STREAM_ROUTES,
             docs_assets_router(),
+            *WEBHOOK_ROUTES,
         ],
         lifespan=[lifespan],
         state=State({"store_kind": kind, "cors": cors}),
