@@ -176,7 +176,7 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
                 commitments[data["next_epoch"]] = data["next_commitment"]
     side_seeds = _SideSeeds(decoded)
     checked = pending = client = 0
-    seen: set[tuple[int, int]] = set()
+    seen: dict[tuple[int, int], tuple[Any, ...]] = {}
     battle_id = whole[0].battle_id if whole else ""
     for ev, data in decoded:
         for roll in _rolls_in(data):
@@ -204,13 +204,20 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
             revealed = seeds.get(epoch)
             for i, value in enumerate(values):
                 counter = (version, index + i)
-                if counter in seen or version > ev.version:
+                die = (epoch, roll.get("sides"), value, used, roll.get("purpose"), ev.version)
+                earlier = seen.get(counter)
+                # A later event may quote a die whole (a tactical attack resolved after the
+                # target's reaction repeats the attack roll): the same die, counted once.
+                # Anything else on a used counter, or within one event, is a reuse.
+                if earlier is not None and earlier[:5] == die[:5] and earlier[5] < ev.version:
+                    continue
+                if earlier is not None or version > ev.version:
                     return _dice_failure(
                         events,
                         ev.version,
                         f"server die ({version}, {index + i}) reuses a roll counter",
                     )
-                seen.add(counter)
+                seen[counter] = die
                 if revealed is None:
                     pending += 1
                     continue

@@ -16,7 +16,46 @@ from typing import IO, Any
 
 import msgspec
 
-__all__ = ["export_command", "replay_command", "verify_command"]
+__all__ = ["COMMANDS", "add_parsers", "export_command", "replay_command", "run", "verify_command"]
+
+COMMANDS = ("export", "verify", "replay")
+
+
+def add_parsers(sub: Any) -> None:
+    """The desk's subcommands, on `battle-service`'s subparsers."""
+    export = sub.add_parser(
+        "export", help="write a battle as JSON Lines from BATTLE_DB (the whole log, with a receipt)"
+    )
+    export.add_argument("battle_id")
+    export.add_argument("-o", "--out", help="the file to write (default: standard output)")
+    verify = sub.add_parser(
+        "verify",
+        help="check an exported battle with no server and no database (exit 1 if it fails)",
+    )
+    verify.add_argument("file", help="the export (GET /battles/{id}/export or `export`)")
+    verify.add_argument(
+        "--key",
+        action="append",
+        default=[],
+        help="the service's public key (GET /keys; repeat for several); default: the file's",
+    )
+    verify.add_argument(
+        "--receipt",
+        action="append",
+        default=[],
+        help="a receipt kept from a command answer (its JSON or a file holding it; repeat)",
+    )
+    replay = sub.add_parser("replay", help="print the state an exported battle had at a version")
+    replay.add_argument("file")
+    replay.add_argument("--to", type=int, help="the version (default: the file's last)")
+
+
+def run(args: Any) -> int:
+    if args.command == "export":
+        return export_command(args.battle_id, args.out)
+    if args.command == "verify":
+        return verify_command(args.file, args.key, args.receipt)
+    return replay_command(args.file, args.to)
 
 
 def export_command(battle_id: str, out: str | None) -> int:
