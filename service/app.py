@@ -37,6 +37,7 @@ from service.limits import (
     limit_middleware,
     limit_store,
 )
+from service.narrative_routes import NARRATIVE_ROUTES
 from service.openapi_contract import install_contract
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
@@ -210,6 +211,7 @@ def create_app(
             *INTEGRATION_ROUTES,
             *ORIGIN_ROUTES,
             *EXPORT_ROUTES,
+            *NARRATIVE_ROUTES,
             *STREAM_ROUTES,
             docs_assets_router(),
             *WEBHOOK_ROUTES,
