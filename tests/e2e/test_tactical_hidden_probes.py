@@ -45,7 +45,7 @@ SETUP = {
         _char("aria", "north", 1, 2),
         _char("bram", "north", 1, 6),
         _char("gnar", "south", 8, 2),
-        _char("ghost", "south", 9, 7, conditions=[{"name": "invisible"}]),
+        _char("ghost", "south", 9, 7),  # made invisible after creation: a setup is public
     ],
     "items": [SWORD],
 }
@@ -67,6 +67,8 @@ def hidden_battle(http: httpx.Client, at: tuple[int, int]) -> Battle:
     r = http.post("/battles", json=body)
     assert r.status_code == 201, r.text
     b = Battle(http, r.json())
+    hide = {"type": "SetCondition", "character": "ghost", "condition": "invisible"}
+    _send(b, "referee", {**hide, "reason": "the ghost starts unseen"})
     _send(b, "referee", {"type": "RollInitiative"})  # all 1s: ghost's roll-off below...
     order = b.view("referee")["state"]["order"]
     assert order[0] in ("aria", "bram", "gnar", "ghost")

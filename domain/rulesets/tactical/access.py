@@ -29,6 +29,7 @@ from domain.rulesets.tactical.commands import (
 )
 from domain.rulesets.tactical.events import (
     ActionInterrupted,
+    CharacterPlaced,
     CharacterRevealed,
     Event,
     Moved,
@@ -65,11 +66,12 @@ def authorize(state: State, command: Command, actor: Actor) -> None:
 
 
 def audience(event: Event) -> str:
-    """Referee-only: who was in a square attacked unseen. Side-only: an invisible move."""
+    """Referee-only: who was in a square attacked unseen. Side-only: an invisible move or
+    placement."""
     t = type(event)
     if t is UnseenAttackResolved:
         return REFEREE
-    if t in (Moved, CharacterRevealed, ActionInterrupted):
+    if t in (Moved, CharacterRevealed, ActionInterrupted, CharacterPlaced):
         hidden = event.hidden_side  # type: ignore[union-attr]
         if hidden is not None:
             return side_audience(hidden)

@@ -89,6 +89,7 @@ class CharacterPlaced(EventBase, frozen=True, kw_only=True, gc=False, tag="Chara
     character: str
     x: int
     y: int
+    hidden_side: str | None = None  # an invisible character: only its side (and the referee)
 
 
 class CharacterJoined(EventBase, frozen=True, kw_only=True, gc=False, tag="CharacterJoined"):

@@ -95,6 +95,10 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     # an enemy the provoker cannot see is not offered an opportunity attack (its window
     # would tell the provoker's side that someone unseen stands next to it), or it is
     hidden_opportunity: Literal["none", "offered"] = "none"
+    # A character may not start invisible: the setup is the battle's first event, which
+    # every side reads, so its square would be known to all. It is placed visible and made
+    # invisible with SetCondition; "allow" is for tables that do not hide it anyway.
+    invisible_at_setup: Literal["refuse", "allow"] = "refuse"
     # A49 creatures allied to the target give it cover (or any creature in between)
     cover_creatures: Literal["allies_of_target", "any"] = "allies_of_target"
     # A50 cover and concealment penalties
