@@ -8,7 +8,7 @@ NPM_STAMP := $(NPM_DIR)/node_modules/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint format bench openapi examples lock mutate clean
+.PHONY: install serve test lint format bench openapi examples lock docs-assets chromium mutate clean wrk
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,18 @@ install: $(STAMP) $(NPM_STAMP)
 serve: $(STAMP)
 	$(BIN)/battle-service serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP) $(NPM_STAMP)
+test: $(STAMP) $(NPM_STAMP) chromium
 	$(BIN)/python -m pytest
+
+# The browser test (tests/e2e/test_browser.py) drives Debian's chromium through the
+# PyPI playwright; playwright's own browser download is never used. Installed here when
+# missing and we are root; otherwise that test says why it skips (and fails with CI=true).
+chromium:
+	@if [ ! -x /usr/bin/chromium ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing chromium for the browser test"; \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+	    || echo "could not install chromium: the browser test will say so"; \
+	fi
 
 lint: $(STAMP)
 	$(BIN)/ruff check domain events service tests bench
@@ -39,8 +49,14 @@ format: $(STAMP)
 	$(BIN)/ruff format domain events service tests bench
 	$(BIN)/ruff check --fix domain events service tests bench
 
-bench: $(STAMP)
+# wrk (a C load generator) for bench.wrk, from Debian's packages when we may install them.
+wrk:
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get install -y -qq wrk >/dev/null; } || echo "wrk not installed: bench.wrk will skip"
+
+bench: $(STAMP) wrk
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.wrk
 	$(BIN)/python -m bench.postgres
 	$(BIN)/python -m bench.skirmish
 	$(BIN)/python -m bench.worst_command
@@ -48,6 +64,7 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.tactical_areas
 	$(BIN)/python -m bench.inprocess
 	$(BIN)/python -m bench.scale
+	$(BIN)/python -m bench.verify_export
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
@@ -66,6 +83,10 @@ $(VENV)/.lock-tools: $(STAMP)
 lock: $(VENV)/.lock-tools
 	$(BIN)/uv pip compile pyproject.toml --generate-hashes --universal --python-version 3.12 \
 		--no-header --quiet -o requirements.lock
+
+# Refresh the docs pages' committed scripts from npm (versions in the script).
+docs-assets:
+	bash service/docs_assets/fetch.sh
 
 # Mutation testing of what fairness rests on (tests/mutation/run.py; tens of minutes).
 $(VENV)/.mutate: pyproject.toml $(STAMP)

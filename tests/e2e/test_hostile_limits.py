@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from bench.worst_command import largest_quickstart_setup
+from bench.worst_tactical import largest_tactical_setup
 from domain.rulesets.quickstart.limits import MAX_GRID, MAX_LEVEL, MAX_SQUADS
 from domain.rulesets.skirmish.limits import MAX_ARMIES
 from service.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX, SMALL_BODY_MAX
@@ -227,9 +228,16 @@ def test_the_bounds_show_in_the_schemas(http: httpx.Client) -> None:
     assert skirmish["CheckSurprise"]["properties"]["armies"]["maxItems"] == MAX_ARMIES
 
 
-def test_the_largest_setup_the_limits_allow_is_accepted(http: httpx.Client) -> None:
-    setup = largest_quickstart_setup()
-    body = json.dumps({"ruleset": "quickstart", "setup": setup}).encode()
+@pytest.mark.parametrize(
+    ("ruleset", "largest"),
+    [("quickstart", largest_quickstart_setup), ("tactical", largest_tactical_setup)],
+)
+def test_the_largest_setup_the_limits_allow_is_accepted(
+    http: httpx.Client, ruleset: str, largest: Any
+) -> None:
+    """What bench/worst_command.py times is a battle a client can create."""
+    setup = largest()
+    body = json.dumps({"ruleset": ruleset, "setup": setup}).encode()
     assert len(body) < CREATE_BODY_MAX
     r = http.post("/battles", content=body, headers={"Content-Type": "application/json"})
     assert r.status_code == 201, r.text
