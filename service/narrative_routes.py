@@ -7,7 +7,7 @@ import json
 from typing import Annotated, Any
 
 from litestar import Response, get
-from litestar.params import Parameter, QueryParameter
+from litestar.params import QueryParameter
 
 from service.narrative import Narrative, NarrativeEntry, narrate
 from service.routes import (
@@ -94,21 +94,22 @@ async def get_narrative(
     battle_id: BattleId,
     authorization: Authorization,
     start: Annotated[
-        int, QueryParameter(query="from", ge=1, le=MAX_VERSION, description="First version")
+        int, QueryParameter(name="from", ge=1, le=MAX_VERSION, description="First version")
     ] = 1,
     end: Annotated[
         int | None,
-        QueryParameter(query="to", ge=1, le=MAX_VERSION, required=False, description="Last"),
+        QueryParameter(name="to", ge=1, le=MAX_VERSION, required=False, description="Last"),
     ] = None,
     limit: Annotated[
         int, QueryParameter(ge=1, le=200, description="At most this many entries")
     ] = 50,
-    accept: Annotated[str | None, Parameter(header="Accept", required=False)] = None,
 ) -> Response[Narrative]:
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     narrative = await narrate(service, battle_id, principal.actor, start, end, limit)
-    if accept and MARKDOWN in accept:
+    # Read from the headers, not declared as a parameter: the document describes the
+    # JSON answer, and Markdown is the same narrative told for a person (see description).
+    if MARKDOWN in request.headers.get("accept", ""):
         return Response(to_markdown(narrative), media_type=f"{MARKDOWN}; charset=utf-8")  # type: ignore[arg-type]
     return Response(narrative)
 
