@@ -1,6 +1,7 @@
 """The `battle-service` command: serve the API, migrate the database, print the OpenAPI
-document, make a signing key, check a receipt offline, and upgrade rows older versions
-wrote (sign key rows made before MACs, encrypt seeds stored in clear)."""
+document, make a signing key, check a receipt offline, upgrade rows older versions
+wrote (sign key rows made before MACs, encrypt seeds stored in clear), and the referee's
+desk (export, verify, replay: service.desk_cli)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import argparse
 import sys
 
 import msgspec
+
+from service import desk_cli
 
 __all__ = ["main"]
 
@@ -39,6 +42,7 @@ def main(argv: list[str] | None = None) -> int:
         required=True,
         help="the public key (GET /keys): base64 of its 32 bytes, PEM, or a file holding either",
     )
+    desk_cli.add_parsers(sub)
     sub.add_parser(
         "sign-old-rows",
         help="give a MAC to the access key, integration and link rows written before rows "
@@ -49,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
         help="encrypt the dice seeds older versions stored in clear (idempotent)",
     )
     args = parser.parse_args(argv)
+    if args.command in desk_cli.COMMANDS:
+        return desk_cli.run(args)
     if args.command in ("sign-old-rows", "seal-old-seeds"):
         return upgrade_rows(args.command)
     if args.command == "new-signing-key":
@@ -198,9 +204,9 @@ def upgrade_rows(command: str) -> int:
 def openapi_json() -> str:
     """The OpenAPI document as the app serves it, in a stable, diff-friendly form."""
     from service.app import create_app
+    from service.openapi_contract import document_of
 
-    app = create_app()
-    schema = app.openapi_schema.to_schema()
+    schema = document_of(create_app())
     return (
         msgspec.json.format(msgspec.json.encode(schema, order="sorted").decode(), indent=2) + "\n"
     )

@@ -201,16 +201,18 @@ def test_the_bounds_show_in_the_schemas(http: httpx.Client) -> None:
         assert doc[name]["additionalProperties"] is False, name
     # A battle's setup and options are documented as the rulesets' own, bounds included.
     setup_refs = [m["$ref"] for m in doc["CreateBattleRequest"]["properties"]["setup"]["anyOf"]]
-    quickstart_setup = doc[next(r for r in setup_refs if "quickstart" in r).rsplit("/", 1)[1]]
+    quickstart_setup = doc[next(r for r in setup_refs if "Quickstart" in r).rsplit("/", 1)[1]]
     assert quickstart_setup["additionalProperties"] is False
     assert quickstart_setup["properties"]["squads"]["maxItems"] == MAX_SQUADS
     # a list of ids documented as strings (Litestar wrote `oneOf: [string, {}]`)
     assert quickstart_setup["properties"]["sides"]["items"]["type"] == "string"
     assert doc["SquadSetup"]["properties"]["level"]["maximum"] == MAX_LEVEL
-    commands = [m["$ref"] for m in doc["CommandRequest"]["properties"]["command"]["anyOf"]]
-    assert "#/components/schemas/MoveSquad" in commands
-    assert doc["MoveSquad"]["additionalProperties"] is False
-    assert doc["MoveSquad"]["properties"]["x"]["maximum"] == MAX_GRID - 1
+    unions = [m["$ref"] for m in doc["CommandRequest"]["properties"]["command"]["anyOf"]]
+    assert "#/components/schemas/QuickstartCommand" in unions
+    commands = [m["$ref"] for m in doc["QuickstartCommand"]["oneOf"]]
+    assert "#/components/schemas/QuickstartMoveSquad" in commands
+    assert doc["QuickstartMoveSquad"]["additionalProperties"] is False
+    assert doc["QuickstartMoveSquad"]["properties"]["x"]["maximum"] == MAX_GRID - 1
     detail = http.get("/rulesets/quickstart").json()
     options = detail["options_schema"]
     opts = options["$defs"][options["$ref"].rsplit("/", 1)[1]]

@@ -21,16 +21,16 @@ from tests.e2e.leak_check import check_reads
 from tests.support.tactical_kit import BOW, SWORD, ch
 
 SIDES = ("north", "south")
-INVISIBLE = {"conditions": [{"name": "invisible"}]}
+INVISIBLE = ("aria", "hisk")  # made invisible by the referee after creation (a setup is public)
 SETUP = {
     "width": 8,
     "height": 8,
     "sides": [{"id": "north"}, {"id": "south"}],
     "characters": [
-        ch("aria", "north", 1, 2, **INVISIBLE),
+        ch("aria", "north", 1, 2),
         ch("bram", "north", 1, 5, main_hand="bow"),
         ch("gnar", "south", 6, 2),
-        ch("hisk", "south", 6, 5, **INVISIBLE),
+        ch("hisk", "south", 6, 5),
     ],
     "items": [SWORD, BOW],
 }
@@ -77,6 +77,10 @@ def test_no_tactical_read_shows_anything_of_an_event_its_key_may_not_see(
     r = http.post("/battles", json=body)
     assert r.status_code == 201, r.text
     b = Battle(http, r.json())
+    for cid in INVISIBLE:
+        hide = {"type": "SetCondition", "character": cid, "condition": "invisible"}
+        r = b.command("referee", {**hide, "reason": "starts unseen"})
+        assert r.status_code == 200, r.text
     answers: dict[str, list[Any]] = {}
     r = b.command("referee", {"type": "RollInitiative"})
     assert r.status_code == 200, r.text

@@ -293,3 +293,27 @@ def test_a_gap_in_the_log_names_the_version_it_follows() -> None:
     audit = audit_log(gapped)
     assert (audit.chain_ok, audit.failed_version) == (False, 4)
     assert audit.reason == "version 4 follows 2: the log has a gap"
+
+
+def test_a_die_spelled_with_escapes_is_still_audited() -> None:
+    """The audit skips decoding events whose text cannot hold a die; JSON may spell `roll`
+    as `\\u0072oll`, and such an event is decoded and its die checked all the same."""
+    roll = server(2, 0)
+    roll["values"] = [roll["values"][0] % 6 + 1]  # not what the seed gives
+    pending = seal(
+        battle_id=B,
+        prev_version=0,
+        prev_hash=GENESIS_HASH,
+        items=[
+            (created()[0], canonical(created()[1]), "all"),
+            ("Attacked", canonical({"r": roll}).replace(b'"roll"', b'"\\u0072oll"'), "all"),
+            (revealed()[0], canonical(revealed()[1]), "all"),
+        ],
+        recorded_at="2026-01-01T00:00:00.000Z",
+        actor=EventActor(role="referee"),
+        command_id=None,
+    )
+    events = [StoredEvent(position=i, **msgspec.structs.asdict(p)) for i, p in enumerate(pending)]
+    assert b"roll" not in events[1].data
+    audit = audit_log(events)
+    assert (audit.dice_ok, audit.failed_version) == (False, 2)
