@@ -173,3 +173,23 @@ async def test_two_workers_send_each_delivery_once(backend: Backend, receiver: R
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_deliveries_are_forgotten_after_the_retention_period(
+    store: EventStore, receiver: Receiver
+) -> None:
+    kit = Kit(store)
+    vtt = await kit.integration()
+    endpoint, _ = await kit.endpoints.create(vtt, receiver.url, [], None, 1.0)
+    await kit.battle(vtt)
+    try:
+        assert await kit.worker.run_once() == 1
+    finally:
+        await kit.worker.stop()
+    (delivered,) = await store.list_webhook_deliveries(endpoint.endpoint_id)
+    assert delivered.delivered_at is not None
+    week = 7 * 86_400
+    assert await kit.worker.prune(delivered.delivered_at + week - 1) == 0
+    assert len(await store.list_webhook_deliveries(endpoint.endpoint_id)) == 1
+    assert await kit.worker.prune(delivered.delivered_at + week + 1) == 1
+    assert await store.list_webhook_deliveries(endpoint.endpoint_id) == []
