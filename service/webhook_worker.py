@@ -142,14 +142,18 @@ class WebhookWorker:
         status: int | None = None
         error: str | None = None
         try:
-            secret = self._endpoints.secret_of(endpoint)
+            secrets = self._endpoints.signing_secrets(endpoint, started)
             body = delivery.payload.decode()
             stamp = datetime.fromtimestamp(started, tz=UTC)
+            # one signature per secret, space-separated (a receiver accepts any one)
+            signature = " ".join(
+                Webhook(s).sign(delivery.delivery_id, stamp, body) for s in secrets
+            )
             headers = {
                 "content-type": "application/json",
                 "webhook-id": delivery.delivery_id,
                 "webhook-timestamp": str(int(started)),
-                "webhook-signature": Webhook(secret).sign(delivery.delivery_id, stamp, body),
+                "webhook-signature": signature,
             }
             response = await self._http().post(
                 endpoint.url, content=delivery.payload, headers=headers
