@@ -23,6 +23,9 @@ from events.sqlite import SQLiteEventStore
 from events.store import EventStore
 from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
+from service.cors import cors_config
+from service.docs import docs_assets_router, render_plugins
+from service.export import EXPORT_ROUTES
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
@@ -34,6 +37,8 @@ from service.limits import (
     limit_middleware,
     limit_store,
 )
+from service.narrative_routes import NARRATIVE_ROUTES
+from service.openapi_contract import install_contract
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
 from service.read_openapi import ReadsSchemaPlugin
@@ -199,17 +204,22 @@ def create_app(
             await app.state.service.snapshots.flush()
             await the_store.close()
 
-    return Litestar(
+    cors = cors_config(settings.cors_origins)
+    app = Litestar(
         route_handlers=[
             *ROUTES,
             *RECEIPT_ROUTES,
             *INTEGRATION_ROUTES,
             *ORIGIN_ROUTES,
+            *EXPORT_ROUTES,
+            *NARRATIVE_ROUTES,
             *STREAM_ROUTES,
+            docs_assets_router(),
             *WEBHOOK_ROUTES,
         ],
         lifespan=[lifespan],
-        state=State({"store_kind": kind}),
+        state=State({"store_kind": kind, "cors": cors}),
+        cors_config=cors,
         exception_handlers=exception_handlers,
         middleware=limit_middleware(settings),
         stores={STORE_NAME: limit_store(settings)},
@@ -222,6 +232,7 @@ def create_app(
         ],
         openapi_config=OpenAPIConfig(
             title="Battle service",
+            render_plugins=render_plugins(),
             version=SERVICE_VERSION,
             description=(
                 "Event-sourced battle resolution for tabletop RPGs: rules as deciders, "
@@ -239,3 +250,4 @@ def create_app(
         ),
         debug=False,
     )
+    return install_contract(app)  # the commands and events typed (service.openapi_contract)

@@ -19,6 +19,9 @@ BATTLE_SHUTDOWN_TIMEOUT  seconds requests may take to finish after SIGTERM (defa
 BATTLE_MAX_CONNECTIONS   open connections per worker; more are answered 503 (default 1000)
 BATTLE_FANOUT_POLL_SECONDS  how often the live fan-out reads the store when no one rings
                      (default 1; the tests set it long so that only a ring can deliver)
+BATTLE_CORS_ORIGINS  origins whose pages may call the API and open its WebSockets,
+                     comma-separated (`https://vtt.example`; `*` in a part is a wildcard;
+                     default `*`: any, since keys are Bearer tokens, never cookies)
 
 Limits (service.limits; each a whole number, 0 turns it off; counted in Redis when
 BATTLE_REDIS_URL is set, so that every worker shares them):
@@ -101,6 +104,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     verify_cache_seconds: int = 60
     cache_mb: float = 256
     snapshot_every: int = 500
+    cors_origins: tuple[str, ...] = ("*",)
     webhooks: bool = True
     webhook_timeout: float = 10.0
     webhook_retry_base: float = 5.0
@@ -160,6 +164,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             shutdown_timeout=_positive(env, "BATTLE_SHUTDOWN_TIMEOUT", 3.0),
             max_connections=int(_positive(env, "BATTLE_MAX_CONNECTIONS", 1000, integer=True)),
             fanout_poll_seconds=poll_seconds,
+            cors_origins=_origins(env.get("BATTLE_CORS_ORIGINS", "*")),
             **_webhook_settings(env),
         )
 
@@ -170,6 +175,20 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def sqlite_path(self) -> str:
         return self.database.removeprefix("sqlite:///")
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    origins = tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
+    for origin in origins:
+        # An origin is scheme://host[:port]: a path or a bare host never matches a
+        # browser's Origin header, so it is a mistake worth a refusal at start.
+        scheme, sep, rest = origin.partition("://")
+        if origin != "*" and (not sep or not scheme or not rest or "/" in rest):
+            raise ValueError(
+                f"BATTLE_CORS_ORIGINS must be `*` or origins like https://vtt.example, "
+                f"comma-separated; {origin!r} is not one"
+            )
+    return origins or ("*",)
 
 
 def _webhook_settings(env: dict[str, str]) -> dict[str, Any]:

@@ -30,6 +30,7 @@ from events.envelope import StoredEvent
 from events.errors import StoreUnavailable
 from service.auth import Principal
 from service.battles import BattleService
+from service.cors import origin_refusal
 from service.errors import BadRequest, NotFound, ServiceError
 from service.fanout import Hub, follow
 from service.limits import AuthFailures, StreamSlots, TooManyStreams
@@ -324,6 +325,9 @@ async def battle_events_ws(
     address = socket.client.host if socket.client else "unknown"
     await socket.accept()
     try:
+        refusal = origin_refusal(state["cors"], socket.headers.get("origin"))
+        if refusal is not None:
+            raise refusal
         authorization = _authorization(
             socket.headers.get("authorization"), socket.query_params.get("access_key")
         )

@@ -19,6 +19,18 @@ def test_a_poll_interval_that_is_not_a_positive_number_is_refused(value: str) ->
         Settings.from_env({"BATTLE_FANOUT_POLL_SECONDS": value})
 
 
+def test_cors_origins_default_to_any_and_are_listed_by_comma() -> None:
+    assert Settings.from_env({}).cors_origins == ("*",)
+    origins = Settings.from_env({"BATTLE_CORS_ORIGINS": " https://a.example, http://b:8080/ "})
+    assert origins.cors_origins == ("https://a.example", "http://b:8080")
+
+
+@pytest.mark.parametrize("value", ["a.example", "https://a.example/path", "://x"])
+def test_a_cors_origin_that_is_not_an_origin_is_refused(value: str) -> None:
+    with pytest.raises(ValueError, match="BATTLE_CORS_ORIGINS"):
+        Settings.from_env({"BATTLE_CORS_ORIGINS": value})
+
+
 def test_webhooks_are_on_with_a_day_of_retries_unless_told_otherwise() -> None:
     s = Settings.from_env({})
     assert s.webhooks and s.webhook_timeout == 10 and s.webhook_disable_after == 86_400

@@ -27,7 +27,13 @@ from domain.rulesets.tactical.commands import (
     SetCondition,
     SetDC,
 )
-from domain.rulesets.tactical.events import Event, Moved, UnseenAttackResolved
+from domain.rulesets.tactical.events import (
+    ActionInterrupted,
+    CharacterRevealed,
+    Event,
+    Moved,
+    UnseenAttackResolved,
+)
 from domain.rulesets.tactical.model import Char, State
 
 __all__ = ["audience", "authorize", "view"]
@@ -63,8 +69,10 @@ def audience(event: Event) -> str:
     t = type(event)
     if t is UnseenAttackResolved:
         return REFEREE
-    if t is Moved and event.hidden_side is not None:  # type: ignore[union-attr]
-        return side_audience(event.hidden_side)  # type: ignore[union-attr]
+    if t in (Moved, CharacterRevealed, ActionInterrupted):
+        hidden = event.hidden_side  # type: ignore[union-attr]
+        if hidden is not None:
+            return side_audience(hidden)
     return ALL
 
 

@@ -83,6 +83,18 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     auto_end: bool = True
     # A46 distance: a diagonal step counts 1
     metric: Metric = "chebyshev"
+    # A47 corners: a diagonal step between two blocking squares is refused ("no_squeeze"),
+    # past even one ("no_corner"), or never ("allowed"); on found and on given paths
+    corner_rule: Literal["no_squeeze", "no_corner", "allowed"] = "no_squeeze"
+    # A47 enemies block corners like walls (False: only terrain and structures do)
+    creatures_block_corners: bool = True
+    # A48 a line of sight through the point where two sight-blocking squares meet is blocked
+    pinch_blocks_sight: bool = True
+    # A49 a line through the point where two cover-giving squares meet gives cover
+    pinch_gives_cover: bool = True
+    # an enemy the provoker cannot see is not offered an opportunity attack (its window
+    # would tell the provoker's side that someone unseen stands next to it), or it is
+    hidden_opportunity: Literal["none", "offered"] = "none"
     # A49 creatures allied to the target give it cover (or any creature in between)
     cover_creatures: Literal["allies_of_target", "any"] = "allies_of_target"
     # A50 cover and concealment penalties

@@ -1,0 +1,38 @@
+"""The documentation pages load every script and stylesheet from the service itself."""
+
+from __future__ import annotations
+
+import re
+
+import httpx
+import pytest
+
+PAGES = ["/schema", "/schema/redoc", "/schema/swagger", "/schema/elements", "/schema/rapidoc"]
+_ASSET = re.compile(r"""<(?:script|link)\b[^>]*?\b(?:src|href)=["']([^"']+)["']""", re.I)
+
+
+@pytest.mark.parametrize("page", PAGES)
+def test_a_docs_page_needs_nothing_from_another_host(http: httpx.Client, page: str) -> None:
+    r = http.get(page)
+    assert r.status_code == 200
+    assert r.headers["content-type"].startswith("text/html")
+    assets = _ASSET.findall(r.text)
+    scripts = [a for a in assets if a.endswith(".js")]
+    assert scripts, "the page loads no script: the UI would not render"
+    for url in assets:
+        if url.startswith("data:"):
+            continue
+        assert url.startswith("/schema/assets/"), f"{page} loads {url} from elsewhere"
+        got = http.get(url)
+        assert got.status_code == 200, url
+        assert len(got.content) > 10_000, url
+        kind = "css" if url.endswith(".css") else "javascript"
+        assert kind in got.headers["content-type"], (url, got.headers["content-type"])
+    # Nor anything else spelled out in the page (fonts, a favicon).
+    assert not re.search(r"""(?:src|href)=["']https?://""", r.text), page
+
+
+def test_the_assets_come_with_their_licences(http: httpx.Client) -> None:
+    for name in ("swagger/LICENSE", "redoc/LICENSE", "elements/LICENSE", "rapidoc/LICENSE.txt"):
+        assert http.get(f"/schema/assets/{name}").status_code == 200, name
+    assert http.get("/schema/assets/nothing.js").status_code == 404
