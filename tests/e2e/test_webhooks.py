@@ -120,14 +120,17 @@ def test_deliveries_are_signed_retried_in_order_per_battle_and_readable(
         _wait("every event accepted", accepted)
         time.sleep(0.5)  # nothing more should come
         requests = receiver.requests()
-        assert sorted(q["answer"] for q in requests[:2]) == ["500", "slow:3"]
-        assert len(requests) == 10  # 8 events, 2 of them sent again
+        assert [q["answer"] for q in requests[:2]] == ["500", "slow:3"]  # as scripted
+        assert len(requests) == 10  # 8 events, and the 2 failed attempts sent again
         by_id: dict[str, list[str]] = {}
         for q in requests:
             by_id.setdefault(q["headers"]["webhook-id"], []).append(q["answer"])
-        assert len(by_id) == 8 and all(answers[-1] == "200" for answers in by_id.values())
+        # each delivery was sent with one id until it was accepted (the two failures may
+        # be two deliveries, or the first one's retry may have met the scripted timeout)
+        assert len(by_id) == 8
+        assert all(answers[-1] == "200" and "200" not in answers[:-1] for answers in by_id.values())
         failed = {i for i, answers in by_id.items() if len(answers) > 1}
-        assert {tuple(by_id[i]) for i in failed} == {("500", "200"), ("slow:3", "200")}
+        assert sorted(a for i in failed for a in by_id[i][:-1]) == ["500", "slow:3"]
         # every request verifies; each battle's events came in order (a retry included)
         sent: dict[str, list[int]] = {b: [] for b in battles}
         accepted_versions: dict[str, list[int]] = {b: [] for b in battles}
@@ -153,9 +156,11 @@ def test_deliveries_are_signed_retried_in_order_per_battle_and_readable(
         page = http.get(f"/webhooks/{hook['endpoint_id']}/deliveries", headers=_bearer(key)).json()
         assert [d["status"] for d in page["deliveries"]] == ["delivered"] * 8
         first = next(d for d in page["deliveries"] if d["delivery_id"] == first_id)
-        assert [a["ok"] for a in first["attempts"]] == [False, True]
-        assert first["attempts"][1]["status_code"] == 200
-        fails = [d["attempts"][0] for d in page["deliveries"] if d["delivery_id"] in failed]
+        assert [a["ok"] for a in first["attempts"]] == [False] * (len(first["attempts"]) - 1) + [
+            True
+        ]
+        assert first["attempts"][-1]["status_code"] == 200
+        fails = [a for d in page["deliveries"] for a in d["attempts"] if not a["ok"]]
         assert sorted((a["status_code"] or 0, a["error"]) for a in fails) == [
             (0, "no answer within 1 s"),
             (500, "the receiver answered 500"),
