@@ -289,6 +289,11 @@ class CreateIntegrationRequest(msgspec.Struct, kw_only=True, forbid_unknown_fiel
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
 
+class IntegrationView(msgspec.Struct, kw_only=True):
+    integration_id: str
+    name: str
+
+
 class IntegrationCreatedResponse(msgspec.Struct, kw_only=True):
     integration_id: str
     name: str

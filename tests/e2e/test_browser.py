@@ -158,6 +158,9 @@ def test_a_page_on_another_origin_creates_commands_and_follows_a_battle(
     assert out["create_status"] == 201
     assert out["command_status"] == 200
     assert out["command"]["version"] == 2
+    # Headers a page's script may read only because CORS exposes them.
+    assert out["location"] == f"/battles/{out['battle_id']}"
+    assert out["etag"] == '"2"'
     for got in (out["sse"], out["ws"]):
         assert [m["id"] for m in got[:2]] in (["1", "2"], [1, 2])
     assert [m["type"] for m in out["sse"][:2]] == ["BattleCreated", "RulingRecorded"]
