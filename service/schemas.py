@@ -305,6 +305,30 @@ class CreateIntegrationRequest(msgspec.Struct, kw_only=True, forbid_unknown_fiel
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
 
 
+class BattleSummary(msgspec.Struct, kw_only=True):
+    battle_id: str
+    title: str
+    ruleset: str
+    created_at: str  # when its first event was recorded (ISO 8601, UTC)
+    version: int  # its current version
+    over: bool
+    forked_from: str | None = None
+
+
+class BattleList(msgspec.Struct, kw_only=True):
+    battles: list[BattleSummary]
+    # The cursor of the next page (send it as `after`), and that page's URL; both null
+    # when there is no more. A page may hold fewer than `limit` battles and still have a
+    # next one: a filtered scan stops after a bounded number of battles.
+    next_after: int | None = None
+    next: str | None = None
+
+
+class IntegrationView(msgspec.Struct, kw_only=True):
+    integration_id: str
+    name: str
+
+
 class IntegrationCreatedResponse(msgspec.Struct, kw_only=True):
     integration_id: str
     name: str
