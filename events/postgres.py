@@ -502,6 +502,29 @@ class PostgresEventStore(PostgresWebhooks):
         )
         return str(rows[0][0]) if rows else None
 
+    async def read_firsts(
+        self,
+        after_position: int = 0,
+        limit: int = 100,
+        *,
+        integration_id: str | None = None,
+        battle_id: str | None = None,
+    ) -> list[StoredEvent]:
+        sql = f"SELECT {_COLUMNS} FROM events WHERE version = 1 AND position > %s"
+        args: list[object] = [after_position]
+        if battle_id is not None:
+            sql += " AND battle_id = %s"
+            args.append(battle_id)
+        if integration_id is not None:
+            sql += (
+                " AND battle_id IN "
+                "(SELECT battle_id FROM integration_battles WHERE integration_id = %s)"
+            )
+            args.append(integration_id)
+        sql += " ORDER BY position LIMIT %s"
+        args.append(limit)
+        return [_row_to_event(r) for r in await self._fetch(sql, args)]
+
     async def read_linked(
         self, integration_id: str, after_position: int = 0, limit: int = 1000
     ) -> list[StoredEvent]:

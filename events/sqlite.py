@@ -95,6 +95,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
     data            BLOB    NOT NULL,
     PRIMARY KEY (battle_id, version)
 ) WITHOUT ROWID;
+-- The first event of each battle, by position: what lists battles (read_firsts).
+CREATE INDEX IF NOT EXISTS events_firsts ON events (position) WHERE version = 1;
 CREATE TABLE IF NOT EXISTS integration_battles (
     integration_id TEXT NOT NULL,
     battle_id      TEXT NOT NULL,
@@ -725,6 +727,30 @@ class SQLiteEventStore(SQLiteWebhooks):
         sql = "SELECT mac FROM integration_battles WHERE integration_id = ? AND battle_id = ?"
         row = await self._read(lambda c: c.execute(sql, (integration_id, battle_id)).fetchone())
         return None if row is None else str(row[0])
+
+    async def read_firsts(
+        self,
+        after_position: int = 0,
+        limit: int = 100,
+        *,
+        integration_id: str | None = None,
+        battle_id: str | None = None,
+    ) -> list[StoredEvent]:
+        sql = f"SELECT {_COLUMNS} FROM events WHERE version = 1 AND position > ?"
+        args: list[object] = [after_position]
+        if battle_id is not None:
+            sql += " AND battle_id = ?"
+            args.append(battle_id)
+        if integration_id is not None:
+            sql += (
+                " AND battle_id IN "
+                "(SELECT battle_id FROM integration_battles WHERE integration_id = ?)"
+            )
+            args.append(integration_id)
+        sql += " ORDER BY position LIMIT ?"
+        args.append(limit)
+        rows = await self._read(lambda c: c.execute(sql, args).fetchall())
+        return [_row_to_event(r) for r in rows]
 
     async def read_linked(
         self, integration_id: str, after_position: int = 0, limit: int = 1000

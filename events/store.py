@@ -85,6 +85,19 @@ class EventStore(WebhookStore, Protocol):
         """The events of the integration's battles after `after_position`, by position."""
         ...
 
+    async def read_firsts(
+        self,
+        after_position: int = 0,
+        limit: int = 100,
+        *,
+        integration_id: str | None = None,
+        battle_id: str | None = None,
+    ) -> list[StoredEvent]:
+        """The first events (version 1) of battles, by position after `after_position`:
+        of every battle, of the battles linked to `integration_id`, or of `battle_id`
+        alone (both given: of that battle if it is linked). What lists the battles."""
+        ...
+
     async def save_snapshot(
         self, battle_id: str, version: int, ruleset_version: str, data: bytes
     ) -> None:

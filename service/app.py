@@ -21,6 +21,7 @@ from events.errors import StoreError
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
+from service.battle_list import BATTLE_LIST_ROUTES
 from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
 from service.cors import cors_config
@@ -100,6 +101,7 @@ def _webhook_worker(
         schedule,
         timeout=settings.webhook_timeout,
         poll_seconds=settings.webhook_poll_seconds,
+        retention_days=settings.webhook_retention_days,
     )
 
 
@@ -206,6 +208,7 @@ def create_app(
     cors = cors_config(settings.cors_origins)
     app = Litestar(
         route_handlers=[
+            *BATTLE_LIST_ROUTES,  # before ROUTES: it holds the OPTIONS of /battles
             *ROUTES,
             *RECEIPT_ROUTES,
             *INTEGRATION_ROUTES,

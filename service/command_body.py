@@ -44,6 +44,7 @@ from litestar.plugins import OpenAPISchemaPlugin
 from litestar.types import Empty
 from litestar.typing import FieldDefinition
 
+from service.conditional import IF_MATCH_PARAMETER
 from service.json_body import UNREADABLE, invalid_body
 from service.schemas import CommandRequest
 
@@ -258,6 +259,7 @@ _COMMAND_HEADERS = [
     _optional_header(
         "Idempotency-Key", IDEMPOTENCY_KEY_DOC, min_length=1, max_length=IDEMPOTENCY_KEY_MAX
     ),
+    IF_MATCH_PARAMETER,
 ]
 
 

@@ -94,7 +94,7 @@ async def _lines(
         "the service's signed receipt of the head. `battle-service verify FILE` checks it "
         "with no server and no database."
     ),
-    responses=problems(400, 401, 403, 404),  # 400: a battle id out of bounds
+    responses=problems(400, 401, 403, 404),
     security=SECURED,
     media_type=MEDIA_TYPE,
 )

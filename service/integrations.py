@@ -10,16 +10,25 @@ started.
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import Annotated, Any
 
 import msgspec
-from litestar import post
-from litestar.params import JSONBody
+from litestar import Response, get, post
+from litestar.params import JSONBody, PathParameter
 
 from events.envelope import Integration
 from service.auth import hash_key, mint_key
-from service.routes import AppRequest, problems, service_of
-from service.schemas import CreateIntegrationRequest, IntegrationCreatedResponse
+from service.errors import Forbidden, NotFound
+from service.routes import (
+    SECURED,
+    AppRequest,
+    Authorization,
+    created,
+    location_header,
+    problems,
+    service_of,
+)
+from service.schemas import CreateIntegrationRequest, IntegrationCreatedResponse, IntegrationView
 
 __all__ = ["INTEGRATION_ROUTES"]
 
@@ -31,10 +40,11 @@ __all__ = ["INTEGRATION_ROUTES"]
     summary="Register an integration; answers its key (shown once)",
     status_code=201,
     responses=problems(400),
+    response_headers=location_header("The integration: /integrations/{integration_id}"),
 )
 async def create_integration(
     request: AppRequest, data: JSONBody[CreateIntegrationRequest]
-) -> IntegrationCreatedResponse:
+) -> Response[IntegrationCreatedResponse]:
     service = service_of(request)
     key = mint_key()
     integration = Integration(
@@ -44,9 +54,38 @@ async def create_integration(
         integration, mac=service.keys.macs.integration(integration)
     )
     await service.store.save_integration(integration)
-    return IntegrationCreatedResponse(
+    answer = IntegrationCreatedResponse(
         integration_id=integration.integration_id, name=integration.name, key=key
     )
+    return created(answer, f"/integrations/{integration.integration_id}")
 
 
-INTEGRATION_ROUTES: list[Any] = [create_integration]
+@get(
+    "/integrations/{integration_id:str}",
+    operation_id="getIntegration",
+    tags=["integrations"],
+    summary="An integration, read with its own key",
+    responses=problems(400, 401, 403, 404),
+    security=SECURED,
+)
+async def get_integration(
+    request: AppRequest,
+    integration_id: Annotated[str, PathParameter(min_length=1, max_length=128)],
+    authorization: Authorization,
+) -> IntegrationView:
+    service = service_of(request)
+    principal = await service.keys.principal(authorization)  # a refusal for a bad key
+    if principal.integration_id != integration_id:
+        raise Forbidden(
+            "only the integration's own key reads it", code="key-for-another-integration"
+        )
+    assert authorization is not None  # principal() refused a missing one
+    found = await service.store.find_integration(
+        hash_key(authorization.strip().partition(" ")[2].strip())
+    )
+    if found is None:  # its key was known a moment ago: the row is gone
+        raise NotFound(f"there is no integration {integration_id}", code="integration-not-found")
+    return IntegrationView(integration_id=found.integration_id, name=found.name)
+
+
+INTEGRATION_ROUTES: list[Any] = [create_integration, get_integration]

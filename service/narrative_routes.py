@@ -7,7 +7,7 @@ import json
 from typing import Annotated, Any
 
 from litestar import Response, get
-from litestar.params import HeaderParameter, QueryParameter
+from litestar.params import QueryParameter
 
 from service.narrative import Narrative, NarrativeEntry, narrate
 from service.routes import (
@@ -103,12 +103,13 @@ async def get_narrative(
     limit: Annotated[
         int, QueryParameter(ge=1, le=200, description="At most this many entries")
     ] = 50,
-    accept: Annotated[str | None, HeaderParameter(name="Accept", required=False)] = None,
 ) -> Response[Narrative]:
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     narrative = await narrate(service, battle_id, principal.actor, start, end, limit)
-    if accept and MARKDOWN in accept:
+    # Read from the headers, not declared as a parameter: the document describes the
+    # JSON answer, and Markdown is the same narrative told for a person (see description).
+    if MARKDOWN in request.headers.get("accept", ""):
         return Response(to_markdown(narrative), media_type=f"{MARKDOWN}; charset=utf-8")  # type: ignore[arg-type]
     return Response(narrative)
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Request, get, post
-from litestar.datastructures import State
+from litestar import Request, Response, get, post
+from litestar.datastructures import ResponseHeader, State
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from domain.battle_commands import BATTLE_COMMAND_DOCS, BattleCommand
 from domain.rulesets import RULESETS, get_ruleset
+from events.errors import VersionConflict
 from service.battles import BattleService
 from service.command_body import (
     AUTHORIZATION_DOC,
@@ -24,6 +25,14 @@ from service.command_body import (
     CommandBodyRequest,
     CommandOperation,
     command_headers,
+)
+from service.conditional import (
+    ETAG_HEADER,
+    NOT_MODIFIED,
+    ConditionalRead,
+    PreconditionFailed,
+    if_match_version,
+    tagged,
 )
 from service.errors import NotFound
 from service.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX
@@ -43,7 +52,7 @@ from service.schemas import (
     RulesetSummary,
 )
 
-__all__ = ["ROUTES", "AppRequest", "service_of"]
+__all__ = ["ROUTES", "AppRequest", "created", "location_header", "service_of"]
 
 SERVICE_VERSION = "0.1.0"
 MAX_VERSION = 2**53  # JSON-safe, and far beyond any battle
@@ -68,6 +77,7 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
         403: "The key may not do this (another battle, another side, read-only)",
         404: "No such battle, ruleset, unit or other thing",
         409: "The battle is not at the expected version (current_version says where it is)",
+        412: "If-Match names a version the battle is not at (current_version says where it is)",
         413: "The body is larger than this route accepts",
         422: (
             "The rules do not allow this now, the Idempotency-Key was reused, or the"
@@ -108,6 +118,16 @@ IdempotencyKey = Annotated[
     ),
 ]
 SECURED: list[dict[str, list[str]]] = [{"BearerKey": []}]
+
+
+def location_header(what: str) -> list[ResponseHeader]:
+    return [ResponseHeader(name="Location", description=what, documentation_only=True)]
+
+
+def created(content: Any, location: str) -> Response[Any]:
+    return Response(content, status_code=201, headers={"Location": location})
+
+
 _battle_commands_schema = msgspec.json.schema(BattleCommand)
 
 
@@ -199,6 +219,7 @@ async def get_ruleset_detail(
     ),
     status_code=201,
     responses=problems(400, 401, 403, 404, 413, 422),
+    response_headers=location_header("The new battle: /battles/{battle_id}"),
     security=[{}, *SECURED],
     request_max_body_size=CREATE_BODY_MAX,
 )
@@ -207,11 +228,12 @@ async def create_battle(
     data: JSONBody[CreateBattleRequest],
     idempotency_key: IdempotencyKey,
     authorization: Authorization,
-) -> BattleCreatedResponse:
+) -> Response[BattleCreatedResponse]:
     service = service_of(request)
     integration = await service.keys.integration(authorization)
     integration_id = None if integration is None else integration.integration_id
-    return await service.create(data, idempotency_key, integration_id)
+    answer = await service.create(data, idempotency_key, integration_id)
+    return created(answer, f"/battles/{answer.battle_id}")
 
 
 @get(
@@ -219,15 +241,20 @@ async def create_battle(
     operation_id="getBattle",
     tags=["battles"],
     summary="The current state, as the caller may see it",
-    responses=problems(400, 401, 403, 404),
+    responses={**problems(400, 401, 403, 404), **NOT_MODIFIED},
+    response_headers=ETAG_HEADER,
+    operation_class=ConditionalRead,
     security=SECURED,
 )
 async def get_battle(
-    request: AppRequest, battle_id: BattleId, authorization: Authorization
-) -> BattleView:
+    request: AppRequest,
+    battle_id: BattleId,
+    authorization: Authorization,
+) -> Response[BattleView]:
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
-    return await service.view(battle_id, principal.actor)
+    view = await service.view(battle_id, principal.actor)
+    return tagged(request, view, view.version)
 
 
 @post(
@@ -236,7 +263,7 @@ async def get_battle(
     tags=["battles"],
     summary="Give one command; answers the events it appended and the new version",
     status_code=200,
-    responses=problems(400, 401, 403, 404, 409, 413, 422, 503),
+    responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503),
     security=SECURED,
     # The hot path: body, headers and answer handled by service.command_body, documented
     # the same.
@@ -254,7 +281,18 @@ async def post_command(
     principal = keys.cached(authorization, battle_id) or await keys.resolve(
         authorization, battle_id
     )
-    return await service.execute(battle_id, principal, data, idempotency_key)
+    required = if_match_version(request, data.expected_version)
+    if required is None:
+        return await service.execute(battle_id, principal, data, idempotency_key)
+    data = msgspec.structs.replace(data, expected_version=required)
+    try:
+        return await service.execute(battle_id, principal, data, idempotency_key)
+    except VersionConflict as e:
+        raise PreconditionFailed(
+            f"battle {battle_id} is at version {e.current}, not {e.expected} (If-Match)",
+            current_version=e.current,
+            headers={"ETag": f'"{e.current}"'},
+        ) from e
 
 
 @get(
@@ -284,7 +322,9 @@ async def list_events(
     operation_id="getStateAtVersion",
     tags=["battles"],
     summary="The state right after a version (the current one if none is given)",
-    responses=problems(400, 401, 403, 404, 422),
+    responses={**problems(400, 401, 403, 404, 422), **NOT_MODIFIED},
+    response_headers=ETAG_HEADER,
+    operation_class=ConditionalRead,
     security=SECURED,
 )
 async def get_state(
@@ -292,10 +332,11 @@ async def get_state(
     battle_id: BattleId,
     authorization: Authorization,
     version: Annotated[int | None, QueryParameter(ge=1, le=MAX_VERSION, required=False)] = None,
-) -> BattleView:
+) -> Response[BattleView]:
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
-    return await service.view(battle_id, principal.actor, version)
+    view = await service.view(battle_id, principal.actor, version)
+    return tagged(request, view, view.version)
 
 
 @post(
@@ -331,6 +372,7 @@ async def reveal_dice(
     ),
     status_code=201,
     responses=problems(400, 401, 403, 404, 422, 503),
+    response_headers=location_header("The new battle: /battles/{battle_id}"),
     security=SECURED,
 )
 async def fork_battle(
@@ -339,10 +381,11 @@ async def fork_battle(
     data: JSONBody[ForkBattleRequest],
     authorization: Authorization,
     idempotency_key: IdempotencyKey,
-) -> BattleCreatedResponse:
+) -> Response[BattleCreatedResponse]:
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
-    return await service.fork(battle_id, principal, data, idempotency_key)
+    answer = await service.fork(battle_id, principal, data, idempotency_key)
+    return created(answer, f"/battles/{answer.battle_id}")
 
 
 ROUTES: list[Any] = [

@@ -1,10 +1,12 @@
-"""Live event streams: Server-Sent Events and a WebSocket per battle, and SSE across battles.
+"""Live event streams: Server-Sent Events and a WebSocket per battle, and both across battles.
 
 Every stream starts after a cursor (`Last-Event-ID`, or `?after=`), catches up from the
 store, then goes live through the process's fan-out `Hub` with no gap and no duplicate
 (`service.fanout.follow`). On a battle's streams the cursor is the battle version; on
-`/events/stream` it is the global position. Events the caller may not see are sent
-sealed, like on every other read (`service.sealing`); on `/events/stream` a sealed event
+`/events/stream` and `/events/ws` it is the global position. An SSE frame names the
+event's type (`event:`; `sealed` for a sealed one), so that clients subscribe by type.
+Events the caller may not see are sent sealed, like on every other read
+(`service.sealing`); on the streams across battles a sealed event
 still carries its position as its id, so that a reconnect neither skips nor repeats it.
 Browsers cannot set headers on EventSource or WebSocket, so
 the key may also come as `?access_key=` (it then appears in access logs: prefer the
@@ -227,7 +229,12 @@ async def _sse(
                 yield ServerSentEventMessage(comment="keep-alive", data=None)
             else:
                 ev, out = item
-                yield ServerSentEventMessage(id=stream.cursor(ev), data=_encode(out).decode())
+                # `event:` lets a client subscribe by type (EventSource.addEventListener);
+                # a sealed event hides its type, so it is named `sealed`.
+                name = out.type if isinstance(out, EventOut) else "sealed"
+                yield ServerSentEventMessage(
+                    id=stream.cursor(ev), event=name, data=_encode(out).decode()
+                )
     finally:
         with anyio.CancelScope(shield=True):  # the client left: cancelled, but give it back
             await slots.give_back(slot)
@@ -307,17 +314,43 @@ def _ws_query_int(socket: WebSocket[Any, Any, Any], name: str) -> int | None:
     return int(raw)
 
 
+OpenStream = Callable[[BattleService, str | None, int], Awaitable[_Stream]]
+
+
 @websocket("/battles/{battle_id:str}/events/ws")
 async def battle_events_ws(
     socket: WebSocket[Any, Any, State],
     battle_id: Annotated[str, PathParameter(min_length=1, max_length=128)],
 ) -> None:
     """Live events of a battle as JSON text messages `{"kind": "event", "id": version,
-    "event": {...}}` and `{"kind": "heartbeat"}`; resume with `?after=<last id>`.
+    "event": {...}}` and `{"kind": "heartbeat"}`; resume with `?after=<last id>` or a
+    `Last-Event-ID` header.
 
     A refused stream is accepted, sent one `{"kind": "problem", ...}` message (the same
     problem+json body as over HTTP) and closed with code 4000 + the HTTP status.
     """
+
+    async def open_stream(service: BattleService, key: str | None, after: int) -> _Stream:
+        principal = await service.keys.resolve(key, battle_id)
+        return await _battle_stream(service, principal, battle_id, after)
+
+    await _serve_ws(socket, open_stream)
+
+
+@websocket("/events/ws")
+async def events_ws(socket: WebSocket[Any, Any, State]) -> None:
+    """Live events of every battle the key can see, as `/events/stream` carries them, in
+    the messages of the battle WebSocket; the id is the global position."""
+
+    async def open_stream(service: BattleService, key: str | None, after: int) -> _Stream:
+        principal = await service.keys.principal(key)
+        return await _global_stream(service, principal, after)
+
+    await _serve_ws(socket, open_stream)
+
+
+async def _serve_ws(socket: WebSocket[Any, Any, State], open_stream: OpenStream) -> None:
+    """Check the origin, the key, the limits and the cursor; then send the stream."""
     state: State = socket.app.state
     service: BattleService = state.service
     slots: StreamSlots = state.stream_slots
@@ -334,15 +367,13 @@ async def battle_events_ws(
         wait = await failures.refused(address)
         if wait is not None:
             raise _limited(f"too many failed authentications; retry in {wait} s")
+        cursor = _parse_cursor(socket.headers.get("last-event-id"), _ws_query_int(socket, "after"))
         try:
-            principal = await service.keys.resolve(authorization, battle_id)
+            stream = await open_stream(service, authorization, cursor)
         except ServiceError as e:
             if e.status == 401 and authorization:
                 await failures.failed(address)
             raise
-        stream = await _battle_stream(
-            service, principal, battle_id, _ws_query_int(socket, "after") or 0
-        )
         slot = await slots.take(authorization)
     except ServiceError as e:
         await _refuse(socket, e)
@@ -359,7 +390,7 @@ async def battle_events_ws(
                 await socket.send_text('{"kind":"heartbeat"}')
             else:
                 ev, out = item
-                message = {"kind": "event", "id": ev.version, "event": out}
+                message = {"kind": "event", "id": stream.cursor(ev), "event": out}
                 await socket.send_text(_encode(message).decode())
         # The stream ended: the process is stopping (1001, going away; resume elsewhere).
         await socket.close(code=1001, reason="the server is shutting down")
@@ -393,4 +424,4 @@ async def _refuse(socket: WebSocket[Any, Any, Any], e: ServiceError) -> None:
     await socket.close(code=4000 + e.status, reason=e.code[:120])
 
 
-STREAM_ROUTES: list[Any] = [stream_battle_events, stream_events, battle_events_ws]
+STREAM_ROUTES: list[Any] = [stream_battle_events, stream_events, battle_events_ws, events_ws]

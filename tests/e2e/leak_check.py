@@ -1,7 +1,8 @@
 """What every reader of a battle is given, checked against the referee's whole log: each
 event it may not see is handed sealed (its links and audience, nothing else) in the log, in
 the command answers it received and in its view, and the chain of what it was given verifies
-(by the service and by the client's own audit). Shared by the hidden-information properties
+(by the service and by the client's own audit); the battle's SSE stream and the global
+stream hand the same as the log. Shared by the hidden-information properties
 of every ruleset (issue 16)."""
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any
 from events.verify import audit_log, decode_read
 from tests.e2e.battle_client import Battle
 from tests.e2e.sealed_kit import raw_events
+from tests.support.sse import take
 
 __all__ = ["SEALED_KEYS", "check_reads", "sealed_of"]
 
@@ -43,6 +45,9 @@ def check_reads(
         secret = [e for e in hidden if not unsealed and not _may_see(who, e["audience"])]
         rest = b.events(who)
         assert [e["version"] for e in rest] == [e["version"] for e in full]
+        assert _streamed(b, who, len(full)) == rest  # the live stream hands the same
+        first = full[0]["position"]
+        assert _streamed(b, who, len(full), f"/events/stream?after={first - 1}") == rest
         for e, whole in zip(rest, full, strict=True):
             assert e == (sealed_of(whole) if whole in secret else whole), ("read", who, e)
         given = answers.get(who, [])
@@ -62,3 +67,10 @@ def check_reads(
         own = audit_log(decode_read(raw_events(b, who)))
         assert own.ok and own.events_sealed == len(secret), own
     return len(hidden)
+
+
+def _streamed(b: Battle, who: str, count: int, path: str = "") -> list[Any]:
+    """The first `count` events of the battle's SSE stream (or of `path`) as `who`."""
+    url = path or f"/battles/{b.id}/events/stream?after=0"
+    with b.http.stream("GET", url, headers=b.auth(who)) as r:
+        return [e.data for e in take(r, count)]

@@ -52,10 +52,12 @@ async function run() {
   out.battle_id = id;
 
   const es = new EventSource(`${api}/battles/${id}/events/stream?access_key=${key}`);
-  es.onmessage = (e) => {
-    const data = JSON.parse(e.data);
-    out.sse.push({type: data.type, id: e.lastEventId, data});
-  };
+  // Subscribed by type: the frames carry `event: <type>` (onmessage sees none of them).
+  for (const type of ["BattleCreated", "RulingRecorded"]) {
+    es.addEventListener(type, (e) => {
+      out.sse.push({type, id: e.lastEventId, data: JSON.parse(e.data)});
+    });
+  }
   es.onerror = () => out.errors.push("EventSource error");
   const wsUrl = `${api.replace("http", "ws")}/battles/${id}/events/ws?access_key=${key}`;
   const ws = new WebSocket(wsUrl);
@@ -158,10 +160,14 @@ def test_a_page_on_another_origin_creates_commands_and_follows_a_battle(
     assert out["create_status"] == 201
     assert out["command_status"] == 200
     assert out["command"]["version"] == 2
+    # Headers a page's script may read only because CORS exposes them.
+    assert out["location"] == f"/battles/{out['battle_id']}"
+    assert out["etag"] == '"2"'
     for got in (out["sse"], out["ws"]):
         assert [m["id"] for m in got[:2]] in (["1", "2"], [1, 2])
     assert [m["type"] for m in out["sse"][:2]] == ["BattleCreated", "RulingRecorded"]
     assert out["sse"][1]["data"]["data"]["ruling"] == "from the browser"
+    assert [m["data"]["type"] for m in out["sse"][:2]] == ["BattleCreated", "RulingRecorded"]
     assert [m["event"]["type"] for m in out["ws"][:2]] == ["BattleCreated", "RulingRecorded"]
 
 

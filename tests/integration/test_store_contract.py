@@ -664,3 +664,30 @@ async def test_snapshots_survive_reopening(backend, store: EventStore) -> None:
         assert await reopened.latest_snapshot("b1", "1.0") == (7, b"kept")
     finally:
         await reopened.close()
+
+
+# -- listing battles: their first events -----------------------------------------------------
+
+
+async def test_read_firsts_lists_battles_by_their_first_event(store: EventStore) -> None:
+    await store.save_integration(Integration(integration_id="i1", key_hash="h" * 64, name="vtt"))
+    for battle in ("b1", "b2", "b3", "b4"):
+        await append_more(store, battle, 3)  # versions 1..3
+    await store.link_battle("i1", "b2")
+    await store.link_battle("i1", "b4")
+    firsts = [e for e in await store.read_all() if e.version == 1]
+    assert [e.battle_id for e in firsts] == ["b1", "b2", "b3", "b4"]
+
+    assert await store.read_firsts() == firsts
+    assert await store.read_firsts(limit=2) == firsts[:2]
+    assert await store.read_firsts(after_position=firsts[1].position, limit=5) == firsts[2:]
+    assert await store.read_firsts(after_position=firsts[-1].position) == []
+    assert await store.read_firsts(integration_id="i1") == [firsts[1], firsts[3]]
+    assert await store.read_firsts(after_position=firsts[1].position, integration_id="i1") == [
+        firsts[3]
+    ]
+    assert await store.read_firsts(integration_id="nobody") == []
+    assert await store.read_firsts(battle_id="b3") == [firsts[2]]
+    assert await store.read_firsts(battle_id="b3", integration_id="i1") == []
+    assert await store.read_firsts(battle_id="b4", integration_id="i1") == [firsts[3]]
+    assert await store.read_firsts(battle_id="missing") == []

@@ -12,9 +12,10 @@ __all__ = ["SseEvent", "read_events", "take"]
 
 
 class SseEvent:
-    def __init__(self, id: str | None, data: dict[str, Any]) -> None:
+    def __init__(self, id: str | None, data: dict[str, Any], event: str = "message") -> None:
         self.id = id
         self.data = data
+        self.event = event  # the `event:` field (an EventSource's default: "message")
 
     def __repr__(self) -> str:
         return f"SseEvent(id={self.id}, type={self.data.get('type')})"
@@ -23,12 +24,13 @@ class SseEvent:
 def read_events(lines: Iterator[str]) -> Iterator[SseEvent]:
     """The events of an SSE body, comments (heartbeats) skipped."""
     event_id: str | None = None
+    event = "message"
     data: list[str] = []
     for line in lines:
         if line == "":
             if data:
-                yield SseEvent(event_id, json.loads("\n".join(data)))
-            event_id, data = None, []
+                yield SseEvent(event_id, json.loads("\n".join(data)), event)
+            event_id, event, data = None, "message", []
         elif line.startswith(":"):
             continue
         else:
@@ -36,6 +38,8 @@ def read_events(lines: Iterator[str]) -> Iterator[SseEvent]:
             value = value.removeprefix(" ")
             if name == "id":
                 event_id = value
+            elif name == "event":
+                event = value
             elif name == "data":
                 data.append(value)
 
