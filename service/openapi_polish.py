@@ -9,7 +9,7 @@ Integrators read the document (and linters such as `@redocly/cli lint` check it)
 - a description for every operation (its own, else the one here, else its summary) and
   for every parameter;
 - the response headers the service sends: `Retry-After` (429, 503) and the `RateLimit-*`
-  headers of the rate limits (service.limits);
+  headers of the rate limits (service.limits), and a schema on every header;
 - integer bounds where the server enforces them, in the form clients read (`minimum: 0`,
   not `exclusiveMinimum: -1`; on the integer branch of an optional parameter);
 - the WebSocket route, which Litestar does not document (service.streams).
@@ -190,5 +190,10 @@ def _headers(status: str, response: dict[str, Any]) -> None:
             headers.setdefault(
                 name, {"description": description, "schema": {"type": "integer", "minimum": 0}}
             )
+    for header in headers.values():
+        # Litestar writes a ResponseHeader declared without a value (Location, ETag) with
+        # no schema, which OpenAPI requires: they are strings.
+        if "schema" not in header and "content" not in header:
+            header["schema"] = {"type": "string"}
     if not headers:
         del response["headers"]

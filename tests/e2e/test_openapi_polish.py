@@ -57,6 +57,10 @@ def test_limits_and_retries_declare_their_headers(doc: dict[str, Any]) -> None:
             assert "Retry-After" in responses["503"]["headers"], f"{method} {path}"
     ok = doc["paths"]["/battles/{battle_id}"]["get"]["responses"]["200"]["headers"]
     assert {"RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset"} <= set(ok)
+    for path, method, op in _operations(doc):
+        for status, response in op["responses"].items():
+            for name, header in response.get("headers", {}).items():
+                assert "schema" in header, f"{method} {path} {status} {name}"
 
 
 def _param(doc: dict[str, Any], path: str, name: str) -> dict[str, Any]:
