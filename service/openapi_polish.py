@@ -12,16 +12,17 @@ Integrators read the document (and linters such as `@redocly/cli lint` check it)
   headers of the rate limits (service.limits), and a schema on every header;
 - integer bounds where the server enforces them, in the form clients read (`minimum: 0`,
   not `exclusiveMinimum: -1`; on the integer branch of an optional parameter);
-- the WebSocket route, which Litestar does not document (service.streams).
+- the WebSocket routes, which Litestar does not document (service.streams).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-__all__ = ["WEBSOCKET_OPERATION", "polish"]
+__all__ = ["WEBSOCKET_OPERATIONS", "polish"]
 
-WEBSOCKET_OPERATION = "streamBattleEventsWebSocket"
+# The WebSocket routes of service.streams: a battle's, and every battle's the key can see.
+WEBSOCKET_OPERATIONS = ("streamBattleEventsWebSocket", "streamEventsWebSocket")
 
 _TAGS = {
     "service": "Liveness and the public keys that verify receipts.",
@@ -73,24 +74,38 @@ _RATE_LIMIT = {
     "RateLimit-Reset": "Seconds until the window ends.",
 }
 
-_WEBSOCKET = {
-    "get": {
-        "operationId": WEBSOCKET_OPERATION,
-        "tags": ["streams"],
-        "summary": "Live events of a battle over a WebSocket",
-        "description": (
-            "Open with a WebSocket upgrade (`ws://` or `wss://`). Messages are JSON text: "
-            '`{"kind": "event", "id": <version>, "event": <EventOut or SealedEventOut>}` '
-            'and `{"kind": "heartbeat"}` every 15 seconds. The stream starts after `?after=` '
-            "(0: from the start), catches up from the store, then goes live with no gap and "
-            "no duplicate. A refused stream gets one "
-            '`{"kind": "problem", ...}` message (the problem+json body of the HTTP answer) '
-            "and is closed with code 4000 + the HTTP status (4400, 4401, 4403, 4404, 4429). "
-            "When the worker stops, the socket closes with 1001 (or 1012): reconnect, to any "
-            "worker, with the last id."
-        ),
-        "security": [{"BearerKey": []}],
-        "parameters": [
+
+def _websocket(operation_id: str, battle: bool) -> dict[str, Any]:
+    """The path item of a WebSocket route (service.streams), which Litestar leaves out."""
+    what = "a battle" if battle else "every battle the key can see"
+    cursor = "version" if battle else "global position"
+    params: list[dict[str, Any]] = [
+        {
+            "name": "after",
+            "in": "query",
+            "required": False,
+            "description": f"Start after this {cursor} (0: from the start).",
+            "schema": {"type": "integer", "minimum": 0, "maximum": 2**53},
+        },
+        {
+            "name": "Last-Event-ID",
+            "in": "header",
+            "required": False,
+            "description": f"Resume after this {cursor} (wins over `after`).",
+            "schema": {"type": "string"},
+        },
+        {
+            "name": "access_key",
+            "in": "query",
+            "required": False,
+            "description": "The access key, for browsers (which cannot set "
+            "Authorization on a WebSocket); it then shows in access logs.",
+            "schema": {"type": "string", "minLength": 1},
+        },
+    ]
+    if battle:
+        params.insert(
+            0,
             {
                 "name": "battle_id",
                 "in": "path",
@@ -98,33 +113,42 @@ _WEBSOCKET = {
                 "description": _PARAMETERS[("path", "battle_id")],
                 "schema": {"type": "string", "minLength": 1, "maxLength": 128},
             },
-            {
-                "name": "after",
-                "in": "query",
-                "required": False,
-                "description": "Start after this version (0: from the start).",
-                "schema": {"type": "integer", "minimum": 0, "maximum": 2**53},
+        )
+    return {
+        "get": {
+            "operationId": operation_id,
+            "tags": ["streams"],
+            "summary": f"Live events of {what} over a WebSocket",
+            "description": (
+                "Open with a WebSocket upgrade (`ws://` or `wss://`). Messages are JSON text: "
+                f'`{{"kind": "event", "id": <{cursor}>, "event": <EventOut or SealedEventOut>}}`'
+                ' and `{"kind": "heartbeat"}` every 15 seconds. The stream starts after the '
+                "cursor, catches up from the store, then goes live with no gap and no "
+                'duplicate. A refused stream gets one `{"kind": "problem", ...}` message (the '
+                "problem+json body of the HTTP answer) and is closed with code 4000 + the HTTP "
+                "status (4400, 4401, 4403, 4404, 4429). When the worker stops, the socket "
+                "closes with 1001 (or 1012): reconnect, to any worker, with the last id."
+            ),
+            "security": [{"BearerKey": []}],
+            "parameters": params,
+            "responses": {
+                "101": {"description": "Switching to the WebSocket protocol; then the messages."},
             },
-            {
-                "name": "access_key",
-                "in": "query",
-                "required": False,
-                "description": "The access key, for browsers (which cannot set "
-                "Authorization on a WebSocket); it then shows in access logs.",
-                "schema": {"type": "string", "minLength": 1},
-            },
-        ],
-        "responses": {
-            "101": {"description": "Switching to the WebSocket protocol; then the messages."},
-        },
+        }
     }
+
+
+_WEBSOCKETS = {
+    "/battles/{battle_id}/events/ws": _websocket(WEBSOCKET_OPERATIONS[0], battle=True),
+    "/events/ws": _websocket(WEBSOCKET_OPERATIONS[1], battle=False),
 }
 
 
 def polish(doc: dict[str, Any]) -> dict[str, Any]:
     """`doc` completed as the module docstring says; changed in place and returned."""
     doc["info"].setdefault("license", {"name": "MIT", "identifier": "MIT"})
-    doc["paths"].setdefault("/battles/{battle_id}/events/ws", _WEBSOCKET)
+    for path, item in _WEBSOCKETS.items():
+        doc["paths"].setdefault(path, item)
     used: set[str] = set()
     for item in doc["paths"].values():
         for op in item.values():

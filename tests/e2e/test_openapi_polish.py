@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from service.cli import openapi_json
-from service.openapi_polish import WEBSOCKET_OPERATION
+from service.openapi_polish import WEBSOCKET_OPERATIONS
 
 PUBLIC = {"getHealth", "listRulesets", "getRuleset", "getKeys", "createIntegration"}
 
@@ -106,12 +106,24 @@ def test_request_fields_with_defaults_are_not_required(doc: dict[str, Any]) -> N
                 assert field not in schema.get("required", []), f"{name}.{field}"
 
 
-def test_the_websocket_route_is_described(doc: dict[str, Any]) -> None:
-    op = doc["paths"]["/battles/{battle_id}/events/ws"]["get"]
-    assert op["operationId"] == WEBSOCKET_OPERATION
+@pytest.mark.parametrize(
+    ("path", "operation_id"),
+    [
+        ("/battles/{battle_id}/events/ws", WEBSOCKET_OPERATIONS[0]),
+        ("/events/ws", WEBSOCKET_OPERATIONS[1]),
+    ],
+)
+def test_the_websocket_routes_are_described(
+    doc: dict[str, Any], path: str, operation_id: str
+) -> None:
+    op = doc["paths"][path]["get"]
+    assert op["operationId"] == operation_id
     assert "101" in op["responses"]
     assert '"kind": "event"' in op["description"] and "4000" in op["description"]
-    assert {p["name"] for p in op["parameters"]} == {"battle_id", "after", "access_key"}
+    names = {p["name"] for p in op["parameters"]}
+    assert names == {"after", "Last-Event-ID", "access_key"} | (
+        {"battle_id"} if "{" in path else set()
+    )
 
 
 def test_the_licence_is_declared(doc: dict[str, Any]) -> None:
