@@ -215,9 +215,9 @@ def _headers(status: str, response: dict[str, Any]) -> None:
                 name, {"description": description, "schema": {"type": "integer", "minimum": 0}}
             )
     for header in headers.values():
-        # Litestar writes a ResponseHeader declared without a value (Location, ETag) with
-        # no schema, which OpenAPI requires: they are strings.
-        if "schema" not in header and "content" not in header:
+        # Litestar leaves a documented header (Location, ETag) without a schema, which
+        # OpenAPI 3.1 requires (redocly's `struct`, openapi-typescript refuse it).
+        if isinstance(header, dict) and "schema" not in header and "content" not in header:
             header["schema"] = {"type": "string"}
     if not headers:
         del response["headers"]
