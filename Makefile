@@ -3,10 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+NPM_DIR := clients/ts
+NPM_STAMP := $(NPM_DIR)/node_modules/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint format bench openapi docs-assets chromium mutate clean
+.PHONY: install serve test lint format bench openapi examples lock docs-assets chromium mutate clean wrk
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -14,12 +16,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
-install: $(STAMP)
+# The OpenAPI linter and the TypeScript client's tools, at the versions of the committed
+# package-lock.json (tests/e2e/test_openapi_lint.py, test_typescript_client.py use them).
+$(NPM_STAMP): $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
+	cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	touch $@
+
+install: $(STAMP) $(NPM_STAMP)
 
 serve: $(STAMP)
 	$(BIN)/battle-service serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP) chromium
+test: $(STAMP) $(NPM_STAMP) chromium
 	$(BIN)/python -m pytest
 
 # The browser test (tests/e2e/test_browser.py) drives Debian's chromium through the
@@ -41,8 +49,14 @@ format: $(STAMP)
 	$(BIN)/ruff format domain events service tests bench
 	$(BIN)/ruff check --fix domain events service tests bench
 
-bench: $(STAMP)
+# wrk (a C load generator) for bench.wrk, from Debian's packages when we may install them.
+wrk:
+	@command -v wrk >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& apt-get install -y -qq wrk >/dev/null; } || echo "wrk not installed: bench.wrk will skip"
+
+bench: $(STAMP) wrk
 	$(BIN)/python -m bench
+	$(BIN)/python -m bench.wrk
 	$(BIN)/python -m bench.postgres
 	$(BIN)/python -m bench.skirmish
 	$(BIN)/python -m bench.worst_command
@@ -50,9 +64,25 @@ bench: $(STAMP)
 	$(BIN)/python -m bench.tactical_areas
 	$(BIN)/python -m bench.inprocess
 	$(BIN)/python -m bench.scale
+	$(BIN)/python -m bench.verify_export
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
+
+# An example of every command and event, from real decider output (service/openapi_examples.json).
+examples: $(STAMP)
+	$(BIN)/python -m tests.support.harvest_examples
+	$(BIN)/battle-service openapi > openapi/openapi.json
+
+# requirements.lock: every dependency pinned with its hashes, for the image's Python 3.12
+# (deploy/Dockerfile installs from it); rerun after changing pyproject's dependencies.
+$(VENV)/.lock-tools: $(STAMP)
+	$(BIN)/python -m pip install --quiet uv
+	touch $@
+
+lock: $(VENV)/.lock-tools
+	$(BIN)/uv pip compile pyproject.toml --generate-hashes --universal --python-version 3.12 \
+		--no-header --quiet -o requirements.lock
 
 # Refresh the docs pages' committed scripts from npm (versions in the script).
 docs-assets:
@@ -68,4 +98,4 @@ mutate: $(VENV)/.mutate
 	$(BIN)/python tests/mutation/run.py
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants $(NPM_DIR)/node_modules $(NPM_DIR)/dist

@@ -15,6 +15,7 @@ import statistics
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +27,7 @@ from bench.servers import cpu_seconds, serve
 from domain.actors import Actor
 from domain.battle import BattleCreated, BattleUndone, Timeline
 from events.chain import encode_event, seal
-from events.envelope import EventActor
+from events.envelope import EventActor, PendingEvent
 from events.readahead import read_log_ahead
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
@@ -121,10 +122,13 @@ def bench_http(seconds: float) -> dict[str, Any]:
     }
 
 
-async def _build_battle(store: EventStore, target: int) -> str:
-    """A quickstart battle of `target` events: played scripts, each followed by an Undo."""
+def bench_log(
+    battle_id: str, target: int, distinct: int | None = None
+) -> Iterator[list[PendingEvent]]:
+    """A quickstart log of `target` events, sealed in chunks of 1,000: played scripts
+    (table dice), each followed by an Undo; `distinct` scripts played in turn (None: a
+    new one each time, which costs most of the time for long logs)."""
     assert QUICKSTART is not None
-    battle_id = "bench-rebuild"
     created = BattleCreated(
         battle_id=battle_id, title="bench", ruleset=QUICKSTART.id,
         ruleset_version=QUICKSTART.version, options=msgspec.to_builtins(QUICKSTART.options_type()),
@@ -135,8 +139,12 @@ async def _build_battle(store: EventStore, target: int) -> str:
     items: list[tuple[str, bytes, str]] = [("BattleCreated", encode_event(created), "all")]
     seed = 1
     undo = encode_event(BattleUndone(to_version=1, reason="bench"))
+    played: dict[int, list[Any]] = {}
     while len(items) < target:
-        _, events = play_script(seed=seed)
+        key = seed if distinct is None else seed % distinct
+        if key not in played:
+            played[key] = play_script(seed=key + 1)[1] if distinct else play_script(seed=seed)[1]
+        events = played.pop(key) if distinct is None else played[key]
         seed += 1
         for ev in events:
             items.append((ev.__struct_config__.tag, encode_event(ev), QUICKSTART.audience(ev)))
@@ -149,8 +157,17 @@ async def _build_battle(store: EventStore, target: int) -> str:
             items=items[start : start + 1000], recorded_at="2026-01-01T00:00:00.000Z",
             actor=EventActor(role="referee"), command_id=None,
         )  # fmt: skip
-        await store.append(battle_id, version, chunk)
+        yield chunk
         version, prev = chunk[-1].version, chunk[-1].hash
+
+
+async def _build_battle(store: EventStore, target: int) -> str:
+    """A quickstart battle of `target` events in `store` (see `bench_log`)."""
+    battle_id = "bench-rebuild"
+    version = 0
+    for chunk in bench_log(battle_id, target):
+        await store.append(battle_id, version, chunk)
+        version = chunk[-1].version
     return battle_id
 
 

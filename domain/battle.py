@@ -24,6 +24,8 @@ from domain.decider import Ruleset
 
 __all__ = [
     "BATTLE_EVENT_TYPES",
+    "MAX_GENERATIONS",
+    "Ancestor",
     "Battle",
     "BattleCreated",
     "BattleEvent",
@@ -42,6 +44,18 @@ ClientDicePolicy = Literal["none", "referee", "any"]
 
 class BattleEventBase(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
     """Base of the battle-level events."""
+
+
+MAX_GENERATIONS = 100  # a fork of a fork ... at most this deep: its ancestry is recorded whole
+
+
+class Ancestor(msgspec.Struct, frozen=True, kw_only=True):
+    """One generation of a fork's ancestry: a battle, the version of it the next generation
+    was forked at, and the hash of its event at that version."""
+
+    battle_id: str
+    version: int
+    head_hash: str
 
 
 class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="BattleCreated"):
@@ -73,6 +87,18 @@ class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="Battl
     forked_at: int | None = None
     forked_head_hash: str | None = None
     reveal_hidden_on_end: bool = False
+    # A fork: every generation, its parent first, then the parent's parent... (a fork made
+    # before ancestry was recorded has none: `lineage` falls back to its direct parent).
+    ancestry: tuple[Ancestor, ...] = ()
+
+    def lineage(self) -> tuple[Ancestor, ...]:
+        """The ancestry as recorded, or the direct parent of an older fork."""
+        if self.ancestry:
+            return self.ancestry
+        if self.forked_from and self.forked_at and self.forked_head_hash:
+            return (Ancestor(battle_id=self.forked_from, version=self.forked_at,
+                             head_hash=self.forked_head_hash),)  # fmt: skip
+        return ()
 
 
 class DiceSeedRevealed(BattleEventBase, frozen=True, tag="DiceSeedRevealed"):

@@ -46,6 +46,7 @@ from events.errors import (
 )
 from events.migrate import apply_migrations, pending_migrations
 from events.postgres_guards import check_guards
+from events.postgres_webhooks import PostgresWebhooks
 
 __all__ = ["APP_ROLE", "PostgresEventStore"]
 
@@ -159,7 +160,7 @@ def _batch_error(e: Exception) -> StoreError:
     return error
 
 
-class PostgresEventStore:
+class PostgresEventStore(PostgresWebhooks):
     """The EventStore on PostgreSQL. `conninfo` is a libpq URL or key=value string.
 
     Appends are group-committed: the appends that arrive while a batch is committing
@@ -249,6 +250,9 @@ class PostgresEventStore:
         if self._pool is None:
             raise StoreUnavailable("the store is not open")
         return self._pool
+
+    def _store_error(self, e: psycopg.Error) -> StoreError:
+        return _translate(e)
 
     async def _fetch(self, sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
         try:

@@ -37,6 +37,7 @@ from events.errors import (
     VersionConflict,
 )
 from events.sqlite_guards import check_guards
+from events.sqlite_webhooks import WEBHOOK_SCHEMA, SQLiteWebhooks
 
 __all__ = ["SQLiteEventStore"]
 
@@ -280,6 +281,7 @@ class _Writer:
         self.conn = _connect(path)
         try:
             self.conn.executescript(SCHEMA)
+            self.conn.executescript(WEBHOOK_SCHEMA)
             _upgrade_schema(self.conn)
             check_guards(self.conn, path)  # the triggers: before anything is appended
         except BaseException:
@@ -486,7 +488,7 @@ def _fail(fut: asyncio.Future[Any], error: BaseException) -> None:
     fut.set_exception(error)
 
 
-class SQLiteEventStore:
+class SQLiteEventStore(SQLiteWebhooks):
     """The EventStore on one SQLite file. `path=":memory:"` is not supported (threads)."""
 
     def __init__(

@@ -6,16 +6,18 @@ from collections.abc import Awaitable, Sequence
 from typing import Protocol
 
 from events.envelope import AccessKey, CommandRecord, Integration, PendingEvent, StoredEvent
+from events.webhook_store import WebhookStore
 
 __all__ = ["EventStore"]
 
 
-class EventStore(Protocol):
+class EventStore(WebhookStore, Protocol):
     """An append-only log of battles, with the few records kept beside it.
 
     `append` is atomic: the events, the command record and nothing else, or nothing.
     It raises VersionConflict when the battle is not at `expected_version`, and
     IdempotencyMismatch when the command id was already used for another request.
+    Every store also keeps the outbox of webhooks (events.webhook_store).
     """
 
     async def open(self) -> None: ...

@@ -26,6 +26,7 @@ from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
 from service.cors import cors_config
 from service.docs import docs_assets_router, render_plugins
+from service.export import EXPORT_ROUTES
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
@@ -37,6 +38,8 @@ from service.limits import (
     limit_middleware,
     limit_store,
 )
+from service.narrative_routes import NARRATIVE_ROUTES
+from service.openapi_contract import install_contract
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
 from service.read_openapi import ReadsSchemaPlugin
@@ -47,6 +50,10 @@ from service.server import ShutdownWatch
 from service.settings import Settings
 from service.signing import ServiceKeys
 from service.streams import STREAM_ROUTES
+from service.webhook_endpoints import WebhookEndpoints
+from service.webhook_retry import RetrySchedule
+from service.webhook_routes import WEBHOOK_ROUTES
+from service.webhook_worker import WebhookWorker
 
 __all__ = ["create_app", "make_store", "service_keys", "tune_gc"]
 
@@ -75,6 +82,26 @@ def _doorbell(settings: Settings) -> Doorbell:
 
         return RedisDoorbell(settings.redis_url)
     return LocalDoorbell()
+
+
+def _webhook_worker(
+    settings: Settings, service: BattleService, endpoints: WebhookEndpoints
+) -> WebhookWorker | None:
+    """The process's webhook deliverer (None with BATTLE_WEBHOOKS=off)."""
+    if not settings.webhooks:
+        return None
+    schedule = RetrySchedule(
+        base=settings.webhook_retry_base,
+        cap=settings.webhook_retry_max,
+        disable_after=settings.webhook_disable_after,
+    )
+    return WebhookWorker(
+        service,
+        endpoints,
+        schedule,
+        timeout=settings.webhook_timeout,
+        poll_seconds=settings.webhook_poll_seconds,
+    )
 
 
 # The bodies' fields checked against a ruleset's own types, documented as those types.
@@ -156,10 +183,21 @@ def create_app(
         app.state.store_kind = kind
         app.state.stream_slots = StreamSlots(counters_of(app), settings.limit_streams_per_key)
         app.state.auth_failures = AuthFailures(counters_of(app), settings.limit_auth_failures)
+        service: BattleService = app.state.service
+        endpoints = WebhookEndpoints(
+            the_store, service.keys, service.keys.macs, service.secrets,
+            settings.webhook_allowed_hosts,
+        )  # fmt: skip
+        app.state.webhook_endpoints = endpoints
+        worker = _webhook_worker(settings, service, endpoints)
+        if worker is not None:
+            await worker.start()
         tune_gc()
         try:
             yield
         finally:
+            if worker is not None:
+                await worker.stop()
             watch.uninstall()
             hub.close()
             await hub.stop()
@@ -167,15 +205,18 @@ def create_app(
             await the_store.close()
 
     cors = cors_config(settings.cors_origins)
-    return Litestar(
+    app = Litestar(
         route_handlers=[
             *BATTLE_LIST_ROUTES,  # before ROUTES: it holds the OPTIONS of /battles
             *ROUTES,
             *RECEIPT_ROUTES,
             *INTEGRATION_ROUTES,
             *ORIGIN_ROUTES,
+            *EXPORT_ROUTES,
+            *NARRATIVE_ROUTES,
             *STREAM_ROUTES,
             docs_assets_router(),
+            *WEBHOOK_ROUTES,
         ],
         lifespan=[lifespan],
         state=State({"store_kind": kind, "cors": cors}),
@@ -210,3 +251,4 @@ def create_app(
         ),
         debug=False,
     )
+    return install_contract(app)  # the commands and events typed (service.openapi_contract)

@@ -1,5 +1,7 @@
 """The `battle-service` command: serve the API, migrate the database, print the OpenAPI
-document, make a signing key, check a receipt offline."""
+document, make a signing key, check a receipt offline, upgrade rows older versions
+wrote (sign key rows made before MACs, encrypt seeds stored in clear), and the referee's
+desk (export, verify, replay: service.desk_cli)."""
 
 from __future__ import annotations
 
@@ -7,6 +9,8 @@ import argparse
 import sys
 
 import msgspec
+
+from service import desk_cli
 
 __all__ = ["main"]
 
@@ -38,7 +42,21 @@ def main(argv: list[str] | None = None) -> int:
         required=True,
         help="the public key (GET /keys): base64 of its 32 bytes, PEM, or a file holding either",
     )
+    desk_cli.add_parsers(sub)
+    sub.add_parser(
+        "sign-old-rows",
+        help="give a MAC to the access key, integration and link rows written before rows "
+        "carried one (idempotent; run once after the upgrade, as the schema's owner)",
+    )
+    sub.add_parser(
+        "seal-old-seeds",
+        help="encrypt the dice seeds older versions stored in clear (idempotent)",
+    )
     args = parser.parse_args(argv)
+    if args.command in desk_cli.COMMANDS:
+        return desk_cli.run(args)
+    if args.command in ("sign-old-rows", "seal-old-seeds"):
+        return upgrade_rows(args.command)
     if args.command == "new-signing-key":
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
@@ -131,12 +149,64 @@ def migrate() -> int:
     return 0
 
 
+def upgrade_rows(command: str) -> int:
+    """`sign-old-rows` or `seal-old-seeds` on BATTLE_DB with the configured signing key:
+    print each row changed and each left alone; exit 1 if any was left alone (tampering)."""
+    import asyncio
+    from pathlib import Path
+
+    import psycopg
+
+    from events.sqlite import SQLiteEventStore
+    from service.settings import Settings
+    from service.signing import ServiceKeys, SigningKeyError
+    from service.upgrade_rows import seal_old_seeds, sign_old_rows
+
+    settings = Settings.from_env()
+    if settings.uses_postgres:
+        if migrate() != 0:
+            return 1
+        database, data_dir = settings.database, None
+    else:
+        database = settings.sqlite_path
+        data_dir = Path(database).parent
+
+        async def upgrade_schema() -> None:  # an old file gains the MAC columns on opening
+            store = SQLiteEventStore(database)
+            await store.open()
+            await store.close()
+
+        asyncio.run(upgrade_schema())
+    try:
+        keys = ServiceKeys.from_settings(
+            settings.signing_key,
+            settings.signing_key_file,
+            settings.retired_signing_keys,
+            data_dir,
+        )
+    except SigningKeyError as e:
+        print(f"no signing key: {e}", file=sys.stderr)
+        return 2
+    run = sign_old_rows if command == "sign-old-rows" else seal_old_seeds
+    try:
+        report = run(database, keys)
+    except (psycopg.Error, OSError) as e:
+        print(f"{command} failed, nothing changed: {e}", file=sys.stderr)
+        return 1
+    for line in report.done:
+        print(line)
+    for line in report.refused:
+        print(f"LEFT ALONE: {line}", file=sys.stderr)
+    print(f"{len(report.done)} changed, {len(report.refused)} left alone")
+    return 1 if report.refused else 0
+
+
 def openapi_json() -> str:
     """The OpenAPI document as the app serves it, in a stable, diff-friendly form."""
     from service.app import create_app
+    from service.openapi_contract import document_of
 
-    app = create_app()
-    schema = app.openapi_schema.to_schema()
+    schema = document_of(create_app())
     return (
         msgspec.json.format(msgspec.json.encode(schema, order="sorted").decode(), indent=2) + "\n"
     )

@@ -82,6 +82,8 @@ ETAG_HEADER = [
         name="ETag",
         description='The battle version the answer shows, quoted ("12"): send it back as '
         "If-None-Match to be answered 304 while nothing changed",
+        value='"1"',  # an example: documented as a string (the handler sets the real one)
+        required=True,
         documentation_only=True,
     ),
 ]

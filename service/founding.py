@@ -27,7 +27,7 @@ from typing import Any, Protocol
 import msgspec
 
 from domain.actors import ALL
-from domain.battle import Battle, BattleCreated, Timeline
+from domain.battle import MAX_GENERATIONS, Ancestor, Battle, BattleCreated, Timeline
 from domain.decider import Ruleset
 from domain.rulesets import RULESETS, get_ruleset
 from events.chain import canonical, encode_event, seal
@@ -38,6 +38,7 @@ from service.auth import KeyRing, Principal, hash_key, mint_key
 from service.errors import BadRequest, Forbidden, NotFound, Unprocessable
 from service.json_body import read_json
 from service.schemas import (
+    AncestorOut,
     BattleCreatedResponse,
     BattleKeys,
     CreateBattleRequest,
@@ -46,7 +47,7 @@ from service.schemas import (
 from service.secrets_at_rest import SecretBox
 from service.signing import ServiceKeys
 
-__all__ = ["FoundingHost", "create_battle", "fork_battle"]
+__all__ = ["FoundingHost", "ancestry_out", "create_battle", "fork_battle"]
 
 
 class _LoadedBattle(Protocol):
@@ -121,7 +122,15 @@ class _Founding(msgspec.Struct, kw_only=True):
     forked_from: str | None = None
     forked_at: int | None = None
     forked_head_hash: str | None = None  # the hash of the parent's event `forked_at`
+    ancestry: tuple[Ancestor, ...] = ()  # every generation, the parent first
     fork_base: Any = None  # the parent's game at `forked_at`
+
+
+def ancestry_out(ancestry: tuple[Ancestor, ...]) -> list[AncestorOut]:
+    return [
+        AncestorOut(battle_id=a.battle_id, version=a.version, head_hash=a.head_hash)
+        for a in ancestry
+    ]
 
 
 async def create_battle(
@@ -191,6 +200,16 @@ async def fork_battle(
         created = state.meta.created
         at = await service.store.read(parent_id, after=req.at_version - 1, upto=req.at_version)
         reveal = req.reveal_hidden_on_end
+        ancestry = (
+            Ancestor(battle_id=parent_id, version=req.at_version, head_hash=at[0].hash),
+            *created.lineage(),
+        )
+        if len(ancestry) > MAX_GENERATIONS:
+            raise Unprocessable(
+                f"battle {parent_id} is a fork {MAX_GENERATIONS} generations deep: fork "
+                "an earlier generation",
+                code="fork-too-deep",
+            )
         return _Founding(
             ruleset=parent.ruleset,
             title=req.title if req.title is not None else created.title,
@@ -202,6 +221,7 @@ async def fork_battle(
             forked_from=parent_id,
             forked_at=req.at_version,
             forked_head_hash=at[0].hash,
+            ancestry=ancestry,
             fork_base=state.game,
         )
 
@@ -298,6 +318,7 @@ async def _found(
         forked_at=f.forked_at,
         forked_head_hash=f.forked_head_hash,
         reveal_hidden_on_end=f.reveal_hidden_on_end,
+        ancestry=f.ancestry,
     )
     keys = BattleKeys(
         referee=mint_key(), observer=mint_key(), sides={s: mint_key() for s in f.sides}
@@ -332,6 +353,7 @@ async def _found(
         forked_from=f.forked_from,
         forked_at=f.forked_at,
         forked_head_hash=f.forked_head_hash,
+        ancestry=ancestry_out(f.ancestry),
         receipt=service.signing.receipt(battle_id, 1, pending[0].hash),
     )
     if request_hash is not None and idempotency_key is not None:

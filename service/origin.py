@@ -11,7 +11,12 @@ all by the version forked (it had ended there and reveals on end), and all of th
 the fork itself has ended and reveals on end. What the parent revealed after the version
 forked does not count: the fork may still be playing from that hidden state.
 
-Only the direct parent: the origin of a fork of a fork is read with the parent's keys.
+A fork of a fork records its whole ancestry (`BattleCreated.ancestry`: every generation's
+battle, the version forked and the hash there, the parent first), and `?generation=N`
+reads the N-th (1: the parent, 2: the parent's parent...) up to the version its child was
+forked at, with the fork's keys, under the same rule: handed whole if that ancestor had
+ended there (and reveals), or once the fork itself has ended (and reveals). A fork made
+before ancestry was recorded has only its parent.
 """
 
 from __future__ import annotations
@@ -22,7 +27,9 @@ from litestar import get
 from litestar.params import QueryParameter
 
 from domain.actors import Actor
+from domain.battle import MAX_GENERATIONS
 from service.errors import NotFound
+from service.founding import ancestry_out
 from service.routes import (
     MAX_VERSION,
     SECURED,
@@ -42,31 +49,43 @@ __all__ = ["ORIGIN_ROUTES", "origin_events"]
 
 
 async def origin_events(
-    service: BattleService, fork_id: str, actor: Actor, after: int, limit: int
+    service: BattleService,
+    fork_id: str,
+    actor: Actor,
+    after: int,
+    limit: int,
+    generation: int = 1,
 ) -> OriginEventPage:
-    """The parent's events after `after` (at most `limit`), up to the version forked."""
+    """The events of the fork's ancestor `generation` (1: its parent) after `after` (at
+    most `limit`), up to the version its child was forked at."""
     fork = await service.loaded(fork_id)
     meta = fork.battle.meta
-    created = meta.created
-    parent_id, at = created.forked_from, created.forked_at
-    if parent_id is None or at is None:
+    lineage = meta.created.lineage()
+    if not lineage:
         raise NotFound(f"battle {fork_id} is not a fork: it has no origin", code="not-a-fork")
-    parent = await service.loaded(parent_id)
-    upto = (
-        at if unsealed_upto(meta) else unsealed_upto((await service.state_at(parent_id, at)).meta)
-    )
-    stored = await service.store.read(parent_id, after=after, limit=limit, upto=at)
-    undone = parent.timeline.undone(at) if parent.timeline.has_undo else set()
+    if generation > len(lineage):
+        raise NotFound(
+            f"battle {fork_id} has {len(lineage)} generation(s) of ancestry, not {generation}",
+            code="no-such-generation",
+        )
+    ancestor = lineage[generation - 1]
+    source, at = ancestor.battle_id, ancestor.version
+    loaded = await service.loaded(source)
+    upto = at if unsealed_upto(meta) else unsealed_upto((await service.state_at(source, at)).meta)
+    stored = await service.store.read(source, after=after, limit=limit, upto=at)
+    undone = loaded.timeline.undone(at) if loaded.timeline.has_undo else set()
     sealer = Sealer(actor, upto)
     last = stored[-1].version if stored else after
     return OriginEventPage(
-        battle_id=parent_id,
+        battle_id=source,
         version=at,
         events=[sealer.out(e, e.version in undone) for e in stored],
         next_after=last if stored and last < at else None,
-        forked_from=parent_id,
+        forked_from=source,
         forked_at=at,
-        forked_head_hash=created.forked_head_hash,
+        forked_head_hash=ancestor.head_hash,
+        generation=generation,
+        ancestry=ancestry_out(lineage),
     )
 
 
@@ -79,7 +98,10 @@ async def origin_events(
         "The parent's events after `after`, up to `forked_at`, paged like listEvents and "
         "filtered and sealed for the fork key's role and side. The parent's event at "
         "`forked_at` hashes to `forked_head_hash`, recorded in the fork's first event. "
-        "404 (not-a-fork) for a battle that is not a fork."
+        "`generation` reads an older ancestor of a fork of a fork (2: the parent's parent), "
+        "up to the version its child was forked at; `ancestry` lists every generation. "
+        "404 (not-a-fork) for a battle that is not a fork, (no-such-generation) past its "
+        "ancestry."
     ),
     responses=problems(400, 401, 403, 404),
     security=SECURED,
@@ -92,10 +114,18 @@ async def list_origin_events(
         int, QueryParameter(ge=0, le=MAX_VERSION, description="Return events after this version")
     ] = 0,
     limit: Annotated[int, QueryParameter(ge=1, le=1000, description="At most this many")] = 100,
+    generation: Annotated[
+        int,
+        QueryParameter(
+            ge=1,
+            le=MAX_GENERATIONS,
+            description="Whose log: 1 the parent, 2 the parent's parent, ... (a fork of a fork)",
+        ),
+    ] = 1,
 ) -> OriginEventPage:
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
-    return await origin_events(service, battle_id, principal.actor, after, limit)
+    return await origin_events(service, battle_id, principal.actor, after, limit, generation)
 
 
 ORIGIN_ROUTES: list[Any] = [list_origin_events]

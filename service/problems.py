@@ -144,8 +144,16 @@ def _validation_error(request: Request[Any, Any, Any], exc: ValidationException)
     return _problem(request, 400, "invalid-request", "The request is not valid", detail, extra)
 
 
+_CLIENT_GONE = "client disconnected prematurely"  # litestar.connection.request
+
+
 def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Any]:
     status = exc.status_code
+    if status >= 500 and exc.detail == _CLIENT_GONE:
+        # Litestar's way of saying the client hung up before its body arrived: nothing was
+        # done and nobody will read the answer, so not an error of ours.
+        log.debug("%s %s: %s", request.method, request.url.path, exc.detail)
+        return _problem(request, 400, "client-disconnected", "Client disconnected", exc.detail)
     if status >= 500:
         log.error("HTTP %s: %s", status, exc.detail)
         return _problem(request, status, "internal", "Internal error", "an internal error occurred")

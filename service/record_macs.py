@@ -8,6 +8,11 @@ service's signing key, over what it grants:
     access key   canonical_json({"battle_id", "key_hash", "kind": "access_key", "role", "side"})
     integration  canonical_json({"integration_id", "key_hash", "kind": "integration", "name"})
     link         canonical_json({"battle_id", "integration_id", "kind": "integration_battle"})
+    webhook      canonical_json({"battle_id", "endpoint_id", "event_types", "integration_id",
+                                 "kind": "webhook_endpoint", "secret_sha256", "url"})
+
+(a webhook endpoint's MAC covers where events go and the sealed secret they are signed
+with: a row pointed elsewhere, or given another secret, is not delivered to)
 
 stored as `<key id>.<hex digest>`. A row whose MAC is missing or wrong is refused as if
 it did not exist (the caller logs it as tampering).
@@ -21,6 +26,7 @@ from typing import Any
 
 from events.chain import canonical
 from events.envelope import AccessKey, Integration
+from events.webhook_records import WebhookEndpoint
 from service.signing import ServiceKeys
 
 __all__ = ["RecordMacs"]
@@ -43,6 +49,9 @@ class RecordMacs:
     def link(self, integration_id: str, battle_id: str) -> str:
         return self._mac(_link_fields(integration_id, battle_id))
 
+    def webhook_endpoint(self, record: WebhookEndpoint) -> str:
+        return self._mac(_webhook_fields(record))
+
     def access_key_ok(self, record: AccessKey) -> bool:
         return self._check(_access_key_fields(record), record.mac)
 
@@ -51,6 +60,9 @@ class RecordMacs:
 
     def link_ok(self, integration_id: str, battle_id: str, mac: str) -> bool:
         return self._check(_link_fields(integration_id, battle_id), mac)
+
+    def webhook_endpoint_ok(self, record: WebhookEndpoint) -> bool:
+        return self._check(_webhook_fields(record), record.mac)
 
     def _mac(self, fields: dict[str, Any], key_id: str | None = None) -> str:
         kid = key_id or self._keys.current_id
@@ -85,3 +97,15 @@ def _integration_fields(r: Integration) -> dict[str, Any]:
 
 def _link_fields(integration_id: str, battle_id: str) -> dict[str, Any]:
     return {"battle_id": battle_id, "integration_id": integration_id, "kind": "integration_battle"}
+
+
+def _webhook_fields(r: WebhookEndpoint) -> dict[str, Any]:
+    return {
+        "battle_id": r.battle_id,
+        "endpoint_id": r.endpoint_id,
+        "event_types": list(r.event_types),
+        "integration_id": r.integration_id,
+        "kind": "webhook_endpoint",
+        "secret_sha256": hashlib.sha256(r.secret).hexdigest(),
+        "url": r.url,
+    }

@@ -10,6 +10,7 @@ from events.receipts import Receipt
 
 __all__ = [
     "MAX_RECEIPTS",
+    "AncestorOut",
     "BattleCreatedResponse",
     "BattleKeys",
     "BattleView",
@@ -95,6 +96,14 @@ class BattleKeys(msgspec.Struct, kw_only=True):
     sides: dict[str, str]
 
 
+class AncestorOut(msgspec.Struct, kw_only=True):
+    """One generation of a fork's ancestry."""
+
+    battle_id: str  # the ancestor battle
+    version: int  # the version of it the next generation was forked at
+    head_hash: str  # the hash of its event at that version
+
+
 class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     battle_id: str
     ruleset: str
@@ -107,6 +116,8 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     forked_from: str | None = None  # a fork: the parent battle
     forked_at: int | None = None  # a fork: the parent's version it starts from
     forked_head_hash: str | None = None  # a fork: the hash of the parent's event forked_at
+    # a fork: every generation, the parent first (a fork of a fork: then the grandparent...)
+    ancestry: list[AncestorOut] = []
     receipt: Receipt  # the service's signature of the battle's head at version 1
 
 
@@ -180,11 +191,16 @@ class EventPage(msgspec.Struct, kw_only=True):
 
 
 class OriginEventPage(EventPage, kw_only=True):
-    """A fork's origin: its parent's log up to the version forked, read with the fork's key."""
+    """A fork's origin: an ancestor's log (its parent's unless `generation` says otherwise) up
+    to the version forked, read with the fork's key. `forked_from`, `forked_at` and
+    `forked_head_hash` describe that ancestor: the battle, the version of it the next
+    generation was forked at, and what its event there must hash to."""
 
     forked_from: str
     forked_at: int
     forked_head_hash: str | None  # what the parent's event forked_at must hash to
+    generation: int = 1  # whose log this is: 1 the parent, 2 the parent's parent, ...
+    ancestry: list[AncestorOut] = []  # the fork's every generation, the parent first
 
 
 class DiceInfo(msgspec.Struct, kw_only=True):

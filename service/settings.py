@@ -36,11 +36,24 @@ BATTLE_VERIFY_CACHE_SECONDS     how long /verify reuses its dice audit while the
                                 is unchanged (default 60; 0: never; the chain is always walked)
 BATTLE_CACHE_MB      memory for battles folded in memory, by estimate (default 256)
 BATTLE_SNAPSHOT_EVERY  versions between stored snapshots of a battle (default 500; 0: none)
+
+Webhooks (service.webhook_worker, service.webhook_retry):
+BATTLE_WEBHOOKS                 on (default) or off: deliver webhooks from this process
+BATTLE_WEBHOOK_TIMEOUT          seconds for one delivery's HTTP request (default 10)
+BATTLE_WEBHOOK_RETRY_BASE       seconds before the first retry; doubles each time (default 5)
+BATTLE_WEBHOOK_RETRY_MAX        the longest wait between retries (default 3600)
+BATTLE_WEBHOOK_DISABLE_AFTER    seconds of failures after which an endpoint is disabled
+                                (default 86400: a day)
+BATTLE_WEBHOOK_POLL_SECONDS     how often the worker looks for new events and due retries
+                                (default 1)
+BATTLE_WEBHOOK_ALLOWED_HOSTS    comma-separated host names (or IP addresses) webhook URLs may
+                                name; unset: any (restrict egress at the network as well)
 """
 
 from __future__ import annotations
 
 import os
+from typing import Any
 
 import msgspec
 
@@ -90,6 +103,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cache_mb: float = 256
     snapshot_every: int = 500
     cors_origins: tuple[str, ...] = ("*",)
+    webhooks: bool = True
+    webhook_timeout: float = 10.0
+    webhook_retry_base: float = 5.0
+    webhook_retry_max: float = 3600.0
+    webhook_disable_after: float = 86_400.0
+    webhook_poll_seconds: float = 1.0
+    webhook_allowed_hosts: tuple[str, ...] = ()
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -117,7 +137,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             raise ValueError(
                 f"BATTLE_FANOUT_POLL_SECONDS must be a positive number of seconds, not {poll!r}"
             )
-        limits = {
+        limits: dict[str, Any] = {
             name: _whole(env, f"BATTLE_{name.upper()}", default)
             for name, default in _LIMIT_DEFAULTS.items()
         }
@@ -142,6 +162,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             max_connections=int(_positive(env, "BATTLE_MAX_CONNECTIONS", 1000, integer=True)),
             fanout_poll_seconds=poll_seconds,
             cors_origins=_origins(env.get("BATTLE_CORS_ORIGINS", "*")),
+            **_webhook_settings(env),
         )
 
     @property
@@ -165,6 +186,25 @@ def _origins(text: str) -> tuple[str, ...]:
                 f"comma-separated; {origin!r} is not one"
             )
     return origins or ("*",)
+
+
+def _webhook_settings(env: dict[str, str]) -> dict[str, Any]:
+    switch = env.get("BATTLE_WEBHOOKS", "on").strip().lower() or "on"
+    if switch not in {"on", "off"}:
+        raise ValueError(f"BATTLE_WEBHOOKS must be on or off, not {switch!r}")
+    return {
+        "webhooks": switch == "on",
+        "webhook_timeout": _positive(env, "BATTLE_WEBHOOK_TIMEOUT", 10.0),
+        "webhook_retry_base": _positive(env, "BATTLE_WEBHOOK_RETRY_BASE", 5.0),
+        "webhook_retry_max": _positive(env, "BATTLE_WEBHOOK_RETRY_MAX", 3600.0),
+        "webhook_disable_after": _positive(env, "BATTLE_WEBHOOK_DISABLE_AFTER", 86_400.0),
+        "webhook_poll_seconds": _positive(env, "BATTLE_WEBHOOK_POLL_SECONDS", 1.0),
+        "webhook_allowed_hosts": tuple(
+            h.strip().lower().strip("[]")
+            for h in env.get("BATTLE_WEBHOOK_ALLOWED_HOSTS", "").split(",")
+            if h.strip()
+        ),
+    }
 
 
 def _positive(env: dict[str, str], name: str, default: float, *, integer: bool = False) -> float:

@@ -11,6 +11,7 @@ import httpx
 import pytest
 
 from bench.worst_command import largest_quickstart_setup
+from bench.worst_tactical import largest_tactical_setup
 from domain.rulesets.quickstart.limits import MAX_GRID, MAX_LEVEL, MAX_SQUADS
 from domain.rulesets.skirmish.limits import MAX_ARMIES
 from service.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX, SMALL_BODY_MAX
@@ -200,16 +201,18 @@ def test_the_bounds_show_in_the_schemas(http: httpx.Client) -> None:
         assert doc[name]["additionalProperties"] is False, name
     # A battle's setup and options are documented as the rulesets' own, bounds included.
     setup_refs = [m["$ref"] for m in doc["CreateBattleRequest"]["properties"]["setup"]["anyOf"]]
-    quickstart_setup = doc[next(r for r in setup_refs if "quickstart" in r).rsplit("/", 1)[1]]
+    quickstart_setup = doc[next(r for r in setup_refs if "Quickstart" in r).rsplit("/", 1)[1]]
     assert quickstart_setup["additionalProperties"] is False
     assert quickstart_setup["properties"]["squads"]["maxItems"] == MAX_SQUADS
     # a list of ids documented as strings (Litestar wrote `oneOf: [string, {}]`)
     assert quickstart_setup["properties"]["sides"]["items"]["type"] == "string"
     assert doc["SquadSetup"]["properties"]["level"]["maximum"] == MAX_LEVEL
-    commands = [m["$ref"] for m in doc["CommandRequest"]["properties"]["command"]["anyOf"]]
-    assert "#/components/schemas/MoveSquad" in commands
-    assert doc["MoveSquad"]["additionalProperties"] is False
-    assert doc["MoveSquad"]["properties"]["x"]["maximum"] == MAX_GRID - 1
+    unions = [m["$ref"] for m in doc["CommandRequest"]["properties"]["command"]["anyOf"]]
+    assert "#/components/schemas/QuickstartCommand" in unions
+    commands = [m["$ref"] for m in doc["QuickstartCommand"]["oneOf"]]
+    assert "#/components/schemas/QuickstartMoveSquad" in commands
+    assert doc["QuickstartMoveSquad"]["additionalProperties"] is False
+    assert doc["QuickstartMoveSquad"]["properties"]["x"]["maximum"] == MAX_GRID - 1
     detail = http.get("/rulesets/quickstart").json()
     options = detail["options_schema"]
     opts = options["$defs"][options["$ref"].rsplit("/", 1)[1]]
@@ -225,9 +228,16 @@ def test_the_bounds_show_in_the_schemas(http: httpx.Client) -> None:
     assert skirmish["CheckSurprise"]["properties"]["armies"]["maxItems"] == MAX_ARMIES
 
 
-def test_the_largest_setup_the_limits_allow_is_accepted(http: httpx.Client) -> None:
-    setup = largest_quickstart_setup()
-    body = json.dumps({"ruleset": "quickstart", "setup": setup}).encode()
+@pytest.mark.parametrize(
+    ("ruleset", "largest"),
+    [("quickstart", largest_quickstart_setup), ("tactical", largest_tactical_setup)],
+)
+def test_the_largest_setup_the_limits_allow_is_accepted(
+    http: httpx.Client, ruleset: str, largest: Any
+) -> None:
+    """What bench/worst_command.py times is a battle a client can create."""
+    setup = largest()
+    body = json.dumps({"ruleset": ruleset, "setup": setup}).encode()
     assert len(body) < CREATE_BODY_MAX
     r = http.post("/battles", content=body, headers={"Content-Type": "application/json"})
     assert r.status_code == 201, r.text

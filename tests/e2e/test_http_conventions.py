@@ -43,6 +43,11 @@ def test_every_201_names_what_it_created_in_location(http: httpx.Client) -> None
     assert r.headers["location"] == f"/battles/{r.json()['battle_id']}"
     assert r.json()["battle_id"] != b.id
 
+    r = http.post("/webhooks", json={"url": "http://127.0.0.1:9/hook"}, headers=its_key)
+    assert r.status_code == 201, r.text
+    assert r.headers["location"] == f"/webhooks/{r.json()['endpoint_id']}"
+    assert http.get(r.headers["location"], headers=its_key).status_code == 200
+
 
 def test_an_integration_is_read_only_with_its_own_key(http: httpx.Client) -> None:
     one, other = (http.post("/integrations", json={"name": n}).json() for n in ("a", "b"))

@@ -29,3 +29,33 @@ def test_cors_origins_default_to_any_and_are_listed_by_comma() -> None:
 def test_a_cors_origin_that_is_not_an_origin_is_refused(value: str) -> None:
     with pytest.raises(ValueError, match="BATTLE_CORS_ORIGINS"):
         Settings.from_env({"BATTLE_CORS_ORIGINS": value})
+
+
+def test_webhooks_are_on_with_a_day_of_retries_unless_told_otherwise() -> None:
+    s = Settings.from_env({})
+    assert s.webhooks and s.webhook_timeout == 10 and s.webhook_disable_after == 86_400
+    assert (s.webhook_retry_base, s.webhook_retry_max, s.webhook_allowed_hosts) == (5, 3600, ())
+    fast = Settings.from_env(
+        {
+            "BATTLE_WEBHOOKS": "off",
+            "BATTLE_WEBHOOK_RETRY_BASE": "0.2",
+            "BATTLE_WEBHOOK_DISABLE_AFTER": "3",
+            "BATTLE_WEBHOOK_ALLOWED_HOSTS": "Hooks.example.org, [::1]",
+        }
+    )
+    assert not fast.webhooks and fast.webhook_retry_base == 0.2
+    assert fast.webhook_disable_after == 3
+    assert fast.webhook_allowed_hosts == ("hooks.example.org", "::1")
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("BATTLE_WEBHOOKS", "maybe"),
+        ("BATTLE_WEBHOOK_TIMEOUT", "0"),
+        ("BATTLE_WEBHOOK_RETRY_BASE", "x"),
+    ],
+)
+def test_webhook_settings_that_make_no_sense_are_refused(name: str, value: str) -> None:
+    with pytest.raises(ValueError, match=name):
+        Settings.from_env({name: value})

@@ -223,8 +223,26 @@ def test_a_roll_counter_used_twice_is_named() -> None:
         revealed(),
     )
     assert audit_log(events) == failure(events, 2, "server die (2, 1) reuses a roll counter")
-    later = log(created(), ("Attacked", {"roll": server(2, 0)}), ("Again", {"roll": server(2, 0)}))
+    again = server(2, 0) | {"purpose": "damage"}  # the same die for another decision
+    later = log(created(), ("Attacked", {"roll": server(2, 0)}), ("Again", {"roll": again}))
     assert audit_log(later) == failure(later, 3, "server die (2, 0) reuses a roll counter")
+
+
+@pytest.mark.parametrize(
+    "change",
+    [{"purpose": "damage"}, {"sides": 8}, {"epoch": 2}, {"client_seed": "x"}, {"values": [9]}],
+)
+def test_a_later_event_may_quote_a_die_whole_and_it_counts_once(change: dict[str, Any]) -> None:
+    """A tactical attack resolved after the target's reaction repeats the attack's roll: the
+    same die (counter, sides, value, epoch, client seed, purpose), counted once. Quoted with
+    anything changed, it is a reuse."""
+    first = ("Declared", {"roll": server(2, 0)})
+    quoted = log(created(), first, ("Resolved", {"attack": {"roll": server(2, 0)}}), revealed())
+    audit = audit_log(quoted)
+    assert (audit.ok, audit.dice_checked) == (True, 1)
+    other = server(2, 0) | change
+    changed = log(created(), first, ("Resolved", {"roll": other}), revealed())
+    assert not audit_log(changed).ok
 
 
 def test_pending_dice_are_still_checked_for_reuse_and_table_dice_are_not_dice_to_check() -> None:
@@ -275,3 +293,27 @@ def test_a_gap_in_the_log_names_the_version_it_follows() -> None:
     audit = audit_log(gapped)
     assert (audit.chain_ok, audit.failed_version) == (False, 4)
     assert audit.reason == "version 4 follows 2: the log has a gap"
+
+
+def test_a_die_spelled_with_escapes_is_still_audited() -> None:
+    """The audit skips decoding events whose text cannot hold a die; JSON may spell `roll`
+    as `\\u0072oll`, and such an event is decoded and its die checked all the same."""
+    roll = server(2, 0)
+    roll["values"] = [roll["values"][0] % 6 + 1]  # not what the seed gives
+    pending = seal(
+        battle_id=B,
+        prev_version=0,
+        prev_hash=GENESIS_HASH,
+        items=[
+            (created()[0], canonical(created()[1]), "all"),
+            ("Attacked", canonical({"r": roll}).replace(b'"roll"', b'"\\u0072oll"'), "all"),
+            (revealed()[0], canonical(revealed()[1]), "all"),
+        ],
+        recorded_at="2026-01-01T00:00:00.000Z",
+        actor=EventActor(role="referee"),
+        command_id=None,
+    )
+    events = [StoredEvent(position=i, **msgspec.structs.asdict(p)) for i, p in enumerate(pending)]
+    assert b"roll" not in events[1].data
+    audit = audit_log(events)
+    assert (audit.dice_ok, audit.failed_version) == (False, 2)

@@ -60,7 +60,10 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     # Grid ("base contact", movement)
     adjacency: Adjacency = "eight"
     # 2. Action Phase / The troops
-    speeds: dict[SquadType, Squares] = msgspec.field(default_factory=lambda: dict(DEFAULT_SPEEDS))
+    # the bound only shows in the schema: the keys (a Literal) already allow no more
+    speeds: Annotated[dict[SquadType, Squares], msgspec.Meta(max_length=5)] = msgspec.field(
+        default_factory=lambda: dict(DEFAULT_SPEEDS)
+    )
     # Resolving Combat
     hit_on: DieFace = 6
     half_level_ratio: Annotated[int, msgspec.Meta(ge=1, le=10)] = 2

@@ -27,7 +27,14 @@ from domain.rulesets.tactical.commands import (
     SetCondition,
     SetDC,
 )
-from domain.rulesets.tactical.events import Event, Moved, UnseenAttackResolved
+from domain.rulesets.tactical.events import (
+    ActionInterrupted,
+    CharacterPlaced,
+    CharacterRevealed,
+    Event,
+    Moved,
+    UnseenAttackResolved,
+)
 from domain.rulesets.tactical.model import Char, State
 
 __all__ = ["audience", "authorize", "view"]
@@ -59,12 +66,15 @@ def authorize(state: State, command: Command, actor: Actor) -> None:
 
 
 def audience(event: Event) -> str:
-    """Referee-only: who was in a square attacked unseen. Side-only: an invisible move."""
+    """Referee-only: who was in a square attacked unseen. Side-only: an invisible move or
+    placement."""
     t = type(event)
     if t is UnseenAttackResolved:
         return REFEREE
-    if t is Moved and event.hidden_side is not None:  # type: ignore[union-attr]
-        return side_audience(event.hidden_side)  # type: ignore[union-attr]
+    if t in (Moved, CharacterRevealed, ActionInterrupted, CharacterPlaced):
+        hidden = event.hidden_side  # type: ignore[union-attr]
+        if hidden is not None:
+            return side_audience(hidden)
     return ALL
 
 

@@ -12,13 +12,12 @@ from __future__ import annotations
 from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.areas import blast, burst, clip, close_burst, line
-from domain.rulesets.tactical.attacks import finish, reactions_open, structure_damage
 from domain.rulesets.tactical.commands import Attack
-from domain.rulesets.tactical.conditions import can_react
-from domain.rulesets.tactical.events import AreaCovered, AttackDeclared, UnseenAttackResolved
+from domain.rulesets.tactical.events import AreaCovered, UnseenAttackResolved
+from domain.rulesets.tactical.fear import check_area
 from domain.rulesets.tactical.modifiers import attack_modifiers, totally_concealed
-from domain.rulesets.tactical.pools import check_end
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
+from domain.rulesets.tactical.resolution import resolve_in_turn, structure_damage
 from domain.rulesets.tactical.rules import (
     R_ATTACKS,
     R_RANGES,
@@ -29,10 +28,10 @@ from domain.rulesets.tactical.rules import (
     hostile,
     need_sta,
 )
-from domain.rulesets.tactical.walls import raise_wall
+from domain.rulesets.tactical.walls import check_wall, raise_wall
 from domain.rulesets.tactical.weapons import attack_action, check_range, roll_weapon, weapon_of
 
-__all__ = ["area_attack", "area_squares", "resolve_in_turn"]
+__all__ = ["area_attack", "area_squares"]
 
 
 def area_squares(
@@ -52,27 +51,6 @@ def area_squares(
     return list(clip(sq, w, h))
 
 
-def resolve_in_turn(run: Run, records: list[AttackRecord], dice: Dice) -> None:
-    """Each target of an area in turn: one that can react is asked first (the rest wait in
-    the queue of its AttackDeclared), the others take the damage at once."""
-    for i, record in enumerate(records):
-        st = run.state
-        if st.phase != "combat":
-            return
-        t = st.chars[record.target or ""]
-        if (
-            record.damage > 0
-            and st.options.reaction_window == "ask"
-            and can_react(st, t) is None
-            and (st.active != t.id or st.options.react_on_own_turn)
-            and reactions_open(st, t, record)
-        ):
-            run.emit(AttackDeclared(attack=record, reactor=t.id, queue=tuple(records[i + 1 :])))
-            return
-        finish(run, record, (), dice, counts=False)
-    check_end(run)
-
-
 def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
     from domain.rulesets.tactical.opportunity import offer_for_attack
 
@@ -89,8 +67,12 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
         raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)
     if shape == "wall":  # [Wall]: the origin within range, the first section on it (A61)
         requested = [(q[0], q[1]) for q in cmd.sections]
-        if requested:
-            check_range(st, a, w, requested[0], None, False)
+        check_wall(w.id, rating, requested)
+        check_range(st, a, w, requested[0], None, False)
+        # [Stamina Actions] trigger (b)/(c): a ranged wall, or a spell wall (it has neither
+        # the blast nor the close burst attribute), provokes before it is placed (A58)
+        if not resumed and offer_for_attack(run, a, cmd, w.kind, shape):
+            return
         power = st.board.powers.get(w.id)
         raise_wall(
             run,
@@ -115,9 +97,10 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
             raise RuleViolation("a burst needs its origin square", rule=R_RANGES)
         origin = (cmd.square[0], cmd.square[1])
         check_range(st, a, w, origin, None, False)
+    squares = area_squares(shape, rating, origin, direction, st.board.width, st.board.height)
+    check_area(st, a, squares)  # [Conditions] Frightened: the source may not be in it (A31)
     if not resumed and offer_for_attack(run, a, cmd, w.kind, shape):
         return
-    squares = area_squares(shape, rating, origin, direction, st.board.width, st.board.height)
     occupied = st.occupied
     seen: list[str] = []
     hidden: list[str] = []

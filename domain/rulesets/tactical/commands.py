@@ -167,10 +167,12 @@ class React(CommandBase, frozen=True, kw_only=True, gc=False, tag="React"):
 
 
 class OpportunityAttack(CommandBase, frozen=True, kw_only=True, gc=False, tag="OpportunityAttack"):
-    """An offered opportunity attack (3 STA, reaction) with a melee weapon in hand."""
+    """An offered opportunity attack (3 STA, reaction) with a melee weapon in hand; `dual`:
+    with both dual-wielded weapons, their rolls combined (A64)."""
 
     character: Id
     weapon: Id | None = None
+    dual: bool = False
 
 
 class Perceive(CommandBase, frozen=True, kw_only=True, gc=False, tag="Perceive"):

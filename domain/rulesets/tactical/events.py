@@ -21,6 +21,7 @@ from domain.rulesets.tactical.records import (
 from domain.rulesets.tactical.setup import CharacterSetup
 
 __all__ = [
+    "ActionInterrupted",
     "AreaCovered",
     "AttackDeclared",
     "AttackResolved",
@@ -28,6 +29,7 @@ __all__ = [
     "CharacterDied",
     "CharacterJoined",
     "CharacterPlaced",
+    "CharacterRevealed",
     "CombatEnded",
     "ConcentrationChecked",
     "ConcentrationEnded",
@@ -87,6 +89,7 @@ class CharacterPlaced(EventBase, frozen=True, kw_only=True, gc=False, tag="Chara
     character: str
     x: int
     y: int
+    hidden_side: str | None = None  # an invisible character: only its side (and the referee)
 
 
 class CharacterJoined(EventBase, frozen=True, kw_only=True, gc=False, tag="CharacterJoined"):
@@ -142,12 +145,40 @@ class Moved(EventBase, frozen=True, kw_only=True, gc=False, tag="Moved"):
     hidden_side: str | None = None  # an invisible mover: only its side (and the referee) see it
 
 
+class CharacterRevealed(EventBase, frozen=True, kw_only=True, gc=False, tag="CharacterRevealed"):
+    """A mover met a creature it could not see ([Total Concealment], [Invisibility]): its
+    move stopped in the last free square (the Moved before this one) and the creature is
+    revealed there; like a hit on an unseen square ([Targeting What You Can't See §4]) it
+    only has concealment until the end of its next turn (RULINGS, hidden creatures)."""
+
+    character: str  # the creature revealed
+    square: tuple[int, int]
+    by: str  # the mover that met it
+    reason: str
+    rule: str
+    hidden_side: str | None = None  # an invisible mover: only its side (and the referee)
+
+
+class ActionInterrupted(EventBase, frozen=True, kw_only=True, gc=False, tag="ActionInterrupted"):
+    """An action stopped before it completed: a move or charge whose mover fell, was held,
+    knocked prone or met a hidden creature, a charge whose target is gone, an attack whose
+    attacker fell to an opportunity attack (A59). A charge's standard action is spent."""
+
+    character: str
+    action: Literal["move", "charge", "attack"]
+    square: tuple[int, int]  # where the character stands when it stops
+    reason: str
+    rule: str
+    hidden_side: str | None = None  # an invisible mover: only its side (and the referee)
+
+
 class AttackDeclared(EventBase, frozen=True, kw_only=True, gc=False, tag="AttackDeclared"):
     """An attack rolled and waiting for the target's reaction ("before damage is rolled")."""
 
     attack: AttackRecord
     reactor: str
-    queue: tuple[AttackRecord, ...] = ()  # an area's other targets, resolved after this one
+    queue: tuple[AttackRecord, ...] = ()  # the action's other records, resolved after this one
+    counts_action: bool = True  # False: an area's target or a dual wield's second roll
 
 
 class OpportunityOffered(EventBase, frozen=True, kw_only=True, gc=False, tag="OpportunityOffered"):
@@ -466,6 +497,8 @@ Event = (
     | TurnStarted
     | TurnEnded
     | Moved
+    | CharacterRevealed
+    | ActionInterrupted
     | AttackDeclared
     | AttackResolved
     | OpportunityOffered

@@ -2,7 +2,7 @@
 
 Every computation happened in decide and its results are in the event; each handler
 replaces the one or two characters the event names. The turn flow's handlers are in
-evolve_turns, the shared operations in state_ops.
+evolve_turns and evolve_actions, the shared operations in state_ops.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from domain.rulesets.tactical.events import (
     WallRaised,
     WoundRecorded,
 )
+from domain.rulesets.tactical.evolve_actions import ACTION_HANDLERS
 from domain.rulesets.tactical.evolve_turns import TURN_HANDLERS
 from domain.rulesets.tactical.model import Pool, State, Structure
 from domain.rulesets.tactical.state_ops import (
@@ -48,9 +49,9 @@ __all__ = ["HANDLERS", "effective_max", "evolve"]
 
 
 def _declared(s: State, e: AttackDeclared) -> State:
-    if not e.attack.area:  # an area's costs went with its AreaCovered
+    if not e.attack.area and e.counts_action:  # an area's costs went with its AreaCovered
         s = attack_costs(s, e.attack)
-    return replace(s, pending=e.attack, queue=e.queue)
+    return replace(s, pending=e.attack, pending_counts=e.counts_action, queue=e.queue)
 
 
 def _resolved(s: State, e: AttackResolved) -> State:
@@ -196,6 +197,7 @@ def _restored(s: State, e: Restored) -> State:
 
 HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     **TURN_HANDLERS,
+    **ACTION_HANDLERS,
     AttackDeclared: _declared,
     AttackResolved: _resolved,
     OpportunityOffered: _offered,

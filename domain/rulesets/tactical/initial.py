@@ -75,6 +75,15 @@ def _char(cs: CharacterSetup, controller: str) -> Char:
 def initial_state(setup: Setup, options: Options) -> State:
     """Before initiative; raises InvalidSetup for an inconsistent setup."""
     w, h = setup.width, setup.height
+    if options.invisible_at_setup == "refuse":
+        for cs in setup.characters:
+            if any(cond.name == "invisible" for cond in cs.conditions):
+                raise _fail(
+                    f"{cs.id} starts invisible, but the setup is read by every side, so its "
+                    "square would be known to all: place it visible and make it invisible "
+                    "with SetCondition (option invisible_at_setup: allow lifts this)",
+                    character=cs.id,
+                )
 
     def on_map(sq: Square, what: str) -> None:
         if not (0 <= sq[0] < w and 0 <= sq[1] < h):

@@ -11,11 +11,24 @@ from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Attack, BullRush, Charge, Grapple, Move, Reload
 from domain.rulesets.tactical.conditions import can_act
-from domain.rulesets.tactical.events import Moved, OpposedCheck, Reloaded
+from domain.rulesets.tactical.events import (
+    ActionInterrupted,
+    CharacterRevealed,
+    Moved,
+    OpposedCheck,
+    Reloaded,
+)
+from domain.rulesets.tactical.fear import check_steps, check_target
 from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
+from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.model import Char, Condition, Square
-from domain.rulesets.tactical.moves import blocked_for, budget, route
-from domain.rulesets.tactical.opportunity import walk
+from domain.rulesets.tactical.moves import (
+    blocked_for,
+    budget,
+    corner_blockers,
+    corner_problem,
+    route,
+)
 from domain.rulesets.tactical.pools import after_loss, gain_condition
 from domain.rulesets.tactical.records import Modifier, ResumeAttack
 from domain.rulesets.tactical.rules import (
@@ -27,6 +40,7 @@ from domain.rulesets.tactical.rules import (
     ensure_active,
     need_sta,
 )
+from domain.rulesets.tactical.walking import walk
 
 __all__ = ["bull_rush", "charge", "grapple", "reload", "strike"]
 
@@ -87,6 +101,7 @@ def grapple(run: Run, cmd: Grapple, dice: Dice) -> None:
     t = char(run.state, cmd.target)
     if t.id == c.id or t.dead:
         raise RuleViolation("grapple another creature", rule=R_STANDARD)
+    check_target(run.state, c, t.id, "grapple")  # [Conditions] Frightened (A31)
     _reach(run, c, t)
     if _opposed(run, dice, c, t, "grapple"):
         gain_condition(
@@ -98,21 +113,25 @@ def grapple(run: Run, cmd: Grapple, dice: Dice) -> None:
         )
 
 
-def _push(run: Run, c: Char, t: Char, n: int) -> list[Square]:
-    """A34: straight away from the pusher; the push stops at a blocked square."""
+def _push(run: Run, c: Char, t: Char, n: int) -> tuple[list[Square], Square | None]:
+    """A34: straight away from the pusher; the push stops at a blocked square (returned;
+    None when the push went its full length or stopped at a corner it may not cut)."""
     dx = (t.x > c.x) - (t.x < c.x)
     dy = (t.y > c.y) - (t.y < c.y)
     st = run.state
     blocked = blocked_for(st, t) | set(st.occupied)
+    pinch = corner_blockers(st, blocked_for(st, t))
     path: list[Square] = []
     here = t.pos
     for _ in range(n):
         nxt = (here[0] + dx, here[1] + dy)
         if nxt in blocked or not in_bounds(nxt, st.board.width, st.board.height):
-            break
+            return path, nxt
+        if corner_problem(here, nxt, pinch, st.options.corner_rule) is not None:
+            return path, None  # A47: no diagonal push through a pinch (corner_rule)
         path.append(nxt)
         here = nxt
-    return path
+    return path, None
 
 
 def _rush(run: Run, dice: Dice, c: Char, t: Char, push: int, follow: bool, bonus: int) -> None:
@@ -124,9 +143,20 @@ def _rush(run: Run, dice: Dice, c: Char, t: Char, push: int, follow: bool, bonus
     if not _opposed(run, dice, c, t, "bull_rush", mods):
         return
     start = t.pos
-    path = _push(run, c, t, push)
+    path, stopper = _push(run, c, t, push)
     if path:
         run.emit(Moved(character=t.id, mode="push", path=tuple(path), cost=0, move_action=False))
+    if stopper is not None and stopper in unseen_squares(run.state, c):
+        hid = run.state.occupied[stopper]  # the push met a creature the pusher cannot see
+        run.emit(
+            CharacterRevealed(
+                character=hid,
+                square=stopper,
+                by=c.id,
+                reason=f"{t.id}, pushed by {c.id}, meets {hid}, unseen in {list(stopper)}",
+                rule=R_STANDARD,
+            )
+        )
     if push == 1:
         gain_condition(run, t.id, Condition(name="prone"), f"bull rush by {c.id}", R_STANDARD)
     if follow and path:
@@ -142,6 +172,9 @@ def bull_rush(run: Run, cmd: BullRush, dice: Dice) -> None:
     t = char(run.state, cmd.target)
     if t.id == c.id or t.dead:
         raise RuleViolation("bull rush another creature", rule=R_STANDARD)
+    check_target(run.state, c, t.id, "bull rush")  # [Conditions] Frightened (A31)
+    if cmd.follow:  # the follow-up shift is movement it performs: not towards its fear
+        check_steps(run.state, c, [t.pos])
     _reach(run, c, t)
     _rush(run, dice, c, t, cmd.push, cmd.follow, 0)
 
@@ -190,9 +223,10 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
         if c.has(name):
             raise RuleViolation(f"{c.id} is {name}: no charge", rule=R_CONDITIONS)
     t = char(st, cmd.target)
+    check_target(st, c, t.id, "charge")  # [Conditions] Frightened (A31)
     goal = (cmd.to[0], cmd.to[1])
     blocked = blocked_for(st, c)
-    if goal in st.occupied and goal != c.pos:
+    if goal in st.occupied and goal != c.pos and goal not in unseen_squares(st, c):
         raise RuleViolation(f"{list(goal)} is occupied", rule=R_STANDARD)
     given = cmd.path
     if given is None:  # the last 3 squares straight at the target, reached the shortest way
@@ -209,6 +243,7 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
         given = tuple((q[0], q[1]) for q in (*head, *tail))
     as_move = Move(character=c.id, mode=cmd.mode, to=cmd.to, path=given)
     path = route(st, c, goal, as_move, blocked, budget(c, cmd.mode))
+    check_steps(st, c, path)  # [Conditions] Frightened: no step towards its source
     squares = [c.pos, *path]
     if distance(c.pos, goal, st.options.metric) < 3 and st.options.charge_distance == "from_start":
         raise RuleViolation("a charge moves at least 3 squares from the start", rule=R_STANDARD)
@@ -240,13 +275,24 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
 
 def strike(run: Run, cid: str, then: ResumeAttack, dice: Dice) -> None:
     """The end of a charge: a melee attack at +2, or a bull rush at +2 to the check."""
-    from domain.rulesets.tactical.attacks import single
+    from domain.rulesets.tactical.attack_record import single
     from domain.rulesets.tactical.weapons import attack_action, weapon_of
 
     st = run.state
     c = st.chars[cid]
     t = st.chars.get(then.target or "")
-    if t is None or t.down or not adjacent(c.pos, t.pos):
+    if t is None or t.down:
+        gone: str | None = "the target is gone"
+    elif not adjacent(c.pos, t.pos):
+        gone = f"{t.id} is no longer next along the charge"
+    else:
+        gone = None
+    if gone is not None or t is None:  # the charge ends without its strike
+        run.emit(
+            ActionInterrupted(
+                character=c.id, action="charge", square=c.pos, reason=gone or "", rule=R_STANDARD
+            )
+        )
         return
     if then.bull_rush:
         _rush(run, dice, c, t, then.push, then.follow, 2)

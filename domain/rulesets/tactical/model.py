@@ -176,6 +176,7 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     turn: int = -1  # index into order
     active: str | None = None
     pending: AttackRecord | None = None  # an attack waiting for the target's reaction
+    pending_counts: bool = True  # the pending record carries its attack action
     opportunity: OpportunityWindow | None = None  # opportunity attacks being answered
     queue: tuple[AttackRecord, ...] = ()  # an area's targets still to resolve
     dc: int = 7

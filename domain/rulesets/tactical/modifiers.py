@@ -108,7 +108,9 @@ def cover_modifier(
             return False
         return any_creature or chars[cid].side == target.side
 
-    squares = cover_squares(attacker.pos, target_sq, SquareTest(gives))
+    squares = cover_squares(
+        attacker.pos, target_sq, SquareTest(gives), pinch_covers=state.options.pinch_gives_cover
+    )
     if not squares:
         return []
     superior = [

@@ -198,12 +198,14 @@ def path(
     can_end: Pred | None = None,
     corners: CornerRule = "no_squeeze",
     blocks_corner: Pred | None = None,
+    step_ok: Callable[[Square, Square], bool] | None = None,
 ) -> list[Square] | None:
     """A cheapest path from start to goal: the squares stepped into, start excluded, goal
     last; [] when start == goal; None when there is none (or none within max_cost).
 
     Every square but the goal must be `passable`; the goal must pass `can_end`
     (default `passable`) and lie on the map. The start itself is never tested.
+    `step_ok(from, to)`, when given, must allow every step (a frightened mover, A31).
     """
     if start == goal:
         return []
@@ -237,6 +239,8 @@ def path(
             return out
         for nxt, step, nodd, through in g.moves(sq, odd):
             if not through and nxt != goal:
+                continue
+            if step_ok is not None and not step_ok(sq, nxt):
                 continue
             ncost = cost + step
             nstate = (nxt, nodd)

@@ -10,10 +10,11 @@ from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Move
 from domain.rulesets.tactical.conditions import can_act, speed
 from domain.rulesets.tactical.events import Moved
-from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
+from domain.rulesets.tactical.fear import check_steps, step_test
+from domain.rulesets.tactical.geometry import adjacent, in_bounds
+from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.movement import path as find_path
-from domain.rulesets.tactical.opportunity import walk
 from domain.rulesets.tactical.pools import after_loss
 from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
@@ -25,8 +26,17 @@ from domain.rulesets.tactical.rules import (
     need_sta,
 )
 from domain.rulesets.tactical.squares import SquareTest
+from domain.rulesets.tactical.walking import walk
 
-__all__ = ["blocked_for", "budget", "grappling", "move", "route"]
+__all__ = [
+    "blocked_for",
+    "budget",
+    "corner_blockers",
+    "corner_problem",
+    "grappling",
+    "move",
+    "route",
+]
 
 
 def budget(c: Char, mode: str) -> int:
@@ -42,7 +52,8 @@ def budget(c: Char, mode: str) -> int:
 
 
 def blocked_for(state: State, c: Char) -> set[Square]:
-    """A47: squares `c` may not pass: blocking terrain, standing structures, enemies."""
+    """A47: squares `c` may not pass: blocking terrain, standing structures, enemies;
+    but not an enemy `c` cannot see (hidden.py: the walk stops when it meets one)."""
     blocked: set[Square] = set(state.board.blocks_move)
     for sq, sid in state.built.items():
         if state.structures[sid].blocks_move:
@@ -51,7 +62,31 @@ def blocked_for(state: State, c: Char) -> set[Square]:
     for sq, cid in state.occupied.items():
         if state.chars[cid].side in hostile:
             blocked.add(sq)
-    return blocked
+    return blocked - unseen_squares(state, c)
+
+
+def corner_blockers(state: State, blocked: set[Square]) -> set[Square]:
+    """A47 corners: the squares that block a diagonal step past them: blocking terrain and
+    structures, and the enemies in `blocked` unless `creatures_block_corners` is off."""
+    if state.options.creatures_block_corners:
+        return blocked
+    walls = set(state.board.blocks_move)
+    walls.update(sq for sq, sid in state.built.items() if state.structures[sid].blocks_move)
+    return blocked & walls
+
+
+def corner_problem(prev: Square, sq: Square, pinch: set[Square], rule: str) -> str | None:
+    """A47 "no cutting corners past blocking squares", for one step of a given path: the
+    two squares a diagonal step passes between, under `corner_rule` (RULINGS)."""
+    if prev[0] == sq[0] or prev[1] == sq[1] or rule == "allowed":
+        return None
+    sides = [q for q in ((sq[0], prev[1]), (prev[0], sq[1])) if q in pinch]
+    if len(sides) == 2 or (sides and rule == "no_corner"):
+        return (
+            f"the step from {list(prev)} to {list(sq)} cuts the corner of "
+            f"{' and '.join(str(list(q)) for q in sides)} (A47, corner_rule {rule})"
+        )
+    return None
 
 
 def grappling(state: State, cid: str) -> bool:
@@ -121,20 +156,10 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
     if goal != c.pos:
         if goal in blocked or not in_bounds(goal, w, h):
             raise RuleViolation(f"{list(goal)} cannot be entered", rule=R_MOVE)
-        if goal in st.occupied:
+        if goal in st.occupied and goal not in unseen_squares(st, c):
             raise RuleViolation(f"{list(goal)} is occupied (A47)", rule=R_MOVE)
     path = route(st, c, goal, cmd, blocked, left)
-    frightened = c.condition("frightened")
-    if frightened is not None and frightened.source in st.chars:
-        src = st.chars[frightened.source].pos
-        here = c.pos
-        for sq in path:
-            if distance(sq, src, o.metric) < distance(here, src, o.metric):
-                raise RuleViolation(
-                    f"{c.id} is frightened of {frightened.source}: no step towards it (A31)",
-                    rule=R_CONDITIONS,
-                )
-            here = sq
+    check_steps(st, c, path)  # [Conditions] Frightened (A31)
     cost = _cost(c.pos, path, o.metric) + (o.stand_cost if stood or cmd.drop_prone else 0)
     if sta:
         run.emit(  # the 6 STA of a second move are spent before it starts
@@ -178,9 +203,13 @@ def route(
         if not steps or steps[-1] != goal:
             raise RuleViolation("the path must end at `to`", rule=R_MOVE)
         prev = c.pos
+        pinch = corner_blockers(st, blocked)
         for sq in steps:
             if not adjacent(prev, sq) or sq in blocked or not in_bounds(sq, w, h):
                 raise RuleViolation(f"the path cannot step to {list(sq)}", rule=R_MOVE)
+            why = corner_problem(prev, sq, pinch, st.options.corner_rule)
+            if why is not None:
+                raise RuleViolation(why, rule=R_MOVE)
             prev = sq
         cost = _cost(c.pos, steps, metric)
     else:
@@ -192,6 +221,9 @@ def route(
             height=h,
             metric=metric,
             max_cost=left,
+            corners=st.options.corner_rule,
+            blocks_corner=SquareTest(corner_blockers(st, blocked).__contains__),
+            step_ok=step_test(st, c),  # [Conditions] Frightened: no step towards the source
         )
         if found is None:
             raise RuleViolation(

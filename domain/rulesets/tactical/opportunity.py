@@ -9,25 +9,23 @@ completes: the mover is still in the square it leaves, the attack is not yet rol
 
 from __future__ import annotations
 
-from msgspec.structs import replace
-
 from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Attack, OpportunityAttack
-from domain.rulesets.tactical.conditions import can_react
+from domain.rulesets.tactical.conditions import can_act, can_react
 from domain.rulesets.tactical.events import (
-    CharacterDamaged,
+    ActionInterrupted,
     Moved,
     OpportunityClosed,
     OpportunityDeclined,
     OpportunityOffered,
 )
+from domain.rulesets.tactical.fear import afraid_of
 from domain.rulesets.tactical.geometry import adjacent
 from domain.rulesets.tactical.model import Char, Square, State
-from domain.rulesets.tactical.pools import after_loss, check_end
+from domain.rulesets.tactical.modifiers import totally_concealed
 from domain.rulesets.tactical.records import OpportunityWindow, ResumeAttack
 from domain.rulesets.tactical.rules import (
-    R_CONDITIONS,
     R_STAMINA_ACTIONS,
     Run,
     char,
@@ -42,7 +40,6 @@ __all__ = [
     "offer_after_parry",
     "offer_for_attack",
     "opportunity_attack",
-    "walk",
 ]
 
 _COST = 3
@@ -72,100 +69,22 @@ def eligible(
             c = state.chars[cid]
             if not hostile(state, c, provoker):
                 continue
+            if state.options.hidden_opportunity == "none" and (
+                totally_concealed(state, provoker, c) or totally_concealed(state, c, provoker)
+            ):
+                continue  # RULINGS hidden_opportunity: no window tells a side what it cannot see
             if away is not None and (away == sq or adjacent(sq, away)):
                 continue
             if _melee_in_hand(state, c) is None or can_react(state, c) is not None:
                 continue
+            if afraid_of(state, c, provoker.id):
+                continue  # [Frightened]: it cannot attack what frightens it (A31)
             if c.attacks >= round_cap(c) and state.options.oa_counts_to_cap:
                 continue
             if c.STA.cur < _COST and not state.options.allow_overspend:
                 continue
             out.append(cid)
     return tuple(out)
-
-
-def _broken(run: Run, cid: str, squares: int) -> None:
-    """[Broken]: 1 HEA and 1 STA a square moved; this damage cannot be reduced."""
-    c = run.state.chars[cid]
-    if not squares or not c.has("broken"):
-        return
-    run.emit(
-        CharacterDamaged(
-            character=cid,
-            pool="HEA",
-            amount=squares,
-            sta_amount=squares,
-            reason=f"broken: {squares} squares moved",
-            rule=R_CONDITIONS,
-        )
-    )
-    after_loss(run, cid, "HEA", c.HEA.cur, "broken")
-    after_loss(run, cid, "STA", c.STA.cur, "broken")
-
-
-def walk(
-    run: Run,
-    first: Moved,
-    path: list[Square],
-    dice: Dice,
-    skip: tuple[str, ...] = (),
-    then: ResumeAttack | None = None,
-) -> None:
-    """Emit the move in parts: each stops where a step provokes an opportunity attack.
-
-    At its end a grappler drags its grappled foe ([Grappled]) and a Charge strikes (`then`).
-    """
-    st = run.state
-    mover = st.chars[first.character]
-    prev = mover.pos
-    if first.mode not in ("shift", "push", "drag"):
-        for k, sq in enumerate(path):
-            reactors = eligible(st, mover, prev, sq, skip)
-            if reactors:
-                run.emit(replace(first, path=tuple(path[:k])))
-                _broken(run, mover.id, k)
-                run.emit(
-                    OpportunityOffered(
-                        window=OpportunityWindow(
-                            provoker=mover.id,
-                            trigger="move",
-                            reactors=reactors,
-                            offered=(*skip, *reactors),
-                            mode=first.mode,
-                            rest=tuple(path[k:]),
-                            attack=then,
-                        ),
-                        reason=f"{mover.id} leaves {list(prev)} for {list(sq)}",
-                    )
-                )
-                return
-            prev = sq
-    run.emit(replace(first, path=tuple(path)))
-    _broken(run, mover.id, len(path))
-    if path and first.mode not in ("push", "drag"):
-        _drag(run, mover, [mover.pos, *path])
-    check_end(run)
-    if then is not None and run.state.phase == "combat" and not run.state.chars[mover.id].down:
-        from domain.rulesets.tactical.maneuvers import strike
-
-        strike(run, mover.id, then, dice)
-
-
-def _drag(run: Run, mover: Char, squares: list[Square]) -> None:
-    """[Grappled]: the grappler drags its grappled foe into the square it left last (A32)."""
-    for c in run.state.chars.values():
-        g = c.condition("grappled")
-        if g is not None and g.source == mover.id and not c.dead:
-            run.emit(
-                Moved(
-                    character=c.id,
-                    mode="drag",
-                    path=(squares[-2],),
-                    cost=0,
-                    move_action=False,
-                )
-            )
-            return
 
 
 def offer_after_parry(run: Run, parrier: str, attacker: str) -> None:
@@ -178,6 +97,8 @@ def offer_after_parry(run: Run, parrier: str, attacker: str) -> None:
         return
     if _melee_in_hand(st, c) is None or c.attacks >= round_cap(c):
         return
+    if afraid_of(st, c, attacker):
+        return  # [Frightened] (A31)
     if c.STA.cur < _COST and not st.options.allow_overspend:
         return
     run.emit(
@@ -212,6 +133,7 @@ def offer_for_attack(run: Run, a: Char, cmd: Attack, kind: str, area: str | None
                     pool=cmd.pool,
                     throw=cmd.throw,
                     finisher=cmd.finisher,
+                    sections=tuple((q[0], q[1]) for q in cmd.sections),
                 ),
             ),
             reason=f"{a.id} makes a {kind} attack next to {', '.join(reactors)}",
@@ -221,7 +143,7 @@ def offer_for_attack(run: Run, a: Char, cmd: Attack, kind: str, area: str | None
 
 
 def opportunity_attack(run: Run, cmd: OpportunityAttack, dice: Dice) -> None:
-    from domain.rulesets.tactical.attacks import single
+    from domain.rulesets.tactical.attack_record import single
     from domain.rulesets.tactical.weapons import weapon_of
 
     st = run.state
@@ -241,11 +163,17 @@ def opportunity_attack(run: Run, cmd: OpportunityAttack, dice: Dice) -> None:
     if wp.kind != "melee":
         raise RuleViolation("an opportunity attack is a melee attack", rule=R_STAMINA_ACTIONS)
     t = st.chars[w.provoker]
-    attack = Attack(character=c.id, weapon=weapon, target=t.id)
+    also = None
+    if cmd.dual:  # A64: dual wielding "also allowed for opportunity attacks": one target
+        from domain.rulesets.tactical.dual import pair
+
+        wp, also = pair(st, c)
+    attack = Attack(character=c.id, weapon=wp.id, target=t.id)
     parry = w.trigger == "parry"
     single(
-        run, attack, dice, c, wp, "opportunity", _COST, t, t.pos, unseen=False, after_parry=parry
-    )
+        run, attack, dice, c, wp, "opportunity", _COST, t, t.pos, unseen=False,
+        after_parry=parry, also=also, dual=cmd.dual,
+    )  # fmt: skip
     maybe_resume(run, dice)
 
 
@@ -257,6 +185,23 @@ def decline(run: Run, cid: str, dice: Dice) -> None:
     maybe_resume(run, dice)
 
 
+def _stopped(p: Char, w: OpportunityWindow) -> str | None:
+    """Why the provoker cannot go on with its action after the opportunity attacks: it
+    fell, is held, can no longer act ([Exposed]), or was knocked prone mid-move ([Prone]:
+    "The only move action you can make is crawl")."""
+    if p.dead or p.down:
+        return f"{p.id} fell to the opportunity attack"
+    for name in ("immobilized", "grappled"):
+        if p.has(name):
+            return f"{p.id} is {name}"
+    why = can_act(p)
+    if why is not None:
+        return why
+    if w.trigger == "move" and w.mode != "crawl" and p.has("prone"):
+        return f"{p.id} was knocked prone: the only move action left is crawl"
+    return None
+
+
 def maybe_resume(run: Run, dice: Dice) -> None:
     """Once every reactor has answered (and no attack waits), the provoking action goes on."""
     st = run.state
@@ -265,12 +210,33 @@ def maybe_resume(run: Run, dice: Dice) -> None:
         return
     run.emit(OpportunityClosed(provoker=w.provoker))
     p = run.state.chars[w.provoker]
-    if p.down or p.has("immobilized") or p.has("grappled"):
-        return  # the provoker fell (or was held): its action ends here
     if w.trigger == "parry":
         return
+    why = _stopped(p, w)
+    if why is not None:  # A59: the provoking action ends where it provoked
+        charge = w.attack is not None and w.attack.charge
+        run.emit(
+            ActionInterrupted(
+                character=p.id,
+                action="charge" if charge else "move" if w.trigger == "move" else "attack",
+                square=p.pos,
+                reason=why,
+                rule=R_STAMINA_ACTIONS,
+                hidden_side=p.side if w.trigger == "move" and p.has("invisible") else None,
+            )
+        )
+        return
     if w.trigger == "move":
-        first = Moved(character=p.id, mode=w.mode, path=(), cost=0, move_action=False)  # type: ignore[arg-type]
+        first = Moved(
+            character=p.id,
+            mode=w.mode,  # type: ignore[arg-type]
+            path=(),
+            cost=0,
+            move_action=False,
+            hidden_side=p.side if p.has("invisible") else None,  # as its first part
+        )
+        from domain.rulesets.tactical.walking import walk
+
         walk(run, first, list(w.rest), dice, w.offered, w.attack)
         return
     assert w.attack is not None
@@ -288,6 +254,7 @@ def maybe_resume(run: Run, dice: Dice) -> None:
             pool=r.pool,
             throw=r.throw,
             finisher=r.finisher,
+            sections=tuple((q[0], q[1]) for q in r.sections),
         ),
         dice,
     )

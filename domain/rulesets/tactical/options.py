@@ -16,6 +16,11 @@ Metric = Literal["chebyshev", "alternating", "manhattan"]
 DC = Annotated[int, msgspec.Meta(ge=1, le=30)]
 
 
+# A modifier or amount an option sets: the text's are single digits; the bound keeps a
+# hostile setup from making arithmetic, not rules, the point of a battle.
+Modifier = Annotated[int, msgspec.Meta(ge=0, le=100)]
+
+
 class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknown_fields=True):
     """Rule variants and the values the seed text does not give (A01..A71)."""
 
@@ -60,7 +65,7 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     parry_vs: Literal["attack_total", "damage"] = "attack_total"
     # A24 Exposed: +4 to the damage of hits only, or +4 to the roll
     exposed_bonus: Literal["to_damage", "to_roll"] = "to_damage"
-    exposed_amount: int = 4
+    exposed_amount: Modifier = 4
     # A27 standing up from prone costs 2 squares of a move action (or a whole move action)
     stand_up: Literal["two_squares", "whole_move"] = "two_squares"
     stand_cost: Annotated[int, msgspec.Meta(ge=0, le=10)] = 2
@@ -83,27 +88,43 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     auto_end: bool = True
     # A46 distance: a diagonal step counts 1
     metric: Metric = "chebyshev"
+    # A47 corners: a diagonal step between two blocking squares is refused ("no_squeeze"),
+    # past even one ("no_corner"), or never ("allowed"); on found and on given paths
+    corner_rule: Literal["no_squeeze", "no_corner", "allowed"] = "no_squeeze"
+    # A47 enemies block corners like walls (False: only terrain and structures do)
+    creatures_block_corners: bool = True
+    # A48 a line of sight through the point where two sight-blocking squares meet is blocked
+    pinch_blocks_sight: bool = True
+    # A49 a line through the point where two cover-giving squares meet gives cover
+    pinch_gives_cover: bool = True
+    # an enemy the provoker cannot see is not offered an opportunity attack (its window
+    # would tell the provoker's side that someone unseen stands next to it), or it is
+    hidden_opportunity: Literal["none", "offered"] = "none"
+    # A character may not start invisible: the setup is the battle's first event, which
+    # every side reads, so its square would be known to all. It is placed visible and made
+    # invisible with SetCondition; "allow" is for tables that do not hide it anyway.
+    invisible_at_setup: Literal["refuse", "allow"] = "refuse"
     # A49 creatures allied to the target give it cover (or any creature in between)
     cover_creatures: Literal["allies_of_target", "any"] = "allies_of_target"
     # A50 cover and concealment penalties
-    cover_penalty: int = 2
-    superior_cover_penalty: int = 8
-    concealment_penalty: int = 2
-    unseen_square_penalty: int = 4
+    cover_penalty: Modifier = 2
+    superior_cover_penalty: Modifier = 8
+    concealment_penalty: Modifier = 2
+    unseen_square_penalty: Modifier = 4
     # A51 combat advantage: +2 once, however many sources
-    combat_advantage: int = 2
+    combat_advantage: Modifier = 2
     # A52 unconscious enemies do not flank; flanking CA for any attack by a flanker
     unconscious_flank: bool = False
     flank_melee_only: bool = False
     # A53 an unconscious target grants no combat advantage
     unconscious_grants_ca: bool = False
     # A55 a perceived unseen target: no -4, concealment -2 still applies
-    perceived_penalty: int = 2
+    perceived_penalty: Modifier = 2
     # A57 area attacks: one roll compared with each target's own defence
     area_roll_per_target: bool = False
     # A62 structures: STH lost = floor(total HEA damage / 10), cumulative (or per hit)
     sth_per_hit: bool = False
-    sth_divisor: Annotated[int, msgspec.Meta(ge=1)] = 10
+    sth_divisor: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 10
     # A63 thrown weapon range: the thrower's STR (or the target's, the literal text)
     throw_range: Literal["thrower_str", "target_str"] = "thrower_str"
     # reaction window: ask the target's side before damage (or never: no reactions asked)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 from domain.dice import Dice
 from domain.errors import RuleViolation
-from domain.rulesets.tactical.attacks import finish
 from domain.rulesets.tactical.commands import React
 from domain.rulesets.tactical.conditions import can_react
 from domain.rulesets.tactical.opportunity import decline, maybe_resume, offer_after_parry
 from domain.rulesets.tactical.records import ReactionTaken
+from domain.rulesets.tactical.resolution import finish, resolve_in_turn
 from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run, char, need_sta
 
 __all__ = ["react"]
@@ -21,8 +21,6 @@ def _next_in_queue(run: Run, dice: Dice) -> None:
     """An area's remaining targets, once the one asked has reacted."""
     queue = run.state.queue
     if queue and run.state.pending is None:
-        from domain.rulesets.tactical.area_attacks import resolve_in_turn
-
         resolve_in_turn(run, list(queue), dice)
 
 
@@ -38,8 +36,9 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
     if cmd.character != p.target:
         raise RuleViolation(f"the attack waits for {p.target}'s reaction", rule=R_STAMINA_ACTIONS)
     t = char(st, cmd.character)
+    counts = st.pending_counts
     if cmd.reaction == "none":
-        finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),), dice)
+        finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),), dice, counts=counts)
         _next_in_queue(run, dice)
         maybe_resume(run, dice)
         return
@@ -89,7 +88,7 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
             value=cost,
             effect="shielded",
         )
-    finish(run, p, (r,), dice)
+    finish(run, p, (r,), dice, counts=counts)
     _next_in_queue(run, dice)
     if r.kind == "parry" and r.effect == "parried" and st.options.parry_oa_free:
         offer_after_parry(run, t.id, p.attacker)

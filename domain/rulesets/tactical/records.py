@@ -99,6 +99,7 @@ class ResumeAttack(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     bull_rush: bool = False  # ... as a bull rush (+2 to the check)
     push: int = 1
     follow: bool = False
+    sections: tuple[tuple[int, int], ...] = ()  # a wall's sections, the origin first
 
 
 class OpportunityWindow(msgspec.Struct, frozen=True, kw_only=True, gc=False):

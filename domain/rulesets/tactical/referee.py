@@ -77,7 +77,9 @@ def set_condition(run: Run, cmd: SetCondition, dice: Dice) -> None:
             )
         )
         return
-    if cmd.source is not None:
+    if cmd.source is not None and not (
+        cmd.condition == "frightened" and cmd.source in run.state.structures
+    ):  # [Frightened]: "the creature/object frightening you": a character or a structure
         char(run.state, cmd.source)
     before = {p: getattr(c, p).cur for p in ("STA", "WIL")}
     gain_condition(

@@ -31,6 +31,7 @@ __all__ = [
     "R_STRUCTURES",
     "R_SUPERIOR",
     "R_THROW",
+    "R_TOTAL_CONCEALMENT",
     "R_TYPES",
     "R_UNSEEN",
     "Run",
@@ -58,6 +59,7 @@ R_CA = "002 Attack Modifiers / Combat Advantage"
 R_COVER = "002 Attack Modifiers / Cover"
 R_SUPERIOR = "002 Attack Modifiers / Cover / Superior Cover"
 R_CONCEALMENT = "002 Attack Modifiers / Concealment"
+R_TOTAL_CONCEALMENT = "002 Attack Modifiers / Concealment / Total Concealment"
 R_CONCENTRATION = "002 Niche Rules / Concentration"
 R_DUAL = "002 Niche Rules / Dual Wielding"
 R_REGEN = "002 Niche Rules / Regeneration"

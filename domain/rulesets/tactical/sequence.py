@@ -9,6 +9,7 @@ from domain.errors import RuleViolation
 from domain.rulesets.tactical.events import (
     CharacterDamaged,
     CharacterPlaced,
+    CharacterRevealed,
     ConcentrationEnded,
     ConcentrationPaid,
     ConditionEnded,
@@ -23,6 +24,7 @@ from domain.rulesets.tactical.events import (
     TurnStarted,
 )
 from domain.rulesets.tactical.geometry import adjacent
+from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.hits import concentration_check
 from domain.rulesets.tactical.model import Char
 from domain.rulesets.tactical.pools import after_loss, check_end, death_save
@@ -30,6 +32,7 @@ from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
     R_SEQUENCE,
     R_STAMINA,
+    R_TOTAL_CONCEALMENT,
     Run,
     char,
 )
@@ -56,9 +59,28 @@ def place(run: Run, cid: str, to: tuple[int, int]) -> None:
     w, h = st.board.width, st.board.height
     if not (0 <= sq[0] < w and 0 <= sq[1] < h):
         raise RuleViolation(f"{list(sq)} is off the map", rule=R_SEQUENCE)
-    if (st.occupied.get(sq, c.id) != c.id) or sq in st.board.blocks_move or sq in st.built:
+    if sq in st.board.blocks_move or sq in st.built:
         raise RuleViolation(f"{list(sq)} is not free", rule=R_SEQUENCE)
-    run.emit(CharacterPlaced(character=c.id, x=sq[0], y=sq[1]))
+    there = st.occupied.get(sq, c.id)
+    if there != c.id:
+        if sq not in unseen_squares(st, c):
+            raise RuleViolation(f"{list(sq)} is not free", rule=R_SEQUENCE)
+        # An unseen creature stands there: a refusal would tell the placer's side where
+        # it is, so it is revealed instead, as a move that meets one (hidden.py); the
+        # placer chooses again (RULINGS, hidden creatures).
+        run.emit(
+            CharacterRevealed(
+                character=there,
+                square=sq,
+                by=c.id,
+                reason=f"{c.id} is placed on {list(sq)}, where {there} stands unseen",
+                rule=R_TOTAL_CONCEALMENT,
+            )
+        )
+        return
+    # An invisible character's square is its side's (and the referee's) to know.
+    hidden = c.side if c.has("invisible") else None
+    run.emit(CharacterPlaced(character=c.id, x=sq[0], y=sq[1], hidden_side=hidden))
 
 
 def roll_initiative(run: Run, dice: Dice) -> None:

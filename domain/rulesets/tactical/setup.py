@@ -104,7 +104,7 @@ class SideSetup(_S, frozen=True, kw_only=True, gc=False):
     name: Name = ""
     controller: Controller = "player"
     # the sides this one fights; empty: every other side
-    hostile_to: tuple[Id, ...] = ()
+    hostile_to: Annotated[tuple[Id, ...], msgspec.Meta(max_length=16)] = ()  # sides: 16 at most
 
 
 class Stats(_S, frozen=True, kw_only=True, gc=False):

@@ -1,21 +1,35 @@
 """[Wall] of seed 002: a wall power places its sections (the shape checked by areas.py:
 orthogonal, continuous, no section next to three others, A61), each in an unoccupied
 square; sections with no valid placement left are discarded. The wall is a structure
-that blocks movement and sight, with the power's STH.
+that blocks movement and sight, with the power's STH. A section discarded on a creature
+the caster could not see reveals it (RULINGS, hidden creatures).
 """
 
 from __future__ import annotations
 
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.areas import place_wall, wall_problem
-from domain.rulesets.tactical.events import WallRaised
+from domain.rulesets.tactical.events import CharacterRevealed, WallRaised
+from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.rules import Run
 from domain.rulesets.tactical.squares import SquareTest
 
-__all__ = ["R_WALL", "raise_wall"]
+__all__ = ["R_WALL", "check_wall", "raise_wall"]
 
 R_WALL = "002 Ranges / Wall"
+
+
+def check_wall(power: str, sections: int, requested: list[Square]) -> None:
+    """The requested shape ([Wall], A61): refused before anything happens (and before the
+    opportunity attacks it provokes), whoever stands where."""
+    if not requested:
+        raise RuleViolation("name the wall's sections, the origin first", rule=R_WALL)
+    if len(requested) > sections:
+        raise RuleViolation(f"{power} places {sections} sections", rule=R_WALL)
+    problem = wall_problem(requested)
+    if problem is not None:
+        raise RuleViolation(problem, rule=R_WALL)
 
 
 def raise_wall(
@@ -30,13 +44,7 @@ def raise_wall(
     sth: int,
 ) -> None:
     st: State = run.state
-    if not requested:
-        raise RuleViolation("name the wall's sections, the origin first", rule=R_WALL)
-    if len(requested) > sections:
-        raise RuleViolation(f"{power} places {sections} sections", rule=R_WALL)
-    problem = wall_problem(requested)
-    if problem is not None:
-        raise RuleViolation(problem, rule=R_WALL)
+    check_wall(power, sections, requested)
     w, h = st.board.width, st.board.height
 
     def free(sq: Square) -> bool:
@@ -62,3 +70,18 @@ def raise_wall(
             wil_spent=wil,
         )
     )
+    # a section discarded on a creature the caster could not see: the wall met it there,
+    # and it is revealed (as a mover meeting it is, hidden.py); nothing else tells
+    unseen = unseen_squares(st, a)
+    for sq in discarded:
+        if sq in unseen:
+            hid = st.occupied[sq]
+            run.emit(
+                CharacterRevealed(
+                    character=hid,
+                    square=sq,
+                    by=a.id,
+                    reason=f"{a.id}'s wall meets {hid}, unseen in {list(sq)}",
+                    rule=R_WALL,
+                )
+            )

@@ -29,7 +29,6 @@ __all__ = [
     "Weapon",
     "attack_action",
     "check_range",
-    "frightened",
     "pool_of",
     "roll_weapon",
     "weapon_of",
@@ -155,11 +154,8 @@ def check_range(state: State, a: Char, w: Weapon, sq: Square, t: Char | None, th
         raise RuleViolation(
             f"{list(sq)} is {d} squares away; {w.id} reaches {reach}", rule=R_ATTACKS
         )
-    if d > 1 and not line_of_sight(a.pos, sq, SquareTest(sight_blockers(state).__contains__)):
+    blockers = SquareTest(sight_blockers(state).__contains__)
+    if d > 1 and not line_of_sight(
+        a.pos, sq, blockers, pinch_blocks=state.options.pinch_blocks_sight
+    ):  # A48, RULINGS pinch_blocks_sight
         raise RuleViolation(f"no line of sight to {list(sq)}", rule=R_ATTACKS)
-
-
-def frightened(a: Char, target: str | None) -> None:
-    f = a.condition("frightened")
-    if f is not None and target is not None and f.source == target:
-        raise RuleViolation(f"{a.id} is frightened of {target}", rule="002 Conditions")

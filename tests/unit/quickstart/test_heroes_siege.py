@@ -145,6 +145,29 @@ def test_trapped_hero_loses_surges_is_removed_and_revived() -> None:
     assert s.squads["n2"].level == 3
 
 
+def test_a_trapped_hero_is_revived_into_a_squad_with_room() -> None:
+    """As below, but the referee revives h into n3 once its hero left for the watchtower."""
+    squads = [
+        sq("n", "north", "paladin", 2, 5, 5),
+        sq("n2", "north", "paladin", 2, 0, 0),
+        sq("n3", "north", "paladin", 2, 9, 0),
+        sq("s", "south", "paladin", 2, 5, 6),
+    ]
+    heroes = [hero("h", "n"), hero("g", "n2"), hero("k", "n3")]
+    s = start(squads, heroes, watchtower={"x": 11, "y": 0})
+    s, _ = run(s, "EndStep")
+    s, _ = run(s, "Attack", [1, 1, 6, 1], squads=["n"], targets=["s"])
+    assert s.heroes["h"].status == "trapped"
+    with pytest.raises(RuleViolation):  # n3 has its hero
+        run(s, "ReviveHero", hero="h", squad="n3")
+    for _ in range(3):
+        s, _ = run(s, "EndStep")
+    s, _ = run(s, "RepositionHero", hero="k", watchtower=True)
+    s, ev = run(s, "ReviveHero", hero="h", squad="n3")
+    assert types(ev) == ["HeroRevived"]
+    assert (s.heroes["h"].status, s.heroes["h"].squad) == ("active", "n3")
+
+
 def test_trapped_hero_escapes_and_revive() -> None:
     squads = [
         sq("n", "north", "paladin", 2, 5, 5),

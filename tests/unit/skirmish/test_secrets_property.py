@@ -11,13 +11,26 @@ from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
+from domain.actors import Actor
 from domain.errors import DomainError
 from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.model import State
-from tests.support.skirmish_kit import ScriptedDice, cmd, fighters, ready, run, side, to_phase
+from tests.support.quickstart_play import SeededDice
+from tests.support.skirmish_kit import (
+    REF,
+    ScriptedDice,
+    cmd,
+    fighters,
+    ready,
+    run,
+    side,
+    to_phase,
+)
 
 NORTH = side("north")
+OBSERVER = Actor(role="observer")
 SOUTH_TACTICS = ("cautious_combat", "relentless_brutality")
 FACINGS = ("north", "south", "east", "west")
 
@@ -78,3 +91,73 @@ def test_norths_answers_do_not_depend_on_souths_secrets(seed: int, phase: str) -
     for _ in range(30):
         body = north_command(rng)
         assert outcome(a, dict(body)) == outcome(b, dict(body)), body
+
+
+def _random_step(rng: random.Random) -> tuple[Actor, dict[str, Any]]:
+    s = rng.choice(["north", "south"])
+    mine, theirs = ("n1", "s1") if s == "north" else ("s1", "n1")
+    body = rng.choice(
+        [
+            {"type": "IssueTactic", "army": mine, "tactic": rng.choice(SOUTH_TACTICS)},
+            {"type": "RevealTactic", "army": mine},
+            {"type": "AdjustTactic", "side": s, "army": theirs},
+            {
+                "type": "DeclareAction",
+                "army": mine,
+                "profile": rng.choice(["halberd", "heavy crossbow"]),
+                "target": theirs,
+            },
+            {"type": "MoveArmy", "army": mine, "x": rng.randint(0, 6), "y": rng.randint(56, 72)},
+            {"type": "ResolvePhase"},
+        ]
+    )
+    return (REF if body["type"] == "ResolvePhase" else side(s)), body
+
+
+def _souths_secrets_changed(state: State) -> State:
+    """The same battle as north may know it: south's tactics north has not learned, and
+    south's declarations still secret, changed."""
+    armies = dict(state.armies)
+    for k, a in armies.items():
+        if a.side == "south" and not a.tactic_public and "north" not in a.known_by:
+            other = SOUTH_TACTICS[1] if a.tactic == SOUTH_TACTICS[0] else SOUTH_TACTICS[0]
+            armies[k] = replace(a, tactic=other)
+    declared = []
+    for d in state.declared:
+        if d.side == "south":
+            profiles = [p for p in state.armies[d.army].spec.attacks if p != d.profile]
+            d = replace(d, profile=profiles[0]) if profiles else d
+        declared.append(d)
+    return replace(state, armies=armies, declared=tuple(declared))
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=0, max_value=25))
+def test_in_random_skirmishes_north_sees_and_is_answered_alike_whatever_south_hides(
+    seed: int, steps: int
+) -> None:
+    """Random battles (both sides issuing, revealing, learning tactics, declaring, moving;
+    the referee resolving phases): a copy where south's secrets differ gives north and the
+    observer the same view, and every command of north the same outcome."""
+    rng = random.Random(seed)
+    state = ready(
+        north=[fighters("n1")],
+        south=[fighters("s1")],
+        tactics={"s1": rng.choice(SOUTH_TACTICS), "n1": rng.choice(SOUTH_TACTICS)},
+    )
+    for _ in range(steps):
+        actor, body = _random_step(rng)
+        c = cmd(body.pop("type"), **body)
+        try:
+            RULESET.authorize(state, c, actor)
+            events = RULESET.decide(state, c, SeededDice(rng.randint(0, 10**6)))
+        except DomainError:
+            continue
+        for e in events:
+            state = RULESET.evolve(state, e)
+    other = _souths_secrets_changed(state)
+    for reader in (NORTH, OBSERVER):
+        assert RULESET.view(state, reader) == RULESET.view(other, reader)
+    for _ in range(30):
+        body = north_command(rng)
+        assert outcome(state, dict(body)) == outcome(other, dict(body)), body

@@ -173,3 +173,12 @@ def test_help_reroll_on_the_allys_turn() -> None:
     assert s.chars["q"].rerolls == 0
     with pytest.raises(RuleViolation):  # the token is spent
         play(s, {**save, "type": "Save"}, [1])
+
+
+def test_the_referee_sets_the_dc_of_checks_and_saves() -> None:
+    """A01: SetDC records the DC and its reason; the state's DC is the new one."""
+    s = started(make([ch("p", "a", 2, 2), ch("g", "b", 8, 8)]), [12, 2])
+    events, after = play(s, {"type": "SetDC", "dc": 14, "reason": "a slippery ledge"})
+    assert types(events) == ["DCSet"]
+    assert (events[0].dc, events[0].reason) == (14, "a slippery ledge")
+    assert after.dc == 14 != s.dc

@@ -1,0 +1,101 @@
+"""`make bench` (python -m bench.verify_export): `battle-service verify` on a long export.
+
+Writes a 1,000,000-event quickstart export (bench.__main__.bench_log: played scripts,
+each followed by an Undo; the events as `GET /battles/{id}/export` writes them, a signed
+receipt at the end) to a temporary file, then times `verify_export` over it as the CLI
+runs it (reading the file line by line): the whole chain rehashed, the dice audited and
+the receipt checked. Target: under 5 s. Not a test: it reports.
+"""
+
+from __future__ import annotations
+
+import argparse
+import tempfile
+import time
+from pathlib import Path
+
+from bench.__main__ import bench_log
+from events.envelope import StoredEvent
+from events.export_format import (
+    EXPORT_FORMAT,
+    ExportHeader,
+    ExportKey,
+    ExportReader,
+    encode_line,
+    verify_export,
+)
+from events.receipts import b64url
+from service.sealing import event_out
+from service.signing import ServiceKeys, public_key_raw
+
+__all__ = ["main", "write_export"]
+
+
+def write_export(path: Path, events: int, keys: ServiceKeys) -> None:
+    battle_id = "bench-export"
+    body = path.with_suffix(".body")
+    head_version, head_hash = 0, ""
+    with body.open("wb") as f:
+        for chunk in bench_log(battle_id, events, distinct=16):
+            f.write(
+                b"".join(
+                    encode_line(event_out(StoredEvent(position=e.version, **_fields(e))))
+                    for e in chunk
+                )
+            )
+            head_version, head_hash = chunk[-1].version, chunk[-1].hash
+    header = ExportHeader(
+        format=EXPORT_FORMAT, battle_id=battle_id, ruleset="quickstart", version=head_version,
+        head_hash=head_hash, reader=ExportReader(role="referee"), exported_at="bench",
+        public_keys=[
+            ExportKey(key_id=k, public_key=b64url(public_key_raw(key)))
+            for k, key in keys.public_keys()
+        ],
+    )  # fmt: skip
+    receipt = keys.receipt(battle_id, head_version, head_hash)
+    with path.open("wb") as out, body.open("rb") as f:
+        out.write(encode_line(header))
+        while block := f.read(1 << 20):
+            out.write(block)
+        out.write(encode_line({"receipt": receipt}))
+    body.unlink()
+
+
+def _fields(e: object) -> dict[str, object]:
+    names = (
+        "battle_id", "version", "type", "data", "audience", "recorded_at", "actor",
+        "command_id", "prev_hash", "hash", "salt",
+    )  # fmt: skip
+    return {n: getattr(e, n) for n in names}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="bench.verify_export")
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    keys = ServiceKeys.generate()
+    print(f"== battle-service verify on a {args.events:,}-event export ==")
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "export.jsonl"
+        t0 = time.perf_counter()
+        write_export(path, args.events, keys)
+        print(f"written            : {path.stat().st_size / 1e6:,.0f} MB in "
+              f"{time.perf_counter() - t0:.1f} s")  # fmt: skip
+        times = []
+        for _ in range(args.rounds):
+            t0 = time.perf_counter()
+            with path.open("rb") as f:
+                report = verify_export(f)
+            times.append(time.perf_counter() - t0)
+            assert report.ok, report.first_failure
+        best = min(times)
+        print(
+            f"verify             : {best:.2f} s best of {args.rounds} "
+            f"({args.events / best:,.0f} events/s; target < 5 s), "
+            f"{report.events_checked:,} events, {report.client_dice:,} table dice"
+        )
+
+
+if __name__ == "__main__":
+    main()

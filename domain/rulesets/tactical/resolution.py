@@ -1,0 +1,212 @@
+"""Resolution of an attack record of seed 002 once it is rolled ([Attacks], [Stamina Actions]
+reactions): whether the target is asked for a reaction ("before damage is rolled", A10),
+several records of one action in turn (an area's targets, a dual wield's two rolls), and
+`finish`: the reactions applied, the damage and the pool hit, the consequences; the
+hidden outcome of an attack on an unseen square ([Targeting What You Can't See §2]) and
+[Structures] STH damage.
+"""
+
+from __future__ import annotations
+
+from msgspec.structs import replace
+
+from domain.dice import Dice
+from domain.rulesets.tactical.conditions import can_react
+from domain.rulesets.tactical.events import (
+    AttackDeclared,
+    AttackResolved,
+    StructureDamaged,
+    UnseenAttackResolved,
+)
+from domain.rulesets.tactical.hits import after_hit, concentration_check
+from domain.rulesets.tactical.model import Char, Condition, State
+from domain.rulesets.tactical.pools import after_loss, check_end, gain_condition
+from domain.rulesets.tactical.records import AttackRecord, ReactionTaken
+from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run
+
+__all__ = [
+    "asks_reaction",
+    "finish",
+    "finish_unseen",
+    "reactions_open",
+    "resolve_in_turn",
+    "structure_damage",
+]
+
+
+def asks_reaction(st: State, t: Char, record: AttackRecord) -> bool:
+    """A10: the attack waits for `t`'s reaction ("before damage is rolled") when it would
+    deal damage and `t` may and can take one ([Stamina Actions], one a round)."""
+    return (
+        record.damage > 0
+        and st.options.reaction_window == "ask"
+        and can_react(st, t) is None
+        and (st.active != t.id or st.options.react_on_own_turn)
+        and bool(reactions_open(st, t, record))
+    )
+
+
+def reactions_open(state: State, t: Char, record: AttackRecord) -> tuple[str, ...]:
+    """The reactions `t` could take against `record` with what it holds and its STA."""
+    items = state.board.items
+    held = [items[i] for i in (t.main_hand, t.off_hand) if i is not None and i in items]
+    sta = t.STA.cur
+    rich = state.options.allow_overspend
+    out: list[str] = []
+    if sta >= 6 or rich:
+        out.append("dodge")
+    if record.weapon_kind == "melee" and (sta >= 1 or rich) and any(i.parry for i in held):
+        out.append("parry")
+    if any(i.shield for i in held):
+        out.append("shield")
+    return tuple(out)
+
+
+def resolve_in_turn(
+    run: Run, records: list[AttackRecord], dice: Dice, *, first_counts: bool = False
+) -> None:
+    """Several attack records of one action (an area's targets, a dual-wield's two rolls),
+    each target in turn: one that can react is asked first (the rest wait in the queue of
+    its AttackDeclared), the others take the damage at once. `first_counts`: the first
+    record carries the attack action and its costs (a dual wield); an area's went with
+    its AreaCovered."""
+    for i, record in enumerate(records):
+        st = run.state
+        if st.phase != "combat":
+            return
+        counts = first_counts and i == 0
+        t = st.chars[record.target or ""]
+        if asks_reaction(st, t, record):
+            run.emit(
+                AttackDeclared(
+                    attack=record,
+                    reactor=t.id,
+                    queue=tuple(records[i + 1 :]),
+                    counts_action=counts,
+                )
+            )
+            return
+        finish(run, record, (), dice, counts=counts)
+    check_end(run)
+
+
+def finish_unseen(run: Run, record: AttackRecord, t: Char | None, dice: Dice) -> None:
+    """[Targeting What You Can't See §2]: a miss must not tell whether anyone was there.
+
+    The public event is the same for an empty square and a miss; who was there is in a
+    referee-only event, emitted in both cases so that its presence tells nothing either.
+    """
+    damage = record.damage if t is not None else 0
+    hit = t is not None and damage > 0
+    if hit:
+        assert t is not None
+        record = replace(record, target=t.id, target_kind="character")
+        finish(run, record, (), dice)
+    else:
+        public = replace(record, defence=0, damage=0, target=None)
+        run.emit(AttackResolved(attack=public, damage=0, hit=False))
+    run.emit(
+        UnseenAttackResolved(
+            attacker=record.attacker,
+            squares=(record.square,),
+            present=(t.id,) if t is not None else (),
+            detail=(
+                "empty square: the attack fails automatically"
+                if t is None
+                else f"{t.id} was there: total {record.total} - {record.defence_stat} "
+                f"{record.defence} = {damage}"
+            ),
+        )
+    )
+
+
+def structure_damage(run: Run, sid: str, pool: str, damage: int) -> None:
+    """[Structures]: every 10 HEA damage is 1 STH (cumulative, A62); STA/WIL do nothing."""
+    s = run.state.structures[sid]
+    if pool != "HEA" or damage <= 0 or s.destroyed:
+        return
+    o = run.state.options
+    total = s.hea_damage + damage
+    per_hit = (s.sth_max - s.sth) + damage // o.sth_divisor
+    lost = per_hit if o.sth_per_hit else total // o.sth_divisor
+    after = max(s.sth_max - lost, 0)
+    run.emit(
+        StructureDamaged(
+            structure=sid,
+            hea_damage=damage,
+            total_hea_damage=total,
+            sth_before=s.sth,
+            sth_after=after,
+            destroyed=after <= 0,
+        )
+    )
+
+
+def finish(
+    run: Run,
+    record: AttackRecord,
+    reactions: tuple[ReactionTaken, ...],
+    dice: Dice,
+    *,
+    counts: bool = True,
+) -> None:
+    """Apply the attack after its reactions: the damage, the pool hit, the consequences."""
+    st = run.state
+    damage = record.damage
+    negated = False
+    for r in reactions:
+        if r.kind == "dodge":
+            damage -= r.value
+        elif r.kind in ("parry", "shield") and r.effect in ("parried", "shielded"):
+            negated = True
+    bonus = 0
+    t = st.chars.get(record.target) if record.target_kind == "character" and record.target else None
+    if (
+        t is not None
+        and t.has("exposed")
+        and damage > 0
+        and st.options.exposed_bonus == "to_damage"
+    ):
+        bonus = st.options.exposed_amount
+    final = damage + bonus
+    hit = final > 0
+    if negated:
+        shield = any(r.kind == "shield" and r.effect == "shielded" for r in reactions)
+        hit = shield and not st.options.shield_is_miss
+        final = 0
+    run.emit(
+        AttackResolved(
+            attack=record,
+            reactions=reactions,
+            exposed_bonus=bonus if not negated else 0,
+            damage=max(final, 0),
+            hit=hit,
+            counts_action=counts,
+        )
+    )
+    for r in reactions:
+        if r.kind in ("shield", "parry", "dodge") and r.sta:
+            c = run.state.chars[r.character]
+            if r.kind == "shield" and st.options.shield_exposure == "separate_saveable":
+                if c.STA.cur <= 0 < c.STA.cur + r.sta:
+                    gain_condition(
+                        run,
+                        c.id,
+                        Condition(name="exposed", no_save_before=c.turns_taken + 2),
+                        "shielded down to 0 or less STA (A17)",
+                        R_STAMINA_ACTIONS,
+                    )
+                continue
+            after_loss(run, r.character, "STA", c.STA.cur + r.sta, f"{r.kind} reaction")
+    if record.target_kind == "structure" and record.target is not None:
+        structure_damage(run, record.target, record.pool, final)
+    elif t is not None and final > 0:
+        before = getattr(t, record.pool).cur
+        after_loss(run, t.id, record.pool, before, f"attack by {record.attacker}")
+        concentration_check(run, t.id, final, dice)
+    if t is not None and hit:
+        after_hit(run, record, t.id)
+    if record.sta_spent:
+        c = run.state.chars[record.attacker]
+        after_loss(run, c.id, "STA", c.STA.cur + record.sta_spent, "stamina spent")
+    check_end(run)

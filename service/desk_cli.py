@@ -1,0 +1,215 @@
+"""The referee's desk on the command line: `export` a battle from the store, `verify` an
+exported file with nothing else, `replay` it to a version.
+
+`verify` and `replay` need no server and no database: only the file (and, for `verify`,
+the service's public key as the caller knows it, and receipts it kept). `verify` shows a
+progress bar on a terminal (rich), none when its output is piped.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+import msgspec
+
+__all__ = ["COMMANDS", "add_parsers", "export_command", "replay_command", "run", "verify_command"]
+
+COMMANDS = ("export", "verify", "replay")
+
+
+def add_parsers(sub: Any) -> None:
+    """The desk's subcommands, on `battle-service`'s subparsers."""
+    export = sub.add_parser(
+        "export", help="write a battle as JSON Lines from BATTLE_DB (the whole log, with a receipt)"
+    )
+    export.add_argument("battle_id")
+    export.add_argument("-o", "--out", help="the file to write (default: standard output)")
+    verify = sub.add_parser(
+        "verify",
+        help="check an exported battle with no server and no database (exit 1 if it fails)",
+    )
+    verify.add_argument("file", help="the export (GET /battles/{id}/export or `export`)")
+    verify.add_argument(
+        "--key",
+        action="append",
+        default=[],
+        help="the service's public key (GET /keys; repeat for several); default: the file's",
+    )
+    verify.add_argument(
+        "--receipt",
+        action="append",
+        default=[],
+        help="a receipt kept from a command answer (its JSON or a file holding it; repeat)",
+    )
+    replay = sub.add_parser("replay", help="print the state an exported battle had at a version")
+    replay.add_argument("file")
+    replay.add_argument("--to", type=int, help="the version (default: the file's last)")
+
+
+def run(args: Any) -> int:
+    if args.command == "export":
+        return export_command(args.battle_id, args.out)
+    if args.command == "verify":
+        return verify_command(args.file, args.key, args.receipt)
+    return replay_command(args.file, args.to)
+
+
+def export_command(battle_id: str, out: str | None) -> int:
+    """Write the whole log of `battle_id` (as the referee sees it) from BATTLE_DB."""
+    from service.app import make_store, service_keys
+    from service.battles import BattleService
+    from service.errors import ServiceError
+    from service.export import export_lines
+    from service.settings import Settings
+
+    settings = Settings.from_env()
+
+    async def run(sink: IO[bytes]) -> None:
+        store = make_store(settings)
+        keys = service_keys(settings, store)
+        await store.open()
+        try:
+            service = BattleService(store, signing=keys, snapshot_every=0)
+            async for chunk in await export_lines(service, battle_id, None):
+                sink.write(chunk)
+        finally:
+            await store.close()
+
+    try:
+        if out is None:
+            asyncio.run(run(sys.stdout.buffer))
+        else:
+            with open(out, "wb") as f:
+                asyncio.run(run(f))
+    except ServiceError as e:
+        print(f"export failed: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+def _lines(path: Path) -> Iterator[bytes]:
+    with path.open("rb") as f:
+        yield from f
+
+
+def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
+    """Check an exported file offline; print what was checked and the first failure."""
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, TextColumn
+
+    from events.export_format import InvalidExport, verify_export
+    from events.receipts import InvalidReceipt, load_public_key, parse_receipt
+    from service.cli import _text_or_file
+
+    path = Path(file)
+    try:
+        public = [load_public_key(_text_or_file(k).strip()) for k in keys]
+        kept = [parse_receipt(_text_or_file(r)) for r in receipts]
+    except (ValueError, InvalidReceipt) as e:
+        print(f"bad argument: {e}", file=sys.stderr)
+        return 2
+    total = path.stat().st_size
+    console = Console(stderr=True)
+    try:
+        if console.is_terminal:
+            with Progress(
+                TextColumn("verifying"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
+                console=console, transient=True,
+            ) as bar:  # fmt: skip
+                task = bar.add_task("verify", total=total)
+                read = 0
+
+                def lines() -> Iterator[bytes]:
+                    nonlocal read
+                    for line in _lines(path):
+                        read += len(line)
+                        yield line
+
+                report = verify_export(
+                    lines(),
+                    keys=public,
+                    kept=kept,
+                    progress=lambda _: bar.update(task, completed=read),
+                )
+        else:
+            report = verify_export(_lines(path), keys=public, kept=kept)
+    except InvalidExport as e:
+        print(f"{file}: not a readable export: {e}", file=sys.stderr)
+        return 1
+    except OSError as e:
+        print(f"{file}: {e}", file=sys.stderr)
+        return 2
+    _print_report(report)
+    return 0 if report.ok else 1
+
+
+def _print_report(report: Any) -> None:
+    print(f"battle {report.battle_id}")
+    print(
+        f"  chain: {'ok' if report.chain_ok else 'BROKEN'} ({report.events_checked} events, "
+        f"{report.events_sealed} sealed: checked by their links)"
+    )
+    print(
+        f"  dice: {'ok' if report.dice_ok else 'FAILED'} ({report.dice_checked} server dice "
+        f"recomputed, {report.dice_pending} pending an unrevealed seed, {report.client_dice} "
+        "from the table)"
+    )
+    where = (
+        "the keys given" if report.keys_from == "caller"
+        else "the file's own keys (pass --key from GET /keys to prove who signed)"
+    )  # fmt: skip
+    for r in report.receipts:
+        print(
+            f"  receipt ({r.source}, version {r.version}): {'ok' if r.ok else 'FAILED'}: {r.detail}"
+        )
+    print(f"  receipts checked against {where}")
+    if report.ok:
+        print("VERIFIED")
+    else:
+        print(f"FAILED: {report.first_failure}")
+
+
+def replay_command(file: str, to: int | None) -> int:
+    """Print the referee's view of the state at version `to` (default: the file's head)."""
+    from domain.actors import Actor
+    from domain.battle import Timeline
+    from domain.rulesets import get_ruleset
+    from events.envelope import StoredEvent
+    from events.export_format import InvalidExport, read_export
+
+    try:
+        header, events, _ = read_export(_lines(Path(file)))
+    except (InvalidExport, OSError) as e:
+        print(f"{file}: {e}", file=sys.stderr)
+        return 2
+    whole = [e for e in events if type(e) is StoredEvent]
+    if len(whole) != len(events):
+        print(
+            f"{file}: {len(events) - len(whole)} events are sealed in this export: replay "
+            "needs an export by the referee (or of a finished battle)",
+            file=sys.stderr,
+        )
+        return 2
+    ruleset = get_ruleset(header.ruleset)
+    if ruleset is None:
+        print(f"ruleset {header.ruleset} is not in this build", file=sys.stderr)
+        return 2
+    version = header.version if to is None else to
+    if not 1 <= version <= len(whole):
+        print(f"--to {version} is outside 1..{len(whole)}", file=sys.stderr)
+        return 2
+    timeline = Timeline(ruleset)
+    try:
+        timeline.extend(e.data for e in whole[:version])
+    except Exception as e:  # a fork's start or a log this build cannot fold: say which
+        print(f"cannot replay {file} to version {version}: {e}", file=sys.stderr)
+        return 1
+    state = timeline.state_at(version)
+    view = ruleset.view(state.game, Actor(role="referee"))
+    out = {"battle_id": header.battle_id, "version": version, "state": view}
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(out).decode(), indent=2) + "\n")
+    return 0

@@ -1,0 +1,76 @@
+"""What every reader of a battle is given, checked against the referee's whole log: each
+event it may not see is handed sealed (its links and audience, nothing else) in the log, in
+the command answers it received and in its view, and the chain of what it was given verifies
+(by the service and by the client's own audit); the battle's SSE stream and the global
+stream hand the same as the log. Shared by the hidden-information properties
+of every ruleset (issue 16)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from events.verify import audit_log, decode_read
+from tests.e2e.battle_client import Battle
+from tests.e2e.sealed_kit import raw_events
+from tests.support.sse import take
+
+__all__ = ["SEALED_KEYS", "check_reads", "sealed_of"]
+
+SEALED_KEYS = {"version", "audience", "prev_hash", "hash", "sealed"}
+
+
+def sealed_of(e: dict[str, Any]) -> dict[str, Any]:
+    return {**{k: e[k] for k in SEALED_KEYS - {"sealed"}}, "sealed": True}
+
+
+def _may_see(who: str, audience: str) -> bool:
+    return audience == "all" or audience == f"side:{who}"
+
+
+def check_reads(
+    b: Battle,
+    readers: list[str],
+    answers: dict[str, list[dict[str, Any]]],
+    *,
+    unsealed: bool = False,
+) -> int:
+    """Check every reader (a side's name or "observer"); `answers[who]` holds the events of
+    the command answers `who` was given. Answers how many events were hidden from someone."""
+    full = b.events("referee")
+    by_version = {e["version"]: e for e in full}
+    hidden = [e for e in full if e["audience"] != "all"]
+    assert all(len(e["salt"]) == 32 for e in hidden), "a hidden event without its salt"
+    for who in readers:
+        secret = [e for e in hidden if not unsealed and not _may_see(who, e["audience"])]
+        rest = b.events(who)
+        assert [e["version"] for e in rest] == [e["version"] for e in full]
+        assert _streamed(b, who, len(full)) == rest  # the live stream hands the same
+        first = full[0]["position"]
+        assert _streamed(b, who, len(full), f"/events/stream?after={first - 1}") == rest
+        for e, whole in zip(rest, full, strict=True):
+            assert e == (sealed_of(whole) if whole in secret else whole), ("read", who, e)
+        given = answers.get(who, [])
+        for e in given:  # a command answer seals what its caller may not see (then)
+            whole = by_version[e["version"]]
+            hide = not _may_see(who, whole["audience"])
+            assert e == (sealed_of(whole) if hide else whole), ("answer", who, e)
+        view = b.http.get(f"/battles/{b.id}", headers=b.auth(who)).text
+        text = json.dumps([rest, [e for e in given if e.get("sealed")]]) + view
+        for e in secret:  # nothing of it anywhere: not its salt, its data or its time
+            assert e["salt"] not in text, (who, e)
+            assert json.dumps(e["data"]) not in text, (who, e)
+        report = b.http.get(f"/battles/{b.id}/verify", headers=b.auth(who))
+        assert report.status_code == 200, report.text
+        got = report.json()
+        assert got["ok"] and got["chain_ok"] and got["events_sealed"] == len(secret), got
+        own = audit_log(decode_read(raw_events(b, who)))
+        assert own.ok and own.events_sealed == len(secret), own
+    return len(hidden)
+
+
+def _streamed(b: Battle, who: str, count: int, path: str = "") -> list[Any]:
+    """The first `count` events of the battle's SSE stream (or of `path`) as `who`."""
+    url = path or f"/battles/{b.id}/events/stream?after=0"
+    with b.http.stream("GET", url, headers=b.auth(who)) as r:
+        return [e.data for e in take(r, count)]

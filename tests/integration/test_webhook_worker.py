@@ -1,0 +1,175 @@
+"""The webhook worker on every store, delivering to a real receiver process: what each
+endpoint is sent (its cursor, battle and type filters, the events as the integration's
+key reads them), that a tampered endpoint row is never delivered to, and that two
+workers on one database send each delivery once."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from standardwebhooks.webhooks import Webhook
+
+from domain.actors import Actor
+from events.envelope import Integration
+from events.store import EventStore
+from service.auth import Principal, hash_key
+from service.battles import BattleService
+from service.schemas import CommandRequest, CreateBattleRequest
+from service.signing import ServiceKeys
+from service.webhook_endpoints import WebhookEndpoints
+from service.webhook_retry import RetrySchedule
+from service.webhook_worker import WebhookWorker
+from tests.integration.conftest import Backend
+from tests.support.quickstart_play import SETUP
+from tests.support.webhook_receiver import Receiver
+
+KEYS = ServiceKeys.generate()
+
+
+@pytest.fixture
+def receiver(tmp_path: Path) -> Iterator[Receiver]:
+    r = Receiver(tmp_path / "received.jsonl", "200")
+    try:
+        yield r
+    finally:
+        r.stop()
+
+
+class Kit:
+    """A service, its endpoints and a worker on one store, with one integration."""
+
+    def __init__(self, store: EventStore) -> None:
+        self.store = store
+        self.service = BattleService(store, signing=KEYS)
+        self.endpoints = WebhookEndpoints(
+            store, self.service.keys, self.service.keys.macs, self.service.secrets
+        )
+        self.worker = WebhookWorker(
+            self.service, self.endpoints, RetrySchedule(), timeout=5, poll_seconds=1
+        )
+
+    async def integration(self, name: str = "vtt") -> str:
+        vtt = Integration(integration_id=name, key_hash=hash_key(f"bk_{name}"), name=name)
+        mac = self.service.keys.macs.integration(vtt)
+        await self.store.save_integration(msgspec.structs.replace(vtt, mac=mac))
+        return name
+
+    async def battle(self, integration_id: str) -> str:
+        req = CreateBattleRequest(ruleset="quickstart", setup=SETUP)
+        return (await self.service.create(req, integration_id=integration_id)).battle_id
+
+    async def ruling(self, battle_id: str, audience: str = "all") -> None:
+        command = {"type": "RecordRuling", "ruling": "r", "reason": "x", "audience": audience}
+        referee = Principal(battle_id, Actor(role="referee"))
+        await self.service.execute(
+            battle_id,
+            referee,
+            CommandRequest(command=msgspec.Raw(msgspec.json.encode(command))),
+            None,
+        )
+
+
+def _payloads(receiver: Receiver, secret: str, endpoint: str = "/hook") -> list[dict[str, Any]]:
+    return [
+        Webhook(secret).verify(q["body"], q["headers"])
+        for q in receiver.requests()
+        if q["path"] == endpoint
+    ]
+
+
+async def test_each_endpoint_gets_what_it_asked_for_from_its_registration_on(
+    store: EventStore, receiver: Receiver
+) -> None:
+    kit = Kit(store)
+    vtt = await kit.integration()
+    before = await kit.battle(vtt)
+    everything, secret_all = await kit.endpoints.create(vtt, f"{receiver.url}/all", [], None, 1.0)
+    one = await kit.battle(vtt)
+    rulings, secret_rulings = await kit.endpoints.create(
+        vtt, f"{receiver.url}/rulings", ["RulingRecorded"], one, 2.0
+    )
+    other = await kit.battle(await kit.integration("bot"))  # not this integration's
+    await kit.ruling(before)
+    await kit.ruling(one, audience="referee")  # hidden: the integration opens it as referee
+    await kit.ruling(other)
+    await kit.service.reveal(one, Principal(one, Actor(role="referee")), None)  # not a ruling
+    try:
+        assert await kit.worker.run_once() == 5
+    finally:
+        await kit.worker.stop()
+
+    got = _payloads(receiver, secret_all, "/hook/all")
+    events = [(p["data"]["battle_id"], p["data"]["event"]["type"]) for p in got]
+    # battles go side by side; each battle's events in order
+    assert [e[1] for e in events if e[0] == one] == [
+        "BattleCreated",
+        "RulingRecorded",
+        "DiceSeedRevealed",
+    ]
+    assert [e for e in events if e[0] != one] == [(before, "RulingRecorded")]
+    hidden = next(
+        p for p in got if p["data"]["battle_id"] == one and p["data"]["event"]["version"] == 2
+    )["data"]["event"]
+    assert hidden["audience"] == "referee" and hidden["salt"] and "sealed" not in hidden
+    log = await kit.service.events(one, Actor(role="referee"), 0, 10)
+    assert msgspec.json.decode(msgspec.json.encode(log.events[1])) == hidden  # as the log reads it
+
+    got = _payloads(receiver, secret_rulings, "/hook/rulings")
+    assert [(p["data"]["battle_id"], p["data"]["event"]["version"]) for p in got] == [(one, 2)]
+    deliveries = await store.list_webhook_deliveries(everything.endpoint_id)
+    assert [d.status for d in deliveries] == ["delivered"] * 4
+    assert rulings.battle_id == one
+
+
+async def test_a_tampered_endpoint_row_is_never_delivered_to(
+    backend: Backend, store: EventStore, receiver: Receiver
+) -> None:
+    assert backend.raw_mutate is not None
+    kit = Kit(store)
+    vtt = await kit.integration()
+    endpoint, _ = await kit.endpoints.create(vtt, f"{receiver.url}/mine", [], None, 1.0)
+    await kit.battle(vtt)
+    try:
+        assert await kit.worker.run_once() == 1
+        await kit.battle(vtt)
+        await backend.raw_mutate(
+            "UPDATE webhook_endpoints SET url = ? WHERE endpoint_id = ?",
+            (f"{receiver.url}/attacker", endpoint.endpoint_id),
+        )
+        assert await kit.worker.run_once() == 0
+    finally:
+        await kit.worker.stop()
+    assert [q["path"] for q in receiver.requests()] == ["/hook/mine"]
+
+
+async def test_two_workers_send_each_delivery_once(backend: Backend, receiver: Receiver) -> None:
+    stores = [await backend.connect(), await backend.connect()]
+    try:
+        kits = [Kit(s) for s in stores]
+        vtt = await kits[0].integration()
+        _, secret = await kits[0].endpoints.create(vtt, receiver.url, [], None, 1.0)
+        battles = [await kits[0].battle(vtt) for _ in range(6)]
+        for _ in range(3):
+            for b in battles:
+                await kits[0].ruling(b)
+        try:
+            made = await asyncio.gather(*(k.worker.run_once() for k in kits))
+            made += await asyncio.gather(*(k.worker.run_once() for k in kits))
+        finally:
+            for kit in kits:
+                await kit.worker.stop()
+        assert sum(made) == 24
+        got = _payloads(receiver, secret)
+        ids = [q["headers"]["webhook-id"] for q in receiver.requests()]
+        assert len(ids) == len(set(ids)) == 24
+        for b in battles:
+            versions = [p["data"]["event"]["version"] for p in got if p["data"]["battle_id"] == b]
+            assert versions == [1, 2, 3, 4]
+    finally:
+        for s in stores:
+            await s.close()
