@@ -68,6 +68,7 @@ def test_battle_and_state_reads_carry_the_version_as_etag_and_answer_304(
     r = http.get(path, headers=auth)
     assert r.headers["etag"] == '"1"'
     assert "authorization" in r.headers["vary"].lower()
+    assert r.headers["cache-control"] == "private, no-cache"
     for tag in ('"1"', 'W/"1"', '"7", "1"', "*", "1", '"01"'):
         r = http.get(path, headers={**auth, "If-None-Match": tag})
         assert r.status_code == 304, tag
