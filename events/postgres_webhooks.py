@@ -251,6 +251,19 @@ class PostgresWebhooks:
         )
         return [attempt_of(r) for r in rows]
 
+    async def prune_webhook_deliveries(self, delivered_before: float, limit: int = 1000) -> int:
+        async def run(conn: _Conn) -> int:
+            # their attempts go with them (ON DELETE CASCADE)
+            cur = await conn.execute(
+                "DELETE FROM webhook_deliveries WHERE delivery_id IN (SELECT delivery_id "
+                "FROM webhook_deliveries WHERE status = 'delivered' AND delivered_at < %s "
+                "LIMIT %s)",
+                (delivered_before, limit),
+            )
+            return cur.rowcount
+
+        return await self._in_transaction(run)
+
 
 def _marks(n: int) -> str:
     return ", ".join(["%s"] * n)

@@ -319,6 +319,22 @@ class SQLiteWebhooks:
         rows = await self._read(lambda c: c.execute(sql, ids).fetchall())
         return [attempt_of(r) for r in rows]
 
+    async def prune_webhook_deliveries(self, delivered_before: float, limit: int = 1000) -> int:
+        def job(cur: sqlite3.Cursor) -> int:
+            ids = [
+                (row[0],)
+                for row in cur.execute(
+                    "SELECT delivery_id FROM webhook_deliveries WHERE status = 'delivered' "
+                    "AND delivered_at < ? LIMIT ?",
+                    (delivered_before, limit),
+                )
+            ]
+            cur.executemany("DELETE FROM webhook_attempts WHERE delivery_id = ?", ids)
+            cur.executemany("DELETE FROM webhook_deliveries WHERE delivery_id = ?", ids)
+            return len(ids)
+
+        return await self._write(job)
+
 
 def _insert_attempt(cur: sqlite3.Cursor, a: WebhookAttempt) -> None:
     # Numbered here, not by the caller: a worker whose lease ran out and the one that

@@ -96,3 +96,9 @@ class WebhookStore(Protocol):
     async def list_webhook_attempts(self, delivery_ids: Sequence[str]) -> list[WebhookAttempt]:
         """The attempts of these deliveries, by delivery then attempt number."""
         ...
+
+    async def prune_webhook_deliveries(self, delivered_before: float, limit: int = 1000) -> int:
+        """Forget up to `limit` deliveries delivered before that time, with their attempts
+        (the outbox would otherwise keep a copy of every event per endpoint for ever); how
+        many. Pending deliveries are never pruned."""
+        ...

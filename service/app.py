@@ -101,6 +101,7 @@ def _webhook_worker(
         schedule,
         timeout=settings.webhook_timeout,
         poll_seconds=settings.webhook_poll_seconds,
+        retention_days=settings.webhook_retention_days,
     )
 
 

@@ -43,3 +43,17 @@ def add_examples(doc: dict[str, Any], unions: TypedUnions) -> None:
                 ref = mapping.get(tag)
                 if ref is not None:  # a type since removed: dropped at the next harvest
                     schemas[ref.removeprefix(_REF)]["examples"] = [example]
+    _request_examples(schemas)
+
+
+def _request_examples(schemas: dict[str, Any]) -> None:
+    """The bodies of createBattle and postCommand, from the same harvest: the setup of the
+    battle played for it, and a move of one of its squads."""
+    battle = harvested_examples().get(BATTLE_KEY, {}).get("events", {}).get("BattleCreated")
+    move = harvested_examples().get("quickstart", {}).get("commands", {}).get("MoveSquad")
+    if battle is not None:
+        schemas["CreateBattleRequest"]["examples"] = [
+            {"ruleset": battle["ruleset"], "setup": battle["setup"], "title": "At the ford"}
+        ]
+    if move is not None:
+        schemas["CommandRequest"]["examples"] = [{"command": move}]

@@ -130,7 +130,8 @@ def polish(doc: dict[str, Any]) -> dict[str, Any]:
         for op in item.values():
             used.update(op.get("tags", []))
             op.setdefault("security", [])  # none declared: a public route
-            op.setdefault("description", _OPERATIONS.get(op["operationId"], op["summary"]))
+            fallback = op.get("summary") or op.get("operationId", "")
+            op.setdefault("description", _OPERATIONS.get(op.get("operationId", ""), fallback))
             for param in op.get("parameters", []):
                 _parameter(param)
             for status, response in op.get("responses", {}).items():

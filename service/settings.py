@@ -46,6 +46,8 @@ BATTLE_WEBHOOK_DISABLE_AFTER    seconds of failures after which an endpoint is d
                                 (default 86400: a day)
 BATTLE_WEBHOOK_POLL_SECONDS     how often the worker looks for new events and due retries
                                 (default 1)
+BATTLE_WEBHOOK_RETENTION_DAYS   days a delivered delivery (and its attempts) stays readable
+                                (default 7)
 BATTLE_WEBHOOK_ALLOWED_HOSTS    comma-separated host names (or IP addresses) webhook URLs may
                                 name; unset: any (restrict egress at the network as well)
 """
@@ -109,6 +111,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     webhook_retry_max: float = 3600.0
     webhook_disable_after: float = 86_400.0
     webhook_poll_seconds: float = 1.0
+    webhook_retention_days: float = 7.0
     webhook_allowed_hosts: tuple[str, ...] = ()
 
     @classmethod
@@ -199,6 +202,7 @@ def _webhook_settings(env: dict[str, str]) -> dict[str, Any]:
         "webhook_retry_max": _positive(env, "BATTLE_WEBHOOK_RETRY_MAX", 3600.0),
         "webhook_disable_after": _positive(env, "BATTLE_WEBHOOK_DISABLE_AFTER", 86_400.0),
         "webhook_poll_seconds": _positive(env, "BATTLE_WEBHOOK_POLL_SECONDS", 1.0),
+        "webhook_retention_days": _positive(env, "BATTLE_WEBHOOK_RETENTION_DAYS", 7.0),
         "webhook_allowed_hosts": tuple(
             h.strip().lower().strip("[]")
             for h in env.get("BATTLE_WEBHOOK_ALLOWED_HOSTS", "").split(",")

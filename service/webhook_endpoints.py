@@ -3,9 +3,11 @@
 An endpoint belongs to one integration and is reached only with its key. Its signing
 secret (Standard Webhooks: `whsec_` + base64 of 24 random bytes) is shown once, at
 creation or rotation, and kept sealed at rest (service.secrets_at_rest, bound to the
-endpoint); the row carries the service's MAC over its URL, filters and sealed secret
-(service.record_macs), checked before every delivery: a row pointed elsewhere by a
-database writer is never delivered to.
+endpoint). After a rotation the old secret still signs for ROTATION_GRACE (a day):
+each delivery then carries both signatures, as the specification allows, so a receiver
+can switch secrets without losing a delivery. The row carries the service's MAC over
+its URL, filters and sealed secret (service.record_macs), checked before every
+delivery: a row pointed elsewhere by a database writer is never delivered to.
 
 Only http and https URLs are taken, and only to the hosts of
 BATTLE_WEBHOOK_ALLOWED_HOSTS when that is set. This does not stop an integration from
@@ -36,6 +38,7 @@ from service.secrets_at_rest import SecretBox, SecretDamaged
 __all__ = [
     "EVENT_TYPES",
     "MAX_ENDPOINTS",
+    "ROTATION_GRACE",
     "EndpointDamaged",
     "WebhookEndpoints",
     "check_url",
@@ -44,6 +47,16 @@ __all__ = [
 MAX_ENDPOINTS = 20  # per integration: each one is a copy of every event it wants
 _SECRET_BYTES = 24
 _SECRET_NAME = "webhook-secret"
+ROTATION_GRACE = 86_400.0  # seconds the secret a rotation replaced still signs
+
+
+class _Secrets(msgspec.Struct, kw_only=True):
+    """What is sealed in an endpoint's `secret`: its secret, and the one it replaced with
+    the time until which that one still signs."""
+
+    current: bytes
+    previous: bytes | None = None
+    previous_until: float | None = None
 
 
 def _event_types() -> frozenset[str]:
@@ -110,7 +123,7 @@ class WebhookEndpoints:
             url=url,
             event_types=tuple(dict.fromkeys(event_types)),
             battle_id=battle_id,
-            secret=self._box.seal_secret(endpoint_id, _SECRET_NAME, raw),
+            secret=self._seal(endpoint_id, _Secrets(current=raw)),
             created_at=now,
             cursor=await self._store.last_position(),
         )
@@ -125,27 +138,48 @@ class WebhookEndpoints:
             raise NotFound(f"no webhook endpoint {endpoint_id}", code="webhook-not-found")
         return found
 
-    async def rotate(self, endpoint: WebhookEndpoint) -> str:
+    async def rotate(self, endpoint: WebhookEndpoint, now: float) -> str:
+        """A new secret (to be shown once); the old one still signs until now + grace."""
+        old = self._open(endpoint)
         raw, text = _new_secret()
-        rotated = msgspec.structs.replace(
-            endpoint, secret=self._box.seal_secret(endpoint.endpoint_id, _SECRET_NAME, raw)
-        )
+        kept = _Secrets(current=raw, previous=old.current, previous_until=now + ROTATION_GRACE)
+        rotated = msgspec.structs.replace(endpoint, secret=self._seal(endpoint.endpoint_id, kept))
         mac = self._macs.webhook_endpoint(rotated)
         if not await self._store.replace_webhook_secret(endpoint.endpoint_id, rotated.secret, mac):
             raise NotFound(f"no webhook endpoint {endpoint.endpoint_id}", code="webhook-not-found")
         return text
 
+    def signing_secrets(self, endpoint: WebhookEndpoint, now: float) -> list[str]:
+        """The secrets a delivery made now is signed with: the current one, and the one it
+        replaced while that is within its grace."""
+        kept = self._open(endpoint)
+        found = [_secret_text(kept.current)]
+        if kept.previous is not None and (kept.previous_until or 0) > now:
+            found.append(_secret_text(kept.previous))
+        return found
+
     def secret_of(self, endpoint: WebhookEndpoint) -> str:
         """The endpoint's signing secret, once its row passes its MAC."""
+        return _secret_text(self._open(endpoint).current)
+
+    def _seal(self, endpoint_id: str, kept: _Secrets) -> bytes:
+        return self._box.seal_secret(endpoint_id, _SECRET_NAME, msgspec.json.encode(kept))
+
+    def _open(self, endpoint: WebhookEndpoint) -> _Secrets:
         if not self._macs.webhook_endpoint_ok(endpoint):
             raise EndpointDamaged(
                 f"the row of webhook endpoint {endpoint.endpoint_id} fails its MAC"
             )
         try:
-            raw = self._box.open_secret(endpoint.endpoint_id, _SECRET_NAME, endpoint.secret)
+            opened = self._box.open_secret(endpoint.endpoint_id, _SECRET_NAME, endpoint.secret)
         except SecretDamaged as e:
             raise EndpointDamaged(str(e)) from e
-        return _secret_text(raw)
+        if len(opened) == _SECRET_BYTES:  # sealed before rotations kept the old secret
+            return _Secrets(current=opened)
+        try:
+            return msgspec.json.decode(opened, type=_Secrets)
+        except msgspec.DecodeError as e:
+            raise EndpointDamaged(f"the secret of endpoint {endpoint.endpoint_id}: {e}") from e
 
 
 def check_url(url: str, allowed_hosts: frozenset[str] = frozenset()) -> None:

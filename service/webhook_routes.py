@@ -179,7 +179,7 @@ class WebhookController(Controller):
     "/webhooks/{endpoint_id:str}/secret",
     operation_id="rotateWebhookSecret",
     tags=["webhooks"],
-    summary="A new signing secret (shown once); the old one signs nothing more",
+    summary="A new signing secret (shown once); the old one also signs for 24 hours more",
     status_code=200,
     responses=problems(400, 401, 403, 404),
     security=SECURED,
@@ -189,7 +189,7 @@ async def rotate_webhook_secret(
 ) -> WebhookSecretResponse:
     integration_id = await _integration_id(request, authorization)
     endpoints = _endpoints(request)
-    secret = await endpoints.rotate(await endpoints.owned(integration_id, endpoint_id))
+    secret = await endpoints.rotate(await endpoints.owned(integration_id, endpoint_id), time.time())
     return WebhookSecretResponse(endpoint_id=endpoint_id, secret=secret)
 
 

@@ -60,7 +60,8 @@ class WebhookCreatedResponse(WebhookEndpointOut, kw_only=True):
 
 class WebhookSecretResponse(msgspec.Struct, kw_only=True):
     endpoint_id: str
-    # The new signing secret (shown once); deliveries from now on are signed with it only.
+    # The new signing secret (shown once). For 24 hours deliveries are signed with it and
+    # with the secret it replaced (two signatures in webhook-signature), then with it only.
     secret: str
 
 

@@ -14,6 +14,9 @@ BATTLE_WEBHOOK_DISABLE_AFTER. Only the oldest pending delivery of a battle is ev
 claimed for an endpoint, so a battle's events arrive in order, each after the one before
 was accepted. Redirects are not followed (a receiver must answer itself).
 
+Every ten minutes it also forgets deliveries delivered more than
+BATTLE_WEBHOOK_RETENTION_DAYS ago, with their attempts (pending ones are kept).
+
 The clock is the service's (`clock`, time.time by default): the stores are handed times.
 """
 
@@ -44,6 +47,8 @@ log = logging.getLogger(__name__)
 
 _CLAIM = 16  # deliveries sent at once by one worker
 _ERROR_MAX = 300  # characters of an error kept with an attempt
+_PRUNE_EVERY = 600.0  # seconds between two prunings of delivered deliveries
+_PRUNE_BATCH = 1000  # deliveries forgotten per statement (short transactions)
 
 
 class WebhookWorker:
@@ -55,6 +60,7 @@ class WebhookWorker:
         *,
         timeout: float,
         poll_seconds: float,
+        retention_days: float = 7.0,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._service = service
@@ -64,6 +70,8 @@ class WebhookWorker:
         self._timeout = timeout
         self._poll = poll_seconds
         self._clock = clock
+        self._retention = retention_days * 86_400
+        self._next_prune = 0.0
         # A claim outlives the longest attempt, so no other worker takes it meanwhile.
         self._lease = 2 * timeout + 5
         self._task: asyncio.Task[None] | None = None
@@ -110,9 +118,21 @@ class WebhookWorker:
             now = self._clock()
             claimed = await self._store.claim_webhook_deliveries(now, now + self._lease, _CLAIM)
             if not claimed:
+                if now >= self._next_prune:
+                    self._next_prune = now + _PRUNE_EVERY
+                    await self.prune(now)
                 return made
             await asyncio.gather(*(self._attempt(d) for d in claimed))
             made += len(claimed)
+
+    async def prune(self, now: float) -> int:
+        """Forget what was delivered before the retention period; how many deliveries."""
+        pruned = 0
+        while True:
+            n = await self._store.prune_webhook_deliveries(now - self._retention, _PRUNE_BATCH)
+            pruned += n
+            if n < _PRUNE_BATCH:
+                return pruned
 
     async def _attempt(self, delivery: WebhookDelivery) -> None:
         endpoint = await self._store.find_webhook_endpoint(delivery.endpoint_id)
@@ -122,14 +142,18 @@ class WebhookWorker:
         status: int | None = None
         error: str | None = None
         try:
-            secret = self._endpoints.secret_of(endpoint)
+            secrets = self._endpoints.signing_secrets(endpoint, started)
             body = delivery.payload.decode()
             stamp = datetime.fromtimestamp(started, tz=UTC)
+            # one signature per secret, space-separated (a receiver accepts any one)
+            signature = " ".join(
+                Webhook(s).sign(delivery.delivery_id, stamp, body) for s in secrets
+            )
             headers = {
                 "content-type": "application/json",
                 "webhook-id": delivery.delivery_id,
                 "webhook-timestamp": str(int(started)),
-                "webhook-signature": Webhook(secret).sign(delivery.delivery_id, stamp, body),
+                "webhook-signature": signature,
             }
             response = await self._http().post(
                 endpoint.url, content=delivery.payload, headers=headers

@@ -5,6 +5,7 @@ ruleset's decoder and fits the document's schema, so none can go stale unnoticed
 from __future__ import annotations
 
 import json
+import tempfile
 from typing import Any
 
 import jsonschema_rs
@@ -62,6 +63,35 @@ def test_each_example_is_in_its_component_and_fits_it(
         assert schemas[component]["examples"] == [example], component
         validator = jsonschema_rs.Draft202012Validator({**doc, "$ref": REF + union})
         validator.validate(example)
+
+
+@pytest.mark.parametrize("request_body", ["CreateBattleRequest", "CommandRequest"])
+def test_the_request_bodies_have_an_example_that_fits(
+    doc: dict[str, Any], request_body: str
+) -> None:
+    (example,) = doc["components"]["schemas"][request_body]["examples"]
+    jsonschema_rs.Draft202012Validator({**doc, "$ref": REF + request_body}).validate(example)
+
+
+def test_the_create_battle_example_creates_a_battle() -> None:
+    from litestar.testing import TestClient
+
+    from service.app import create_app
+    from service.openapi_contract import document_of
+    from service.settings import Settings
+
+    with tempfile.TemporaryDirectory() as tmp:
+        app = create_app(Settings(database=f"{tmp}/b.db", log_level="WARNING"))
+        (body,) = document_of(app)["components"]["schemas"]["CreateBattleRequest"]["examples"]
+        with TestClient(app) as http:
+            created = http.post("/battles", json=body)
+            assert created.status_code == 201, created.text
+            key = created.json()["keys"]["referee"]
+            view = http.get(
+                f"/battles/{created.json()['battle_id']}",
+                headers={"Authorization": f"Bearer {key}"},
+            )
+            assert view.json()["title"] == body["title"]
 
 
 def test_a_wrong_example_would_be_caught(doc: dict[str, Any]) -> None:

@@ -3,13 +3,14 @@ on 127.0.0.1 that fails its first answers (a 500, then no answer in time) and th
 accepts; the signatures are checked with the `standardwebhooks` library.
 
 The service runs with a fast clock (retries after 0.2 s doubling up to 0.5 s, a 1 s
-timeout, endpoints disabled after 3 s of failures) so that a day of failures takes seconds.
+timeout, endpoints disabled after 5 s of failures) so that a day of failures takes seconds.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ FAST_CLOCK = {
     "BATTLE_WEBHOOK_TIMEOUT": "1",
     "BATTLE_WEBHOOK_RETRY_BASE": "0.2",
     "BATTLE_WEBHOOK_RETRY_MAX": "0.5",
-    "BATTLE_WEBHOOK_DISABLE_AFTER": "3",
+    "BATTLE_WEBHOOK_DISABLE_AFTER": "5",
     "BATTLE_WEBHOOK_POLL_SECONDS": "0.1",
 }
 
@@ -119,14 +120,17 @@ def test_deliveries_are_signed_retried_in_order_per_battle_and_readable(
         _wait("every event accepted", accepted)
         time.sleep(0.5)  # nothing more should come
         requests = receiver.requests()
-        assert sorted(q["answer"] for q in requests[:2]) == ["500", "slow:3"]
-        assert len(requests) == 10  # 8 events, 2 of them sent again
+        assert [q["answer"] for q in requests[:2]] == ["500", "slow:3"]  # as scripted
+        assert len(requests) == 10  # 8 events, and the 2 failed attempts sent again
         by_id: dict[str, list[str]] = {}
         for q in requests:
             by_id.setdefault(q["headers"]["webhook-id"], []).append(q["answer"])
-        assert len(by_id) == 8 and all(answers[-1] == "200" for answers in by_id.values())
+        # each delivery was sent with one id until it was accepted (the two failures may
+        # be two deliveries, or the first one's retry may have met the scripted timeout)
+        assert len(by_id) == 8
+        assert all(answers[-1] == "200" and "200" not in answers[:-1] for answers in by_id.values())
         failed = {i for i, answers in by_id.items() if len(answers) > 1}
-        assert {tuple(by_id[i]) for i in failed} == {("500", "200"), ("slow:3", "200")}
+        assert sorted(a for i in failed for a in by_id[i][:-1]) == ["500", "slow:3"]
         # every request verifies; each battle's events came in order (a retry included)
         sent: dict[str, list[int]] = {b: [] for b in battles}
         accepted_versions: dict[str, list[int]] = {b: [] for b in battles}
@@ -152,9 +156,11 @@ def test_deliveries_are_signed_retried_in_order_per_battle_and_readable(
         page = http.get(f"/webhooks/{hook['endpoint_id']}/deliveries", headers=_bearer(key)).json()
         assert [d["status"] for d in page["deliveries"]] == ["delivered"] * 8
         first = next(d for d in page["deliveries"] if d["delivery_id"] == first_id)
-        assert [a["ok"] for a in first["attempts"]] == [False, True]
-        assert first["attempts"][1]["status_code"] == 200
-        fails = [d["attempts"][0] for d in page["deliveries"] if d["delivery_id"] in failed]
+        assert [a["ok"] for a in first["attempts"]] == [False] * (len(first["attempts"]) - 1) + [
+            True
+        ]
+        assert first["attempts"][-1]["status_code"] == 200
+        fails = [a for d in page["deliveries"] for a in d["attempts"] if not a["ok"]]
         assert sorted((a["status_code"] or 0, a["error"]) for a in fails) == [
             (0, "no answer within 1 s"),
             (500, "the receiver answered 500"),
@@ -180,9 +186,11 @@ def test_an_endpoint_failing_past_the_limit_is_disabled_and_can_be_enabled(
             return None if got["enabled"] else got
 
         state = _wait("the endpoint disabled", disabled, timeout=30)
-        assert state["failing_since"] is not None and state["disabled_at"] is not None
+        failing = datetime.fromisoformat(state["failing_since"])
+        disabled_at = datetime.fromisoformat(state["disabled_at"])
+        assert 5 <= (disabled_at - failing).total_seconds() < 10  # not before its time
         tries = len(receiver.requests())
-        assert tries >= 4  # retried with backoff for 3 s before giving up
+        assert tries >= 6  # retried with backoff for 5 s before giving up
         time.sleep(1)
         assert len(receiver.requests()) == tries  # disabled: nothing more is sent
         deliveries = http.get(f"{url}/deliveries", headers=_bearer(key)).json()["deliveries"]

@@ -238,3 +238,21 @@ async def test_concurrent_claims_from_two_stores_never_share_a_delivery(backend:
     finally:
         await one.close()
         await two.close()
+
+
+async def test_pruning_forgets_old_delivered_deliveries_only(store: EventStore) -> None:
+    ep, rows = await _with_outbox(store, {"b1": [1, 2, 3], "b2": [4]})
+    d1, d2, d3, d4 = rows
+    await store.record_webhook_success(attempt(d1, T0 + 10, True, status_code=200))
+    await store.record_webhook_success(attempt(d4, T0 + 20, True, status_code=200))
+    await store.record_webhook_success(attempt(d2, T0 + 30, True, status_code=200))
+    await store.record_webhook_failure(attempt(d3, T0 + 5, False), T0 + 40, 0.0)
+    assert await store.prune_webhook_deliveries(T0 + 25, limit=1) == 1
+    assert await store.prune_webhook_deliveries(T0 + 25) == 1
+    assert await store.prune_webhook_deliveries(T0 + 25) == 0
+    left = await store.list_webhook_deliveries(ep.endpoint_id)
+    assert [d.position for d in left] == [2, 3]  # delivered at T0 + 30, and pending
+    gone = await store.list_webhook_attempts([d1.delivery_id, d4.delivery_id])
+    assert gone == []
+    assert len(await store.list_webhook_attempts([d2.delivery_id, d3.delivery_id])) == 2
+    assert await store.prune_webhook_deliveries(T0 + 1e9) == 1  # never the pending one

@@ -6,7 +6,9 @@ workers on one database send each delivery once."""
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +23,7 @@ from service.auth import Principal, hash_key
 from service.battles import BattleService
 from service.schemas import CommandRequest, CreateBattleRequest
 from service.signing import ServiceKeys
-from service.webhook_endpoints import WebhookEndpoints
+from service.webhook_endpoints import ROTATION_GRACE, WebhookEndpoints
 from service.webhook_retry import RetrySchedule
 from service.webhook_worker import WebhookWorker
 from tests.integration.conftest import Backend
@@ -173,3 +175,63 @@ async def test_two_workers_send_each_delivery_once(backend: Backend, receiver: R
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_deliveries_are_forgotten_after_the_retention_period(
+    store: EventStore, receiver: Receiver
+) -> None:
+    kit = Kit(store)
+    vtt = await kit.integration()
+    endpoint, _ = await kit.endpoints.create(vtt, receiver.url, [], None, 1.0)
+    await kit.battle(vtt)
+    try:
+        assert await kit.worker.run_once() == 1
+    finally:
+        await kit.worker.stop()
+    (delivered,) = await store.list_webhook_deliveries(endpoint.endpoint_id)
+    assert delivered.delivered_at is not None
+    week = 7 * 86_400
+    assert await kit.worker.prune(delivered.delivered_at + week - 1) == 0
+    assert len(await store.list_webhook_deliveries(endpoint.endpoint_id)) == 1
+    assert await kit.worker.prune(delivered.delivered_at + week + 1) == 1
+    assert await store.list_webhook_deliveries(endpoint.endpoint_id) == []
+
+
+async def test_a_rotated_secret_still_signs_for_a_day_beside_the_new_one(
+    store: EventStore, receiver: Receiver
+) -> None:
+    kit = Kit(store)
+    vtt = await kit.integration()
+    endpoint, old = await kit.endpoints.create(vtt, receiver.url, [], None, 1.0)
+    rotated_at = time.time()
+    new = await kit.endpoints.rotate(endpoint, rotated_at)
+    assert new != old and new.startswith("whsec_")
+    await kit.battle(vtt)
+    try:
+        assert await kit.worker.run_once() == 1
+    finally:
+        await kit.worker.stop()
+    (sent,) = receiver.requests()
+    assert len(sent["headers"]["webhook-signature"].split(" ")) == 2
+    for secret in (old, new):  # a receiver holding either one accepts it
+        Webhook(secret).verify(sent["body"], sent["headers"])
+
+    # a day later only the new one signs
+    later = Kit(store)
+    later.worker = WebhookWorker(
+        later.service,
+        later.endpoints,
+        RetrySchedule(),
+        timeout=5,
+        poll_seconds=1,
+        clock=lambda: rotated_at + ROTATION_GRACE + 1,
+    )
+    await later.battle(vtt)
+    try:
+        assert await later.worker.run_once() == 1
+    finally:
+        await later.worker.stop()
+    last = receiver.requests()[-1]
+    stamp = datetime.fromtimestamp(int(last["headers"]["webhook-timestamp"]), tz=UTC)
+    msg_id = last["headers"]["webhook-id"]
+    assert last["headers"]["webhook-signature"] == Webhook(new).sign(msg_id, stamp, last["body"])

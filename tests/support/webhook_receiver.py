@@ -95,6 +95,9 @@ def main(argv: list[str]) -> None:
         def log_message(self, format: str, *args: object) -> None:
             pass
 
+    # A backlog of 5 (the default) drops the connections of a burst of deliveries, which
+    # the sender's SYN retransmission then delays by a second.
+    ThreadingHTTPServer.request_queue_size = 128
     server = ThreadingHTTPServer(("127.0.0.1", int(port)), Handler)
     server.daemon_threads = True
     print("ready", flush=True)

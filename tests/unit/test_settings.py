@@ -35,6 +35,7 @@ def test_webhooks_are_on_with_a_day_of_retries_unless_told_otherwise() -> None:
     s = Settings.from_env({})
     assert s.webhooks and s.webhook_timeout == 10 and s.webhook_disable_after == 86_400
     assert (s.webhook_retry_base, s.webhook_retry_max, s.webhook_allowed_hosts) == (5, 3600, ())
+    assert s.webhook_retention_days == 7
     fast = Settings.from_env(
         {
             "BATTLE_WEBHOOKS": "off",

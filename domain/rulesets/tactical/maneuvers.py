@@ -21,7 +21,8 @@ from domain.rulesets.tactical.events import (
 from domain.rulesets.tactical.fear import check_steps, check_target
 from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
 from domain.rulesets.tactical.hidden import unseen_squares
-from domain.rulesets.tactical.model import Char, Condition, Square
+from domain.rulesets.tactical.model import Char, Condition, Square, State
+from domain.rulesets.tactical.modifiers import totally_concealed
 from domain.rulesets.tactical.moves import (
     blocked_for,
     budget,
@@ -35,6 +36,7 @@ from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
     R_STAMINA_ACTIONS,
     R_STANDARD,
+    R_UNSEEN,
     Run,
     char,
     ensure_active,
@@ -43,6 +45,17 @@ from domain.rulesets.tactical.rules import (
 from domain.rulesets.tactical.walking import walk
 
 __all__ = ["bull_rush", "charge", "grapple", "reload", "strike"]
+
+
+def _seen(st: State, c: Char, t: Char, what: str) -> None:
+    """A creature `c` cannot see is not a target of `what` by its name: every check after
+    this one (reach, path, room for a line) depends on where it stands, so answering them
+    would tell `c`'s side its square ([Targeting What You Can't See]; DESIGN)."""
+    if totally_concealed(st, c, t):
+        raise RuleViolation(
+            f"{t.id} has total concealment: perceive it first (no {what} at what you cannot see)",
+            rule=R_UNSEEN,
+        )
 
 
 def _standard(run: Run, c: Char) -> None:
@@ -101,6 +114,7 @@ def grapple(run: Run, cmd: Grapple, dice: Dice) -> None:
     t = char(run.state, cmd.target)
     if t.id == c.id or t.dead:
         raise RuleViolation("grapple another creature", rule=R_STANDARD)
+    _seen(run.state, c, t, "grapple")
     check_target(run.state, c, t.id, "grapple")  # [Conditions] Frightened (A31)
     _reach(run, c, t)
     if _opposed(run, dice, c, t, "grapple"):
@@ -172,6 +186,7 @@ def bull_rush(run: Run, cmd: BullRush, dice: Dice) -> None:
     t = char(run.state, cmd.target)
     if t.id == c.id or t.dead:
         raise RuleViolation("bull rush another creature", rule=R_STANDARD)
+    _seen(run.state, c, t, "bull rush")
     check_target(run.state, c, t.id, "bull rush")  # [Conditions] Frightened (A31)
     if cmd.follow:  # the follow-up shift is movement it performs: not towards its fear
         check_steps(run.state, c, [t.pos])
@@ -223,6 +238,7 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
         if c.has(name):
             raise RuleViolation(f"{c.id} is {name}: no charge", rule=R_CONDITIONS)
     t = char(st, cmd.target)
+    _seen(st, c, t, "charge")
     check_target(st, c, t.id, "charge")  # [Conditions] Frightened (A31)
     goal = (cmd.to[0], cmd.to[1])
     blocked = blocked_for(st, c)

@@ -10,7 +10,6 @@ import random
 from typing import Any
 
 import msgspec
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
@@ -90,12 +89,6 @@ def probes(rng: random.Random, spots: list[tuple[int, int]]) -> Any:
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="tactical leaks an invisible foe's square: Charge, Grapple and BullRush naming it "
-    "are refused by its distance (reach, path) or accepted, depending on where it stands "
-    "(reported; another helper is changing domain/rulesets/tactical)",
-)
 @settings(max_examples=60, deadline=None)
 @given(st.integers(min_value=0, max_value=10**6))
 def test_a_sides_answers_do_not_depend_on_an_invisible_foes_square(seed: int) -> None:
