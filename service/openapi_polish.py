@@ -17,11 +17,13 @@ Integrators read the document (and linters such as `@redocly/cli lint` check it)
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
-__all__ = ["WEBSOCKET_OPERATION", "polish"]
+__all__ = ["EVENTS_WEBSOCKET_OPERATION", "WEBSOCKET_OPERATION", "polish"]
 
 WEBSOCKET_OPERATION = "streamBattleEventsWebSocket"
+EVENTS_WEBSOCKET_OPERATION = "streamEventsWebSocket"
 
 _TAGS = {
     "service": "Liveness and the public keys that verify receipts.",
@@ -82,7 +84,8 @@ _WEBSOCKET = {
             "Open with a WebSocket upgrade (`ws://` or `wss://`). Messages are JSON text: "
             '`{"kind": "event", "id": <version>, "event": <EventOut or SealedEventOut>}` '
             'and `{"kind": "heartbeat"}` every 15 seconds. The stream starts after `?after=` '
-            "(0: from the start), catches up from the store, then goes live with no gap and "
+            "(0: from the start) or a `Last-Event-ID` header (which wins), catches up from "
+            "the store, then goes live with no gap and "
             "no duplicate. A refused stream gets one "
             '`{"kind": "problem", ...}` message (the problem+json body of the HTTP answer) '
             "and is closed with code 4000 + the HTTP status (4400, 4401, 4403, 4404, 4429). "
@@ -106,6 +109,13 @@ _WEBSOCKET = {
                 "schema": {"type": "integer", "minimum": 0, "maximum": 2**53},
             },
             {
+                "name": "Last-Event-ID",
+                "in": "header",
+                "required": False,
+                "description": "Resume after this id (what the last event received carried).",
+                "schema": {"type": "string", "pattern": "^[0-9]{1,16}$"},
+            },
+            {
                 "name": "access_key",
                 "in": "query",
                 "required": False,
@@ -121,10 +131,29 @@ _WEBSOCKET = {
 }
 
 
+def _all_battles_websocket() -> dict[str, Any]:
+    """`/events/ws`: the battle WebSocket's description, across the key's battles."""
+    op: Any = copy.deepcopy(_WEBSOCKET["get"])
+    op["operationId"] = EVENTS_WEBSOCKET_OPERATION
+    op["summary"] = "Live events of every battle the key can see, over a WebSocket"
+    op["description"] = (
+        "What streamEvents carries (with an integration's key: every battle created with "
+        "it, including those created after the stream started; with a battle's key: that "
+        "battle), in the messages of streamBattleEventsWebSocket; the id is the global "
+        "position. " + op["description"].split(". ", 1)[1].replace("<version>", "<position>")
+    )
+    op["parameters"] = [p for p in op["parameters"] if p["name"] != "battle_id"]
+    for p in op["parameters"]:
+        if p["name"] == "after":
+            p["description"] = "Start after this global position (0: from the start)."
+    return {"get": op}
+
+
 def polish(doc: dict[str, Any]) -> dict[str, Any]:
     """`doc` completed as the module docstring says; changed in place and returned."""
     doc["info"].setdefault("license", {"name": "MIT", "identifier": "MIT"})
     doc["paths"].setdefault("/battles/{battle_id}/events/ws", _WEBSOCKET)
+    doc["paths"].setdefault("/events/ws", _all_battles_websocket())
     used: set[str] = set()
     for item in doc["paths"].values():
         for op in item.values():

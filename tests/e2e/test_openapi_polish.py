@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from service.cli import openapi_json
-from service.openapi_polish import WEBSOCKET_OPERATION
+from service.openapi_polish import EVENTS_WEBSOCKET_OPERATION, WEBSOCKET_OPERATION
 
 PUBLIC = {"getHealth", "listRulesets", "getRuleset", "getKeys", "createIntegration"}
 
@@ -107,7 +107,12 @@ def test_the_websocket_route_is_described(doc: dict[str, Any]) -> None:
     assert op["operationId"] == WEBSOCKET_OPERATION
     assert "101" in op["responses"]
     assert '"kind": "event"' in op["description"] and "4000" in op["description"]
-    assert {p["name"] for p in op["parameters"]} == {"battle_id", "after", "access_key"}
+    names = {p["name"] for p in op["parameters"]}
+    assert names == {"battle_id", "after", "Last-Event-ID", "access_key"}
+    every = doc["paths"]["/events/ws"]["get"]  # the all-battles WebSocket, alike
+    assert every["operationId"] == EVENTS_WEBSOCKET_OPERATION
+    assert "global position" in every["description"] and "4000" in every["description"]
+    assert {p["name"] for p in every["parameters"]} == names - {"battle_id"}
 
 
 def test_the_licence_is_declared(doc: dict[str, Any]) -> None:

@@ -25,7 +25,7 @@ from schemathesis.config import SchemathesisConfig
 from schemathesis.python import asgi
 
 from service.app import create_app
-from service.openapi_polish import WEBSOCKET_OPERATION
+from service.openapi_polish import EVENTS_WEBSOCKET_OPERATION, WEBSOCKET_OPERATION
 from service.settings import Settings
 from tests.support.quickstart_play import SETUP
 
@@ -67,10 +67,10 @@ _CONFIG = SchemathesisConfig.from_dict(
         }
     }
 )
-# The WebSocket route is documented for readers (service.openapi_polish) but is an upgrade
-# schemathesis cannot make: tests/e2e/test_streams.py checks it.
+# The WebSocket routes are documented for readers (service.openapi_polish) but are upgrades
+# schemathesis cannot make: tests/e2e/test_streams.py and test_stream_resume.py check them.
 schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app, config=_CONFIG).exclude(
-    operation_id=WEBSOCKET_OPERATION
+    operation_id=[WEBSOCKET_OPERATION, EVENTS_WEBSOCKET_OPERATION]
 )
 _battle: dict[str, Any] = {}
 
