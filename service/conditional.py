@@ -82,6 +82,8 @@ ETAG_HEADER = [
         name="ETag",
         description='The battle version the answer shows, quoted ("12"): send it back as '
         "If-None-Match to be answered 304 while nothing changed",
+        value='"1"',  # an example: documented as a string (the handler sets the real one)
+        required=True,
         documentation_only=True,
     ),
 ]
@@ -122,7 +124,9 @@ def tagged(request: Any, content: Any, version: int) -> Response[Any]:
     """`content` with its ETag, or a bodiless 304 when the request's `If-None-Match`
     names it."""
     tag = etag(version)
-    headers = {"ETag": tag, "Vary": "Authorization"}
+    # private: the view depends on the key, and CORS may replace Vary with "Origin", so
+    # no shared cache may keep it; no-cache: a client revalidates (If-None-Match, 304).
+    headers = {"ETag": tag, "Vary": "Authorization", "Cache-Control": "private, no-cache"}
     text = _header_of(request, b"if-none-match")
     if text is not None:
         if not _IF_NONE_MATCH.match(text):

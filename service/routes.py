@@ -121,7 +121,15 @@ SECURED: list[dict[str, list[str]]] = [{"BearerKey": []}]
 
 
 def location_header(what: str) -> list[ResponseHeader]:
-    return [ResponseHeader(name="Location", description=what, documentation_only=True)]
+    return [
+        ResponseHeader(
+            name="Location",
+            description=what,
+            value="/",  # an example: documented as a string (the handler sets the real one)
+            required=True,
+            documentation_only=True,
+        )
+    ]
 
 
 def created(content: Any, location: str) -> Response[Any]:

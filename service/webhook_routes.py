@@ -18,7 +18,15 @@ from litestar.status_codes import HTTP_204_NO_CONTENT
 
 from events.webhook_records import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from service.errors import Forbidden
-from service.routes import SECURED, AppRequest, Authorization, problems, service_of
+from service.routes import (
+    SECURED,
+    AppRequest,
+    Authorization,
+    created,
+    location_header,
+    problems,
+    service_of,
+)
 from service.webhook_endpoints import WebhookEndpoints
 from service.webhook_schemas import (
     CreateWebhookRequest,
@@ -98,6 +106,7 @@ class WebhooksController(Controller):
         "shown once)",
         status_code=201,
         responses=problems(400, 401, 403, 422),
+        response_headers=location_header("The endpoint: /webhooks/{endpoint_id}"),
         security=SECURED,
     )
     async def create_webhook(
@@ -105,14 +114,15 @@ class WebhooksController(Controller):
         request: AppRequest,
         authorization: Authorization,
         data: JSONBody[CreateWebhookRequest],
-    ) -> WebhookCreatedResponse:
+    ) -> Response[WebhookCreatedResponse]:
         integration_id = await _integration_id(request, authorization)
         endpoint, secret = await _endpoints(request).create(
             integration_id, data.url, data.event_types, data.battle_id, time.time()
         )
         out = _out(endpoint)
         fields = {f: getattr(out, f) for f in out.__struct_fields__}
-        return WebhookCreatedResponse(**fields, secret=secret)
+        answer = WebhookCreatedResponse(**fields, secret=secret)
+        return created(answer, f"/webhooks/{answer.endpoint_id}")
 
     @get(
         operation_id="listWebhooks",

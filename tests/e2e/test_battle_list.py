@@ -1,15 +1,33 @@
-"""`GET /battles`: what each key may list, cursor paging, filters, refusals."""
+"""`GET /battles`: what each key may list, cursor paging, filters, refusals.
+
+A server of this module's own: its integrations do not count against the shared one's
+per-address limit (BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS).
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 
 from tests.e2e.battle_client import Battle, create_battle
+from tests.e2e.conftest import ServerProcess
 from tests.e2e.test_tactical_http import SETUP as TACTICAL_SETUP
 from tests.support.quickstart_play import SETUP
+
+
+@pytest.fixture(scope="module")
+def http(tmp_path_factory: pytest.TempPathFactory) -> Iterator[httpx.Client]:
+    db: Path = tmp_path_factory.mktemp("battle-list") / "battles.db"
+    server = ServerProcess({"BATTLE_DB": str(db)})
+    try:
+        with httpx.Client(base_url=server.base_url, timeout=30) as client:
+            yield client
+    finally:
+        server.stop()
 
 
 def _integration(http: httpx.Client) -> dict[str, str]:
@@ -108,6 +126,6 @@ def test_filters_by_ruleset_over_and_creation_time(http: httpx.Client) -> None:
     [{"limit": 0}, {"limit": 101}, {"after": -1}, {"over": "maybe"}, {"created_after": "soon"}],
 )
 def test_bad_parameters_are_refused(http: httpx.Client, params: dict[str, Any]) -> None:
-    r = http.get("/battles", params=params, headers=_integration(http))
+    r = http.get("/battles", params=params, headers=create_battle(http).auth("referee"))
     assert r.status_code == 400
     assert r.headers["content-type"].startswith("application/problem+json")

@@ -131,3 +131,17 @@ def test_by_default_a_websocket_from_any_origin_is_accepted(
     b = create_battle(http)
     with connect(_ws(http, b.id, b.keys["observer"]), origin=REFUSED) as ws:  # type: ignore[arg-type]
         assert json.loads(ws.recv(timeout=10))["kind"] == "event"
+
+
+def test_the_all_battles_websocket_checks_the_origin_too(listed: httpx.Client) -> None:
+    b = create_battle(listed)
+    base = str(listed.base_url).rstrip("/").replace("http", "ws", 1)
+    url = f"{base}/events/ws?access_key={b.keys['referee']}"
+    with connect(url, origin=REFUSED) as ws:  # type: ignore[arg-type]
+        problem = json.loads(ws.recv(timeout=10))
+        assert problem["type"] == "urn:battle-service:problem:origin-not-allowed"
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=10)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+    with connect(url, origin=ALLOWED) as ws:  # type: ignore[arg-type]
+        assert json.loads(ws.recv(timeout=10))["kind"] == "event"

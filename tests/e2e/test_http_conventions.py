@@ -42,6 +42,8 @@ def test_every_201_names_what_it_created_in_location(http: httpx.Client) -> None
     assert r.status_code == 201
     assert r.headers["location"] == f"/battles/{r.json()['battle_id']}"
     assert r.json()["battle_id"] != b.id
+    # createWebhook's Location: tests/e2e/test_webhook_routes.py (a server that delivers
+    # nothing).
 
 
 def test_an_integration_is_read_only_with_its_own_key(http: httpx.Client) -> None:
@@ -63,6 +65,7 @@ def test_battle_and_state_reads_carry_the_version_as_etag_and_answer_304(
     r = http.get(path, headers=auth)
     assert r.headers["etag"] == '"1"'
     assert "authorization" in r.headers["vary"].lower()
+    assert r.headers["cache-control"] == "private, no-cache"
     for tag in ('"1"', 'W/"1"', '"7", "1"', "*", "1", '"01"'):
         r = http.get(path, headers={**auth, "If-None-Match": tag})
         assert r.status_code == 304, tag

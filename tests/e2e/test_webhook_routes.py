@@ -165,3 +165,11 @@ def test_with_webhooks_off_nothing_is_sent(http: httpx.Client, tmp_path: Path) -
         assert page.json()["deliveries"] == []  # the events wait in the log, not yet written
     finally:
         receiver.stop()
+
+
+def test_a_created_endpoint_is_named_in_location(http: httpx.Client) -> None:
+    key = _bearer(_integration(http))
+    r = http.post("/webhooks", json={"url": HOOK}, headers=key)
+    assert r.status_code == 201, r.text
+    assert r.headers["location"] == f"/webhooks/{r.json()['endpoint_id']}"
+    assert http.get(r.headers["location"], headers=key).json()["url"] == HOOK
