@@ -39,7 +39,7 @@ _MAX_CHANGES = 40  # per entry: past this, the entry says how many more there we
 _SUMMARY_CHARS = 200
 _SECTION = re.compile(r"\s*\[([^\]]+)\]")
 _CITED: dict[str, dict[str, str]] = {}
-_TOLD_APART = ("rule", "reason", "modifiers")  # listed on their own, not in the summary
+_TOLD_APART = ("type", "rule", "reason", "modifiers")  # listed on their own, not in the summary
 
 
 class NarrativeDie(msgspec.Struct, kw_only=True):
@@ -215,6 +215,15 @@ def _diff(before: Any, after: Any, path: str, out: list[NarrativeChange]) -> Non
         out.append(NarrativeChange(path=path, before=before, after=after))
 
 
+def _command_of(ev: EventOut) -> tuple[Any, ...]:
+    """What tells one command's events from the next: its id when the client gave one
+    (Idempotency-Key), else who appended them and when (a command's events share one
+    recording time, to the millisecond)."""
+    if ev.command_id is not None:
+        return (ev.command_id,)
+    return (ev.recorded_at, ev.actor.role, ev.actor.side)
+
+
 def _groups(events: list[EventOut | SealedEventOut]) -> Iterator[list[EventOut | SealedEventOut]]:
     """Runs of events of one command (hidden ones: runs of hidden events)."""
     run: list[EventOut | SealedEventOut] = []
@@ -224,8 +233,7 @@ def _groups(events: list[EventOut | SealedEventOut]) -> Iterator[list[EventOut |
             same = (isinstance(ev, SealedEventOut) and isinstance(last, SealedEventOut)) or (
                 isinstance(ev, EventOut)
                 and isinstance(last, EventOut)
-                and ev.command_id is not None
-                and ev.command_id == last.command_id
+                and _command_of(ev) == _command_of(last)
             )
             if not same:
                 yield run

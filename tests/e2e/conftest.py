@@ -69,14 +69,16 @@ class ServerProcess:
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("live") / "battles.db"
-    # Every test of the session creates its battles and integrations from this one address:
-    # the per-address limits (tested on servers of their own, test_rate_limits.py) would
-    # refuse the later ones.
+    # Every test of the session sends its requests, battles and integrations from this one
+    # address, thousands a minute on a fast machine: the per-address limits (tested on
+    # servers of their own, test_rate_limits.py) would refuse the later ones.
     server = ServerProcess(
         {
             "BATTLE_DB": str(db),
-            "BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS": "100000",
-            "BATTLE_LIMIT_BATTLES_PER_ADDRESS": "100000",
+            "BATTLE_LIMIT_PER_ADDRESS": "10000000",
+            "BATTLE_LIMIT_PER_KEY": "10000000",
+            "BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS": "10000000",
+            "BATTLE_LIMIT_BATTLES_PER_ADDRESS": "10000000",
         }
     )
     try:

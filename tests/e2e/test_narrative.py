@@ -37,10 +37,15 @@ def test_each_command_is_an_entry_with_its_dice_verified_once_revealed(
     # Every event is told once, in order, and each entry is one command's events.
     told = [ev["version"] for e in entries for ev in e["events"]]
     assert told == [e["version"] for e in events]
+    assert len(entries) == 1 + 8  # the creation, then one entry per command
     by_version = {e["version"]: e for e in events}
     for entry in entries:
-        cids = {by_version[ev["version"]]["command_id"] for ev in entry["events"]}
-        assert len(cids) == 1 and entry["command_id"] in cids
+        # One command: one recording time and one actor (no Idempotency-Key: no id).
+        stamps = {
+            (by_version[ev["version"]]["recorded_at"], by_version[ev["version"]]["command_id"])
+            for ev in entry["events"]
+        }
+        assert len(stamps) == 1 and entry["command_id"] is None
         first = by_version[entry["first_version"]]
         assert (entry["role"], entry["side"]) == (first["actor"]["role"], first["actor"]["side"])
     server_dice = [
