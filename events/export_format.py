@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from events.envelope import EventActor, SealedEvent, StoredEvent
+from events.envelope import SealedEvent, StoredEvent
 from events.receipts import (
     InvalidReceipt,
     Receipt,
@@ -37,7 +37,7 @@ from events.receipts import (
     load_public_key,
     verify_receipt,
 )
-from events.verify import audit_log
+from events.verify import ReadEvent, audit_log, read_event
 
 __all__ = [
     "EXPORT_FORMAT",
@@ -86,23 +86,14 @@ class ExportHeader(msgspec.Struct, frozen=True, kw_only=True):
     public_keys: list[ExportKey] = []
 
 
-class _Line(msgspec.Struct, kw_only=True):
-    """An event line, whole or sealed (the fields of `EventOut` / `SealedEventOut`), or
-    the trailer (`receipt` only): one shape, so that each line is decoded once."""
+class _Line(ReadEvent, kw_only=True):
+    """An event line (`ReadEvent`: whole or sealed), or the trailer (`receipt` only): one
+    shape, so that each line is decoded once."""
 
     version: int = 0  # 0: not an event (the trailer, or a line that is neither)
     audience: str = ""
     prev_hash: str = ""
     hash: str = ""
-    sealed: bool = False
-    battle_id: str = ""
-    position: int = 0
-    type: str = ""
-    data: msgspec.Raw = msgspec.Raw(b"null")
-    recorded_at: str = ""
-    actor: EventActor = EventActor(role="")
-    command_id: str | None = None
-    salt: str | None = None
     receipt: Receipt | None = None  # set on the trailer only
 
 
@@ -167,32 +158,8 @@ def read_export(
             receipt = line.receipt
         elif line.version < 1:
             raise InvalidExport(n, "neither an event (no version) nor the trailer's receipt")
-        elif line.sealed:
-            events.append(
-                SealedEvent(
-                    version=line.version,
-                    audience=line.audience,
-                    prev_hash=line.prev_hash,
-                    hash=line.hash,
-                )
-            )
         else:
-            events.append(
-                StoredEvent(
-                    battle_id=line.battle_id,
-                    version=line.version,
-                    position=line.position,
-                    type=line.type,
-                    data=bytes(line.data),
-                    audience=line.audience,
-                    recorded_at=line.recorded_at,
-                    actor=line.actor,
-                    command_id=line.command_id,
-                    prev_hash=line.prev_hash,
-                    hash=line.hash,
-                    salt=line.salt,
-                )
-            )
+            events.append(read_event(line))
     if header is None:
         raise InvalidExport(0, "the file is empty")
     return header, events, receipt

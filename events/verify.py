@@ -30,12 +30,12 @@ from domain.dice import client_seed_for, commitment, derive_value
 from events.chain import find_chain_break
 from events.envelope import EventActor, SealedEvent, StoredEvent
 
-__all__ = ["LogAudit", "audit_log", "decode_read"]
+__all__ = ["LogAudit", "ReadEvent", "audit_log", "decode_read", "read_event"]
 
 _decode = msgspec.json.Decoder()
 
 
-class _ReadEvent(msgspec.Struct, kw_only=True):
+class ReadEvent(msgspec.Struct, kw_only=True):
     """One event of a read as the API answers it, whole or sealed."""
 
     version: int
@@ -53,37 +53,34 @@ class _ReadEvent(msgspec.Struct, kw_only=True):
     salt: str | None = None
 
 
-_decode_read = msgspec.json.Decoder(list[_ReadEvent])
+_decode_read = msgspec.json.Decoder(list[ReadEvent])
 
 
 def decode_read(events_json: bytes) -> list[StoredEvent | SealedEvent]:
     """The events of a JSON array as the API answers them (an `EventPage`'s `events`)."""
-    out: list[StoredEvent | SealedEvent] = []
-    for e in _decode_read.decode(events_json):
-        if e.sealed:
-            out.append(
-                SealedEvent(
-                    version=e.version, audience=e.audience, prev_hash=e.prev_hash, hash=e.hash
-                )
-            )
-        else:
-            out.append(
-                StoredEvent(
-                    battle_id=e.battle_id,
-                    version=e.version,
-                    position=e.position,
-                    type=e.type,
-                    data=bytes(e.data),
-                    audience=e.audience,
-                    recorded_at=e.recorded_at,
-                    actor=e.actor,
-                    command_id=e.command_id,
-                    prev_hash=e.prev_hash,
-                    hash=e.hash,
-                    salt=e.salt,
-                )
-            )
-    return out
+    return [read_event(e) for e in _decode_read.decode(events_json)]
+
+
+def read_event(e: ReadEvent) -> StoredEvent | SealedEvent:
+    """One event as a read gave it, in the form `audit_log` takes."""
+    if e.sealed:
+        return SealedEvent(
+            version=e.version, audience=e.audience, prev_hash=e.prev_hash, hash=e.hash
+        )
+    return StoredEvent(
+        battle_id=e.battle_id,
+        version=e.version,
+        position=e.position,
+        type=e.type,
+        data=bytes(e.data),
+        audience=e.audience,
+        recorded_at=e.recorded_at,
+        actor=e.actor,
+        command_id=e.command_id,
+        prev_hash=e.prev_hash,
+        hash=e.hash,
+        salt=e.salt,
+    )
 
 
 class LogAudit(msgspec.Struct, frozen=True, kw_only=True):
