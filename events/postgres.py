@@ -44,6 +44,7 @@ from events.errors import (
     StoreUnavailable,
     VersionConflict,
 )
+from events.firsts_sql import firsts_query
 from events.migrate import apply_migrations, pending_migrations
 from events.postgres_guards import check_guards
 from events.postgres_webhooks import PostgresWebhooks
@@ -510,19 +511,7 @@ class PostgresEventStore(PostgresWebhooks):
         integration_id: str | None = None,
         battle_id: str | None = None,
     ) -> list[StoredEvent]:
-        sql = f"SELECT {_COLUMNS} FROM events WHERE version = 1 AND position > %s"
-        args: list[object] = [after_position]
-        if battle_id is not None:
-            sql += " AND battle_id = %s"
-            args.append(battle_id)
-        if integration_id is not None:
-            sql += (
-                " AND battle_id IN "
-                "(SELECT battle_id FROM integration_battles WHERE integration_id = %s)"
-            )
-            args.append(integration_id)
-        sql += " ORDER BY position LIMIT %s"
-        args.append(limit)
+        sql, args = firsts_query(_COLUMNS, "%s", after_position, limit, integration_id, battle_id)
         return [_row_to_event(r) for r in await self._fetch(sql, args)]
 
     async def read_linked(

@@ -36,6 +36,7 @@ from events.errors import (
     StoreUnavailable,
     VersionConflict,
 )
+from events.firsts_sql import firsts_query
 from events.sqlite_guards import check_guards
 from events.sqlite_webhooks import WEBHOOK_SCHEMA, SQLiteWebhooks
 
@@ -736,19 +737,7 @@ class SQLiteEventStore(SQLiteWebhooks):
         integration_id: str | None = None,
         battle_id: str | None = None,
     ) -> list[StoredEvent]:
-        sql = f"SELECT {_COLUMNS} FROM events WHERE version = 1 AND position > ?"
-        args: list[object] = [after_position]
-        if battle_id is not None:
-            sql += " AND battle_id = ?"
-            args.append(battle_id)
-        if integration_id is not None:
-            sql += (
-                " AND battle_id IN "
-                "(SELECT battle_id FROM integration_battles WHERE integration_id = ?)"
-            )
-            args.append(integration_id)
-        sql += " ORDER BY position LIMIT ?"
-        args.append(limit)
+        sql, args = firsts_query(_COLUMNS, "?", after_position, limit, integration_id, battle_id)
         rows = await self._read(lambda c: c.execute(sql, args).fetchall())
         return [_row_to_event(r) for r in rows]
 
