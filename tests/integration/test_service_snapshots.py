@@ -136,6 +136,21 @@ async def test_a_cold_load_starts_from_the_latest_snapshot_and_equals_the_full_f
     await _assert_cold_reads_match(store, battle_id)
 
 
+async def test_a_cold_load_whose_tail_starts_the_battle_again(store: EventStore) -> None:
+    """An undo to version 1 after the latest snapshot (the battle started again), then more
+    orders: the cold load folds from that snapshot, takes version 1 from the first event,
+    and goes on with the rows after the undo; every state equals the full fold."""
+    _, battle_id = await _battle(store)
+    saved = await store.latest_snapshot(battle_id, QUICKSTART.version)
+    assert saved is not None
+    player = _service(store, snapshot_every=0)  # writes none: `saved` stays the latest
+    await _undo(player, battle_id, 1)
+    await _play(player, battle_id, 3)
+    assert await store.latest_snapshot(battle_id, QUICKSTART.version) == saved
+    cold = await _assert_cold_reads_match(store, battle_id)
+    assert cold._cache[battle_id].timeline.base == saved[0]
+
+
 async def test_a_fork_of_a_battle_loaded_from_a_snapshot(store: EventStore) -> None:
     maker, parent = await _battle(store)
     cold = _service(store)
