@@ -127,9 +127,7 @@ def test_an_invalid_ranged_attack_is_refused_before_any_opportunity_is_offered()
 
 def test_the_parts_of_a_stopped_move_cost_what_they_walked_with_alternating_diagonals() -> None:
     # A46 alternating: diagonals cost 1, 2, 1, ... over the whole move, across its parts
-    s = _state(
-        ch("p", "a", 5, 5), ch("g", "b", 5, 6, DEF=30), options={"metric": "alternating"}
-    )
+    s = _state(ch("p", "a", 5, 5), ch("g", "b", 5, 6, DEF=30), options={"metric": "alternating"})
     path = [[4, 4], [3, 3], [2, 2]]
     events, s = play(s, {"type": "Move", "character": "p", "to": [2, 2], "path": path})
     assert types(events) == ["Moved", "OpportunityOffered"]
