@@ -32,7 +32,7 @@ from domain.rulesets.phased.commands import (
     RecordOutcome,
     ResolveAction,
     RollInitiative,
-    RuleTest,
+    RuleCheck,
     SetEngagement,
     SustainAction,
     WithdrawAction,
@@ -46,7 +46,7 @@ __all__ = ["audience", "authorize", "now", "view"]
 _REFEREE_ONLY = (
     RollInitiative,
     RecordOutcome,
-    RuleTest,
+    RuleCheck,
     ClosePrompt,
     AdjustCombatant,
     SetEngagement,

@@ -21,7 +21,7 @@ __all__ = [
     "RecordOutcome",
     "ResolveAction",
     "RollInitiative",
-    "RuleTest",
+    "RuleCheck",
     "SetEngagement",
     "SustainAction",
     "WithdrawAction",
@@ -87,8 +87,8 @@ class RecordOutcome(CommandBase, frozen=True, gc=False, tag="RecordOutcome"):
     damage: Annotated[int, msgspec.Meta(ge=0, le=9999)] | None = None
 
 
-class RuleTest(CommandBase, frozen=True, gc=False, tag="RuleTest"):
-    test: Id
+class RuleCheck(CommandBase, frozen=True, gc=False, tag="RuleCheck"):
+    check: Id
     result: Literal["success", "glancing", "fail"]
     reason: Text = ""
 
@@ -135,7 +135,7 @@ Command = (
     | RollInitiative
     | ResolveAction
     | RecordOutcome
-    | RuleTest
+    | RuleCheck
     | ChooseEffects
     | ClosePrompt
     | AdjustCombatant
@@ -161,7 +161,7 @@ COMMAND_DOCS: dict[str, str] = {
     "to-hit vs AC, weapon damage) or as completed; the action's side or the referee.",
     "RecordOutcome": "Resolve the action whose turn it is with the referee's outcome; "
     "referee only.",
-    "RuleTest": "Give the result of a save or check the setup has no value for; referee only.",
+    "RuleCheck": "Give the result of a save or check the setup has no value for; referee only.",
     "ChooseEffects": "Pick which effects of a Slip happen (after its save); the combatant's "
     "side or the referee.",
     "ClosePrompt": "Close a narrative prompt of a combat event; referee only.",

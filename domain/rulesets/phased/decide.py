@@ -24,7 +24,7 @@ from domain.rulesets.phased.commands import (
     RecordOutcome,
     ResolveAction,
     RollInitiative,
-    RuleTest,
+    RuleCheck,
     SetEngagement,
     SustainAction,
     WithdrawAction,
@@ -41,7 +41,7 @@ from domain.rulesets.phased.events import (
     EngagementSet,
     Event,
     PromptClosed,
-    TestRuled,
+    CheckRuled,
 )
 from domain.rulesets.phased.initiative import roll_initiative
 from domain.rulesets.phased.model import FINAL, Action, Combatant, State, index_of, label
@@ -292,15 +292,15 @@ def _record(run: Run, cmd: RecordOutcome, dice: Dice) -> None:
     advance(run)
 
 
-def _rule_test(run: Run, cmd: RuleTest, dice: Dice) -> None:
-    p = run.state.pending.get(cmd.test)
+def _rule_test(run: Run, cmd: RuleCheck, dice: Dice) -> None:
+    p = run.state.pending.get(cmd.check)
     if p is None or p.kind != "test":
-        raise UnknownEntity(f"no save or check {cmd.test!r} waits for a ruling", test=cmd.test)
+        raise UnknownEntity(f"no save or check {cmd.check!r} waits for a ruling", check=cmd.check)
     o = Outcome(run.state, dice)
     o.follow(p.then, cmd.result, p.combatant, p.item, p.effects)
     run.emit(
-        TestRuled(
-            test=p.id,
+        CheckRuled(
+            check=p.id,
             result=cmd.result,
             reason=cmd.reason,
             sub_rolls=tuple(o.sub_rolls),
@@ -379,7 +379,7 @@ _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
     RollInitiative: _roll_initiative,
     ResolveAction: _resolve,
     RecordOutcome: _record,
-    RuleTest: _rule_test,
+    RuleCheck: _rule_test,
     ChooseEffects: _choose,
     ClosePrompt: _close_prompt,
     AdjustCombatant: _adjust,

@@ -39,8 +39,8 @@ __all__ = [
     "Selection",
     "SideRoll",
     "SubRoll",
-    "TestRecord",
-    "TestRuled",
+    "CheckRecord",
+    "CheckRuled",
 ]
 
 
@@ -88,7 +88,7 @@ class SubRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     possible: bool = True
 
 
-class TestRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+class CheckRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """A save or check: rolled (d20 + modifier vs target) or left to the referee."""
 
     id: str
@@ -160,7 +160,7 @@ class CombatEventDrawn(EventBase, frozen=True, gc=False, tag="CombatEventDrawn")
     row: str
     selections: tuple[Selection, ...] = ()
     sub_rolls: tuple[SubRoll, ...] = ()
-    tests: tuple[TestRecord, ...] = ()
+    tests: tuple[CheckRecord, ...] = ()
     applied: tuple[Applied, ...] = ()
     prompts: tuple[Prompt, ...] = ()
     pending: tuple[Pending, ...] = ()
@@ -224,14 +224,14 @@ class RoundEnded(EventBase, frozen=True, gc=False, tag="RoundEnded"):
     ended: tuple[Applied, ...] = ()  # effects that ended with the round
 
 
-class TestRuled(EventBase, frozen=True, gc=False, tag="TestRuled"):
+class CheckRuled(EventBase, frozen=True, gc=False, tag="CheckRuled"):
     """The referee's result for a pending save or check, and what followed from it."""
 
-    test: str
+    check: str
     result: Literal["success", "glancing", "fail"]
     reason: str = ""
     sub_rolls: tuple[SubRoll, ...] = ()
-    tests: tuple[TestRecord, ...] = ()
+    tests: tuple[CheckRecord, ...] = ()
     applied: tuple[Applied, ...] = ()
     prompts: tuple[Prompt, ...] = ()
     pending: tuple[Pending, ...] = ()
@@ -281,7 +281,7 @@ Event = (
     | ActionResolved
     | ActionCarriedOver
     | RoundEnded
-    | TestRuled
+    | CheckRuled
     | EffectsChosen
     | PromptClosed
     | CombatantAdjusted

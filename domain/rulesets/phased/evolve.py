@@ -29,7 +29,7 @@ from domain.rulesets.phased.events import (
     PromptClosed,
     RoundEnded,
     RoundStarted,
-    TestRuled,
+    CheckRuled,
 )
 from domain.rulesets.phased.model import (
     Applied,
@@ -86,7 +86,7 @@ def ids_used(tests: Iterable[Any], prompts: Iterable[Prompt], pending: Iterable[
     )
 
 
-def _with_outcomes(s: State, e: CombatEventDrawn | TestRuled) -> State:
+def _with_outcomes(s: State, e: CombatEventDrawn | CheckRuled) -> State:
     s = apply_effects(s, e.applied)
     pending = s.pending.copy()
     for p in e.pending:
@@ -226,9 +226,9 @@ def _round_ended(s: State, e: RoundEnded) -> State:
     return replace(s, combatants=combatants, queue=())
 
 
-def _ruled(s: State, e: TestRuled) -> State:
+def _ruled(s: State, e: CheckRuled) -> State:
     pending = s.pending.copy()
-    pending.pop(e.test, None)
+    pending.pop(e.check, None)
     return _with_outcomes(replace(s, pending=pending), e)
 
 
@@ -286,7 +286,7 @@ HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     ActionResolved: _resolved,
     ActionCarriedOver: _carried,
     RoundEnded: _round_ended,
-    TestRuled: _ruled,
+    CheckRuled: _ruled,
     EffectsChosen: _chosen,
     PromptClosed: _prompt_closed,
     CombatantAdjusted: _adjusted,

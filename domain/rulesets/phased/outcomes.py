@@ -5,7 +5,7 @@ Events).
 
 Saves and checks are d20 + modifier >= the combatant's value for that save or check (the
 setup's `saves`, `checks`, an item's `saves`); with no value in the setup the test waits
-for the referee (`RuleTest`). What follows a result is named by a continuation key, so a
+for the referee (`RuleCheck`). What follows a result is named by a continuation key, so a
 ruling given later continues exactly as a roll would have.
 """
 
@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 from domain.dice import Dice
-from domain.rulesets.phased.events import Selection, SubRoll, TestRecord
+from domain.rulesets.phased.events import Selection, SubRoll, CheckRecord
 from domain.rulesets.phased.model import Applied, Pending, Prompt, State
 
 __all__ = ["DIRECTIONS", "Outcome", "Result"]
@@ -46,7 +46,7 @@ class Outcome:
         self.next_id = state.counter
         self.selections: list[Selection] = []
         self.sub_rolls: list[SubRoll] = []
-        self.tests: list[TestRecord] = []
+        self.tests: list[CheckRecord] = []
         self.applied: list[Applied] = []
         self.prompts: list[Prompt] = []
         self.pending: list[Pending] = []
@@ -135,7 +135,7 @@ class Outcome:
         tid = self.new_id()
         if target is None:
             self.tests.append(
-                TestRecord(
+                CheckRecord(
                     id=tid,
                     combatant=combatant,
                     test=test,
@@ -168,7 +168,7 @@ class Outcome:
         else:
             result = "fail"
         self.tests.append(
-            TestRecord(
+            CheckRecord(
                 id=tid,
                 combatant=combatant,
                 test=test,
