@@ -71,7 +71,9 @@ def declare(state: State, combatant: str, kind: str = "attack", **kw: Any) -> St
     return play(state, body)[1]
 
 
-def to_phases(state: State, dice: list[int], sides: tuple[str, ...] = ()) -> tuple[list[Any], State]:
+def to_phases(
+    state: State, dice: list[int], sides: tuple[str, ...] = ()
+) -> tuple[list[Any], State]:
     """End every side's declarations; the last one rolls initiative with `dice`."""
     todo = [s for s in (sides or state.board.sides) if s not in state.closed]
     for s in todo[:-1]:

@@ -35,13 +35,13 @@ from domain.rulesets.phased.events import (
     ActionSustained,
     ActionWithdrawn,
     BattleEnded,
+    CheckRuled,
     CombatantAdjusted,
     DeclarationsClosed,
     EffectsChosen,
     EngagementSet,
     Event,
     PromptClosed,
-    CheckRuled,
 )
 from domain.rulesets.phased.initiative import roll_initiative
 from domain.rulesets.phased.model import FINAL, Action, Combatant, State, index_of, label

@@ -23,6 +23,8 @@ __all__ = [
     "ActionWithdrawn",
     "AttackRoll",
     "BattleEnded",
+    "CheckRecord",
+    "CheckRuled",
     "CombatEventDrawn",
     "CombatantAdjusted",
     "DeclarationsClosed",
@@ -39,8 +41,6 @@ __all__ = [
     "Selection",
     "SideRoll",
     "SubRoll",
-    "CheckRecord",
-    "CheckRuled",
 ]
 
 

@@ -18,6 +18,7 @@ from domain.rulesets.phased.events import (
     ActionSustained,
     ActionWithdrawn,
     BattleEnded,
+    CheckRuled,
     CombatantAdjusted,
     CombatEventDrawn,
     DeclarationsClosed,
@@ -29,7 +30,6 @@ from domain.rulesets.phased.events import (
     PromptClosed,
     RoundEnded,
     RoundStarted,
-    CheckRuled,
 )
 from domain.rulesets.phased.model import (
     Applied,

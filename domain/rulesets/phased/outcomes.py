@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Literal
 
 from domain.dice import Dice
-from domain.rulesets.phased.events import Selection, SubRoll, CheckRecord
+from domain.rulesets.phased.events import CheckRecord, Selection, SubRoll
 from domain.rulesets.phased.model import Applied, Pending, Prompt, State
 
 __all__ = ["DIRECTIONS", "Outcome", "Result"]

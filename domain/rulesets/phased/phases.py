@@ -43,9 +43,9 @@ def _starting(state: State, index: int) -> list[Action]:
             a
             for a in state.actions.values()
             if a.status == "declared"
-            and a.due_round == state.round
+            and a.declared_round == state.round
             and a.start == index
-            and a.due > index
+            and (a.due > index or a.due_round > state.round)
             and not a.carried
         ),
         key=lambda a: _order_key(state, a),

@@ -11,7 +11,7 @@ import pytest
 
 from domain.errors import RuleViolation, UnknownEntity
 from domain.rulesets.phased.combat_events import ROWS, row_of
-from domain.rulesets.phased.events import CombatEventDrawn, RoundEnded, CheckRuled
+from domain.rulesets.phased.events import CheckRuled, CombatEventDrawn, RoundEnded
 from domain.rulesets.phased.model import State
 from tests.support.phased_kit import cb, declare, make, play, setup_of, to_phases
 
@@ -26,17 +26,29 @@ def _draw(s: State, rest: list[int]) -> tuple[CombatEventDrawn, State, list[Any]
 
 def _three(**by_id: dict[str, Any]) -> dict[str, Any]:
     return setup_of(
-        combatants=[cb(c, side, **by_id.get(c, {})) for c, side in
-                    (("r1", "red"), ("b1", "blue"), ("p1", "party"))]
+        combatants=[
+            cb(c, side, **by_id.get(c, {}))
+            for c, side in (("r1", "red"), ("b1", "blue"), ("p1", "party"))
+        ]
     )
 
 
 def test_every_d20_face_has_its_row() -> None:
     assert [row_of(v) for v in (1, 2, 3, 5, 6, 9, 11, 12, 14, 16, 17, 18, 19, 20)] == [
-        "Armour Trouble", "Armour Trouble", "Battlefield Damaged", "Battlefield Shifts",
-        "Close Quarters", "Knock Down", "Knock Down", "Lucky Break",
-        "Mount or Vehicle Trouble", "Reinforcements", "Retreat", "Slip",
-        "Weapon Trouble", "Weapon Trouble",
+        "Armour Trouble",
+        "Armour Trouble",
+        "Battlefield Damaged",
+        "Battlefield Shifts",
+        "Close Quarters",
+        "Knock Down",
+        "Knock Down",
+        "Lucky Break",
+        "Mount or Vehicle Trouble",
+        "Reinforcements",
+        "Retreat",
+        "Slip",
+        "Weapon Trouble",
+        "Weapon Trouble",
     ]
     assert sum(h - lo + 1 for lo, h, _ in ROWS) == 20
 
@@ -55,9 +67,13 @@ def test_armour_trouble_rerolls_a_piece_the_combatant_lacks() -> None:
 def test_a_row_that_cannot_occur_is_rerolled() -> None:
     # nobody wears armour (1), nobody has a mount (14), nobody attacked last round (19):
     # each d20 is re-rolled until Lucky Break (12)
-    ev, s, _ = _draw(make(), [1, 14, 19, 12, 3])
+    ev, _s, _ = _draw(make(), [1, 14, 19, 12, 3])
     assert [(d.die.value, d.possible) for d in ev.draws] == [
-        (1, False), (14, False), (19, False), (12, True)]
+        (1, False),
+        (14, False),
+        (19, False),
+        (12, True),
+    ]
     assert ev.draws[0].reason and ev.row == "Lucky Break"
     assert ev.selections[0].candidates == ("r1", "b1", "p1") and ev.selections[0].chosen == "p1"
 
@@ -71,13 +87,25 @@ def test_battlefield_damaged_picks_a_feature_or_prompts() -> None:
 
 
 def test_battlefield_shifts_moves_everyone_one_roll_one_direction_inside_the_grid() -> None:
-    s = make({**_three(r1={"x": 0, "y": 0}, b1={"x": 5, "y": 5}, p1={"x": 9, "y": 9}),
-              "width": 10, "height": 10})
+    s = make(
+        {
+            **_three(r1={"x": 0, "y": 0}, b1={"x": 5, "y": 5}, p1={"x": 9, "y": 9}),
+            "width": 10,
+            "height": 10,
+        }
+    )
     ev, s, _ = _draw(s, [5, 3, 3])  # 3 squares, d8 3: east
     assert [r.result for r in ev.sub_rolls] == ["3", "E"]
     assert [(c.x, c.y) for c in s.combatants.values()] == [(3, 0), (8, 5), (9, 9)]
-    s = make({**_three(r1={"x": 0, "y": 0}, b1={"x": 5, "y": 5}, p1={"x": 9, "y": 9}),
-              "width": 10, "height": 10}, shift_each="each", random_direction="d4")
+    s = make(
+        {
+            **_three(r1={"x": 0, "y": 0}, b1={"x": 5, "y": 5}, p1={"x": 9, "y": 9}),
+            "width": 10,
+            "height": 10,
+        },
+        shift_each="each",
+        random_direction="d4",
+    )
     ev, s, _ = _draw(s, [5, 1, 2, 2, 3, 6, 4])  # r1 1 E, b1 2 S, p1 6 W
     assert [(c.x, c.y) for c in s.combatants.values()] == [(1, 0), (5, 7), (3, 9)]
     ev, _, _ = _draw(make(), [5, 2, 1])  # no positions: the referee moves them
@@ -115,14 +143,22 @@ def test_item_damaged_and_item_dropped() -> None:
 
 
 def test_knock_down_and_the_nearest_figure_saves_or_falls() -> None:
-    pos = {"r1": {"x": 0, "y": 0}, "b1": {"x": 1, "y": 0, "saves": {"paralyzation": 12}},
-           "p1": {"x": 1, "y": 1}}
+    pos = {
+        "r1": {"x": 0, "y": 0},
+        "b1": {"x": 1, "y": 0, "saves": {"paralyzation": 12}},
+        "p1": {"x": 1, "y": 1},
+    }
     # r1 (d3 1) knocked down; nearest in touch range: b1 and p1 (d2 1: b1) saves: 11 fails
     ev, s, _ = _draw(make(_three(**pos)), [9, 1, 1, 11])
     assert [x.chosen for x in ev.selections] == ["r1", "b1"]
     (t,) = ev.tests
-    assert (t.combatant, t.test, t.target, t.total, t.result) == ("b1", "save:paralyzation", 12,
-                                                                  11, "fail")
+    assert (t.combatant, t.test, t.target, t.total, t.result) == (
+        "b1",
+        "save:paralyzation",
+        12,
+        11,
+        "fail",
+    )
     assert s.combatants["r1"].has("prone") and s.combatants["b1"].has("prone")
     ev, s, _ = _draw(make(_three(**pos)), [10, 1, 1, 12])
     assert ev.tests[0].result == "success" and not s.combatants["b1"].has("prone")
@@ -142,11 +178,11 @@ def test_lucky_break_and_lucky_opening_last_this_round_only() -> None:
     assert s.combatants["b1"].has("lucky_break")
     events, s = play(s, {"type": "ResolveAction", "action": "red.1"}, [10])  # 12 vs AC 16: miss
     assert events[0].attack.ac_bonus == 4 and not events[0].attack.hit
-    ended = [e for e in events if isinstance(e, RoundEnded)][0].ended
+    ended = next(e for e in events if isinstance(e, RoundEnded)).ended
     assert [(a.combatant, a.effect) for a in ended] == [("b1", "lucky_break")]
     assert not s.combatants["b1"].has("lucky_break")
     # option: one more round
-    ev, s, _ = _draw(make(one_round_effects="end_next_round"), [13, 1])
+    _ev, s, _ = _draw(make(one_round_effects="end_next_round"), [13, 1])
     assert s.round == 2 and s.combatants["r1"].has("lucky_opening")
 
 
@@ -160,11 +196,16 @@ def test_mount_trouble_off_course() -> None:
 
 
 def test_mount_trouble_bucks_wildly_check_then_save() -> None:
-    r1 = {"mount": {"kind": "mount"}, "checks": {"advanced_riding": 15},
-          "saves": {"paralyzation": 14}}
+    r1 = {
+        "mount": {"kind": "mount"},
+        "checks": {"advanced_riding": 15},
+        "saves": {"paralyzation": 14},
+    }
     ev, s, _ = _draw(make(_three(r1=r1)), [15, 3, 10, 3])
-    assert [(t.test, t.result) for t in ev.tests] == [("check:advanced_riding", "fail"),
-                                                       ("save:paralyzation", "fail")]
+    assert [(t.test, t.result) for t in ev.tests] == [
+        ("check:advanced_riding", "fail"),
+        ("save:paralyzation", "fail"),
+    ]
     assert s.combatants["r1"].has("prone") and s.combatants["r1"].has("fell_off")
     ev, s, _ = _draw(make(_three(r1=r1)), [15, 4, 15])
     assert [t.result for t in ev.tests] == ["success"] and not s.combatants["r1"].effects
@@ -176,12 +217,20 @@ def test_mount_trouble_stumbles_ruled_by_the_referee_then_stunned() -> None:
     ev, s, _ = _draw(s, [14, 6])
     assert ev.tests[0].test == "check:driving" and ev.tests[0].result == "pending"
     # the referee rules the check failed: overturned, save 1 fails, stunned 3 rounds
-    events, s = play(s, {"type": "RuleCheck", "check": ev.tests[0].id, "result": "fail",
-                         "reason": "no driving skill"}, [1, 3])
+    events, s = play(
+        s,
+        {
+            "type": "RuleCheck",
+            "check": ev.tests[0].id,
+            "result": "fail",
+            "reason": "no driving skill",
+        },
+        [1, 3],
+    )
     (tr,) = events
     assert [a.effect for a in tr.applied] == ["mount_down", "stunned"]
     assert tr.tests[0].result == "fail" and tr.sub_rolls[0].result == "3"
-    stunned = [e for e in s.combatants["r1"].effects if e.name == "stunned"][0]
+    stunned = next(e for e in s.combatants["r1"].effects if e.name == "stunned")
     assert stunned.until_round == 3
 
 
@@ -191,7 +240,7 @@ def test_reinforcements_and_retreat_are_prompts_for_a_random_side() -> None:
     assert "support party" in ev.prompts[0].text
     ev, s, _ = _draw(make(_three(r1={"x": 0, "y": 0}, b1={"x": 1, "y": 1})), [17, 1])
     assert "of red (r1)" in ev.prompts[0].text
-    events, s = play(s, {"type": "ClosePrompt", "prompt": ev.prompts[0].id, "note": "done"})
+    _events, s = play(s, {"type": "ClosePrompt", "prompt": ev.prompts[0].id, "note": "done"})
     assert not s.prompts
 
 
@@ -208,7 +257,7 @@ def test_slip_save_decides_how_many_of_the_three_happen() -> None:
     assert choice.kind == "choice" and choice.count == 1 and len(choice.effects) == 3
     with pytest.raises(RuleViolation):
         play(s2, {"type": "ChooseEffects", "choice": choice.id, "effects": [0, 2]})
-    events, s2 = play(s2, {"type": "ChooseEffects", "choice": choice.id, "effects": [2]})
+    _events, s2 = play(s2, {"type": "ChooseEffects", "choice": choice.id, "effects": [2]})
     assert s2.combatants["r1"].has("prone") and s2.combatants["r1"].x == 5
     # a glancing save (option band 2: 8 vs 10): two of them
     s = make({**_three(**pos), "width": 10, "height": 10}, glancing_band=2)
@@ -232,13 +281,18 @@ def test_weapon_trouble_needs_an_attack_last_round() -> None:
     # d6 3: the weapon saves vs Crushing Blow (no value: the referee), success: intact
     ev, s2, _ = _draw(s, [19, 3])
     assert ev.tests[0].test == "item:crushing_blow" and ev.tests[0].item == "sword"
-    events, s2 = play(s2, {"type": "RuleCheck", "check": ev.pending[0].id, "result": "success"})
+    _events, s2 = play(s2, {"type": "RuleCheck", "check": ev.pending[0].id, "result": "success"})
     assert not s2.combatants["r1"].items["sword"].damaged
 
 
 def test_weapon_trouble_rolls_a_weapon_save_and_rerolls_stuck_for_a_blunt_weapon() -> None:
-    club = {"id": "club", "speed": 1, "damage": "1d6", "damage_type": "bludgeoning",
-            "saves": {"crushing_blow": 10}}
+    club = {
+        "id": "club",
+        "speed": 1,
+        "damage": "1d6",
+        "damage_type": "bludgeoning",
+        "saves": {"crushing_blow": 10},
+    }
     s = declare(make(_three(r1={"weapons": [club]})), "r1", weapon="club", target="b1")
     _, s = to_phases(s, [9, 3, 2])
     s = play(s, {"type": "ResolveAction", "action": "red.1"}, [1])[1]

@@ -19,7 +19,7 @@ def _ini(events: list[object]) -> InitiativeRolled:
 
 def test_highest_goes_first_the_texts_example() -> None:
     # the DM rolls 3 and 6 for the companies, the players 4: one company, the players, the other
-    events, s = to_phases(make(), [3, 6, 4])
+    events, _s = to_phases(make(), [3, 6, 4])
     ini = _ini(events)
     assert [r.die.value for r in ini.rolls] == [3, 6, 4]
     assert ini.order == ("blue", "party", "red") and ini.ties == () and ini.rerolls == ()
@@ -28,8 +28,15 @@ def test_highest_goes_first_the_texts_example() -> None:
 
 
 def test_a_one_goes_last_and_delays_every_action_a_phase_spells_included() -> None:
-    s = make(setup_of(combatants=[cb("r1", "red", spells=[{"id": "bolt", "speed": 1}]),
-                                  cb("b1", "blue"), cb("p1", "party")]))
+    s = make(
+        setup_of(
+            combatants=[
+                cb("r1", "red", spells=[{"id": "bolt", "speed": 1}]),
+                cb("b1", "blue"),
+                cb("p1", "party"),
+            ]
+        )
+    )
     s = declare(s, "r1", "spell", spell="bolt")
     s = declare(s, "b1", target="r1")
     events, s = to_phases(s, [1, 4, 2])
@@ -45,14 +52,19 @@ def test_a_ten_goes_first_and_moves_every_action_up_a_phase() -> None:
     ini = _ini(events)
     assert ini.order == ("blue", "party", "red") and ini.shifts == {"blue": -1}
     # blue's attack moves from Average (1) to Fast (0): before red's, at Average
-    first = [e for e in events if isinstance(e, PhaseStarted)][0]
+    first = next(e for e in events if isinstance(e, PhaseStarted))
     assert first.phase == "0" and [a.id for a in first.due] == ["blue.1"]
 
 
 def test_a_ten_does_not_lift_an_action_above_lightning_fast_by_default() -> None:
     fast = {"id": "dart", "speed": -3, "damage": "1d3", "damage_type": "piercing"}
-    setup = setup_of(combatants=[cb("r1", "red", base_speed=-3, weapons=[fast]),
-                                 cb("b1", "blue"), cb("p1", "party")])
+    setup = setup_of(
+        combatants=[
+            cb("r1", "red", base_speed=-3, weapons=[fast]),
+            cb("b1", "blue"),
+            cb("p1", "party"),
+        ]
+    )
     s = declare(make(setup), "r1", weapon="dart", target="b1")
     events, s = to_phases(s, [10, 4, 2])
     assert s.actions["red.1"].due == index_of(-3)
@@ -66,7 +78,7 @@ def test_a_ten_does_not_lift_an_action_above_lightning_fast_by_default() -> None
 
 def test_tied_sides_reroll_and_one_combat_event_per_reroll_of_a_group() -> None:
     # red and blue tie on 6: they re-roll (8, 2); one combat event (12: Lucky Break, d3 -> b1)
-    events, s = to_phases(make(), [6, 6, 3, 8, 2, 12, 2])
+    events, _s = to_phases(make(), [6, 6, 3, 8, 2, 12, 2])
     ini = _ini(events)
     assert ini.ties == (("red", "blue"),)
     (rr,) = ini.rerolls
@@ -80,7 +92,7 @@ def test_tied_sides_reroll_and_one_combat_event_per_reroll_of_a_group() -> None:
 
 def test_a_tied_reroll_that_ties_again_rerolls_again_each_with_an_event() -> None:
     dice = [5, 5, 5, 7, 7, 2, 3, 9, 12, 1, 12, 2]
-    events, s = to_phases(make(), dice)
+    events, _s = to_phases(make(), dice)
     ini = _ini(events)
     assert [r.group for r in ini.rerolls] == [("red", "blue", "party"), ("red", "blue")]
     assert ini.order == ("blue", "red", "party")

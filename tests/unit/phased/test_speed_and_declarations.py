@@ -10,8 +10,8 @@ import pytest
 from domain.errors import InvalidSetup, RuleViolation, UnknownEntity
 from domain.rulesets.phased.events import ActionDeclared, ActionWithdrawn
 from domain.rulesets.phased.model import index_of
-from domain.rulesets.phased.rules import dex_modifier
 from domain.rulesets.phased.options import Options
+from domain.rulesets.phased.rules import dex_modifier
 from tests.support.phased_kit import SETUP, cb, declare, make, play, setup_of
 
 
@@ -34,7 +34,9 @@ def test_dex_table_default_gives_the_texts_two_points() -> None:
 
 def test_human_with_dex_18_is_very_fast_and_dex_5_average() -> None:
     # given humans (Base Speed Fast, 0) with Dex 18, 10 and 5
-    s = make(setup_of(combatants=[cb("q", "red", dex=18), cb("n", "blue"), cb("s", "party", dex=5)]))
+    s = make(
+        setup_of(combatants=[cb("q", "red", dex=18), cb("n", "blue"), cb("s", "party", dex=5)])
+    )
     # then their Base Speed is Very Fast (-1), Fast (0) and Average (1)
     assert [s.combatants[c].base_rank for c in ("q", "n", "s")] == [-1, 0, 1]
     a, _ = _declared(s, "q", "move")
@@ -43,8 +45,10 @@ def test_human_with_dex_18_is_very_fast_and_dex_5_average() -> None:
 
 def test_the_dex_table_is_an_option() -> None:
     table = [{"low": 1, "high": 17, "modifier": 0}, {"low": 18, "high": 30, "modifier": 2}]
-    s = make(setup_of(combatants=[cb("q", "red", dex=18), cb("n", "blue"), cb("p", "party")]),
-             dex_speed=table)
+    s = make(
+        setup_of(combatants=[cb("q", "red", dex=18), cb("n", "blue"), cb("p", "party")]),
+        dex_speed=table,
+    )
     assert s.combatants["q"].base_rank == -2
 
 
@@ -61,13 +65,28 @@ def test_no_action_before_base_speed() -> None:
 def test_no_attack_before_weapon_speed_and_a_fast_weapon_uses_base_speed() -> None:
     heavy = {"id": "maul", "speed": 4, "damage": "2d6", "damage_type": "bludgeoning"}
     quick = {"id": "dagger", "speed": -3, "damage": "1d4", "damage_type": "piercing"}
-    s = make(setup_of(combatants=[cb("r1", "red", weapons=[heavy, quick]), cb("b1", "blue"),
-                                  cb("p1", "party")]))
+    s = make(
+        setup_of(
+            combatants=[
+                cb("r1", "red", weapons=[heavy, quick]),
+                cb("b1", "blue"),
+                cb("p1", "party"),
+            ]
+        )
+    )
     a, _ = _declared(s, "r1", weapon="maul")
     assert a.earliest == index_of(4)
     with pytest.raises(RuleViolation):
-        play(s, {"type": "DeclareAction", "combatant": "r1", "kind": "attack", "weapon": "maul",
-                 "rank": 3})
+        play(
+            s,
+            {
+                "type": "DeclareAction",
+                "combatant": "r1",
+                "kind": "attack",
+                "weapon": "maul",
+                "rank": 3,
+            },
+        )
     # the dagger (-3) is faster than r1's Base Speed (0): it uses the Base Speed
     b, _ = _declared(s, "r1", weapon="dagger")
     assert b.earliest == index_of(0)
@@ -77,8 +96,10 @@ def test_speed_modifiers_move_weapon_speed_too_unless_the_option_says_not() -> N
     s = make(setup_of(combatants=[cb("r1", "red", dex=18), cb("b1", "blue"), cb("p1", "party")]))
     a, _ = _declared(s, "r1")
     assert a.earliest == index_of(0)  # sword 1, Dex 18: 0
-    s = make(setup_of(combatants=[cb("r1", "red", dex=18), cb("b1", "blue"), cb("p1", "party")]),
-             modifiers_apply_to_weapons=False)
+    s = make(
+        setup_of(combatants=[cb("r1", "red", dex=18), cb("b1", "blue"), cb("p1", "party")]),
+        modifiers_apply_to_weapons=False,
+    )
     a, _ = _declared(s, "r1")
     assert a.earliest == index_of(1)
 
@@ -90,9 +111,17 @@ def test_spells_finish_no_sooner_than_fast_plus_spell_speed_and_casting_phases()
         {"id": "haste", "speed": -2, "before_fast": True},
         {"id": "ritual", "speed": 1, "casting_phases": 3},
     ]
-    s = make(setup_of(combatants=[cb("r1", "red", spells=spells, base_speed=3), cb("b1", "blue"),
-                                  cb("p1", "party")]),
-             actions_per_round=4, multi_phase_exclusive=False)
+    s = make(
+        setup_of(
+            combatants=[
+                cb("r1", "red", spells=spells, base_speed=3),
+                cb("b1", "blue"),
+                cb("p1", "party"),
+            ]
+        ),
+        actions_per_round=4,
+        multi_phase_exclusive=False,
+    )
     got = {}
     for sp in ("bolt", "blink", "haste", "ritual"):
         a, s = _declared(s, "r1", "spell", spell=sp)
@@ -164,11 +193,19 @@ def test_setup_is_validated() -> None:
         setup_of(combatants=[cb("r1", "red"), cb("b1", "green"), cb("p1", "party")]),
         setup_of(combatants=[cb("r1", "red"), cb("p1", "party")]),
         setup_of(combatants=[cb("r1", "red", x=1), cb("b1", "blue"), cb("p1", "party")]),
-        setup_of(width=5, height=5,
-                 combatants=[cb("r1", "red", x=7, y=1), cb("b1", "blue"), cb("p1", "party")]),
+        setup_of(
+            width=5,
+            height=5,
+            combatants=[cb("r1", "red", x=7, y=1), cb("b1", "blue"), cb("p1", "party")],
+        ),
         setup_of(engaged=[["r1", "zz"]]),
-        setup_of(combatants=[cb("r1", "red", items=[{"id": "sword"}]), cb("b1", "blue"),
-                             cb("p1", "party")]),
+        setup_of(
+            combatants=[
+                cb("r1", "red", items=[{"id": "sword"}]),
+                cb("b1", "blue"),
+                cb("p1", "party"),
+            ]
+        ),
     ]
     for setup in bad:
         with pytest.raises(InvalidSetup):
