@@ -174,7 +174,7 @@ def test_knock_down_and_the_nearest_figure_saves_or_falls() -> None:
 
 def test_lucky_break_and_lucky_opening_last_this_round_only() -> None:
     s = declare(make(), "r1", target="b1")
-    ev, s, _ = _draw(s, [12, 2])
+    _ev, s, _ = _draw(s, [12, 2])
     assert s.combatants["b1"].has("lucky_break")
     events, s = play(s, {"type": "ResolveAction", "action": "red.1"}, [10])  # 12 vs AC 16: miss
     assert events[0].attack.ac_bonus == 4 and not events[0].attack.hit
@@ -276,7 +276,7 @@ def test_weapon_trouble_needs_an_attack_last_round() -> None:
     assert s2.combatants["r1"].items["sword"].stuck and "Strength Feat" in ev.prompts[0].text
     # d6 1: disarmed unless it saves (no value: the referee)
     ev, s2, _ = _draw(s, [20, 1])
-    events, s2 = play(s2, {"type": "RuleCheck", "check": ev.pending[0].id, "result": "fail"})
+    _events, s2 = play(s2, {"type": "RuleCheck", "check": ev.pending[0].id, "result": "fail"})
     assert s2.combatants["r1"].items["sword"].dropped
     # d6 3: the weapon saves vs Crushing Blow (no value: the referee), success: intact
     ev, s2, _ = _draw(s, [19, 3])
