@@ -144,9 +144,7 @@ def view(state: State, actor: Actor) -> dict[str, Any]:
         if ref or _visible(a, own)
     ]
     decisions = [
-        a.id
-        for a in state.actions.values()
-        if a.carried and not a.decided and a.status == "declared" and (ref or _visible(a, own))
+        a["id"] for a in actions if a["carried"] and not a["decided"] and a["status"] == "declared"
     ]
     return {
         "ruleset": "phased",

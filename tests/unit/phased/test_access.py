@@ -60,6 +60,22 @@ def test_referee_commands(body: dict[str, object]) -> None:
     _auth(make(), body, REF)
 
 
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "DeclareAction", "combatant": "zz", "kind": "move"},
+        {"type": "EndDeclarations", "side": "zz"},
+        {"type": "CancelAction", "action": "zz.1"},
+        {"type": "ChooseEffects", "choice": "p9", "effects": [0]},
+    ],
+)
+def test_an_observer_gives_no_command_not_even_on_unknown_ids(body: dict[str, object]) -> None:
+    with pytest.raises(NotPermitted):
+        _auth(make(), body, OBS)
+    with pytest.raises(NotPermitted):
+        _auth(make(), body, Actor(role="side"))
+
+
 def test_a_secret_action_is_to_another_side_an_id_never_used() -> None:
     s = declare(make(), "r1", target="b1")
     for cmd in ("CancelAction", "WithdrawAction", "SustainAction", "ResolveAction"):
@@ -127,8 +143,8 @@ def test_a_carry_over_is_public_once_it_has_started_in_sight() -> None:
     assert starting == ["red.1", "blue.1"]
     carries = [e for e in events if type(e).__name__ == "ActionCarriedOver"]
     assert [RULESET.audience(e) for e in carries] == ["all", "all"]
-    assert RULESET.view(s, BLUE)["decisions"] == ["red.1", "blue.1"]
-    assert RULESET.view(s, OBS)["decisions"] == ["red.1", "blue.1"]
+    assert RULESET.view(s, BLUE)["decisions"] == ["blue.1", "red.1"]
+    assert RULESET.view(s, OBS)["decisions"] == ["blue.1", "red.1"]
 
 
 def test_choices_are_made_by_the_combatants_side() -> None:
