@@ -97,9 +97,14 @@ class Outcome:
     def apply(self, a: Applied) -> None:
         self.applied.append(a)
 
-    def effect(self, combatant: str, name: str, rounds: int | None = None, **kw: object) -> None:
+    def effect(
+        self, combatant: str, name: str, rounds: int | None = None, direction: str | None = None
+    ) -> None:
+        """A tracked effect; `rounds` counts the current round (None: until cleared)."""
         until = None if rounds is None else self.round + rounds - 1
-        self.apply(Applied(combatant=combatant, effect=name, until_round=until, **kw))  # type: ignore[arg-type]
+        self.apply(
+            Applied(combatant=combatant, effect=name, until_round=until, direction=direction)
+        )
 
     def moved_to(self, combatant: str, dx: int, dy: int, steps: int) -> Applied | None:
         c = self.state.combatants[combatant]

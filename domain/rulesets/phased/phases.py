@@ -7,6 +7,8 @@ Phase.
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from domain.rulesets.phased.events import (
     ActionCancelled,
     ActionCarriedOver,
@@ -50,6 +52,11 @@ def _starting(state: State, index: int) -> list[Action]:
         ),
         key=lambda a: _order_key(state, a),
     )
+
+
+def _shown(actions: list[Action]) -> tuple[Action, ...]:
+    """The actions as a phase start shows them: revealed from now on."""
+    return tuple(replace(a, revealed=True) for a in actions)
 
 
 def unable(state: State, a: Action) -> str | None:
@@ -150,8 +157,8 @@ def advance(run: Run) -> None:
                 phase=label(nxt),
                 index=nxt,
                 order=st.order,
-                due=tuple(due_in(st, nxt)),
-                starting=tuple(_starting(st, nxt)),
+                due=_shown(due_in(st, nxt)),
+                starting=_shown(_starting(st, nxt)),
             )
         )
 

@@ -162,3 +162,6 @@ def test_every_action_resolves_once_or_is_cancelled_never_before_its_phase(
                 assert e.round > a.declared_round
     assert set(ends) == set(declared), "an action neither resolved nor cancelled"
     assert reduce(RULESET.evolve, log.events, log.start) == log.state
+    # a stored snapshot of the state (msgpack) decodes to the same state
+    packed = msgspec.msgpack.encode(log.state)
+    assert msgspec.msgpack.decode(packed, type=State) == log.state
