@@ -83,6 +83,7 @@ def test_a_reserve_enters_and_its_placement_is_its_move() -> None:
     s = started(make([unit("a1", "a", 5, 6), unit("a9", "a", None, None, reserve=True),
                       unit("b1", "b", 5, 5)]))  # fmt: skip
     events, s = play(s, {"type": "PlaceReserve", "unit": "a9", "to": [3, 11]})
+    assert types(events) == ["ReservePlaced"] and events[0].zone == "za"  # type: ignore[union-attr]
     a9 = s.units["a9"]
     assert a9.on_field and a9.tile == (3, 11) and a9.moved and s.occupied[(3, 11)] == "a9"
     with pytest.raises(RuleViolation):
