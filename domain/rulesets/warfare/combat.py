@@ -51,7 +51,9 @@ INCREMENT_PENALTY = 2  # [Ranged Increments] "-2 penalty ... for each increment 
 
 
 def _conditions(state: State, u: Unit, field: str) -> list[Modifier]:
-    effects = state.options.conditions
+    if not u.conditions:  # the common case, on the path of every attack
+        return []
+    effects = state.board.options.conditions
     out = []
     for name in u.conditions:
         value = getattr(getattr(effects, name), field)
@@ -61,7 +63,9 @@ def _conditions(state: State, u: Unit, field: str) -> list[Modifier]:
 
 
 def _champion(u: Unit, field: str) -> list[Modifier]:
-    value = getattr(u.champion_bonus, field) if u.joined_by is not None else 0
+    if u.joined_by is None:
+        return []
+    value = getattr(u.champion_bonus, field)
     return [Modifier(value=value, reason=f"champion {u.joined_by} joined")] if value else []
 
 
@@ -77,7 +81,7 @@ def attack(
     """Roll one attack (or, `kind` "shatter", the automatic hit) and apply its damage."""
     s = run.state
     a, t = s.units[attacker], s.units[target]
-    options = s.options
+    options = s.board.options
     defense_mods = _champion(t, "defense") + _conditions(s, t, "defense")
     defense = t.defense + sum(m.value for m in defense_mods)
     damage_mods = _champion(a, "damage") + _conditions(s, a, "damage")
@@ -146,8 +150,8 @@ def _after_damage(run: Run, dice: Dice, a: Unit, target: str, band: str) -> None
     below half health; [Morale]: an ability of the attacker may force one (W11)."""
     s = run.state
     t = s.units[target]
-    if not t.on_field:
-        return
+    if t.status != "field" or (2 * t.health > t.max_health and not a.abilities):
+        return  # neither destroyed, nor diminished, nor an ability's check: the common case
     if t.health == 0:
         if s.options.zero_health == "destroyed":
             run.emit(UnitDestroyed(unit=t.id, reason="reduced to 0 health", rule=R_PROJECT))

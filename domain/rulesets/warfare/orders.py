@@ -71,7 +71,7 @@ FEAR = ("unsettled", "wavering", "terrorized")
 
 
 def _faces(s: State, u: Unit, t: Unit) -> bool:
-    return faces(u.tile, u.facing, t.tile, s.options.facing_directions)
+    return faces((u.x, u.y), u.facing, (t.x, t.y), s.board.options.facing_directions)
 
 
 def _enemy_on_field(s: State, u: Unit, tid: str) -> Unit:

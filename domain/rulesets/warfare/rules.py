@@ -113,7 +113,7 @@ def ensure_can_act(state: State, u: Unit) -> None:
     have taken their action this round ([Battlefield Champions], W04)."""
     ensure_turn(state, u.side)
     ensure_on_field(u)
-    if state.options.champions_first:
+    if state.champions and state.board.options.champions_first:
         for c in state.champions.values():
             if not c.acted and (u.id in c.leads or c.joined == u.id):
                 raise RuleViolation(
