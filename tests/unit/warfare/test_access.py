@@ -69,6 +69,20 @@ def test_referee_commands(command: dict) -> None:
             RULESET.authorize(s, _cmd(command), side)
 
 
+def test_a_champion_command_belongs_to_the_champions_side_and_unknown_names_pass_to_decide() -> (
+    None
+):
+    s = _state()
+    RULESET.authorize(s, _cmd({"type": "JoinUnit", "champion": "hero", "unit": "b1"}), A)
+    with pytest.raises(NotPermitted):
+        RULESET.authorize(s, _cmd({"type": "JoinUnit", "champion": "hero", "unit": "b1"}), B)
+    # a name that does not exist is decide's to refuse (404), whoever asks
+    RULESET.authorize(s, _cmd({"type": "Move", "unit": "zz", "to": [1, 1]}), B)
+    RULESET.authorize(s, _cmd({"type": "PassChampion", "champion": "zz"}), B)
+    with pytest.raises(NotPermitted):
+        RULESET.authorize(s, _cmd({"type": "EndTurn", "side": "a"}), Actor(role="side"))
+
+
 def test_every_event_is_for_all_and_every_actor_sees_every_unit() -> None:
     s = _state()
     assert RULESET.audience(SideConceded(side="a", reason="r")) == "all"
@@ -76,3 +90,7 @@ def test_every_event_is_for_all_and_every_actor_sees_every_unit() -> None:
         v = RULESET.view(s, actor)
         assert {u["id"] for u in v["units"]} == {"a1", "b1"}
         assert v["ruleset"] == "warfare" and v["active"] == "a"
+        assert [u["diminished"] for u in v["units"]] == [False, False]
+        assert v["zones"]["a"][0]["id"] == "za" and len(v["zones"]["a"][0]["tiles"]) == 12
+    low = make([unit("a1", "a", 5, 6, health_now=20), unit("b1", "b", 5, 5)])
+    assert [u["diminished"] for u in RULESET.view(low, REF)["units"]] == [True, False]
