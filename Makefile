@@ -62,6 +62,7 @@ bench: $(STAMP) wrk
 	$(BIN)/python -m bench.worst_command
 	$(BIN)/python -m bench.tactical
 	$(BIN)/python -m bench.tactical_areas
+	$(BIN)/python -m bench.warfare
 	$(BIN)/python -m bench.inprocess
 	$(BIN)/python -m bench.scale
 	$(BIN)/python -m bench.verify_export
