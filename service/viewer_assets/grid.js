@@ -162,3 +162,18 @@ export function sidesOf(ruleset, state) {
   if (ruleset === "tactical") return state.sides.map((x) => x.id);
   return state.sides || [];
 }
+
+// What the marks mean, per ruleset (shown under the grid).
+const KEYS = {
+  quickstart: [
+    "circle: squad (kind initial, level)", "red dots: wounds", "yellow dot: hero attached",
+    "dashed: hidden from the enemy", "diamond: siege engine", "bar: barrier",
+    "dashed ring: magic circle", "triangle: watchtower",
+  ],
+  skirmish: ["box: army footprint", "arrow: facing", "faded: routed"],
+  tactical: ["circle: character", "faded: down", "grey squares: structures"],
+};
+
+export function legendKeys(ruleset) {
+  return KEYS[ruleset] || [];
+}

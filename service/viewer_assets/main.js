@@ -5,7 +5,8 @@
 
 import {Api} from "./api.js";
 import {renderChart} from "./chart.js";
-import {renderGrid, sidesOf} from "./grid.js";
+import {legendKeys, renderGrid, sidesOf} from "./grid.js";
+import {clear, h, sideColor} from "./dom.js";
 import {renderAudit, renderNarrative} from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
@@ -76,6 +77,7 @@ async function select(version) {
     const drawn = renderGrid(ui.grid, view.ruleset, view.state, sides);
     ui.grid.hidden = !drawn;
     ui.noGrid.hidden = drawn;
+    renderLegend(view.ruleset, sides, drawn);
     ui.phase.textContent = describe(view);
     renderChart(ui.chart, ui.strengthNow, s.timeline, version);
     renderNarrative(ui.narrative, narrative, version);
@@ -85,6 +87,17 @@ async function select(version) {
   } catch (e) {
     if (mine === request) say(`Cannot read version ${version}: ${e.message}`, "error");
   }
+}
+
+function renderLegend(ruleset, sides, drawn) {
+  clear(ui.legend);
+  if (!drawn) return;
+  for (const side of sides) {
+    const swatch = h("span", {class: "swatch"});
+    swatch.style.background = sideColor(sides, side); // CSSOM: no inline style attribute
+    ui.legend.append(h("li", {class: "side-key"}, [swatch, side]));
+  }
+  for (const key of legendKeys(ruleset)) ui.legend.append(h("li", {class: "mark-key", text: key}));
 }
 
 function describe(view) {

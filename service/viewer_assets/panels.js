@@ -56,10 +56,10 @@ export function renderAudit(node, report) {
     ` ${report.events_checked} events, chain ${report.chain_ok ? "intact" : "broken"}`,
   ]));
   node.append(h("ul", {class: "counts"}, [
-    h("li", {"data-count": "verified", text: `${report.dice_checked} server dice recomputed from revealed seeds`}),
-    h("li", {"data-count": "pending", text: `${report.dice_pending} server dice pending (seed not revealed yet)`}),
-    h("li", {"data-count": "table", text: `${report.client_dice} dice from the table`}),
-    h("li", {"data-count": "sealed", text: `${report.events_sealed} events sealed for you (links checked)`}),
+    h("li", {"data-count": "verified", "data-n": report.dice_checked, text: `${report.dice_checked} server dice recomputed from revealed seeds`}),
+    h("li", {"data-count": "pending", "data-n": report.dice_pending, text: `${report.dice_pending} server dice pending (seed not revealed yet)`}),
+    h("li", {"data-count": "table", "data-n": report.client_dice, text: `${report.client_dice} dice from the table`}),
+    h("li", {"data-count": "sealed", "data-n": report.events_sealed, text: `${report.events_sealed} events sealed for you (links checked)`}),
   ]));
   if (report.first_failure) {
     node.append(h("p", {class: "failure",

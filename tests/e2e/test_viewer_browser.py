@@ -19,10 +19,9 @@ from urllib.parse import urlparse
 import httpx
 import pytest
 
-from tests.e2e.battle_client import Battle, create_battle, play
+from tests.e2e.battle_client import Battle, create_battle, play, rolls
 from tests.e2e.conftest import ROOT, LiveServer
 from tests.e2e.viewer_kit import HIDER, hidden_battle, squad_counts, state_at, timeline
-from tests.support.quickstart_play import next_command
 
 ARTIFACTS = Path(os.environ.get("BATTLE_TEST_ARTIFACTS") or ROOT / "tests" / "artifacts")
 
@@ -111,8 +110,14 @@ def open_viewer(browser: Any, live_server: LiveServer) -> Iterator[Any]:
 
 
 def _grid_of(state: dict[str, Any]) -> set[tuple[str, str, str, int, int]]:
-    """The units the grid must show for a quickstart state (squads, engines, barriers)."""
+    """The units the grid must show for a quickstart state (squads, engines, barriers,
+    trapped heroes: the others ride with a squad or sit in the watchtower)."""
     out = {("squad", q["id"], q["side"], q["x"], q["y"]) for q in state["squads"]}
+    out |= {
+        ("hero", h["id"], h["side"], h["x"], h["y"])
+        for h in state["heroes"]
+        if h["status"] == "trapped"
+    }
     out |= {("engine", g["id"], g["side"], g["x"], g["y"]) for g in state["engines"]}
     out |= {("barrier", b["id"], b["side"], b["x"], b["y"]) for b in state["barriers"]}
     return out
@@ -137,8 +142,18 @@ def test_a_recorded_battle_is_scrubbed_and_followed_live(
     open_viewer: Any, http: httpx.Client
 ) -> None:
     b = create_battle(http, title="Battle of the Ford")
-    play(b, stop_after=45)
+    # The autopilot's orders (server dice) until a squad has fallen, and a few more.
+    for _ in range(40):
+        if play(b, stop_after=5) < 5:
+            break  # over
+        points = timeline(b, "referee")["points"]
+        if points[-1]["strength"] != points[0]["strength"] and len(points) > 60:
+            break
+    r = http.post(f"/battles/{b.id}/dice/reveal", headers=b.auth("referee"))
+    assert r.status_code == 200, r.text  # the dice so far can be recomputed: "verified"
     head = b.view()["version"]
+    audit = http.get(f"/battles/{b.id}/verify", headers=b.auth("referee")).json()
+    assert audit["ok"] and audit["dice_checked"] > 0
     points = timeline(b, "referee")["points"]
     # a version where the strength has already changed, and the last one before that
     changed = next(p["version"] for p in points if p["strength"] != points[0]["strength"])
@@ -151,14 +166,19 @@ def test_a_recorded_battle_is_scrubbed_and_followed_live(
     for version in (changed - 1, changed, 3):
         _check_version(b, "referee", viewer.scrub_to(version), version)
     viewer.page.wait_for_selector("#audit-report .verdict[data-ok=true]", timeout=20_000)
-    viewer.scrub_to(head)
+    verified = viewer.page.locator("#audit-report [data-count=verified]").get_attribute("data-n")
+    assert verified == str(audit["dice_checked"])
+    # The picture: the last roll before the first squad fell, its dice verified.
+    rolled = max(e["version"] for e in b.events() if e["version"] <= changed and rolls(e["data"]))
+    viewer.scrub_to(rolled)
+    viewer.page.wait_for_selector("#narrative-entry li.die[data-status=verified]")
     viewer.shot("viewer-referee.png")
+    viewer.scrub_to(head)
 
-    # Live: the next orders arrive over the stream, the page follows to the new head.
-    for _ in range(3):
-        view = b.view()
-        who, command = next_command(view["state"])
-        assert b.command(who, command).status_code == 200
+    # Live: the next entries arrive over the stream, the page follows to the new head.
+    for i in range(3):
+        ruling = {"type": "RecordRuling", "ruling": f"noted {i}", "reason": "live", "audience": "all"}
+        assert b.command("referee", ruling).status_code == 200
     new_head = b.view()["version"]
     assert new_head > head
     shown = viewer.wait_shown(new_head)
