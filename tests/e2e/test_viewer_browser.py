@@ -177,7 +177,12 @@ def test_a_recorded_battle_is_scrubbed_and_followed_live(
 
     # Live: the next entries arrive over the stream, the page follows to the new head.
     for i in range(3):
-        ruling = {"type": "RecordRuling", "ruling": f"noted {i}", "reason": "live", "audience": "all"}
+        ruling = {
+            "type": "RecordRuling",
+            "ruling": f"noted {i}",
+            "reason": "live",
+            "audience": "all",
+        }
         assert b.command("referee", ruling).status_code == 200
     new_head = b.view()["version"]
     assert new_head > head
