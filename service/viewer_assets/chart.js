@@ -24,7 +24,9 @@ export function renderChart(svg, list, timeline, selected) {
   svg.append(s("text", {class: "tick", x: PAD.left - 4, y: y(top) + 4, "text-anchor": "end", text: fmt(top)}));
   svg.append(s("text", {class: "tick", x: PAD.left - 4, y: y(0), "text-anchor": "end", text: "0"}));
   svg.append(s("text", {class: "tick", x: x(first), y: H - 6, text: `v${first}`}));
-  svg.append(s("text", {class: "tick", x: x(last), y: H - 6, "text-anchor": "end", text: `v${last}`}));
+  if (last !== first) {
+    svg.append(s("text", {class: "tick", x: x(last), y: H - 6, "text-anchor": "end", text: `v${last}`}));
+  }
 
   for (const side of sides) {
     const values = points.map((p) => p.strength[side] || 0);

@@ -9,8 +9,10 @@ const CELL = 36;
 function frame(svg, width, height) {
   clear(svg);
   svg.setAttribute("viewBox", `0 0 ${width * CELL} ${height * CELL}`);
-  svg.setAttribute("width", String(width * CELL));
-  svg.setAttribute("height", String(height * CELL));
+  // Drawn at most 480 x 640 px: a large map (a skirmish field of 40 x 120) is scaled down.
+  const scale = Math.min(1, 480 / (width * CELL), 640 / (height * CELL));
+  svg.setAttribute("width", String(Math.round(width * CELL * scale)));
+  svg.setAttribute("height", String(Math.round(height * CELL * scale)));
   const lines = [];
   for (let x = 0; x <= width; x++) lines.push(`M${x * CELL} 0V${height * CELL}`);
   for (let y = 0; y <= height; y++) lines.push(`M0 ${y * CELL}H${width * CELL}`);

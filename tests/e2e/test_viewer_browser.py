@@ -21,7 +21,15 @@ import pytest
 
 from tests.e2e.battle_client import Battle, create_battle, play, rolls
 from tests.e2e.conftest import ROOT, LiveServer
-from tests.e2e.viewer_kit import HIDER, hidden_battle, squad_counts, state_at, timeline
+from tests.e2e.viewer_kit import (
+    HIDER,
+    hidden_battle,
+    skirmish_on_the_field,
+    squad_counts,
+    state_at,
+    tactical_battle,
+    timeline,
+)
 
 ARTIFACTS = Path(os.environ.get("BATTLE_TEST_ARTIFACTS") or ROOT / "tests" / "artifacts")
 
@@ -216,3 +224,48 @@ def test_a_side_never_gets_the_other_sides_hidden_squad_into_the_page(
     shown = north.wait_shown(head)
     _check_version(b, "north", shown, head)
     assert [u["hidden"] for u in shown["units"] if u["id"] == HIDER] == [True]
+
+
+def _units_of(ruleset: str, state: dict[str, Any]) -> set[tuple[str, str, int, int, str]]:
+    """What the grid must show for a skirmish or tactical state, as (id, side, x, y, facing)."""
+    if ruleset == "skirmish":
+        return {
+            (a["id"], a["side"], a["x"], a["y"], a["facing"])
+            for a in state["armies"]
+            if a["placed"] and not a["destroyed"]
+        }
+    return {(c["id"], c["side"], c["x"], c["y"], "") for c in state["characters"] if "x" in c}
+
+
+def _strength_of(ruleset: str, state: dict[str, Any]) -> dict[str, int]:
+    if ruleset == "skirmish":
+        out = {f["id"]: 0 for f in state["forces"]}
+        for a in state["armies"]:
+            out[a["side"]] += 0 if a["destroyed"] else a["army_size"]
+        return out
+    out = {s["id"]: 0 for s in state["sides"]}
+    for c in state["characters"]:
+        out[c["side"]] += 0 if c["dead"] else max(0, c["HEA"]["cur"])
+    return out
+
+
+@pytest.mark.parametrize("ruleset", ["skirmish", "tactical"])
+def test_the_other_rulesets_grids_and_strength(
+    open_viewer: Any, http: httpx.Client, ruleset: str
+) -> None:
+    b = skirmish_on_the_field(http) if ruleset == "skirmish" else tactical_battle(http)
+    head = b.view()["version"]
+    viewer = open_viewer(b, "referee")
+    for version in (head, max(1, head - 3)):
+        shown = viewer.scrub_to(version) if version != head else viewer.wait_shown(head)
+        state = state_at(b, "referee", version)
+        units = viewer.page.evaluate(
+            """() => [...document.querySelectorAll("#grid g.unit")].map((g) => [g.dataset.id,
+                 g.dataset.side, Number(g.dataset.x), Number(g.dataset.y),
+                 g.dataset.facing || ""])"""
+        )
+        assert {tuple(u) for u in units} == _units_of(ruleset, state)
+        assert shown["now"] == _strength_of(ruleset, state)
+        assert shown["cursor"] == version
+    assert _units_of(ruleset, b.view()["state"])  # there was something to draw
+    viewer.shot(f"viewer-{ruleset}.png")
