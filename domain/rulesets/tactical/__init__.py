@@ -25,6 +25,7 @@ from domain.rulesets.tactical.initial import initial_state, is_over
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.options import Options
 from domain.rulesets.tactical.setup import Setup
+from domain.rulesets.tactical.strength import strength
 
 __all__ = ["RULESET"]
 
@@ -45,5 +46,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    strength=strength,
+    strength_measure="hit points (HEA)",
     command_docs=COMMAND_DOCS,
 )
