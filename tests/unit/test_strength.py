@@ -8,10 +8,12 @@ from typing import Any
 import msgspec
 
 from domain.actors import Actor
+from domain.rulesets.phased import RULESET as PHASED
 from domain.rulesets.quickstart import RULESET as QUICKSTART
 from domain.rulesets.skirmish import RULESET as SKIRMISH
 from domain.rulesets.tactical import RULESET as TACTICAL
-from tests.support import skirmish_kit, tactical_kit
+from domain.rulesets.warfare import RULESET as WARFARE
+from tests.support import phased_kit, skirmish_kit, tactical_kit, warfare_kit
 from tests.support.quickstart_play import SETUP
 
 REFEREE = Actor(role="referee")
@@ -68,3 +70,38 @@ def test_tactical_counts_current_health_of_the_living_never_below_zero() -> None
     chars["b2"] = msgspec.structs.replace(chars["b2"], dead=True)
     state = msgspec.structs.replace(state, chars=chars)
     assert TACTICAL.strength(TACTICAL.view(state, REFEREE)) == {"a": 12, "b": 20}
+
+
+def test_warfare_counts_the_health_of_units_on_the_field_only() -> None:
+    state = warfare_kit.make(
+        [
+            warfare_kit.unit("a1", "a", 2, 5),
+            warfare_kit.unit("a2", "a", 3, 5, health=30),
+            warfare_kit.unit("b1", "b", 2, 2),
+        ]
+    )
+    actor = Actor(role="side", side="b")
+    assert WARFARE.strength(WARFARE.view(state, actor)) == {"a": 70, "b": 40}
+    units = dict(state.units)
+    units["a2"] = msgspec.structs.replace(units["a2"], status="shattered")
+    units["b1"] = msgspec.structs.replace(units["b1"], health=-3)
+    state = msgspec.structs.replace(state, units=units)
+    assert WARFARE.strength(WARFARE.view(state, REFEREE)) == {"a": 40, "b": 0}
+
+
+def test_phased_counts_combatants_up_and_names_every_side() -> None:
+    state = phased_kit.make(
+        phased_kit.setup_of(
+            combatants=[
+                phased_kit.cb("r1", "red"),
+                phased_kit.cb("r2", "red", hp=None),
+                phased_kit.cb("b1", "blue"),
+                phased_kit.cb("p1", "party", hp=None),
+            ]
+        )
+    )
+    assert PHASED.strength(PHASED.view(state, REFEREE)) == {"red": 2, "blue": 1, "party": 1}
+    combatants = dict(state.combatants)
+    combatants["b1"] = msgspec.structs.replace(combatants["b1"], hp=0)
+    state = msgspec.structs.replace(state, combatants=combatants)
+    assert PHASED.strength(PHASED.view(state, REFEREE)) == {"red": 2, "blue": 0, "party": 1}

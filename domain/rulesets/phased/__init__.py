@@ -20,6 +20,7 @@ from domain.rulesets.phased.initial import initial_state, is_over
 from domain.rulesets.phased.model import State
 from domain.rulesets.phased.options import Options
 from domain.rulesets.phased.setup import Setup
+from domain.rulesets.phased.strength import strength
 
 __all__ = ["RULESET"]
 
@@ -41,4 +42,6 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     audience=audience,
     view=view,
     command_docs=COMMAND_DOCS,
+    strength=strength,
+    strength_measure="combatants up",
 )

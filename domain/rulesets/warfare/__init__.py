@@ -21,6 +21,7 @@ from domain.rulesets.warfare.initial import initial_state, is_over
 from domain.rulesets.warfare.model import State
 from domain.rulesets.warfare.options import Options
 from domain.rulesets.warfare.setup import Setup
+from domain.rulesets.warfare.strength import strength
 
 __all__ = ["RULESET"]
 
@@ -48,4 +49,6 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     view=view,
     command_docs=COMMAND_DOCS,
     side_ids=_side_ids,
+    strength=strength,
+    strength_measure="unit health on the field",
 )
