@@ -9,7 +9,7 @@ at once, every unit engaged with it hits it automatically and may pursue.
 
 from __future__ import annotations
 
-from domain.dice import Dice
+from domain.dice import Dice, Roll
 from domain.rulesets.warfare.bands import band_of, multiplied
 from domain.rulesets.warfare.events import (
     AttackKind,
@@ -238,14 +238,14 @@ def shatter(run: Run, uid: str) -> None:
 class _NoDice:
     """The automatic hit rolls nothing: a die asked for here is a bug."""
 
-    def roll(self, sides: int, purpose: str) -> object:
+    def roll(self, sides: int, purpose: str) -> Roll:
         raise AssertionError("an automatic hit rolls no die")
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> object:
+    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
         raise AssertionError("an automatic hit rolls no die")
 
 
-_NO_DICE: Dice = _NoDice()  # type: ignore[assignment]
+_NO_DICE: Dice = _NoDice()
 
 
 def _in_battle(s: State, side: str) -> bool:
