@@ -372,3 +372,47 @@ def test_total_concealment_from_the_map() -> None:
     s = _fight(ch("g", "b", 6, 5, DEF=30), squares=[{"x": 6, "y": 5, "concealment": "partial"}])
     events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
     assert ("concealment", -2) in [(m.kind, m.value) for m in _resolved(events).attack.modifiers]
+
+
+def test_melee_may_take_sta_a_bow_hits_hea_a_spell_sta_or_wil() -> None:
+    # [Standard Actions] Attack: "weapon attacks target HEA unless stated otherwise; a melee
+    # attack can target STA instead"; "spell attacks target STA or WIL"
+    s = _fight(ch("g", "b", 6, 5, main_hand=None), options={"reaction_window": "never"})
+    atk = {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}
+    events, after = play(s, {**atk, "pool": "STA"}, [4])
+    assert _resolved(events).attack.pool == "STA" and after.chars["g"].STA.cur == 14
+    assert after.chars["g"].HEA.cur == 20
+    assert _resolved(play(s, atk, [4])[0]).attack.pool == "HEA"
+    with pytest.raises(RuleViolation):
+        play(s, {**atk, "pool": "WIL"}, [4])
+    bow = _with_hand(s, "p", "bow")
+    with pytest.raises(RuleViolation):
+        play(bow, {**atk, "weapon": "bow", "pool": "STA"}, [4])
+    wand = _with_hand(s, "p", "wand")
+    with pytest.raises(RuleViolation):
+        play(wand, {**atk, "weapon": "wand", "pool": "HEA"}, [4])
+    events, _ = play(wand, {**atk, "weapon": "wand", "pool": "WIL"}, [4])
+    assert _resolved(events).attack.pool == "WIL"
+
+
+def test_a_grappled_attacker_takes_minus_2() -> None:
+    # [Grappled]: "The grappled creature has a -2 penalty to all attacks"
+    p = ch("p", "a", 5, 5, conditions=[{"name": "grappled", "source": "g"}])
+    s = make([p, ch("g", "b", 6, 5, DEF=30, main_hand=None)], options={"reaction_window": "never"})
+    s = started(s, [12, 1])
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [6])
+    r = _resolved(events)
+    assert [(m.kind, m.value) for m in r.attack.modifiers] == [("grappled", -2)]
+    assert r.attack.total == 6 - 2
+
+
+def test_combat_advantage_is_plus_2_once_whatever_its_sources() -> None:
+    # [Combat Advantage]: +2; flanked (q opposite p) and prone under a melee attack: still +2
+    # once (A51), the one modifier naming both sources
+    g = ch("g", "b", 6, 5, DEF=30, main_hand=None, conditions=[{"name": "prone"}])
+    s = _fight(g, ch("q", "a", 7, 5), options={"reaction_window": "never"})
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [3])
+    r = _resolved(events)
+    ca = [m for m in r.attack.modifiers if m.kind == "combat_advantage"]
+    assert len(ca) == 1 and ca[0].value == 2 and r.attack.total == 3 + 2 + 2
+    assert "prone" in ca[0].reason and "flank" in ca[0].reason

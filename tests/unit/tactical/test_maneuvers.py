@@ -235,3 +235,45 @@ def test_drawing_two_dual_wielded_weapons_is_one_action() -> None:
     events, s = play(s, draw)
     c = s.chars["p"]
     assert (c.main_hand, c.off_hand, c.draws, events[0].sta_spent) == ("short", "short2", 1, 0)
+
+
+def test_concentration_costs_its_rating_in_wil_every_turn() -> None:
+    # [Types] Concentration: "sacrificing a number of WIL equal to the rating of concentration
+    # per turn as a free action"; paid from the turn after the cast (A41), it counts as
+    # spending WIL (no WIL regeneration that turn), and it ends when WIL falls short
+    p = ch("p", "a", 5, 5, powers=["hold"], stats={"MIN": 1}, WIL={"cur": 5, "max": 10})
+    s = _st(p, ch("g", "b", 8, 5, main_hand=None))
+    s = play(s, {"type": "Attack", "character": "p", "weapon": "hold", "target": "g"}, [4])[1]
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    assert s.chars["p"].WIL.cur == 6  # the cast's own turn: MIN 1 regenerated
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    events, s = play(s, {"type": "EndTurn", "character": "far"}, [1])
+    paid = [e for e in events if type(e).__name__ == "ConcentrationPaid"]
+    assert [(e.power, e.wil) for e in paid] == [("hold", 2)] and s.chars["p"].WIL.cur == 4
+    events, s = play(s, {"type": "EndTurn", "character": "p"}, [1])
+    assert s.chars["p"].WIL.cur == 4  # no WIL regenerated: it was spent
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "far"}, [1])[1]
+    assert s.chars["p"].WIL.cur == 2 and s.chars["p"].concentration == "hold"
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "far"}, [1])[1]
+    assert s.chars["p"].WIL.cur == 0 and s.chars["p"].concentration == "hold"
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    events, s = play(s, {"type": "EndTurn", "character": "far"}, [1])
+    assert "ConcentrationEnded" in types(events) and s.chars["p"].concentration is None
+    assert not s.chars["g"].has("immobilized")
+
+
+def test_a_finisher_on_a_helpless_foe_deals_a_wound() -> None:
+    # [Finisher]: "against an unconscious or helpless foe. If the attack hits, it deals a
+    # wound" (A06: HEA to at most 0, unconscious and dying from the wound, tallies reset)
+    s = _st(ch("p", "a", 5, 5), ch("g", "b", 6, 5, main_hand=None))
+    s = play(s, {"type": "RuleVisibility", "character": "g", "helpless": True,
+                 "reason": "bound hand and foot"})[1]  # fmt: skip
+    cmd = {"type": "Attack", "character": "p", "weapon": "sword", "target": "g", "finisher": True}
+    events, s = play(s, cmd, [1])  # d6 1, no STR: 1 damage, a hit
+    g = s.chars["g"]
+    assert "WoundRecorded" in types(events) and g.wounds == 1
+    assert g.HEA.cur <= 0 and g.has("unconscious") and g.has("dying")
