@@ -416,3 +416,18 @@ def test_combat_advantage_is_plus_2_once_whatever_its_sources() -> None:
     ca = [m for m in r.attack.modifiers if m.kind == "combat_advantage"]
     assert len(ca) == 1 and ca[0].value == 2 and r.attack.total == 3 + 2 + 2
     assert "prone" in ca[0].reason and "flank" in ca[0].reason
+
+
+def test_parry_needs_a_parry_weapon_and_shield_a_shield() -> None:
+    # [Stamina Actions] Parry: "Requires a parry weapon"; Shield: "Requires a shield"
+    g = ch("g", "b", 6, 5, main_hand="bow")  # a bow: no parry property, no shield
+    s = _fight(g)
+    s = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [5])[1]
+    for reaction in ("parry", "shield"):
+        with pytest.raises(RuleViolation) as err:
+            play(s, {"type": "React", "character": "g", "reaction": reaction, "sta": 8})
+        assert err.value.rule == "002 Actions / Stamina Actions"
+    s2 = _fight(ch("g", "b", 6, 5, off_hand="shield"))
+    s2 = play(s2, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [5])[1]
+    r = _resolved(play(s2, {"type": "React", "character": "g", "reaction": "shield"})[0])
+    assert r.reactions[0].kind == "shield"

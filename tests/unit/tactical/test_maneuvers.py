@@ -277,3 +277,21 @@ def test_a_finisher_on_a_helpless_foe_deals_a_wound() -> None:
     g = s.chars["g"]
     assert "WoundRecorded" in types(events) and g.wounds == 1
     assert g.HEA.cur <= 0 and g.has("unconscious") and g.has("dying")
+
+
+def test_reload_once_as_the_standard_action_and_once_for_3_sta() -> None:
+    # [Standard Actions] Reload: "reload 2" needs two reload actions, "only once per round";
+    # [Stamina Actions] Reload (3 STA): once per round too (A15): two in a round, not three.
+    # p's crossbow is 3 reloads from ready (as if it were a "reload 3" weapon)
+    s = _st(ch("p", "a", 1, 1, main_hand="xbow"), ch("g", "b", 8, 1, DEF=30, main_hand=None))
+    s = replace(s, chars={**s.chars, "p": replace(s.chars["p"], reload_left={"xbow": 3})})
+    events, s = play(s, {"type": "Reload", "character": "p", "item": "xbow"})
+    assert events[0].action == "standard" and s.chars["p"].STA.cur == 20
+    events, s = play(s, {"type": "Reload", "character": "p", "item": "xbow"})
+    assert events[0].action == "stamina" and s.chars["p"].STA.cur == 17
+    assert s.chars["p"].reload_left["xbow"] == 1
+    with pytest.raises(RuleViolation):  # a third in the round
+        play(s, {"type": "Reload", "character": "p", "item": "xbow"})
+    with pytest.raises(RuleViolation) as err:  # not loaded yet
+        play(s, {"type": "Attack", "character": "p", "weapon": "xbow", "target": "g"}, [1])
+    assert "reload" in err.value.reason
