@@ -431,3 +431,18 @@ def test_parry_needs_a_parry_weapon_and_shield_a_shield() -> None:
     s2 = play(s2, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [5])[1]
     r = _resolved(play(s2, {"type": "React", "character": "g", "reaction": "shield"})[0])
     assert r.reactions[0].kind == "shield"
+
+
+def test_a_creature_between_gives_cover_when_it_is_the_targets_ally() -> None:
+    # [Cover]: "a foe that is standing in between you and your target" gives it cover; "If an
+    # ally stands in front of you, you gain cover from foes" (A49): h (g's side) stands between
+    # p and g: -2 naming h's square; q (p's side) there instead gives g none
+    atk = {"type": "Attack", "character": "p", "weapon": "bow", "target": "g"}
+    s = _fight(ch("g", "b", 5, 9, DEF=30), ch("h", "b", 5, 7, main_hand=None),
+               options={"reaction_window": "never"})  # fmt: skip
+    r = _resolved(play(_with_hand(s, "p", "bow"), atk, [1])[0])
+    assert [(m.kind, m.value, m.squares) for m in r.attack.modifiers] == [("cover", -2, ((5, 7),))]
+    s = _fight(ch("g", "b", 5, 9, DEF=30), ch("q", "a", 5, 7),
+               options={"reaction_window": "never"})  # fmt: skip
+    r = _resolved(play(_with_hand(s, "p", "bow"), atk, [1])[0])
+    assert r.attack.modifiers == ()

@@ -239,3 +239,13 @@ def test_a_dazed_character_takes_no_reaction() -> None:
     s2 = started(make([ch("p", "a", 5, 5), ch("g", "b", 6, 5, off_hand="shield")]), [12, 1])
     events, _ = play(s2, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [4])
     assert types(events) == ["AttackDeclared"]  # without the condition g is asked
+
+
+def test_dropping_prone_costs_two_squares_of_movement() -> None:
+    # [Prone]: "It takes two squares of movement to stand up or drop prone" (A28): a run of
+    # SPE 6 that drops prone has 4 squares left
+    s = _one([])
+    _, s2 = _move(s, [9, 5], drop_prone=True)
+    assert s2.chars["p"].pos == (9, 5) and s2.chars["p"].has("prone")
+    with pytest.raises(RuleViolation):
+        _move(s, [10, 5], drop_prone=True)

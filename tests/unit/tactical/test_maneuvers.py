@@ -295,3 +295,17 @@ def test_reload_once_as_the_standard_action_and_once_for_3_sta() -> None:
     with pytest.raises(RuleViolation) as err:  # not loaded yet
         play(s, {"type": "Attack", "character": "p", "weapon": "xbow", "target": "g"}, [1])
     assert "reload" in err.value.reason
+
+
+def test_a_charge_may_end_in_a_bull_rush_at_plus_2() -> None:
+    # [Charge]: "make a melee attack with +2 to the attack roll, or a bull rush with +2 to the
+    # check"; p (STR 1) runs 4 squares east at g (STR 3): d12 5 + 1 + 2 = 8 beats 4 + 3 = 7
+    s = _st(ch("p", "a", 1, 5, stats={"STR": 1}), ch("g", "b", 6, 5, stats={"STR": 3}))
+    cmd = {"type": "Charge", "character": "p", "to": [5, 5], "target": "g", "bull_rush": True,
+           "push": 2}  # fmt: skip
+    events, s = play(s, cmd, [5, 4])
+    check = next(e for e in events if isinstance(e, OpposedCheck))
+    assert (check.total, check.target_total, check.success) == (8, 7, True)
+    assert s.chars["g"].pos == (8, 5) and s.chars["p"].pos == (5, 5)
+    # without the +2 it would be 6 against 7: the charge's bonus is what wins it
+    assert [(m.kind, m.value) for m in check.modifiers] == [("charge", 2)]
