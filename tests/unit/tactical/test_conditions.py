@@ -237,7 +237,9 @@ def test_a_dazed_character_takes_no_reaction() -> None:
     events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [4])
     assert types(events)[0] == "AttackResolved"
     s2 = started(make([ch("p", "a", 5, 5), ch("g", "b", 6, 5, off_hand="shield")]), [12, 1])
-    events, _ = play(s2, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [4])
+    events, _ = play(
+        s2, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [4]
+    )
     assert types(events) == ["AttackDeclared"]  # without the condition g is asked
 
 

@@ -71,5 +71,7 @@ def test_every_test_named_exists() -> None:
     text = TABLE.read_text(encoding="utf-8")
     named = TEST.findall(text)
     assert named
-    absent = [f"{f}::{fn}" for f, fn in named if not (HERE / f).is_file() or fn not in _functions(f)]
+    absent = [
+        f"{f}::{fn}" for f, fn in named if not (HERE / f).is_file() or fn not in _functions(f)
+    ]
     assert not absent, f"MLINES.md names tests that do not exist: {absent}"

@@ -154,8 +154,12 @@ def test_a_spell_area_provokes_unless_it_is_a_blast_or_close_burst(
     # attribute" provokes (A58); g next to p, the area aimed away from it
     area = {"id": "area", "kind": "spell", "dice": "d6", "pool": "STA", "range": 6,
             "area": {"shape": shape, "rating": 1}}  # fmt: skip
-    s = make([ch("p", "a", 5, 5, powers=["area"]), ch("g", "b", 6, 5, DEF=30),
-              ch("far", "b", 11, 11)], powers=[area], options={"reaction_window": "never"})  # fmt: skip
+    chars = [
+        ch("p", "a", 5, 5, powers=["area"]),
+        ch("g", "b", 6, 5, DEF=30),
+        ch("far", "b", 11, 11),
+    ]
+    s = make(chars, powers=[area], options={"reaction_window": "never"})
     s = started(s, [12, 2, 1])
     events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "area", **extra},
                      [] if provokes else [1])  # fmt: skip

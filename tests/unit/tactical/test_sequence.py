@@ -203,8 +203,17 @@ def test_rest_adds_a_d6_to_each_pool_that_regenerates() -> None:
     # [Rest]: "when you regenerate stamina or willpower, you add +d6 to the rolls" (A38)
     s = started(_duo(), [9, 4])
     p = s.chars["p"]
-    s = msgspec.structs.replace(s, chars={**s.chars, "p": msgspec.structs.replace(
-        p, STA=msgspec.structs.replace(p.STA, cur=5), WIL=msgspec.structs.replace(p.WIL, cur=1))})
+    s = msgspec.structs.replace(
+        s,
+        chars={
+            **s.chars,
+            "p": msgspec.structs.replace(
+                p,
+                STA=msgspec.structs.replace(p.STA, cur=5),
+                WIL=msgspec.structs.replace(p.WIL, cur=1),
+            ),
+        },
+    )
     s = play(s, {"type": "Rest", "character": "p"})[1]
     # d4 2 + END 1 + d6 4 = 7 STA; MIN 2 + d6 5 = 7 WIL
     events, s = play(s, {"type": "EndTurn", "character": "p"}, [2, 4, 5])
