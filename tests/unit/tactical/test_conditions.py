@@ -251,3 +251,22 @@ def test_dropping_prone_costs_two_squares_of_movement() -> None:
     assert s2.chars["p"].pos == (9, 5) and s2.chars["p"].has("prone")
     with pytest.raises(RuleViolation):
         _move(s, [10, 5], drop_prone=True)
+
+
+def test_grappled_or_immobilized_no_action_moves_you() -> None:
+    # [Grappled]: "the grappled creature is immobilized"; [Immobilized]: "unable to perform
+    # move actions or any action that results in you moving from your current square"
+    p = ch("p", "a", 1, 5, conditions=[{"name": "grappled", "source": "g"}], stats={"SPE": 6})
+    s = started(make([p, ch("g", "b", 0, 5, main_hand=None), ch("h", "b", 6, 5)]), [12, 2, 1])
+    for mode in ("run", "shift"):
+        with pytest.raises(RuleViolation, match="grappled"):
+            play(s, {"type": "Move", "character": "p", "to": [2, 5], "mode": mode})
+    p = ch("p", "a", 1, 5, conditions=[{"name": "immobilized"}], stats={"SPE": 6, "STR": 5})
+    s = started(make([p, ch("g", "b", 2, 5, main_hand=None), ch("h", "b", 6, 5)]), [12, 2, 1])
+    with pytest.raises(RuleViolation, match="immobilized"):
+        play(s, {"type": "Charge", "character": "p", "to": [5, 4], "target": "h"}, [3])
+    rush = {"type": "BullRush", "character": "p", "target": "g", "push": 1}
+    with pytest.raises(RuleViolation, match="follow"):  # the follow-up shift would move p
+        play(s, {**rush, "follow": True}, [12, 1])
+    _, after = play(s, rush, [12, 1])  # the push itself moves only g
+    assert after.chars["g"].pos == (3, 5) and after.chars["p"].pos == (1, 5)
