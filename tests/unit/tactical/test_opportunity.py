@@ -136,3 +136,33 @@ def test_the_parts_of_a_stopped_move_cost_what_they_walked_with_alternating_diag
     events, s = play(s, {"type": "React", "character": "p", "reaction": "none"})
     moved = [e for e in events if isinstance(e, Moved)]
     assert [(m.path, m.cost) for m in moved] == [(((4, 4), (3, 3), (2, 2)), 4)]
+
+
+@pytest.mark.parametrize(
+    ("shape", "extra", "provokes"),
+    [
+        ("blast", {"direction": "W"}, False),
+        ("close_burst", {}, False),
+        ("burst", {"square": [9, 5]}, True),
+        ("line", {"direction": "W"}, True),
+    ],
+)
+def test_a_spell_area_provokes_unless_it_is_a_blast_or_close_burst(
+    shape: str, extra: dict[str, Any], provokes: bool
+) -> None:
+    # [Stamina Actions] trigger (c): "a spell attack without the blast or close burst
+    # attribute" provokes (A58); g next to p, the area aimed away from it
+    area = {"id": "area", "kind": "spell", "dice": "d6", "pool": "STA", "range": 6,
+            "area": {"shape": shape, "rating": 1}}  # fmt: skip
+    chars = [
+        ch("p", "a", 5, 5, powers=["area"]),
+        ch("g", "b", 6, 5, DEF=30),
+        ch("far", "b", 11, 11),
+    ]
+    s = make(chars, powers=[area], options={"reaction_window": "never"})
+    s = started(s, [12, 2, 1])
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "area", **extra},
+                     [] if provokes else [1])  # fmt: skip
+    assert (types(events) == ["OpportunityOffered"]) == provokes
+    if provokes:
+        assert events[0].window.trigger == "spell" and events[0].window.reactors == ("g",)
