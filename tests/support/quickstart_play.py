@@ -1,8 +1,11 @@
 """Autopilot for the quickstart ruleset (seed 001): a setup and a legal-command chooser.
 
-`next_command(view)` takes the referee's view as plain JSON and returns (who, command)
-where who is the side that may give it (or "referee"). It never produces a command the
-rules reject, and repeating it drives a battle from SETUP to its end.
+In-process play (`play_to_end`) uses the forecast's shipped policy
+(`domain.rulesets.quickstart.policy.next_command`, which reads the state). The tests that
+drive a battle over HTTP only have the referee's view as JSON: `next_command(view)` is the
+same choice made from that view (the first of equally good targets), and returns (who,
+command) where who is the side that may give it (or "referee"). It never produces a
+command the rules reject, and repeating it drives a battle from SETUP to its end.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import msgspec
 from domain.actors import Actor
 from domain.dice import Roll
 from domain.rulesets.quickstart import RULESET
+from domain.rulesets.quickstart.policy import next_command as policy_command
 
 __all__ = ["SETUP", "SeededDice", "next_command", "play_to_end"]
 
@@ -280,29 +284,25 @@ def next_command(view: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 REFEREE = Actor(role="referee")
 
 
-def _actor(who: str) -> Actor:
-    return REFEREE if who == "referee" else Actor(role="side", side=who)
-
-
 def play_to_end(
     max_commands: int = 5000, seed: int = 0, setup: dict[str, Any] | None = None
 ) -> tuple[Any, list[Any], list[tuple[str, dict[str, Any]]]]:
-    """Play SETUP to its end in-process: (final state, all events, all (who, command))."""
+    """Play SETUP to its end in-process with the forecast's default policy (its choices
+    and the dice drawn from `seed`): (final state, all events, all (who, command))."""
     rs = RULESET
     state = rs.initial_state(msgspec.convert(setup or SETUP, rs.setup_type), rs.options_type())
     dice = SeededDice(seed)
+    choices = random.Random(f"policy:{seed}")
     events: list[Any] = []
     commands: list[tuple[str, dict[str, Any]]] = []
     for _ in range(max_commands):
         if rs.is_over(state):
             break
-        v = msgspec.json.decode(msgspec.json.encode(rs.view(state, REFEREE)))
-        who, cmd_json = next_command(v)
-        cmd = rs.command_decoder.decode(msgspec.json.encode(cmd_json))
-        rs.authorize(state, cmd, _actor(who))
+        actor, cmd = policy_command(state, choices)
+        rs.authorize(state, cmd, actor)
         new = rs.decide(state, cmd, dice)
         for e in new:
             state = rs.evolve(state, e)
         events.extend(new)
-        commands.append((who, cmd_json))
+        commands.append((actor.side or "referee", msgspec.to_builtins(cmd)))
     return state, events, commands
