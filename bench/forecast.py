@@ -50,9 +50,7 @@ def main() -> None:
     state = mid_battle()
     run_slice("quickstart", "advance", state, 0, 0, 20, float("inf"))  # warm up
     start = time.perf_counter()
-    done = run_slice(
-        "quickstart", "advance", state, 7, 0, 10**9, time.monotonic() + args.seconds
-    )
+    done = run_slice("quickstart", "advance", state, 7, 0, 10**9, time.monotonic() + args.seconds)
     elapsed = time.perf_counter() - start
     runs = len(done)
     commands = sum(p.commands for _, p in done) / max(runs, 1)

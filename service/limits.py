@@ -331,11 +331,7 @@ def limit_middleware(settings: Settings) -> list[RateLimits]:
 def _forecast(request: Request[Any, Any, Any]) -> bool:
     # Counted apart from the other requests of a key: one forecast may keep a core busy
     # for its whole time budget (service.forecast).
-    return (
-        request.method == "POST"
-        and request.url.path.endswith("/forecast")
-        and _has_key(request)
-    )
+    return request.method == "POST" and request.url.path.endswith("/forecast") and _has_key(request)
 
 
 def _anonymous_creation(path: str) -> Any:

@@ -55,11 +55,11 @@ class ForecastPool:
         executor = self._started()
         loop = asyncio.get_running_loop()
         size = max(1, math.ceil(runs / (self.workers * _SLICES_PER_WORKER)))
+        job = (ruleset_id, policy, state, seed)
         slices = [
             loop.run_in_executor(
-                executor, run_slice, ruleset_id, policy, state, seed, first,
-                min(size, runs - first), deadline, max_commands,
-            )  # fmt: skip
+                executor, run_slice, *job, first, min(size, runs - first), deadline, max_commands
+            )
             for first in range(0, runs, size)
         ]
         done = [item for part in await asyncio.gather(*slices) for item in part]

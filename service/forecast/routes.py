@@ -70,8 +70,10 @@ async def forecast(
             f"{ruleset.id} has no forecast policy {policy!r}; known: {sorted(rules.policies)}",
             code="unknown-policy",
         )
-    battle = current if version == current.version else await service.state_at(
-        battle_id, version, loaded
+    battle = (
+        current
+        if version == current.version
+        else await service.state_at(battle_id, version, loaded)
     )
     seed = req.seed if req.seed is not None else secrets.randbelow(MAX_SEED + 1)
     budget = min(req.budget_seconds or DEFAULT_BUDGET, max_seconds)

@@ -39,7 +39,7 @@ def _quickstart(seed: int = 0, commands: int = 0) -> Any:
     for _ in range(commands):
         if rs.is_over(state):
             break
-        actor, command = next(iter(rules.policies["advance"](state, rng)))
+        _, command = next(iter(rules.policies["advance"](state, rng)))
         assert rs.decide_folded is not None
         _, state = rs.decide_folded(state, command, dice)
     return state

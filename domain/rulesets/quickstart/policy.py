@@ -177,9 +177,7 @@ def next_command(s: State, rng: Random) -> tuple[Actor, Command]:
     c = s.combat
     if c is not None:
         if c.queue:
-            return _side(c.queue[0].victim_side), ChooseCasualty(
-                squad=rng.choice(candidates(s))
-            )
+            return _side(c.queue[0].victim_side), ChooseCasualty(squad=rng.choice(candidates(s)))
         if c.awaiting:
             kind = PressAttack() if c.exchanges < _MAX_EXCHANGES else Retreat()
             return _side(c.attacker_side), kind

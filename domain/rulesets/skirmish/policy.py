@@ -47,9 +47,7 @@ def _gap(a: Army, b: Army) -> int:
 
 def _foes(s: State, a: Army, rng: Random) -> list[Army]:
     """The enemy armies still fighting, nearest first (ties in a random order)."""
-    foes = [
-        b for b in s.armies.values() if b.side != a.side and b.placed and b.fighting
-    ]
+    foes = [b for b in s.armies.values() if b.side != a.side and b.placed and b.fighting]
     rng.shuffle(foes)
     return sorted(foes, key=lambda b: _gap(a, b))
 

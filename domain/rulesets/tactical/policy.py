@@ -66,7 +66,7 @@ def _turn(s: State, c: Char, rng: Random) -> Iterator[tuple[Actor, Command]]:
 
 def advance(s: State, rng: Random) -> Iterator[tuple[Actor, Command]]:
     """The default policy (see the module docstring)."""
-    if s.pending is not None:
+    if s.pending is not None and s.pending.target is not None:
         yield REFEREE, React(character=s.pending.target, reaction="none")
         return
     if s.opportunity is not None and s.opportunity.reactors:
