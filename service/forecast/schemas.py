@@ -18,6 +18,7 @@ __all__ = [
 MAX_RUNS = 10_000
 MAX_SEED = 2**53 - 1  # JSON-safe: a client in any language sends it back unchanged
 MAX_BUDGET = 60.0  # seconds; the server caps it lower (BATTLE_FORECAST_MAX_SECONDS)
+MIN_BUDGET = 0.01  # seconds: less plays nothing
 
 
 class ForecastRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -33,7 +34,7 @@ class ForecastRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     version: Annotated[int, msgspec.Meta(ge=1, le=2**53)] | None = None
     # Seconds the runs may take; runs not finished by then are left out of the answer
     # (cut_by_budget). Capped by the server (BATTLE_FORECAST_MAX_SECONDS).
-    budget_seconds: Annotated[float, msgspec.Meta(gt=0, le=MAX_BUDGET)] | None = None
+    budget_seconds: Annotated[float, msgspec.Meta(ge=MIN_BUDGET, le=MAX_BUDGET)] | None = None
 
 
 class OutcomeOdds(msgspec.Struct, kw_only=True):
