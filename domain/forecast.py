@@ -7,16 +7,15 @@ accepted (the run is "undecided"), or `max_commands` were given (undecided too: 
 that never ends a battle must not run for ever).
 
 Pure, like the rest of the domain: the dice, the policy's random source and the question
-"stop now?" (the service's time budget) are handed in. `RandomDice` draws from a
-`random.Random` it is given; forecast dice are never the battle's committed dice.
+"stop now?" (the service's time budget) are handed in. `RandomDice` draws from the
+random source it is given; forecast dice are never the battle's committed dice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, MutableSequence, Sequence
 from dataclasses import dataclass
-from random import Random
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, TypeVar
 
 import msgspec
 
@@ -31,13 +30,27 @@ __all__ = [
     "Policy",
     "Proposal",
     "RandomDice",
+    "RandomSource",
     "playout",
 ]
+
+T = TypeVar("T")
+
+
+class RandomSource(Protocol):
+    """What a playout draws from (a `random.Random`, handed in by the service)."""
+
+    def random(self) -> float: ...
+
+    def choice(self, seq: Sequence[T], /) -> T: ...
+
+    def shuffle(self, x: MutableSequence[Any], /) -> None: ...
+
 
 Proposal = tuple[Actor, Any]  # who gives the command, and the command
 # state, random source -> the commands it would give, best first (a generator is enough:
 # the playout stops reading at the first one accepted)
-Policy = Callable[[Any, Random], Iterable[Proposal]]
+Policy = Callable[[Any, RandomSource], Iterable[Proposal]]
 
 
 @dataclass(frozen=True)
@@ -68,7 +81,7 @@ class RandomDice:
 
     __slots__ = ("_random",)
 
-    def __init__(self, rng: Random) -> None:
+    def __init__(self, rng: RandomSource) -> None:
         self._random = rng.random
 
     def roll(self, sides: int, purpose: str) -> Roll:
@@ -91,7 +104,7 @@ def playout(
     rules: ForecastRules,
     state: Any,
     policy: Policy,
-    rng: Random,
+    rng: RandomSource,
     *,
     max_commands: int,
     stop: Callable[[], bool] = lambda: False,

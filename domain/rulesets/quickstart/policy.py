@@ -14,11 +14,10 @@ the referee's forecasts (RULINGS.md, "Forecasts").
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Iterator
-from random import Random
 
 from domain.actors import Actor
+from domain.forecast import RandomSource
 from domain.rulesets.quickstart.combat import candidates
 from domain.rulesets.quickstart.commands import (
     Attack,
@@ -70,55 +69,84 @@ def _targets(s: State, q: Squad, eight: bool) -> list[Squad]:
     return out
 
 
-def _move_toward(s: State, q: Squad, eight: bool, rng: Random) -> MoveSquad | None:
+_NEIGHBOURS: dict[tuple[int, int, bool], tuple[tuple[int, ...], ...]] = {}
+
+
+def _neighbours(width: int, height: int, eight: bool) -> tuple[tuple[int, ...], ...]:
+    """For each square (numbered x * height + y), the squares a step reaches on the grid;
+    made once per grid (the playouts' hot loop walks it)."""
+    key = (width, height, eight)
+    found = _NEIGHBOURS.get(key)
+    if found is None:
+        steps = _EIGHT if eight else _FOUR
+        found = tuple(
+            tuple(
+                (x + dx) * height + y + dy
+                for dx, dy in steps
+                if 0 <= x + dx < width and 0 <= y + dy < height
+            )
+            for x in range(width)
+            for y in range(height)
+        )
+        _NEIGHBOURS[key] = found
+    return found
+
+
+def _move_toward(s: State, q: Squad, eight: bool, rng: RandomSource) -> MoveSquad | None:
+    """A move to the reachable square nearest an enemy (then the fewest steps), if it is
+    nearer than where the squad stands."""
     enemies = [(e.x, e.y) for e in s.squads.values() if e.side != q.side]
     if not enemies:
         return None
-    blocked = {(o.x, o.y) for o in s.squads.values()}
-    blocked.update((g.x, g.y) for g in s.engines.values())
-    blocked.update((b.x, b.y) for b in s.barriers.values())
-    steps = _EIGHT if eight else _FOUR
-    width, height = s.width, s.height
+    height = s.height
+    # steps from the squad's square: -1 not reached yet, -2 taken by a unit
+    steps = [-1] * (s.width * height)
+    for o in s.squads.values():
+        steps[o.x * height + o.y] = -2
+    for g in s.engines.values():
+        steps[g.x * height + g.y] = -2
+    for b in s.barriers.values():
+        steps[b.x * height + b.y] = -2
+    neighbours = _neighbours(s.width, height, eight)
+    here = q.x * height + q.y
+    steps[here] = 0
+    reached = [here]
+    frontier = [here]
     limit = s.options.speeds.get(q.kind, 6)
-    here = (q.x, q.y)
-    seen = {here: 0}
-    frontier = deque([here])
-    while frontier:
-        p = frontier.popleft()
-        d = seen[p]
-        if d >= limit:
-            continue
-        for dx, dy in steps:
-            n = (p[0] + dx, p[1] + dy)
-            if n in seen or n in blocked or not (0 <= n[0] < width and 0 <= n[1] < height):
-                continue
-            seen[n] = d + 1
-            frontier.append(n)
-
-    # The square nearest an enemy, then the fewest steps: inlined, this is the policy's
-    # hot loop (bench.forecast).
-    best: list[tuple[int, int]] = []
+    d = 0
+    while frontier and d < limit:
+        d += 1
+        later = []
+        for square in frontier:
+            for n in neighbours[square]:
+                if steps[n] == -1:
+                    steps[n] = d
+                    later.append(n)
+        reached += later
+        frontier = later
+    best: list[int] = []
     best_score = (1 << 30, 0)
     here_near = 1 << 30
-    for p, steps_taken in seen.items():
-        px, py = p
+    for square in reached:
+        px, py = divmod(square, height)
         near = 1 << 30
         for ex, ey in enemies:
             dx = px - ex if px > ex else ex - px
             dy = py - ey if py > ey else ey - py
-            d = (dx if dx > dy else dy) if eight else dx + dy
-            if d < near:
-                near = d
-        if p == here:
+            dist = (dx if dx > dy else dy) if eight else dx + dy
+            if dist < near:
+                near = dist
+        if square == here:
             here_near = near
-        score = (near, steps_taken)
+        score = (near, steps[square])
         if score < best_score:
-            best_score, best = score, [p]
+            best_score, best = score, [square]
         elif score == best_score:
-            best.append(p)
+            best.append(square)
     if best_score[0] >= here_near:
         return None
-    x, y = best[0] if len(best) == 1 else rng.choice(sorted(best))
+    chosen = best[0] if len(best) == 1 else rng.choice(sorted(best))
+    x, y = divmod(chosen, height)
     return MoveSquad(squad=q.id, x=x, y=y)
 
 
@@ -146,7 +174,7 @@ def _skill(s: State, side: str) -> UseSkill | None:
     return None
 
 
-def _combat_step(s: State, side: str, eight: bool, rng: Random) -> Command | None:
+def _combat_step(s: State, side: str, eight: bool, rng: RandomSource) -> Command | None:
     mine = [q for q in s.squads.values() if q.side == side]
     for g in s.engines.values():
         if g.side != side or g.fired:
@@ -172,7 +200,7 @@ def _combat_step(s: State, side: str, eight: bool, rng: Random) -> Command | Non
     return None
 
 
-def next_command(s: State, rng: Random) -> tuple[Actor, Command]:
+def next_command(s: State, rng: RandomSource) -> tuple[Actor, Command]:
     """The one command `advance` gives in `s` (a state that is not over), and who gives it."""
     c = s.combat
     if c is not None:
@@ -219,7 +247,7 @@ def next_command(s: State, rng: Random) -> tuple[Actor, Command]:
     return _side(side), cmd if cmd is not None else _END_STEP
 
 
-def advance(s: State, rng: Random) -> Iterator[tuple[Actor, Command]]:
+def advance(s: State, rng: RandomSource) -> Iterator[tuple[Actor, Command]]:
     """The default policy: one proposal, `next_command`'s."""
     yield next_command(s, rng)
 

@@ -17,9 +17,9 @@ enemies). It reads the whole state (secret tactics too): the referee's forecasts
 from __future__ import annotations
 
 from collections.abc import Iterator
-from random import Random
 
 from domain.actors import Actor
+from domain.forecast import RandomSource
 from domain.rulesets.skirmish.commands import (
     AdvanceSetup,
     Command,
@@ -45,7 +45,7 @@ def _gap(a: Army, b: Army) -> int:
     )
 
 
-def _foes(s: State, a: Army, rng: Random) -> list[Army]:
+def _foes(s: State, a: Army, rng: RandomSource) -> list[Army]:
     """The enemy armies still fighting, nearest first (ties in a random order)."""
     foes = [b for b in s.armies.values() if b.side != a.side and b.placed and b.fighting]
     rng.shuffle(foes)
@@ -56,7 +56,7 @@ def _sign(n: int) -> int:
     return (n > 0) - (n < 0)
 
 
-def _movement(s: State, rng: Random) -> Iterator[tuple[Actor, Command]]:
+def _movement(s: State, rng: RandomSource) -> Iterator[tuple[Actor, Command]]:
     for a in s.armies.values():
         if not a.placed or not a.fighting or a.routed or a.moves or a.acted:
             continue
@@ -70,7 +70,7 @@ def _movement(s: State, rng: Random) -> Iterator[tuple[Actor, Command]]:
             yield REFEREE, MoveArmy(army=a.id, x=a.x + k * sx, y=a.y + k * sy)
 
 
-def _actions(s: State, rng: Random) -> Iterator[tuple[Actor, Command]]:
+def _actions(s: State, rng: RandomSource) -> Iterator[tuple[Actor, Command]]:
     kinds = _PHASE_KINDS.get(s.phase, ())
     declared = {d.army for d in s.declared}
     for a in s.armies.values():
@@ -84,7 +84,7 @@ def _actions(s: State, rng: Random) -> Iterator[tuple[Actor, Command]]:
                 yield REFEREE, DeclareAction(army=a.id, profile=p.name, target=b.id)
 
 
-def advance(s: State, rng: Random) -> Iterator[tuple[Actor, Command]]:
+def advance(s: State, rng: RandomSource) -> Iterator[tuple[Actor, Command]]:
     """The default policy (see the module docstring)."""
     if s.phase == "setup":
         for side in s.forces:

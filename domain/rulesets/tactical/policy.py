@@ -14,9 +14,9 @@ foes). It reads the whole state (hidden characters too): the referee's forecasts
 from __future__ import annotations
 
 from collections.abc import Iterator
-from random import Random
 
 from domain.actors import Actor
+from domain.forecast import RandomSource
 from domain.rulesets.tactical.commands import (
     Attack,
     Command,
@@ -42,7 +42,7 @@ def _sign(n: int) -> int:
     return (n > 0) - (n < 0)
 
 
-def _turn(s: State, c: Char, rng: Random) -> Iterator[tuple[Actor, Command]]:
+def _turn(s: State, c: Char, rng: RandomSource) -> Iterator[tuple[Actor, Command]]:
     foes = [f for f in s.chars.values() if f.side != c.side and not f.down]
     rng.shuffle(foes)
     foes.sort(key=lambda f: _dist(c, f.x, f.y))
@@ -64,7 +64,7 @@ def _turn(s: State, c: Char, rng: Random) -> Iterator[tuple[Actor, Command]]:
     yield REFEREE, EndTurn(character=c.id)
 
 
-def advance(s: State, rng: Random) -> Iterator[tuple[Actor, Command]]:
+def advance(s: State, rng: RandomSource) -> Iterator[tuple[Actor, Command]]:
     """The default policy (see the module docstring)."""
     if s.pending is not None and s.pending.target is not None:
         yield REFEREE, React(character=s.pending.target, reaction="none")
