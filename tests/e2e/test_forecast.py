@@ -12,6 +12,7 @@ import pytest
 
 from tests.e2e.battle_client import Battle, create_battle, play
 from tests.e2e.conftest import ServerProcess
+from tests.e2e.test_tactical_http import SETUP as TACTICAL
 
 
 def _forecast(b: Battle, who: str = "referee", **body: Any) -> httpx.Response:
@@ -69,7 +70,11 @@ def test_the_same_seed_gives_the_same_answer_and_no_seed_a_fresh_one(mid_battle:
     first = _forecast(b, runs=80, seed=7).json()
     assert _forecast(b, runs=80, seed=7).json() == first
     other = _forecast(b, runs=80, seed=8).json()
-    assert other["seed"] == 8 and other != first
+    assert other["seed"] == 8
+    # another seed plays other runs (not only another number in the answer)
+    assert (other["sides"], other["expected_commands"]) != (
+        first["sides"], first["expected_commands"],
+    )  # fmt: skip
     fresh = [_forecast(b, runs=5).json()["seed"] for _ in range(2)]
     assert fresh[0] != fresh[1]  # drawn anew each time (never the battle's own seed)
     again = _forecast(b, runs=5, seed=fresh[0]).json()
@@ -197,3 +202,17 @@ def test_the_server_caps_the_budget_and_limits_forecasts_per_key(capped: str) ->
         assert refused.status_code == 429 and "Retry-After" in refused.headers
         # the key's other requests are not counted by this limit
         assert http.get(f"/battles/{b.id}", headers=b.auth("referee")).status_code == 200
+
+
+def test_a_tactical_forecast_from_before_initiative(http: httpx.Client) -> None:
+    r = http.post("/battles", json={"ruleset": "tactical", "setup": TACTICAL})
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    before = _log(b)
+    answer = _forecast(b, runs=40, seed=2).json()
+    assert answer["runs_finished"] == 40 and answer["strength_unit"] == "health"
+    _check_sums(answer)
+    assert answer["undecided"]["runs"] == 0 and answer["expected_rounds"] >= 1
+    health = {s["side"]: s["strength"] for s in answer["sides"]}
+    assert health == {"north": 2 * 9, "south": 2 * 9}  # two characters of 9 HEA each
+    assert _log(b) == before

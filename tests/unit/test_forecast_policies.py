@@ -113,6 +113,9 @@ def test_the_other_policies_never_get_stuck_and_end_the_battle(seed: int, rulese
     result, watched = _run(ruleset_id, state, seed)
     assert result is not None and result.result == "decided", result
     assert result.commands == len(watched.seen)
+    if result.winner is not None:  # the losers have nothing left in the fight
+        assert result.strength[result.winner] > 0
+        assert all(v == 0 for k, v in result.strength.items() if k != result.winner), result
     for state, proposals in watched.seen:
         # its last proposal (resolve the phase, end the turn...) is always accepted, and
         # so one of them is taken in every state

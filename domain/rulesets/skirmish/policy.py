@@ -105,10 +105,11 @@ def winner(s: State) -> str | None:
 
 
 def strength(s: State) -> dict[str, int]:
-    """Soldiers per side (army size, every army of the side)."""
+    """Soldiers per side still in the fight: the army size of its armies that are placed
+    and neither defeated, destroyed nor routed (a routed army is lost to the battle)."""
     out = dict.fromkeys(s.forces, 0)
     for a in s.armies.values():
-        if a.placed and a.fighting:
+        if a.placed and a.fighting and not a.routed:
             out[a.side] = out.get(a.side, 0) + a.army_size
     return out
 
