@@ -52,6 +52,8 @@ from service.server import ShutdownWatch
 from service.settings import Settings
 from service.signing import ServiceKeys
 from service.streams import STREAM_ROUTES
+from service.timeline_routes import TIMELINE_ROUTES
+from service.viewer import VIEWER_ROUTES
 from service.webhook_endpoints import WebhookEndpoints
 from service.webhook_retry import RetrySchedule
 from service.webhook_routes import WEBHOOK_ROUTES
@@ -222,8 +224,10 @@ def create_app(
             *EXPORT_ROUTES,
             *NARRATIVE_ROUTES,
             *FORECAST_ROUTES,
+            *TIMELINE_ROUTES,
             *STREAM_ROUTES,
             docs_assets_router(),
+            *VIEWER_ROUTES,
             *WEBHOOK_ROUTES,
         ],
         lifespan=[lifespan],

@@ -619,6 +619,32 @@ class BattleService:
             state=ruleset.view(battle.game, actor),
         )
 
+    async def states(self, battle_id: str, start: int, stop: int) -> list[Battle]:
+        """The states right after `start`..`stop` (1 <= start <= stop <= the current
+        version), each event folded once: from the cached timeline where it holds them,
+        else from the store, one snapshot interval at a time going back."""
+        loaded = await self._load(battle_id)
+        chunks: list[list[Battle]] = []
+        timeline: Timeline | None = loaded.timeline if stop <= loaded.timeline.version else None
+        fresh = False
+        hi = stop
+        while hi >= start:
+            if timeline is None or max(timeline.base, 1) > hi:
+                first = await self.store.read(battle_id, upto=1)
+                created = loaded.battle.meta.created
+                timeline, _, _ = await self._fold(battle_id, loaded.ruleset, created, first[0], hi)
+                fresh = True
+            lo = max(start, timeline.base, 1)
+            try:
+                chunks.append(list(timeline.states(lo, hi)))
+            except HistoryNeeded:
+                if fresh:  # a fold from the store provides what its undos go back to
+                    raise
+                timeline = None  # the cached one misses a state an undo goes back to
+                continue
+            hi = lo - 1
+        return [b for chunk in reversed(chunks) for b in chunk]
+
     async def events(self, battle_id: str, actor: Actor, after: int, limit: int) -> EventPage:
         loaded = await self._load(battle_id)
         head = loaded.battle.version
