@@ -32,6 +32,7 @@ __all__ = [
     "RandomDice",
     "RandomSource",
     "playout",
+    "strength",
 ]
 
 T = TypeVar("T")
@@ -61,9 +62,16 @@ class ForecastRules:
     default_policy: str
     policy_docs: Mapping[str, str]  # name -> one line saying how it plays
     winner: Callable[[Any], str | None]  # of a state that is over (None: nobody won)
-    strength: Callable[[Any], dict[str, int]]  # side -> what it still has (losses: the drop)
-    strength_unit: str  # what `strength` counts, for the answer ("squads", "soldiers"...)
     rounds: Callable[[Any], int]  # the round the state is in
+
+
+_REFEREE = Actor(role="referee")
+
+
+def strength(ruleset: Ruleset[Any, Any, Any, Any, Any], state: Any) -> dict[str, float]:
+    """Each side's strength in `state` as the ruleset measures it for the viewer's chart
+    (`Ruleset.strength`, of the referee's view: the whole state); losses are its drop."""
+    return ruleset.strength(ruleset.view(state, _REFEREE))
 
 
 class Playout(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=False):
@@ -73,7 +81,7 @@ class Playout(msgspec.Struct, frozen=True, kw_only=True, array_like=True, gc=Fal
     winner: str | None
     commands: int  # commands given in this run
     rounds: int  # rounds played in this run (the round at its end minus the round at start)
-    strength: dict[str, int]  # at its end
+    strength: dict[str, float]  # at its end (`strength`)
 
 
 class RandomDice:
@@ -145,5 +153,5 @@ def playout(
         winner=rules.winner(state) if result == "decided" else None,
         commands=given,
         rounds=rules.rounds(state) - start_round,
-        strength=rules.strength(state),
+        strength=strength(ruleset, state),
     )

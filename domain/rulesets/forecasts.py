@@ -1,5 +1,6 @@
 """What the forecast knows of each ruleset (`domain.forecast`), by ruleset id: its
-policies (the default first), how a run is won, and what a side's losses count."""
+policies (the default first) and how a run is won. A side's losses are the drop of the
+ruleset's own strength (`Ruleset.strength`, the viewer's chart)."""
 
 from __future__ import annotations
 
@@ -16,8 +17,6 @@ FORECASTS: dict[str, ForecastRules] = {
         default_policy="advance",
         policy_docs=quickstart.POLICY_DOCS,
         winner=quickstart.winner,
-        strength=quickstart.strength,
-        strength_unit="squads",
         rounds=quickstart.rounds,
     ),
     "skirmish": ForecastRules(
@@ -25,8 +24,6 @@ FORECASTS: dict[str, ForecastRules] = {
         default_policy="advance",
         policy_docs=skirmish.POLICY_DOCS,
         winner=skirmish.winner,
-        strength=skirmish.strength,
-        strength_unit="soldiers",
         rounds=skirmish.rounds,
     ),
     "tactical": ForecastRules(
@@ -34,8 +31,6 @@ FORECASTS: dict[str, ForecastRules] = {
         default_policy="advance",
         policy_docs=tactical.POLICY_DOCS,
         winner=tactical.winner,
-        strength=tactical.strength,
-        strength_unit="health",
         rounds=tactical.rounds,
     ),
 }

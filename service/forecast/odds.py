@@ -33,7 +33,7 @@ def outcome(count: int, n: int) -> OutcomeOdds:
 
 
 def sides(
-    names: Sequence[str], strength: dict[str, int], runs: Sequence[Playout]
+    names: Sequence[str], strength: dict[str, float], runs: Sequence[Playout]
 ) -> list[SideForecast]:
     n = len(runs)
     out = []

@@ -21,6 +21,7 @@ from litestar import post
 from litestar.params import JSONBody
 
 from domain.actors import Actor
+from domain.forecast import strength as forecast_strength
 from domain.rulesets.forecasts import FORECASTS
 from service.battles import BattleService
 from service.errors import Forbidden, Unprocessable
@@ -82,7 +83,7 @@ async def forecast(
         ruleset.id, policy, battle.game, seed, req.runs, time.monotonic() + budget
     )
     n = len(runs)
-    strength = rules.strength(battle.game)
+    strength = forecast_strength(ruleset, battle.game)
     draws = sum(1 for r in runs if r.result == "decided" and r.winner is None)
     return ForecastAnswer(
         battle_id=battle_id,
@@ -98,7 +99,7 @@ async def forecast(
         sides=sides(current.meta.created.sides, strength, runs),
         draw=outcome(draws, n),
         undecided=outcome(sum(1 for r in runs if r.result == "undecided"), n),
-        strength_unit=rules.strength_unit,
+        strength_unit=ruleset.strength_measure,
         expected_commands=sum(r.commands for r in runs) / n if n else 0.0,
         expected_rounds=sum(r.rounds for r in runs) / n if n else 0.0,
     )

@@ -48,7 +48,7 @@ class OutcomeOdds(msgspec.Struct, kw_only=True):
 class SideForecast(msgspec.Struct, kw_only=True):
     side: str
     win: OutcomeOdds
-    strength: int  # at the version forecast from, in `strength_unit`
+    strength: float  # at the version forecast from, in `strength_unit`
     expected_losses: float  # mean over the finished runs of the drop in strength
 
 
@@ -66,7 +66,8 @@ class ForecastAnswer(msgspec.Struct, kw_only=True):
     sides: list[SideForecast]
     draw: OutcomeOdds  # the battle ended with no winner
     undecided: OutcomeOdds  # no legal command left to the policy, or max_commands reached
-    strength_unit: str  # what a side's strength counts (squads, soldiers, health)
+    # what a side's strength counts: the ruleset's measure, as the viewer's chart shows it
+    strength_unit: str
     expected_commands: float  # mean commands per finished run
     expected_rounds: float  # mean rounds played per finished run
     interval_method: Literal["wilson-95"] = "wilson-95"

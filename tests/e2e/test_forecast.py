@@ -210,7 +210,7 @@ def test_a_tactical_forecast_from_before_initiative(http: httpx.Client) -> None:
     b = Battle(http, r.json())
     before = _log(b)
     answer = _forecast(b, runs=40, seed=2).json()
-    assert answer["runs_finished"] == 40 and answer["strength_unit"] == "health"
+    assert answer["runs_finished"] == 40 and answer["strength_unit"] == "hit points (HEA)"
     _check_sums(answer)
     assert answer["undecided"]["runs"] == 0 and answer["expected_rounds"] >= 1
     health = {s["side"]: s["strength"] for s in answer["sides"]}

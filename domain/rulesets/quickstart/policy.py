@@ -35,7 +35,7 @@ from domain.rulesets.quickstart.commands import (
 )
 from domain.rulesets.quickstart.model import Squad, State
 
-__all__ = ["POLICIES", "POLICY_DOCS", "advance", "next_command", "rounds", "strength", "winner"]
+__all__ = ["POLICIES", "POLICY_DOCS", "advance", "next_command", "rounds", "winner"]
 
 REFEREE = Actor(role="referee")
 _SIDES: dict[str, Actor] = {}
@@ -254,14 +254,6 @@ def advance(s: State, rng: RandomSource) -> Iterator[tuple[Actor, Command]]:
 
 def winner(s: State) -> str | None:
     return s.winner
-
-
-def strength(s: State) -> dict[str, int]:
-    """Squads left per side (the seed's measure of a side: a side with none has lost)."""
-    out = dict.fromkeys(s.sides, 0)
-    for q in s.squads.values():
-        out[q.side] = out.get(q.side, 0) + 1
-    return out
 
 
 def rounds(s: State) -> int:

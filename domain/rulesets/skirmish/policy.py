@@ -32,7 +32,7 @@ from domain.rulesets.skirmish.geometry import army_squares
 from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.morale import standing_sides
 
-__all__ = ["POLICIES", "POLICY_DOCS", "advance", "rounds", "strength", "winner"]
+__all__ = ["POLICIES", "POLICY_DOCS", "advance", "rounds", "winner"]
 
 REFEREE = Actor(role="referee")
 _PHASE_KINDS = {"ranged": ("ranged", "area"), "melee": ("melee",)}
@@ -102,16 +102,6 @@ def winner(s: State) -> str | None:
     """The one side with an army still able to fight, if only one has."""
     standing = standing_sides(s)
     return standing[0] if len(standing) == 1 else None
-
-
-def strength(s: State) -> dict[str, int]:
-    """Soldiers per side still in the fight: the army size of its armies that are placed
-    and neither defeated, destroyed nor routed (a routed army is lost to the battle)."""
-    out = dict.fromkeys(s.forces, 0)
-    for a in s.armies.values():
-        if a.placed and a.fighting and not a.routed:
-            out[a.side] = out.get(a.side, 0) + a.army_size
-    return out
 
 
 def rounds(s: State) -> int:

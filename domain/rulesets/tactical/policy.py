@@ -28,7 +28,7 @@ from domain.rulesets.tactical.commands import (
 from domain.rulesets.tactical.conditions import speed
 from domain.rulesets.tactical.model import Char, State
 
-__all__ = ["POLICIES", "POLICY_DOCS", "advance", "rounds", "strength", "winner"]
+__all__ = ["POLICIES", "POLICY_DOCS", "advance", "rounds", "winner"]
 
 REFEREE = Actor(role="referee")
 _AROUND = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1))
@@ -81,14 +81,6 @@ def advance(s: State, rng: RandomSource) -> Iterator[tuple[Actor, Command]]:
 
 def winner(s: State) -> str | None:
     return s.winner
-
-
-def strength(s: State) -> dict[str, int]:
-    """Health (HEA) per side, of the characters not down."""
-    out: dict[str, int] = {}
-    for c in s.chars.values():
-        out[c.side] = out.get(c.side, 0) + (0 if c.down else max(0, c.HEA.cur))
-    return out
 
 
 def rounds(s: State) -> int:
