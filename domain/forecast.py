@@ -63,6 +63,9 @@ class ForecastRules:
     policy_docs: Mapping[str, str]  # name -> one line saying how it plays
     winner: Callable[[Any], str | None]  # of a state that is over (None: nobody won)
     rounds: Callable[[Any], int]  # the round the state is in
+    # Whether the ruleset can hide anything from a reader (then only the referee may ask
+    # for a forecast: it plays from the whole state). A ruleset that hides nothing: any key.
+    hidden_information: bool = True
 
 
 _REFEREE = Actor(role="referee")

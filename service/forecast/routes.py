@@ -2,12 +2,13 @@
 given version), played out `runs` times in the forecast pool (service.forecast.pool).
 
 Who may ask (RULINGS.md, "Forecasts"): a forecast plays on from the whole state, hidden
-squads, secret tactics and hidden characters included, and every ruleset shipped has such
-information; so the referee's key (and an integration's, which acts as the referee) may ask
-from any version, and any other key only from a version up to the battle's end when the
-battle has ended and handed every reader its hidden events (then nothing in that state is
-hidden from anyone). The refusal depends on the key, the version asked and the public end
-of the battle only, never on whether anything is hidden right now. Nothing is appended:
+squads, secret tactics and declarations and hidden characters included; so in a ruleset
+that can hide anything the referee's key (and an integration's, which acts as the referee)
+may ask from any version, and any other key only from a version up to the battle's end
+when the battle has ended and handed every reader its hidden events (then nothing in that
+state is hidden from anyone). In a ruleset that hides nothing (warfare) any key of the
+battle may ask. The refusal depends on the ruleset, the key, the version asked and the
+public end of the battle only, never on whether anything is hidden right now. Nothing is appended:
 a forecast reads the state and plays on copies of it, with dice of its own.
 """
 
@@ -58,7 +59,7 @@ async def forecast(
             code="version-out-of-range",
             current_version=current.version,
         )
-    if not actor.is_referee and version > unsealed_upto(current.meta):
+    if rules.hidden_information and not actor.is_referee and version > unsealed_upto(current.meta):
         raise Forbidden(
             "a forecast plays on from the whole state, hidden information included: only "
             "the referee's key may ask for one, or any key once the battle has ended and "
@@ -118,9 +119,10 @@ async def forecast(
         "interval, its expected losses, and the expected number of commands and rounds. "
         "Runs stop at the time budget (`budget_seconds`, capped by the server): the answer "
         "says how many finished. Nothing is appended to the battle. The same `seed` gives "
-        "the same answer when every run finishes. The referee's key may ask from any "
-        "version; another key only once the battle has ended and opened its hidden events "
-        "to every reader, from a version up to its end (403 otherwise)."
+        "the same answer when every run finishes. In a ruleset that can hide anything, the "
+        "referee's key may ask from any version, another key only once the battle has "
+        "ended and opened its hidden events to every reader, from a version up to its end "
+        "(403 otherwise); in one that hides nothing (warfare), any key of the battle."
     ),
     status_code=200,
     responses=problems(400, 401, 403, 404, 413, 422, 503),

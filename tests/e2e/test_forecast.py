@@ -13,6 +13,7 @@ import pytest
 from tests.e2e.battle_client import Battle, create_battle, play
 from tests.e2e.conftest import ServerProcess
 from tests.e2e.test_tactical_http import SETUP as TACTICAL
+from tests.e2e.test_warfare_http import SETUP as WARFARE
 
 
 def _forecast(b: Battle, who: str = "referee", **body: Any) -> httpx.Response:
@@ -127,7 +128,7 @@ def test_bad_forecasts_are_refused_and_append_nothing(
 
 
 def test_the_ruleset_lists_its_policies(http: httpx.Client) -> None:
-    for ruleset in ("quickstart", "skirmish", "tactical"):
+    for ruleset in ("quickstart", "skirmish", "tactical", "warfare", "phased"):
         policies = http.get(f"/rulesets/{ruleset}").json()["forecast_policies"]
         assert next(iter(policies)) == "advance" and policies["advance"]
 
@@ -215,4 +216,17 @@ def test_a_tactical_forecast_from_before_initiative(http: httpx.Client) -> None:
     assert answer["undecided"]["runs"] == 0 and answer["expected_rounds"] >= 1
     health = {s["side"]: s["strength"] for s in answer["sides"]}
     assert health == {"north": 2 * 9, "south": 2 * 9}  # two characters of 9 HEA each
+    assert _log(b) == before
+
+
+def test_in_a_ruleset_that_hides_nothing_any_key_may_forecast(http: httpx.Client) -> None:
+    r = http.post("/battles", json={"ruleset": "warfare", "setup": WARFARE})
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    before = _log(b)
+    for who in ("observer", *b.keys["sides"]):
+        answer = _forecast(b, who, runs=20, seed=4)
+        assert answer.status_code == 200, answer.text
+        _check_sums(answer.json())
+        assert answer.json()["undecided"]["runs"] == 0
     assert _log(b) == before
