@@ -103,21 +103,31 @@ class CheckRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class RoundStarted(EventBase, frozen=True, gc=False, tag="RoundStarted"):
+    """[Combat Phases]: a new round opens with its Starting Phase."""
+
     round: int
 
 
 class ActionDeclared(EventBase, frozen=True, gc=False, tag="ActionDeclared"):
+    """[Starting Phase and Actions Before Base Speed]: a combatant's planned action."""
+
     action: Action
     hidden_side: str | None = None
 
 
 class ActionWithdrawn(EventBase, frozen=True, gc=False, tag="ActionWithdrawn"):
+    """[Starting Phase and Actions Before Base Speed]: a plan taken back before the side
+    ended its declarations.
+    """
+
     action: str
     side: str
     hidden_side: str | None = None
 
 
 class ActionSustained(EventBase, frozen=True, gc=False, tag="ActionSustained"):
+    """[Taking Multiple Phases]: a carried-over action continued (the same action)."""
+
     action: str
     side: str
     by_default: bool = False
@@ -125,6 +135,10 @@ class ActionSustained(EventBase, frozen=True, gc=False, tag="ActionSustained"):
 
 
 class ActionCancelled(EventBase, frozen=True, gc=False, tag="ActionCancelled"):
+    """[Taking Multiple Phases]: an action cancelled before it resolved, with the
+    reason.
+    """
+
     action: str
     side: str
     round: int
@@ -134,12 +148,16 @@ class ActionCancelled(EventBase, frozen=True, gc=False, tag="ActionCancelled"):
 
 
 class DeclarationsClosed(EventBase, frozen=True, gc=False, tag="DeclarationsClosed"):
+    """[Starting Phase and Actions Before Base Speed]: a side has declared."""
+
     side: str
     by: Literal["side", "referee"]
 
 
 class InitiativeRolled(EventBase, frozen=True, gc=False, tag="InitiativeRolled"):
-    """Each side's 1d10, every tie group and re-roll, the order and the 1/10 shifts."""
+    """[Initiative]: each side's 1d10, every tie group and re-roll, the order and the
+    1/10 shifts.
+    """
 
     round: int
     rolls: tuple[SideRoll, ...]
@@ -150,9 +168,10 @@ class InitiativeRolled(EventBase, frozen=True, gc=False, tag="InitiativeRolled")
 
 
 class CombatEventDrawn(EventBase, frozen=True, gc=False, tag="CombatEventDrawn"):
-    """One combat event: its d20s (those that could not occur included), the row, the
-    random selections with their dice, the sub-rolls, the saves and checks, what was
-    applied, the referee's prompts and what waits for the referee or a side."""
+    """[Combat Events]: one event: its d20s (those that could not occur included), the
+    row, the random selections with their dice, the sub-rolls, the saves and checks,
+    what was applied, the referee's prompts and what waits for the referee or a side.
+    """
 
     round: int
     cause: str
@@ -167,8 +186,9 @@ class CombatEventDrawn(EventBase, frozen=True, gc=False, tag="CombatEventDrawn")
 
 
 class PhaseStarted(EventBase, frozen=True, gc=False, tag="PhaseStarted"):
-    """A phase begins: the actions due in it, in the order they act (sides in initiative
-    order), and the multi-phase actions beginning in it."""
+    """[Combat Phases]: a phase begins: the actions due in it, in the order they act
+    (sides in initiative order), and the multi-phase actions beginning in it.
+    """
 
     round: int
     phase: str
@@ -193,6 +213,10 @@ class AttackRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class ActionResolved(EventBase, frozen=True, gc=False, tag="ActionResolved"):
+    """[Combat Phases]: the action whose turn it was, resolved by the configured roll,
+    as completed, or by the referee.
+    """
+
     action: str
     side: str
     combatant: str
@@ -209,7 +233,7 @@ class ActionResolved(EventBase, frozen=True, gc=False, tag="ActionResolved"):
 
 
 class ActionCarriedOver(EventBase, frozen=True, gc=False, tag="ActionCarriedOver"):
-    """Taking Multiple Phases: an action past the Final Phase moves to the next round."""
+    """[Taking Multiple Phases]: an action past the Final Phase moves to the next round."""
 
     action: str
     side: str
@@ -220,12 +244,16 @@ class ActionCarriedOver(EventBase, frozen=True, gc=False, tag="ActionCarriedOver
 
 
 class RoundEnded(EventBase, frozen=True, gc=False, tag="RoundEnded"):
+    """[Combat Phases]: the Final Phase is over; effects "for this round only" end."""
+
     round: int
     ended: tuple[Applied, ...] = ()  # effects that ended with the round
 
 
 class CheckRuled(EventBase, frozen=True, gc=False, tag="CheckRuled"):
-    """The referee's result for a pending save or check, and what followed from it."""
+    """[Combat Events]: the referee's result for a pending save or check, and what
+    followed from it.
+    """
 
     check: str
     result: Literal["success", "glancing", "fail"]
@@ -238,11 +266,15 @@ class CheckRuled(EventBase, frozen=True, gc=False, tag="CheckRuled"):
 
 
 class EffectsChosen(EventBase, frozen=True, gc=False, tag="EffectsChosen"):
+    """[Combat Events] Slip: the effects the combatant's side chose after its save."""
+
     choice: str
     applied: tuple[Applied, ...]
 
 
 class PromptClosed(EventBase, frozen=True, gc=False, tag="PromptClosed"):
+    """[Combat Events]: the referee closed a narrative prompt."""
+
     prompt: str
     note: str = ""
 

@@ -52,9 +52,9 @@ def roll_initiative(run: Run, dice: Dice) -> None:
             )
             for r in new:
                 keys[r.side] = (*keys[r.side], r.die.value)
-            # a tie on a first 1 or 10 keeps its place and shift: under "no_event" its
-            # re-roll only orders the group, and forces no combat event
-            extreme = len(tied_on) == 1 and tied_on[0] in (1, 10)
+            # sides whose first die was a 1 or a 10 keep their place and shift: under
+            # "no_event" their re-rolls (a second tie among them too) only order them
+            extreme = tied_on[0] in (1, 10)
             if not o.combat_events or (extreme and o.extreme_ties == "no_event"):
                 count = 0
             else:

@@ -9,7 +9,7 @@ at once, every unit engaged with it hits it automatically and may pursue.
 
 from __future__ import annotations
 
-from domain.dice import Dice
+from domain.dice import Dice, Roll
 from domain.rulesets.warfare.bands import band_of, multiplied
 from domain.rulesets.warfare.events import (
     AttackKind,
@@ -142,10 +142,11 @@ def attack(
         )
     )
     if kind != "shatter" and damage > 0:
-        _after_damage(run, dice, a, target, band)
+        # a natural 20 that doubles a miss or a glancing blow hits (W07, W08)
+        _after_damage(run, dice, a, target, band in ("hit", "critical") or doubled)
 
 
-def _after_damage(run: Run, dice: Dice, a: Unit, target: str, band: str) -> None:
+def _after_damage(run: Run, dice: Dice, a: Unit, target: str, hit: bool) -> None:
     """W10: 0 health destroys (or shatters); [Diminished]: a check on every damage at or
     below half health; [Morale]: an ability of the attacker may force one (W11)."""
     s = run.state
@@ -162,13 +163,12 @@ def _after_damage(run: Run, dice: Dice, a: Unit, target: str, band: str) -> None
     forced = [
         ab
         for ab in a.abilities
-        if ab.forces_morale_check
-        and (band in ("hit", "critical") or s.options.ability_check == "on_damage")
+        if ab.forces_morale_check and (hit or s.options.ability_check == "on_damage")
     ]
     if not (t.diminished or forced):
         return
     extra = [Modifier(value=ab.morale, reason=f"ability: {ab.id}") for ab in forced if ab.morale]
-    # one check for the one damage: a forcing ability's modifier joins the diminished check
+    # one check for the one damage: the most severe forcing ability's modifier joins it
     extra = sorted(extra, key=lambda m: m.value)[:1]
     reason = "diminished: took damage" if t.diminished else f"ability of {a.id}"
     morale_check(run, dice, target, reason, extra, R_DIMINISHED if t.diminished else R_MORALE)
@@ -238,14 +238,14 @@ def shatter(run: Run, uid: str) -> None:
 class _NoDice:
     """The automatic hit rolls nothing: a die asked for here is a bug."""
 
-    def roll(self, sides: int, purpose: str) -> object:
+    def roll(self, sides: int, purpose: str) -> Roll:
         raise AssertionError("an automatic hit rolls no die")
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> object:
+    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
         raise AssertionError("an automatic hit rolls no die")
 
 
-_NO_DICE: Dice = _NoDice()  # type: ignore[assignment]
+_NO_DICE: Dice = _NoDice()
 
 
 def _in_battle(s: State, side: str) -> bool:

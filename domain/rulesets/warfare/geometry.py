@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections import deque
 
 from domain.rulesets.warfare.model import Tile
+from domain.rulesets.warfare.setup import Direction
 
 __all__ = ["DELTA", "direction_of", "distance", "faces", "find_path", "is_step"]
 
@@ -36,7 +37,7 @@ def is_step(a: Tile, b: Tile) -> bool:
     return distance(a, b) == 1
 
 
-def direction_of(dx: int, dy: int) -> str:
+def direction_of(dx: int, dy: int) -> Direction:
     """The eight-direction sector of the vector (dx, dy) != (0, 0), y growing south.
 
     Within 22.5 degrees of an axis: |minor| < tan(22.5) |major|, i.e.
@@ -44,13 +45,13 @@ def direction_of(dx: int, dy: int) -> str:
     """
     ax, ay = abs(dx), abs(dy)
     s = (ax + ay) * (ax + ay)
-    ns = "N" if dy < 0 else "S"
-    ew = "W" if dx < 0 else "E"
     if s < 2 * ay * ay:
-        return ns
+        return "N" if dy < 0 else "S"
     if s < 2 * ax * ax:
-        return ew
-    return ns + ew
+        return "W" if dx < 0 else "E"
+    if dy < 0:
+        return "NW" if dx < 0 else "NE"
+    return "SW" if dx < 0 else "SE"
 
 
 def faces(at: Tile, facing: str, target: Tile, directions: int = 8) -> bool:

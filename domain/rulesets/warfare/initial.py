@@ -34,7 +34,7 @@ def _unit(u: UnitSetup, setup: Setup, options: Options) -> Unit:
     placed = u.x is not None and u.y is not None
     if u.reserve == placed or (u.x is None) != (u.y is None):
         raise _fail(f"{u.id!r}: a unit on the field has x and y, a reserve has neither", id=u.id)
-    if placed and not (u.x < setup.width and u.y < setup.height):  # type: ignore[operator]
+    if u.x is not None and u.y is not None and not (u.x < setup.width and u.y < setup.height):
         raise _fail(f"{u.id!r} is off the map", id=u.id)
     return Unit(
         id=u.id,

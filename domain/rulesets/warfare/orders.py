@@ -50,6 +50,7 @@ from domain.rulesets.warfare.rules import (
     ensure_turn,
     unit,
 )
+from domain.rulesets.warfare.setup import ConditionName
 
 __all__ = [
     "MAX_INCREMENTS",
@@ -67,7 +68,11 @@ __all__ = [
 # [Ranged Increments] "Ranged units can attack up to 5 increments distant (-8 to hit), and
 # artillery can attack up to 10 increments distant (-18 to hit)."
 MAX_INCREMENTS = {"ranged": 5, "artillery": 10}
-FEAR = ("unsettled", "wavering", "terrorized")
+# [Resting] "removing Winded, downgrading Debilitated to Winded, and removing any fear
+# condition it may have (Unsettled, Wavering, or Terrorized)"
+RESTING_REMOVES: tuple[ConditionName, ...] = (
+    "winded", "debilitated", "unsettled", "wavering", "terrorized"
+)  # fmt: skip
 
 
 def _faces(s: State, u: Unit, t: Unit) -> bool:
@@ -170,9 +175,9 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
     facing = u.facing
     if s.options.move_turns_unit and path:
         prev = path[-2] if len(path) > 1 else u.tile
-        facing = direction_of(path[-1][0] - prev[0], path[-1][1] - prev[1])  # type: ignore[assignment]
+        facing = direction_of(path[-1][0] - prev[0], path[-1][1] - prev[1])
         if s.options.facing_directions == 4 and len(facing) == 2:
-            facing = facing[0]  # type: ignore[assignment]
+            facing = "N" if facing[0] == "N" else "S"  # a diagonal step: its north or south
     run.emit(UnitMoved(unit=u.id, path=path, facing=facing, rule=R_ACTIONS))
 
 
@@ -308,9 +313,9 @@ def rest(run: Run, cmd: Rest, dice: Dice) -> None:
     if u.engaged:
         raise RuleViolation(f"{u.id} is engaged: only a unit not engaged may rest", rule=R_RESTING)
     has = set(u.conditions)
-    removed = tuple(c for c in ("winded", "debilitated", *FEAR) if c in has)
-    gained = ("winded",) if "debilitated" in has else ()
-    run.emit(UnitRested(unit=u.id, removed=removed, gained=gained, rule=R_RESTING))  # type: ignore[arg-type]
+    removed = tuple(c for c in RESTING_REMOVES if c in has)
+    gained: tuple[ConditionName, ...] = ("winded",) if "debilitated" in has else ()
+    run.emit(UnitRested(unit=u.id, removed=removed, gained=gained, rule=R_RESTING))
 
 
 def pursue(run: Run, cmd: Pursue, dice: Dice) -> None:

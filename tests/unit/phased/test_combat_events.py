@@ -300,3 +300,52 @@ def test_weapon_trouble_rolls_a_weapon_save_and_rerolls_stuck_for_a_blunt_weapon
     assert [(r.result, r.possible) for r in ev.sub_rolls] == [("stuck", False), ("break", True)]
     assert ev.tests[0].target == 10 and ev.tests[0].result == "fail"
     assert s.combatants["r1"].items["club"].damaged
+
+
+def test_a_knocked_down_combatant_is_not_knocked_down_again() -> None:
+    pos = {"r1": {"x": 0, "y": 0}, "b1": {"x": 1, "y": 0}, "p1": {"x": 9, "y": 9}}
+    ev, s, _ = _draw(make(_three(**pos)), [9, 1])  # r1 down; b1 is nearest, no save value
+    assert s.combatants["r1"].has("prone")
+    ev, s, _ = _draw(s, [9])
+    assert ev.selections[0].candidates == ("b1",) and ev.selections[0].die is None
+
+
+def test_a_dropped_weapon_cannot_be_disarmed_the_subroll_is_rerolled() -> None:
+    s = declare(make(events_per_reroll="side"), "r1", target="b1")
+    _, s = to_phases(s, [9, 3, 2])
+    s = play(s, {"type": "ResolveAction", "action": "red.1"}, [1])[1]
+    # two events: Item Dropped (r1's sword), then Weapon Trouble: 1 (disarm) cannot occur
+    events, s = to_phases(s, [*TIE, 8, 1, 19, 1, 3])
+    second = [e for e in events if isinstance(e, CombatEventDrawn)][1]
+    assert [(r.result, r.possible) for r in second.sub_rolls] == [
+        ("disarm", False),
+        ("break", True),
+    ]
+
+
+def test_lucky_break_adds_four_to_the_combatants_saves() -> None:
+    pos = {
+        "r1": {"x": 0, "y": 0},
+        "b1": {"x": 1, "y": 0, "saves": {"paralyzation": 12}},
+        "p1": {"x": 9, "y": 9},
+    }
+    # Lucky Break on b1, then Knock Down of r1: b1, nearest, saves with 9 + 4 = 13
+    events, s = to_phases(make(_three(**pos), events_per_reroll="side"), [*TIE, 12, 2, 9, 1, 9])
+    t = [e for e in events if isinstance(e, CombatEventDrawn)][1].tests[0]
+    assert (t.modifier, t.total, t.result) == (4, 13, "success")
+    assert not s.combatants["b1"].has("prone")
+
+
+def test_a_stunned_combatants_due_action_is_cancelled() -> None:
+    r1 = {"mount": {"kind": "mount"}, "checks": {"riding": 15}, "saves": {"paralyzation": 14}}
+    s = declare(declare(make(_three(r1=r1)), "r1", target="b1"), "b1", target="r1")
+    # Stumbles: riding 2 fails, the save 2 fails: stunned 2 rounds
+    events, s = to_phases(s, [*TIE, 14, 6, 2, 2, 2])
+    assert s.combatants["r1"].has("stunned")
+    assert s.actions["red.1"].status == "cancelled" and s.current is not None
+    assert s.current.id == "blue.1"
+    cancelled = [e for e in events if type(e).__name__ == "ActionCancelled"]
+    assert cancelled[0].reason == "r1 is stunned"
+    s = play(s, {"type": "ResolveAction", "action": "blue.1"}, [1])[1]
+    with pytest.raises(RuleViolation):  # still stunned in round 2: it declares nothing
+        play(s, {"type": "DeclareAction", "combatant": "r1", "kind": "move"})

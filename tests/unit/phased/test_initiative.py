@@ -148,3 +148,21 @@ def test_the_referee_rolls_initiative_closing_open_declarations() -> None:
     assert [e.by for e in events if type(e).__name__ == "DeclarationsClosed"] == ["referee"] * 3
     with pytest.raises(RuleViolation):
         play(s, {"type": "RollInitiative"}, [2, 3, 4])  # not in the Starting Phase now
+
+
+def test_a_second_tie_on_a_ten_is_no_extreme_tie() -> None:
+    # red and blue tie on 5, re-roll 10 and 10: tied again, not on a first 1 or 10, so under
+    # "no_event" both re-rolls force a combat event
+    events, _ = to_phases(make(extreme_ties="no_event"), [5, 5, 3, 10, 10, 4, 2, 12, 1, 12, 1])
+    ini = _ini(events)
+    assert [r.combat_events for r in ini.rerolls] == [1, 1]
+    assert types(events).count("CombatEventDrawn") == 2 and ini.shifts == {}
+    # tied on 10, then again on 4: both re-rolls only order the two 10s
+    events, _ = to_phases(make(extreme_ties="no_event"), [10, 10, 3, 4, 4, 6, 2])
+    ini = _ini(events)
+    assert [r.tied_on for r in ini.rerolls] == [(10,), (10, 4)]
+    assert [r.combat_events for r in ini.rerolls] == [0, 0] and ini.order == (
+        "red",
+        "blue",
+        "party",
+    )

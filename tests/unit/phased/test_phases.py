@@ -221,3 +221,23 @@ def test_a_cancelled_current_action_passes_the_turn_on() -> None:
     with pytest.raises(RuleViolation):
         play(s, {"type": "CancelAction", "action": "red.1"})
     assert s.actions["red.1"].due == index_of(1)
+
+
+def test_carry_overs_act_first_within_their_side_not_before_a_higher_side() -> None:
+    s = make(
+        setup_of(
+            combatants=[cb("r1", "red"), cb("b1", "blue"), cb("b2", "blue"), cb("p1", "party")]
+        )
+    )
+    s = declare(s, "b1", "move", phases=8)  # carried into round 2 at Fast
+    _, s = to_phases(s, [8, 5, 2])
+    s = declare(declare(s, "r1", "move"), "b2", "move")
+    events, s = to_phases(s, [8, 5, 2])
+    ph = next(e for e in events if isinstance(e, PhaseStarted))
+    assert [a.id for a in ph.due] == ["red.1", "blue.1", "blue.2"]
+
+
+def test_a_new_multi_phase_action_may_not_overlap_a_declared_one() -> None:
+    s = declare(make(actions_per_round=2), "r1", target="b1")  # at Average (1)
+    with pytest.raises(RuleViolation):
+        play(s, {"type": "DeclareAction", "combatant": "r1", "kind": "other", "phases": 3})

@@ -140,3 +140,17 @@ def test_a_shattered_unit_with_no_working_zone_is_destroyed_by_option() -> None:
     events, s = play(s, dict(ATTACK), [10, 1])
     assert types(events) == ["AttackResolved", "MoraleChecked", "UnitDestroyed"]
     assert events[2].rule == "003 Battlefield Features / Reinforcement Zones"  # type: ignore[union-attr]
+
+
+def test_a_natural_20_that_would_glance_hits_for_an_abilitys_check_but_a_glance_does_not() -> None:
+    def duel(attack: int):
+        s = make([unit("a1", "a", 5, 6, attack=attack, abilities=[{"id": "dread"}]),
+                  unit("b1", "b", 5, 5, health=100), unit("b9", "b", 0, 0)])  # fmt: skip
+        s = started(s)
+        _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+        return s
+
+    events, _ = play(duel(-10), dict(ATTACK), [20, 20])  # 10 vs 15: glancing, doubled
+    assert types(events) == ["AttackResolved", "MoraleChecked"]
+    events, _ = play(duel(5), dict(ATTACK), [5])  # 10 vs 15: a glancing blow, no check
+    assert types(events) == ["AttackResolved"]
