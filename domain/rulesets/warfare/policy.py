@@ -58,7 +58,7 @@ def _unit(s: State, u: Unit, rng: RandomSource) -> Iterator[tuple[Actor, Command
     if not u.faced and (f.x, f.y) != (u.x, u.y):
         facing = direction_of(f.x - u.x, f.y - u.y)
         if facing != u.facing:
-            yield REFEREE, Face(unit=u.id, facing=facing)  # type: ignore[arg-type]
+            yield REFEREE, Face(unit=u.id, facing=facing)
     if not u.moved and not u.engaged and _dist(u, f.x, f.y) > 1:
         near = sorted(
             ((f.x + dx, f.y + dy) for dx, dy in _AROUND), key=lambda p: _dist(u, p[0], p[1])
