@@ -66,6 +66,7 @@ bench: $(STAMP) wrk
 	$(BIN)/python -m bench.inprocess
 	$(BIN)/python -m bench.scale
 	$(BIN)/python -m bench.verify_export
+	$(BIN)/python -m bench.forecast
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json

@@ -19,7 +19,11 @@ from domain.errors import NotPermitted
 from domain.rulesets.warfare.commands import (
     ApplyCondition,
     Command,
+    Concede,
+    EndTurn,
     ForceMoraleCheck,
+    JoinUnit,
+    PassChampion,
     RemoveCondition,
     ResolveChampionAction,
     StartRound,
@@ -39,17 +43,17 @@ _REFEREE_ONLY = (
 
 
 def _owner(state: State, command: Command) -> str | None:
-    """The side the command acts for (None: one it names does not exist; decide says so)."""
-    uid = getattr(command, "unit", None)
-    if isinstance(uid, str) and not hasattr(command, "champion"):
-        u = state.units.get(uid)
-        return None if u is None else u.side
-    cid = getattr(command, "champion", None)
-    if isinstance(cid, str):
-        c = state.champions.get(cid)
+    """The side the command acts for (None: the unit or champion it names does not exist,
+    which decide refuses whoever asks)."""
+    if isinstance(command, PassChampion | JoinUnit | ResolveChampionAction):
+        c = state.champions.get(command.champion)
         return None if c is None else c.side
-    side = getattr(command, "side", None)
-    return side if isinstance(side, str) else None
+    if isinstance(command, EndTurn | Concede):
+        return command.side
+    if isinstance(command, StartRound):
+        return None
+    u = state.units.get(command.unit)
+    return None if u is None else u.side
 
 
 def authorize(state: State, command: Command, actor: Actor) -> None:

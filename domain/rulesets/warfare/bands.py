@@ -32,8 +32,8 @@ def multiplied(
     damage: int,
     band: Band,
     natural_20: bool,
-    on_miss: Literal["hits_double", "misses"] = "hits_double",
-    on_glancing: Literal["double", "glancing"] = "double",
+    on_miss: Literal["hits_double", "misses"],
+    on_glancing: Literal["double", "glancing"],
 ) -> tuple[Multiplier, int, bool]:
     """(multiplier, damage after it rounded down, whether the natural 20's double applied).
 

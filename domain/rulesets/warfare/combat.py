@@ -91,7 +91,9 @@ def attack(
         natural = total = margin = None
         mods: list[Modifier] = []
         band: Band = "hit"
-        multiplier, damage, doubled = multiplied(base, "hit", False)
+        multiplier, damage, doubled = multiplied(
+            base, "hit", False, options.natural_20_miss, options.natural_20_glancing
+        )
         rule = R_SHATTERED
     else:
         what = "attack" if kind == "attack" else f"{kind} attack"

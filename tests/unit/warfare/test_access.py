@@ -54,10 +54,14 @@ def test_a_side_orders_its_own_and_not_the_others(command: dict) -> None:
     s = _state()
     RULESET.authorize(s, _cmd(command), A)
     RULESET.authorize(s, _cmd(command), REF)
-    with pytest.raises(NotPermitted):
+    with pytest.raises(NotPermitted) as refused:
         RULESET.authorize(s, _cmd(command), B)
-    with pytest.raises(NotPermitted):
-        RULESET.authorize(s, _cmd(command), OBSERVER)
+    assert refused.value.reason == f"b may not give {command['type']} for a"
+    assert refused.value.context == {"side": "b"}
+    for stranger in (OBSERVER, Actor(role="observer", side="a")):
+        with pytest.raises(NotPermitted) as refused:
+            RULESET.authorize(s, _cmd(command), stranger)
+        assert refused.value.reason == "only the referee and the sides give commands"
 
 
 @pytest.mark.parametrize("command", REFEREE_ONLY, ids=lambda c: c["type"])
@@ -65,8 +69,9 @@ def test_referee_commands(command: dict) -> None:
     s = _state()
     RULESET.authorize(s, _cmd(command), REF)
     for side in (A, B):
-        with pytest.raises(NotPermitted):
+        with pytest.raises(NotPermitted) as refused:
             RULESET.authorize(s, _cmd(command), side)
+        assert refused.value.reason == f"{side.side} may not give {command['type']} (referee only)"
 
 
 def test_a_champion_command_belongs_to_the_champions_side_and_unknown_names_pass_to_decide() -> (
@@ -81,6 +86,9 @@ def test_a_champion_command_belongs_to_the_champions_side_and_unknown_names_pass
     RULESET.authorize(s, _cmd({"type": "PassChampion", "champion": "zz"}), B)
     with pytest.raises(NotPermitted):
         RULESET.authorize(s, _cmd({"type": "EndTurn", "side": "a"}), Actor(role="side"))
+    with pytest.raises(NotPermitted):  # a side key without a side gives nothing
+        RULESET.authorize(s, _cmd({"type": "Move", "unit": "zz", "to": [1, 1]}),
+                          Actor(role="side"))  # fmt: skip
 
 
 def test_every_event_is_for_all_and_every_actor_sees_every_unit() -> None:

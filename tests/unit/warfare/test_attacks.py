@@ -79,10 +79,14 @@ def test_band_edges_and_multipliers_directly() -> None:
     assert [band_of(m) for m in (-11, -10, -9, -1, 0, 9, 10, 11)] == [
         "miss", "miss", "glancing", "glancing", "hit", "hit", "critical", "critical"
     ]  # fmt: skip
-    assert multiplied(9, "glancing", False) == ("1/2", 4, False)
-    assert multiplied(9, "critical", False) == ("3/2", 13, False)
-    assert multiplied(9, "miss", False) == ("0", 0, False)
-    assert multiplied(-3, "hit", False) == ("1", 0, False)
+    text = ("hits_double", "double")
+    assert multiplied(9, "glancing", False, *text) == ("1/2", 4, False)
+    assert multiplied(9, "critical", False, *text) == ("3/2", 13, False)
+    assert multiplied(9, "miss", False, *text) == ("0", 0, False)
+    assert multiplied(-3, "hit", False, *text) == ("1", 0, False)
+    assert multiplied(9, "miss", True, *text) == ("2", 18, True)
+    assert multiplied(9, "miss", True, "misses", "double") == ("0", 0, False)
+    assert multiplied(9, "glancing", True, "hits_double", "glancing") == ("1/2", 4, False)
 
 
 def _archers(kind: str, inc: int, dist: int, attack: int = 5):
