@@ -12,11 +12,11 @@ Every page under `/schema` is served with a Content-Security-Policy (`DOCS_CSP`)
 allows scripts from this origin only. Litestar's Redoc and Swagger pages start their UI
 with an inline script holding the whole document; here they are rendered instead with
 the start-up code in a served file (`docs_assets/init/`) that has the UI fetch
-`/schema/openapi.json`. Styles need 'unsafe-inline': Redoc (styled-components) and
-Elements inject <style> elements at run time. Redoc's search runs in a worker it builds
-from a blob: URL (`worker-src blob:`). Redoc's bundle is patched (fetch.sh) not to load
-Redocly's logo from its CDN. RapiDoc asks for Google fonts: refused, it falls back to
-local fonts.
+`/schema/openapi.json`. Styles need 'unsafe-inline': the UIs inject styles at run time
+(Redoc, through styled-components, renders nothing without it: tried). Redoc's search
+runs in a worker it builds from a blob: URL (`worker-src blob:`). Redoc's bundle is
+patched (fetch.sh) not to load Redocly's logo from its CDN. RapiDoc asks for Google
+fonts: refused, it falls back to local fonts.
 """
 
 from __future__ import annotations
