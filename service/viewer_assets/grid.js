@@ -150,6 +150,16 @@ function tactical(svg, st, sides) {
 // their facing (8 directions), their health, and a badge when a champion has joined them.
 const COMPASS = {N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1]};
 
+// A small triangle on the edge of the unit's square, pointing where it faces (the label
+// with its health stays readable in the middle).
+function facingMark(cx, cy, fx, fy) {
+  const n = Math.hypot(fx, fy), ux = fx / n, uy = fy / n;
+  const tip = CELL * 0.5, base = CELL * 0.3, half = CELL * 0.13;
+  const bx = cx + ux * base, by = cy + uy * base;
+  return `M${cx + ux * tip} ${cy + uy * tip}L${bx - uy * half} ${by + ux * half}` +
+    `L${bx + uy * half} ${by - ux * half}Z`;
+}
+
 function warfare(svg, st, sides) {
   frame(svg, st.width, st.height);
   for (const [side, zones] of Object.entries(st.zones || {})) {
@@ -169,7 +179,7 @@ function warfare(svg, st, sides) {
     const shapes = [
       s("rect", {class: "wunit" + (u.diminished ? " diminished" : ""), x: u.x * CELL + 3,
         y: u.y * CELL + 3, width: CELL - 6, height: CELL - 6, fill: sideColor(sides, u.side)}),
-      s("path", {class: "facing", d: `M${cx} ${cy}l${fx * CELL * 0.45} ${fy * CELL * 0.45}`}),
+      s("path", {class: "facing-mark", d: facingMark(cx, cy, fx, fy)}),
       label(u.x, u.y, String(u.health)),
     ];
     const champion = u.joined_by ? champions[u.joined_by] : null;
@@ -242,7 +252,7 @@ const KEYS = {
   skirmish: ["box: army footprint", "arrow: facing", "faded: routed"],
   tactical: ["circle: character", "faded: down", "grey squares: structures"],
   warfare: [
-    "square: unit on the field (its health)", "arrow: facing", "faded: diminished",
+    "square: unit on the field (its health)", "triangle: facing", "faded: diminished",
     "yellow dot: champion joined", "shaded: reinforcement zone", "reserve, shattered, destroyed: off the grid",
   ],
   phased: ["circle: combatant with a square", "ringed: acts now", "faded: down"],

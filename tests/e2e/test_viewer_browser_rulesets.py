@@ -15,20 +15,42 @@ from tests.e2e.viewer_kit import phased_battle, state_at, timeline, warfare_batt
 # Every unit drawn on the grid: the data- attributes the renderer put on it, and the square
 # its first shape is drawn on (from its geometry: a unit drawn elsewhere than its data-x, y
 # says is caught too). A square is 36 units of the SVG's viewBox.
+# A warfare unit's facing mark is read the same way: the step from its square's centre
+# to the mark's, each coordinate -1, 0 or 1.
 _UNITS = """() => [...document.querySelectorAll("#grid g.unit")].map((g) => {
-  const box = g.firstElementChild.getBBox();
-  return {...g.dataset, cell: [Math.floor((box.x + box.width / 2) / 36),
-                               Math.floor((box.y + box.height / 2) / 36)]};
+  const mid = (b) => [b.x + b.width / 2, b.y + b.height / 2];
+  const [x, y] = mid(g.firstElementChild.getBBox());
+  const mark = g.querySelector(".facing-mark");
+  const [mx, my] = mark ? mid(mark.getBBox()) : [x, y];
+  const step = (d) => (Math.abs(d) < 3 ? 0 : Math.sign(d));
+  return {...g.dataset, cell: [Math.floor(x / 36), Math.floor(y / 36)],
+          drawnFacing: [step(mx - x), step(my - y)]};
 })"""
+_COMPASS = {"N": [0, -1], "NE": [1, -1], "E": [1, 0], "SE": [1, 1], "S": [0, 1], "SW": [-1, 1],
+            "W": [-1, 0], "NW": [-1, -1]}  # fmt: skip
 _ZONES = """() => [...document.querySelectorAll("#grid rect.zone")].map((r) => [r.dataset.side,
   Number(r.getAttribute("x")) / 36, Number(r.getAttribute("y")) / 36, r.getAttribute("fill")])"""
 
 
+def _strength(state: dict[str, Any]) -> dict[str, int]:
+    """Each side's strength as the test counts it from the state: warfare, the health of
+    units on the field; phased, the combatants up (no hp, or more than 0)."""
+    if state["ruleset"] == "warfare":
+        out = dict.fromkeys(state["sides"], 0)
+        for u in state["units"]:
+            out[u["side"]] += max(0, u["health"]) if u["status"] == "field" else 0
+        return out
+    out = {s["id"]: 0 for s in state["sides"]}
+    for c in state["combatants"]:
+        out[c["side"]] += 1 if c["hp"] is None or c["hp"] > 0 else 0
+    return out
+
+
 def _check_chart(b: Battle, who: str, shown: dict[str, Any], version: int) -> None:
-    """The strength list and the chart at `version` are the timeline's."""
+    """The strength list and the chart at `version` are the state's, and the timeline's."""
     point = next(p for p in timeline(b, who)["points"] if p["version"] == version)
     assert shown["cursor"] == version and shown["shown"] == version
-    assert shown["now"] == point["strength"]
+    assert shown["now"] == point["strength"] == _strength(state_at(b, who, version))
     assert {s: values[version - 1] for s, values in shown["series"].items()} == point["strength"]
 
 
@@ -64,6 +86,7 @@ def test_warfare_units_facing_health_and_zones(open_viewer: Any, http: httpx.Cli
             for u in units
         }  # fmt: skip
         assert all(u["cell"] == [int(u["x"]), int(u["y"])] for u in units), units
+        assert all(u["drawnFacing"] == _COMPASS[u["facing"]] for u in units), units
         assert len(units) == len(drawn) == len(_warfare_field(state))
         assert drawn == _warfare_field(state), version
         off = {u["id"] for u in state["units"] if u["status"] != "field"}
@@ -117,6 +140,7 @@ def test_phased_combatants_and_who_acts_now(open_viewer: Any, http: httpx.Client
             assert "declaring: " + ", ".join(now["declaring"]) in phase
         nows.add((now["stage"], now.get("combatant")))
     assert ("phases", "b1") in nows and ("declare", None) in nows and len(nows) >= 3
+    assert shown["series"]["party"][0] == 2 and shown["series"]["party"][-1] == 1
     # the referee moved r1 next to b1 at `moved`
     before = {c["id"]: (c["x"], c["y"]) for c in state_at(b, "referee", moved - 1)["combatants"]}
     after = {c["id"]: (c["x"], c["y"]) for c in state_at(b, "referee", moved)["combatants"]}

@@ -197,7 +197,8 @@ PHASED_SETUP: dict[str, Any] = {
 def phased_battle(http: httpx.Client) -> Battle:
     """A phased (seed 004) round of three sides on an 8 x 6 map with table dice (the round
     of tests/e2e/test_phased_http.py): secret declarations, initiative with a tie, the
-    combat event, the referee moving r1 next to b1, and the actions resolved phase by phase."""
+    combat event, the referee moving r1 next to b1 and taking p2 (on no square) down, and
+    the actions resolved phase by phase."""
     sword = {"id": "sword", "speed": 1, "damage": "1d8", "damage_type": "slashing"}
     setup = {**PHASED_SETUP, "combatants": [
         {**c, "weapons": [sword]} for c in PHASED_SETUP["combatants"]]}  # fmt: skip
@@ -219,5 +220,6 @@ def phased_battle(http: httpx.Client) -> Battle:
     ok("party", {"type": "ResolveAction", "action": "party.1"}, [15, 6])
     move = {"type": "AdjustCombatant", "combatant": "r1", "x": 5, "y": 1, "reason": "closes in"}
     ok("referee", move)
+    ok("referee", {"type": "AdjustCombatant", "combatant": "p2", "hp": 0, "reason": "falls"})
     ok("red", {"type": "ResolveAction", "action": "red.1"}, [10])
     return b
