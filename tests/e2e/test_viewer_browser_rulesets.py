@@ -114,10 +114,10 @@ def test_phased_combatants_and_who_acts_now(open_viewer: Any, http: httpx.Client
     b = phased_battle(http)
     head = b.view()["version"]
     versions = [e["version"] for e in b.events("referee") if e["type"] == "CombatantAdjusted"]
-    moved = versions[0]
+    moved, down = versions  # r1 moved; p2 taken down (party's strength 2 -> 1)
     viewer = open_viewer(b, "referee")
     nows = set()
-    for i, version in enumerate((head, moved - 1, moved, 2)):
+    for i, version in enumerate((head, moved - 1, moved, down, 2)):
         shown = viewer.scrub_to(version) if i else viewer.wait_shown(head)
         state = state_at(b, "referee", version)
         units = viewer.page.evaluate(_UNITS)
