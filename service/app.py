@@ -25,7 +25,7 @@ from service.battle_list import BATTLE_LIST_ROUTES
 from service.battles import BattleService
 from service.command_body import RawJSONObjectPlugin
 from service.cors import cors_config
-from service.docs import docs_assets_router, render_plugins
+from service.docs import docs_assets_router, docs_router, render_plugins
 from service.export import EXPORT_ROUTES
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.forecast.pool import ForecastPool
@@ -246,6 +246,7 @@ def create_app(
         openapi_config=OpenAPIConfig(
             title="Battle service",
             render_plugins=render_plugins(),
+            openapi_router=docs_router(),
             version=SERVICE_VERSION,
             description=(
                 "Event-sourced battle resolution for tabletop RPGs: rules as deciders, "

@@ -145,12 +145,89 @@ function tactical(svg, st, sides) {
   }
 }
 
-const DRAW = {quickstart, skirmish, tactical};
+// Warfare (seed 003): reinforcement zones shaded in their side's colour, units on the field
+// (a reserve has no tile yet; a shattered or destroyed unit has left it) with an arrow for
+// their facing (8 directions), their health, and a badge when a champion has joined them.
+const COMPASS = {N: [0, -1], NE: [1, -1], E: [1, 0], SE: [1, 1], S: [0, 1], SW: [-1, 1], W: [-1, 0], NW: [-1, -1]};
+
+// A small triangle on the edge of the unit's square, pointing where it faces (the label
+// with its health stays readable in the middle).
+function facingMark(cx, cy, fx, fy) {
+  const n = Math.hypot(fx, fy), ux = fx / n, uy = fy / n;
+  const tip = CELL * 0.5, base = CELL * 0.3, half = CELL * 0.13;
+  const bx = cx + ux * base, by = cy + uy * base;
+  return `M${cx + ux * tip} ${cy + uy * tip}L${bx - uy * half} ${by + ux * half}` +
+    `L${bx + uy * half} ${by - ux * half}Z`;
+}
+
+function warfare(svg, st, sides) {
+  frame(svg, st.width, st.height);
+  for (const [side, zones] of Object.entries(st.zones || {})) {
+    for (const z of zones) {
+      for (const [x, y] of z.tiles) {
+        svg.append(s("rect", {class: "area zone", "data-id": z.id, "data-side": side, x: x * CELL,
+          y: y * CELL, width: CELL, height: CELL, fill: sideColor(sides, side)},
+          [s("title", {text: `reinforcement zone ${z.id} (${side})`})]));
+      }
+    }
+  }
+  const champions = Object.fromEntries((st.champions || []).map((c) => [c.id, c]));
+  for (const u of st.units) {
+    if (u.status !== "field") continue;
+    const [fx, fy] = COMPASS[u.facing] || [0, -1];
+    const cx = center(u.x), cy = center(u.y);
+    const shapes = [
+      s("rect", {class: "wunit" + (u.diminished ? " diminished" : ""), x: u.x * CELL + 3,
+        y: u.y * CELL + 3, width: CELL - 6, height: CELL - 6, fill: sideColor(sides, u.side)}),
+      s("path", {class: "facing-mark", d: facingMark(cx, cy, fx, fy)}),
+      label(u.x, u.y, String(u.health)),
+    ];
+    const champion = u.joined_by ? champions[u.joined_by] : null;
+    if (u.joined_by) {
+      shapes.push(s("circle", {class: "hero-badge", cx: (u.x + 1) * CELL - 6, cy: u.y * CELL + 6, r: 4}));
+    }
+    svg.append(unit(
+      {"data-id": u.id, "data-side": u.side, "data-kind": "unit", "data-x": u.x, "data-y": u.y,
+       "data-facing": u.facing, "data-health": u.health, "data-champion": u.joined_by},
+      shapes,
+      `${u.name || u.id} (${u.side}, ${u.kind}): health ${u.health}/${u.max_health}, facing ${u.facing}` +
+        (u.conditions.length ? `, ${u.conditions.join(", ")}` : "") +
+        (u.joined_by ? `, joined by ${(champion && champion.name) || u.joined_by}` : ""),
+    ));
+  }
+}
+
+// Phased (seed 004): the combatants the setup (or the referee) placed; one without x, y is
+// on no square and is not drawn. A map with no size is drawn as large as its combatants need.
+function phased(svg, st, sides) {
+  const placed = st.combatants.filter((c) => c.x !== null && c.x !== undefined && c.y !== null && c.y !== undefined);
+  const width = st.width || Math.max(1, ...placed.map((c) => c.x + 1));
+  const height = st.height || Math.max(1, ...placed.map((c) => c.y + 1));
+  frame(svg, width, height);
+  const acting = st.now && st.now.combatant;
+  for (const c of placed) {
+    const down = c.hp !== null && c.hp !== undefined && c.hp <= 0;
+    svg.append(unit(
+      {"data-id": c.id, "data-side": c.side, "data-kind": "combatant", "data-x": c.x, "data-y": c.y,
+       "data-acting": c.id === acting ? "true" : null},
+      [s("circle", {class: "character" + (down ? " down" : "") + (c.id === acting ? " acting" : ""),
+        cx: center(c.x), cy: center(c.y), r: CELL * 0.38, fill: sideColor(sides, c.side)}),
+       label(c.x, c.y, (c.name || c.id).slice(0, 2))],
+      `${c.name || c.id} (${c.side})` + (c.hp === null || c.hp === undefined ? "" : `: ${c.hp} hp`) +
+        (down ? ", down" : "") + (c.id === acting ? ", acts now" : ""),
+    ));
+  }
+}
+
+const DRAW = {quickstart, skirmish, tactical, warfare, phased};
 
 /** Draw `view.state` (a BattleView's state) on `svg`; false when the ruleset has no grid. */
 export function renderGrid(svg, ruleset, state, sides) {
   const draw = DRAW[ruleset];
-  if (!draw || state.width === undefined) {
+  // A phased battle may have no map size: it has a grid when a combatant has a square.
+  const sized = state.width !== undefined && state.width !== null;
+  const placed = ruleset === "phased" && state.combatants.some((c) => c.x !== null && c.x !== undefined);
+  if (!draw || !(sized || placed)) {
     clear(svg);
     return false;
   }
@@ -161,7 +238,7 @@ export function renderGrid(svg, ruleset, state, sides) {
 /** The sides a state names, in the battle's order. */
 export function sidesOf(ruleset, state) {
   if (ruleset === "skirmish") return state.forces.map((f) => f.id);
-  if (ruleset === "tactical") return state.sides.map((x) => x.id);
+  if (ruleset === "tactical" || ruleset === "phased") return state.sides.map((x) => x.id);
   return state.sides || [];
 }
 
@@ -174,6 +251,11 @@ const KEYS = {
   ],
   skirmish: ["box: army footprint", "arrow: facing", "faded: routed"],
   tactical: ["circle: character", "faded: down", "grey squares: structures"],
+  warfare: [
+    "square: unit on the field (its health)", "triangle: facing", "faded: diminished",
+    "yellow dot: champion joined", "shaded: reinforcement zone", "reserve, shattered, destroyed: off the grid",
+  ],
+  phased: ["circle: combatant with a square", "ringed: acts now", "faded: down"],
 };
 
 export function legendKeys(ruleset) {

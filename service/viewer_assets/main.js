@@ -102,10 +102,36 @@ function renderLegend(ruleset, sides, drawn) {
 
 function describe(view) {
   const st = view.state;
+  if (view.ruleset === "warfare") return describeWarfare(view);
+  if (view.ruleset === "phased") return describePhased(view);
   const parts = [`round ${st.round}`, st.phase];
   if (st.step && st.step !== "none") parts.push(st.step);
   if (view.over) parts.push(`over${st.winner ? ": " + st.winner + " wins" : ""}`);
   return parts.join(" · ");
+}
+
+function over(st) {
+  return `over${st.winner ? ": " + st.winner + " wins" : ""}`;
+}
+
+// Warfare has no phases: a round is the sides' turns in the order the roll-off gave.
+function describeWarfare(view) {
+  const st = view.state;
+  if (st.over) return `round ${st.round} · ${over(st)}`;
+  if (!st.round) return "before round 1";
+  return `round ${st.round} · ${st.active ? st.active + "'s turn" : "between turns"}` +
+    (st.order.length ? ` (order: ${st.order.join(", ")})` : "");
+}
+
+// Phased: the view's `now` says the phase and who acts (or which sides still declare).
+function describePhased(view) {
+  const st = view.state, now = st.now;
+  if (now.stage === "over") return `round ${st.round} · ${over(st)}`;
+  if (now.stage === "declare") {
+    return `round ${st.round} · starting phase · declaring: ${now.declaring.join(", ") || "nobody"}`;
+  }
+  const who = now.combatant ? `${now.combatant} (${now.side}) acts now: ${now.action}, ${now.kind}` : "nobody acts now";
+  return `round ${st.round} · phase ${now.phase} · ${who}`;
 }
 
 let auditTimer = null;

@@ -10,9 +10,13 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlparse
 
 import httpx
 import pytest
+
+from tests.e2e.battle_client import Battle
+from tests.e2e.viewer_page import Viewer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -126,3 +130,37 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture
+def open_viewer(browser: Any, live_server: LiveServer) -> Iterator[Any]:
+    """Opens the replay viewer on a battle with one key (the key in the URL fragment); at
+    teardown, no page may have had a script error or CSP violation, or asked another host."""
+    pages: list[tuple[Any, list[str], list[str]]] = []
+
+    def open_(b: Battle, who: str) -> Viewer:
+        page = browser.new_page(viewport={"width": 1200, "height": 820})
+        errors: list[str] = []
+        elsewhere: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+
+        def only_the_service(route: Any) -> None:
+            if urlparse(route.request.url).hostname == "127.0.0.1":
+                route.continue_()
+            else:
+                elsewhere.append(route.request.url)
+                route.abort()
+
+        page.route("**/*", only_the_service)
+        key = b.auth(who)["Authorization"].removeprefix("Bearer ")
+        page.goto(f"{live_server.base_url}/viewer#battle={b.id}&key={key}")
+        page.wait_for_selector("body[data-state=ready]", timeout=30_000)
+        pages.append((page, errors, elsewhere))
+        return Viewer(page)
+
+    yield open_
+    for page, errors, elsewhere in pages:
+        page.close()
+        assert errors == [], errors  # no script error, no CSP violation
+        assert elsewhere == []

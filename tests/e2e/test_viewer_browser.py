@@ -4,23 +4,19 @@ with the keyboard, and the grid and the chart compared with the state the API gi
 key at that version; new versions arrive live, without a reload; a side's key never gets
 the other side's hidden squad into the page. No request leaves for another host.
 
+The page and the `open_viewer` fixture are in tests/e2e/viewer_page.py (and conftest.py).
 Screenshots are kept in $BATTLE_TEST_ARTIFACTS (default tests/artifacts/, ignored by git);
 `make viewer-picture` copies the referee's one to docs/viewer.png for the README.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
-from urllib.parse import urlparse
 
 import httpx
 import pytest
 
 from tests.e2e.battle_client import Battle, create_battle, play, rolls
-from tests.e2e.conftest import ROOT, LiveServer
 from tests.e2e.viewer_kit import (
     HIDER,
     hidden_battle,
@@ -30,91 +26,6 @@ from tests.e2e.viewer_kit import (
     tactical_battle,
     timeline,
 )
-
-ARTIFACTS = Path(os.environ.get("BATTLE_TEST_ARTIFACTS") or ROOT / "tests" / "artifacts")
-
-# What the page shows, read back from its DOM.
-_READ = """() => {
-  const viewer = document.getElementById("viewer");
-  const units = [...document.querySelectorAll("#grid g.unit")].map((g) => ({
-    id: g.dataset.id, side: g.dataset.side, kind: g.dataset.kind,
-    x: Number(g.dataset.x), y: Number(g.dataset.y), hidden: g.dataset.hidden === "true"}));
-  const series = {};
-  for (const p of document.querySelectorAll("#chart polyline.series"))
-    series[p.dataset.side] = p.dataset.values.split(",").map(Number);
-  const now = {};
-  for (const li of document.querySelectorAll("#strength-now li"))
-    now[li.dataset.side] = Number(li.dataset.value);
-  const cursor = document.querySelector("#chart line.cursor");
-  return {
-    shown: Number(viewer.dataset.shownVersion), head: Number(viewer.dataset.head),
-    max: Number(document.getElementById("scrubber").max), units, series, now,
-    cursor: cursor ? Number(cursor.dataset.version) : null,
-    events: [...document.querySelectorAll("#narrative-entry li.event")].map((e) => e.dataset.type),
-    audit: document.querySelector("#audit-report .verdict")?.dataset.ok ?? null,
-  };
-}"""
-
-
-class Viewer:
-    """One page of the viewer, opened on a battle with one key."""
-
-    def __init__(self, page: Any) -> None:
-        self.page = page
-
-    def read(self) -> dict[str, Any]:
-        return dict(self.page.evaluate(_READ))
-
-    def wait_shown(self, version: int) -> dict[str, Any]:
-        self.page.wait_for_selector(f"#viewer[data-shown-version='{version}']", timeout=20_000)
-        return self.read()
-
-    def scrub_to(self, version: int) -> dict[str, Any]:
-        """Move the scrubber as a person would: focus it, Home, then right arrow presses."""
-        slider = self.page.locator("#scrubber")
-        slider.focus()
-        slider.press("Home")
-        for _ in range(version - 1):
-            slider.press("ArrowRight")
-        return self.wait_shown(version)
-
-    def shot(self, name: str) -> Path:
-        ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        path = ARTIFACTS / name
-        self.page.screenshot(path=str(path), full_page=True)
-        return path
-
-
-@pytest.fixture
-def open_viewer(browser: Any, live_server: LiveServer) -> Iterator[Any]:
-    pages: list[tuple[Any, list[str], list[str]]] = []
-
-    def open_(b: Battle, who: str) -> Viewer:
-        page = browser.new_page(viewport={"width": 1200, "height": 820})
-        errors: list[str] = []
-        elsewhere: list[str] = []
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-
-        def only_the_service(route: Any) -> None:
-            if urlparse(route.request.url).hostname == "127.0.0.1":
-                route.continue_()
-            else:
-                elsewhere.append(route.request.url)
-                route.abort()
-
-        page.route("**/*", only_the_service)
-        key = b.auth(who)["Authorization"].removeprefix("Bearer ")
-        page.goto(f"{live_server.base_url}/viewer#battle={b.id}&key={key}")
-        page.wait_for_selector("body[data-state=ready]", timeout=30_000)
-        pages.append((page, errors, elsewhere))
-        return Viewer(page)
-
-    yield open_
-    for page, errors, elsewhere in pages:
-        page.close()
-        assert errors == [], errors  # no script error, no CSP violation
-        assert elsewhere == []
 
 
 def _grid_of(state: dict[str, Any]) -> set[tuple[str, str, str, int, int]]:

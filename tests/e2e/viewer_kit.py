@@ -11,11 +11,13 @@ from tests.e2e.battle_client import Battle, create_battle
 __all__ = [
     "HIDER",
     "hidden_battle",
+    "phased_battle",
     "skirmish_on_the_field",
     "squad_counts",
     "state_at",
     "tactical_battle",
     "timeline",
+    "warfare_battle",
 ]
 
 HIDER, HERO = "n_sol", "aria"  # north's soldiers and their hero (stealth +2), see SETUP
@@ -141,4 +143,83 @@ def tactical_battle(http: httpx.Client, commands: int = 12) -> Battle:
         else:
             _send(b, me["side"], {"type": "EndTurn", "character": me["id"]}, 2)
     _settle(b)
+    return b
+
+
+def warfare_battle(http: httpx.Client, rounds: int = 2) -> Battle:
+    """The warfare (seed 003) battle of tests/e2e/test_warfare_http.py (three units a side, a
+    champion joined to n1, table dice: every attack hits, every morale check fails) with a
+    reserve unit for south and south's line moved back, fought for `rounds` rounds: units
+    move, turn (diagonals too), lose health and shatter; the reserve never reaches the field."""
+    from tests.e2e.test_warfare_http import SETUP, _send, _turn, _unit
+
+    # south three squares away and off to the side: north moves and turns to close
+    south = {"s1": (1, 7), "s2": (6, 7), "s3": (10, 8)}
+    units = [{**u, **dict(zip("xy", south[u["id"]], strict=True))} if u["id"] in south else u
+             for u in SETUP["units"]]  # fmt: skip
+    reserve = {k: v for k, v in _unit("s4", "south", 0, 0).items() if k not in ("x", "y")}
+    setup = {**SETUP, "units": [*units, {**reserve, "reserve": True}]}
+    body = {"ruleset": "warfare", "setup": setup, "client_dice": "any", "title": "viewer"}
+    r = http.post("/battles", json=body)
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    for n in range(rounds):
+        if b.view()["state"]["over"]:
+            break
+        roll_off = [20, 1] if n % 2 == 0 else [1, 20]  # north first, then south
+        started = b.command("referee", {"type": "StartRound"}, dice=roll_off)
+        assert started.status_code == 200, started.text
+        for side in b.view()["state"]["order"]:
+            if n == 0 and side == "north":  # the champion's action: it joins n1
+                join = {"type": "JoinUnit", "champion": "warden", "unit": "n1"}
+                joined = b.command("north", join)
+                assert joined.status_code == 200, joined.text
+            _turn(b, side)
+            if b.view()["state"]["over"]:
+                break
+            _send(b, side, {"type": "EndTurn", "side": side})
+    return b
+
+
+PHASED_SETUP: dict[str, Any] = {
+    "sides": [{"id": "red"}, {"id": "blue"}, {"id": "party"}],
+    "width": 8,
+    "height": 6,
+    "combatants": [
+        {"id": "r1", "side": "red", "ac": 12, "to_hit": 2, "hp": 20, "x": 1, "y": 1},
+        {"id": "b1", "side": "blue", "ac": 12, "to_hit": 2, "hp": 20, "x": 6, "y": 1},
+        {"id": "p1", "side": "party", "dex": 18, "ac": 12, "hp": 20, "x": 3, "y": 4},
+        {"id": "p2", "side": "party", "ac": 12, "hp": 20},  # on no square: not on the grid
+    ],
+}
+
+
+def phased_battle(http: httpx.Client) -> Battle:
+    """A phased (seed 004) round of three sides on an 8 x 6 map with table dice (the round
+    of tests/e2e/test_phased_http.py): secret declarations, initiative with a tie, the
+    combat event, the referee moving r1 next to b1 and taking p2 (on no square) down, and
+    the actions resolved phase by phase."""
+    sword = {"id": "sword", "speed": 1, "damage": "1d8", "damage_type": "slashing"}
+    setup = {**PHASED_SETUP, "combatants": [
+        {**c, "weapons": [sword]} for c in PHASED_SETUP["combatants"]]}  # fmt: skip
+    r = http.post("/battles", json={"ruleset": "phased", "setup": setup, "client_dice": "any"})
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+
+    def ok(who: str, command: dict[str, Any], dice: list[int] | None = None) -> None:
+        r = b.command(who, command, dice=dice or [])
+        assert r.status_code == 200, (command, r.text)
+
+    declare = {"type": "DeclareAction", "kind": "attack", "weapon": "sword"}
+    ok("red", {**declare, "combatant": "r1", "target": "b1"})
+    ok("blue", {**declare, "combatant": "b1", "target": "p1"})
+    ok("party", {**declare, "combatant": "p1", "target": "r1"})
+    for side in ("red", "blue"):
+        ok(side, {"type": "EndDeclarations", "side": side})
+    ok("party", {"type": "EndDeclarations", "side": "party"}, [6, 6, 3, 8, 2, 12, 2])
+    ok("party", {"type": "ResolveAction", "action": "party.1"}, [15, 6])
+    move = {"type": "AdjustCombatant", "combatant": "r1", "x": 5, "y": 1, "reason": "closes in"}
+    ok("referee", move)
+    ok("referee", {"type": "AdjustCombatant", "combatant": "p2", "hp": 0, "reason": "falls"})
+    ok("red", {"type": "ResolveAction", "action": "red.1"}, [10])
     return b
