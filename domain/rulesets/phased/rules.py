@@ -9,6 +9,7 @@ Phases`, `004 Starting Phase and Actions Before Base Speed`, `004 Speed Rank and
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from domain.rulesets.phased.events import Event
 from domain.rulesets.phased.evolve import HANDLERS
@@ -28,7 +29,7 @@ __all__ = [
     "carry_target",
     "chebyshev",
     "dex_modifier",
-    "engaged_pairs",
+    "engaged_foes",
     "parse_dice",
     "past_final",
     "speed_modifier",
@@ -102,21 +103,49 @@ def chebyshev(a: Combatant, b: Combatant) -> int | None:
     return max(abs(a.x - b.x), abs(a.y - b.y))
 
 
-def engaged_pairs(state: State) -> list[tuple[str, str]]:
-    """Enemy pairs engaged in melee: within threat range on the grid, or set by the referee.
-    Sorted, each pair (lower id, higher id); combatants out of the fight are not engaged."""
-    reach = state.options.threat_range
-    up = [c for c in state.combatants.values() if not c.down]
-    out: set[tuple[str, str]] = set()
-    for i, a in enumerate(up):
-        for b in up[i + 1 :]:
-            if a.side == b.side:
-                continue
-            pair = (min(a.id, b.id), max(a.id, b.id))
-            d = chebyshev(a, b)
-            if pair in state.engaged or (d is not None and d <= reach):
-                out.add(pair)
-    return sorted(out)
+def engaged_foes(state: State) -> dict[str, tuple[str, ...]]:
+    """Each combatant's foes engaged with it in melee (within threat range on the grid, or
+    set by the referee), ids in setup order; combatants out of the fight are not engaged.
+    Only combatants with a foe are keys."""
+    key = tuple((c.id, c.side, c.x, c.y) for c in state.combatants.values() if not c.down)
+    return _engaged(key, state.engaged, state.options.threat_range)
+
+
+@lru_cache(maxsize=16)
+def _engaged(
+    up: tuple[tuple[str, str, int | None, int | None], ...],
+    referee: frozenset[tuple[str, str]],
+    reach: int,
+) -> dict[str, tuple[str, ...]]:
+    """Pairs by grid buckets of `reach + 1` squares: only neighbouring buckets are compared
+    (a battle of hundreds stays fast; the result is cached for the events of a command)."""
+    size = reach + 1
+    buckets: dict[tuple[int, int], list[int]] = {}
+    for i, (_, _, x, y) in enumerate(up):
+        if x is not None and y is not None:
+            buckets.setdefault((x // size, y // size), []).append(i)
+    near: set[tuple[int, int]] = set()
+    for (bx, by), members in buckets.items():
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                for j in buckets.get((bx + dx, by + dy), ()):
+                    for i in members:
+                        if i < j and up[i][1] != up[j][1]:
+                            xi, yi, xj, yj = up[i][2], up[i][3], up[j][2], up[j][3]
+                            assert xi is not None and yi is not None
+                            assert xj is not None and yj is not None
+                            if max(abs(xi - xj), abs(yi - yj)) <= reach:
+                                near.add((i, j))
+    index = {u[0]: i for i, u in enumerate(up)}
+    for a, b in referee:
+        i, j = index.get(a), index.get(b)
+        if i is not None and j is not None and up[i][1] != up[j][1]:
+            near.add((min(i, j), max(i, j)))
+    foes: dict[int, list[int]] = {}
+    for i, j in near:
+        foes.setdefault(i, []).append(j)
+        foes.setdefault(j, []).append(i)
+    return {up[i][0]: tuple(up[j][0] for j in sorted(js)) for i, js in sorted(foes.items())}
 
 
 _DICE = re.compile(r"^([0-9]{0,2})d([0-9]{1,3})([+-][0-9]{1,3})?$")
