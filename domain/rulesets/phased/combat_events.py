@@ -16,7 +16,7 @@ from domain.errors import RuleViolation
 from domain.rulesets.phased.events import CombatEventDrawn, Draw
 from domain.rulesets.phased.model import Applied, Combatant
 from domain.rulesets.phased.outcomes import Outcome
-from domain.rulesets.phased.rules import R_EVENTS, Run, chebyshev, engaged_foes
+from domain.rulesets.phased.rules import R_EVENTS, Run, chebyshev, engaged_ids, foes_of
 
 __all__ = ["ROWS", "draw_combat_event", "row_of"]
 
@@ -108,20 +108,20 @@ def _shifts(o: Outcome) -> str | None:
 def _close_quarters(o: Outcome) -> str | None:
     """Two combatants in threat range of each other: a random engaged combatant (one with
     a foe it is not grappling yet), then a random one of those foes."""
-    holding = {
-        c.id: {e.source for e in c.effects if e.name == "grappled"}
-        for c in o.state.combatants.values()
-        if c.has("grappled")
-    }
-    foes = {
-        c: tuple(f for f in fs if f not in holding[c]) if c in holding else fs
-        for c, fs in engaged_foes(o.state).items()
-    }
-    eligible = [c for c, fs in foes.items() if fs]
+    st = o.state
+    free: dict[str, list[str]] = {}
+    eligible: list[str] = []
+    for cid in engaged_ids(st):
+        held = {e.source for e in st.combatants[cid].effects if e.name == "grappled"}
+        if held:  # only a grappler's foes need listing: it may hold every one of them
+            free[cid] = [f for f in foes_of(st, cid) if f not in held]
+            if not free[cid]:
+                continue
+        eligible.append(cid)
     if not eligible:
         return "no two enemies in threat range of each other"
     a = o.select("combatant in threat range of a foe", eligible)
-    b = o.select("foe in threat range", list(foes[a]))
+    b = o.select("foe in threat range", free.get(a) or foes_of(st, a))
     o.apply(Applied(combatant=a, effect="grappled", source=b))
     o.apply(Applied(combatant=b, effect="grappled", source=a))
     return None
@@ -157,7 +157,7 @@ def _item_dropped(o: Outcome) -> str | None:
 
 
 def _in_melee(o: Outcome) -> list[str]:
-    return list(engaged_foes(o.state))
+    return engaged_ids(o.state)
 
 
 def _knock_down(o: Outcome) -> str | None:

@@ -29,7 +29,8 @@ __all__ = [
     "carry_target",
     "chebyshev",
     "dex_modifier",
-    "engaged_foes",
+    "engaged_ids",
+    "foes_of",
     "parse_dice",
     "past_final",
     "speed_modifier",
@@ -103,49 +104,73 @@ def chebyshev(a: Combatant, b: Combatant) -> int | None:
     return max(abs(a.x - b.x), abs(a.y - b.y))
 
 
-def engaged_foes(state: State) -> dict[str, tuple[str, ...]]:
-    """Each combatant's foes engaged with it in melee (within threat range on the grid, or
-    set by the referee), ids in setup order; combatants out of the fight are not engaged.
-    Only combatants with a foe are keys."""
-    key = tuple((c.id, c.side, c.x, c.y) for c in state.combatants.values() if not c.down)
-    return _engaged(key, state.engaged, state.options.threat_range)
+Placed = tuple[tuple[str, str, int | None, int | None], ...]  # (id, side, x, y) of the up
+
+
+def _placed(state: State) -> Placed:
+    return tuple((c.id, c.side, c.x, c.y) for c in state.combatants.values() if not c.down)
 
 
 @lru_cache(maxsize=16)
-def _engaged(
-    up: tuple[tuple[str, str, int | None, int | None], ...],
-    referee: frozenset[tuple[str, str]],
-    reach: int,
-) -> dict[str, tuple[str, ...]]:
-    """Pairs by grid buckets of `reach + 1` squares: only neighbouring buckets are compared
-    (a battle of hundreds stays fast; the result is cached for the events of a command)."""
-    size = reach + 1
-    buckets: dict[tuple[int, int], list[int]] = {}
-    for i, (_, _, x, y) in enumerate(up):
+def _cells(up: Placed) -> dict[tuple[int, int], dict[str, list[str]]]:
+    """Square -> side -> the combatants standing there (built once per positions)."""
+    cells: dict[tuple[int, int], dict[str, list[str]]] = {}
+    for cid, side, x, y in up:
         if x is not None and y is not None:
-            buckets.setdefault((x // size, y // size), []).append(i)
-    near: set[tuple[int, int]] = set()
-    for (bx, by), members in buckets.items():
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                for j in buckets.get((bx + dx, by + dy), ()):
-                    for i in members:
-                        if i < j and up[i][1] != up[j][1]:
-                            xi, yi, xj, yj = up[i][2], up[i][3], up[j][2], up[j][3]
-                            assert xi is not None and yi is not None
-                            assert xj is not None and yj is not None
-                            if max(abs(xi - xj), abs(yi - yj)) <= reach:
-                                near.add((i, j))
-    index = {u[0]: i for i, u in enumerate(up)}
-    for a, b in referee:
-        i, j = index.get(a), index.get(b)
-        if i is not None and j is not None and up[i][1] != up[j][1]:
-            near.add((min(i, j), max(i, j)))
-    foes: dict[int, list[int]] = {}
-    for i, j in near:
-        foes.setdefault(i, []).append(j)
-        foes.setdefault(j, []).append(i)
-    return {up[i][0]: tuple(up[j][0] for j in sorted(js)) for i, js in sorted(foes.items())}
+            cells.setdefault((x, y), {}).setdefault(side, []).append(cid)
+    return cells
+
+
+def _around(x: int, y: int, reach: int) -> list[tuple[int, int]]:
+    return [(x + dx, y + dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)]
+
+
+def _referee_pairs(state: State, up: Placed) -> dict[str, set[str]]:
+    sides = {cid: side for cid, side, _, _ in up}
+    out: dict[str, set[str]] = {}
+    for a, b in state.engaged:
+        if a in sides and b in sides and sides[a] != sides[b]:
+            out.setdefault(a, set()).add(b)
+            out.setdefault(b, set()).add(a)
+    return out
+
+
+def engaged_ids(state: State) -> list[str]:
+    """The combatants engaged in melee with a foe (within threat range on the grid, or set
+    by the referee), in setup order; combatants out of the fight are never engaged. Each is
+    found by looking at the squares within reach, never by pairing everyone."""
+    up = _placed(state)
+    cells = _cells(up)
+    reach = state.options.threat_range
+    referee = _referee_pairs(state, up)
+    out: list[str] = []
+    for cid, side, x, y in up:
+        if cid in referee:
+            out.append(cid)
+        elif x is not None and y is not None:
+            for sq in _around(x, y, reach):
+                here = cells.get(sq)
+                if here is not None and (len(here) > 1 or side not in here):
+                    out.append(cid)
+                    break
+    return out
+
+
+def foes_of(state: State, cid: str) -> list[str]:
+    """The foes engaged with `cid`, in setup order."""
+    up = _placed(state)
+    me = next((u for u in up if u[0] == cid), None)
+    if me is None:
+        return []
+    found = set(_referee_pairs(state, up).get(cid, ()))
+    _, side, x, y = me
+    if x is not None and y is not None:
+        cells = _cells(up)
+        for sq in _around(x, y, state.options.threat_range):
+            for other_side, ids in cells.get(sq, {}).items():
+                if other_side != side:
+                    found.update(ids)
+    return [u[0] for u in up if u[0] in found]
 
 
 _DICE = re.compile(r"^([0-9]{0,2})d([0-9]{1,3})([+-][0-9]{1,3})?$")
