@@ -13,7 +13,7 @@ from functools import lru_cache
 
 from domain.rulesets.phased.events import Event
 from domain.rulesets.phased.evolve import HANDLERS
-from domain.rulesets.phased.model import FINAL, Action, Combatant, State, index_of
+from domain.rulesets.phased.model import Action, Combatant, State, index_of
 from domain.rulesets.phased.options import Options
 
 __all__ = [
@@ -32,7 +32,6 @@ __all__ = [
     "engaged_ids",
     "foes_of",
     "parse_dice",
-    "past_final",
     "speed_modifier",
     "weapon_rank",
 ]
@@ -183,7 +182,3 @@ def parse_dice(text: str) -> tuple[int, int, int]:
         return (1, 6, 0)
     count = int(m.group(1) or "1")
     return (count, max(int(m.group(2)), 1), int(m.group(3) or "0"))
-
-
-def past_final(index: int) -> bool:
-    return index > FINAL
