@@ -15,6 +15,7 @@ from typing import Any
 
 import msgspec
 
+from bench.worst_phased import phased_figures
 from bench.worst_tactical import tactical_figures
 from domain.dice import ServerDice
 from domain.errors import DomainError
@@ -286,6 +287,7 @@ def main() -> None:
     worst = _print("quickstart at its limits (decide + fold, server dice)", quickstart_figures())
     worst = max(worst, _print("skirmish at its limits", skirmish_figures()))
     worst = max(worst, _print("tactical at its limits", tactical_figures()))
+    worst = max(worst, _print("phased at its limits", phased_figures()))
     verdict = "ok" if worst < TARGET_MS else "OVER"
     print(f"worst single command: {worst:.2f} ms (target < {TARGET_MS:.0f} ms): {verdict}")
     print(f"  (machine reference: a 1,000,000-step Python loop took {_reference_ms():.1f} ms)")

@@ -16,7 +16,7 @@ from domain.errors import RuleViolation
 from domain.rulesets.phased.events import CombatEventDrawn, Draw
 from domain.rulesets.phased.model import Applied, Combatant
 from domain.rulesets.phased.outcomes import Outcome
-from domain.rulesets.phased.rules import R_EVENTS, Run, chebyshev, engaged_pairs
+from domain.rulesets.phased.rules import R_EVENTS, Run, chebyshev, engaged_ids, foes_of
 
 __all__ = ["ROWS", "draw_combat_event", "row_of"]
 
@@ -105,15 +105,23 @@ def _shifts(o: Outcome) -> str | None:
     return None
 
 
-def _grappled_together(o: Outcome, a: str, b: str) -> bool:
-    return any(e.name == "grappled" and e.source == b for e in o.state.combatants[a].effects)
-
-
 def _close_quarters(o: Outcome) -> str | None:
-    pairs = [f"{a}+{b}" for a, b in engaged_pairs(o.state) if not _grappled_together(o, a, b)]
-    if not pairs:
+    """Two combatants in threat range of each other: a random engaged combatant (one with
+    a foe it is not grappling yet), then a random one of those foes."""
+    st = o.state
+    free: dict[str, list[str]] = {}
+    eligible: list[str] = []
+    for cid in engaged_ids(st):
+        held = {e.source for e in st.combatants[cid].effects if e.name == "grappled"}
+        if held:  # only a grappler's foes need listing: it may hold every one of them
+            free[cid] = [f for f in foes_of(st, cid) if f not in held]
+            if not free[cid]:
+                continue
+        eligible.append(cid)
+    if not eligible:
         return "no two enemies in threat range of each other"
-    a, b = o.select("pair in threat range", pairs).split("+")
+    a = o.select("combatant in threat range of a foe", eligible)
+    b = o.select("foe in threat range", free.get(a) or foes_of(st, a))
     o.apply(Applied(combatant=a, effect="grappled", source=b))
     o.apply(Applied(combatant=b, effect="grappled", source=a))
     return None
@@ -149,8 +157,7 @@ def _item_dropped(o: Outcome) -> str | None:
 
 
 def _in_melee(o: Outcome) -> list[str]:
-    ids = {x for pair in engaged_pairs(o.state) for x in pair}
-    return [c.id for c in _up(o) if c.id in ids]
+    return engaged_ids(o.state)
 
 
 def _knock_down(o: Outcome) -> str | None:

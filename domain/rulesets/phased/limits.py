@@ -29,8 +29,8 @@ __all__ = [
     "Text",
 ]
 
-MAX_SIDES = 16
-MAX_COMBATANTS = 500
+MAX_SIDES = 8  # a combat event per tied side: 8 keeps an initiative roll fast
+MAX_COMBATANTS = 200  # every combat event looks at every combatant
 MAX_GRID = 1000
 MAX_PHASES = 20  # phases an action may last or be delayed (two rounds of ten)
 MAX_ROUNDS = 20  # rounds a spell may take to cast

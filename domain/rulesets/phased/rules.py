@@ -9,10 +9,11 @@ Phases`, `004 Starting Phase and Actions Before Base Speed`, `004 Speed Rank and
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from domain.rulesets.phased.events import Event
 from domain.rulesets.phased.evolve import HANDLERS
-from domain.rulesets.phased.model import FINAL, Action, Combatant, State, index_of
+from domain.rulesets.phased.model import Action, Combatant, State, index_of
 from domain.rulesets.phased.options import Options
 
 __all__ = [
@@ -28,9 +29,9 @@ __all__ = [
     "carry_target",
     "chebyshev",
     "dex_modifier",
-    "engaged_pairs",
+    "engaged_ids",
+    "foes_of",
     "parse_dice",
-    "past_final",
     "speed_modifier",
     "weapon_rank",
 ]
@@ -102,21 +103,73 @@ def chebyshev(a: Combatant, b: Combatant) -> int | None:
     return max(abs(a.x - b.x), abs(a.y - b.y))
 
 
-def engaged_pairs(state: State) -> list[tuple[str, str]]:
-    """Enemy pairs engaged in melee: within threat range on the grid, or set by the referee.
-    Sorted, each pair (lower id, higher id); combatants out of the fight are not engaged."""
+Placed = tuple[tuple[str, str, int | None, int | None], ...]  # (id, side, x, y) of the up
+
+
+def _placed(state: State) -> Placed:
+    return tuple((c.id, c.side, c.x, c.y) for c in state.combatants.values() if not c.down)
+
+
+@lru_cache(maxsize=16)
+def _cells(up: Placed) -> dict[tuple[int, int], dict[str, list[str]]]:
+    """Square -> side -> the combatants standing there (built once per positions)."""
+    cells: dict[tuple[int, int], dict[str, list[str]]] = {}
+    for cid, side, x, y in up:
+        if x is not None and y is not None:
+            cells.setdefault((x, y), {}).setdefault(side, []).append(cid)
+    return cells
+
+
+def _around(x: int, y: int, reach: int) -> list[tuple[int, int]]:
+    return [(x + dx, y + dy) for dx in range(-reach, reach + 1) for dy in range(-reach, reach + 1)]
+
+
+def _referee_pairs(state: State, up: Placed) -> dict[str, set[str]]:
+    sides = {cid: side for cid, side, _, _ in up}
+    out: dict[str, set[str]] = {}
+    for a, b in state.engaged:
+        if a in sides and b in sides and sides[a] != sides[b]:
+            out.setdefault(a, set()).add(b)
+            out.setdefault(b, set()).add(a)
+    return out
+
+
+def engaged_ids(state: State) -> list[str]:
+    """The combatants engaged in melee with a foe (within threat range on the grid, or set
+    by the referee), in setup order; combatants out of the fight are never engaged. Each is
+    found by looking at the squares within reach, never by pairing everyone."""
+    up = _placed(state)
+    cells = _cells(up)
     reach = state.options.threat_range
-    up = [c for c in state.combatants.values() if not c.down]
-    out: set[tuple[str, str]] = set()
-    for i, a in enumerate(up):
-        for b in up[i + 1 :]:
-            if a.side == b.side:
-                continue
-            pair = (min(a.id, b.id), max(a.id, b.id))
-            d = chebyshev(a, b)
-            if pair in state.engaged or (d is not None and d <= reach):
-                out.add(pair)
-    return sorted(out)
+    referee = _referee_pairs(state, up)
+    out: list[str] = []
+    for cid, side, x, y in up:
+        if cid in referee:
+            out.append(cid)
+        elif x is not None and y is not None:
+            for sq in _around(x, y, reach):
+                here = cells.get(sq)
+                if here is not None and (len(here) > 1 or side not in here):
+                    out.append(cid)
+                    break
+    return out
+
+
+def foes_of(state: State, cid: str) -> list[str]:
+    """The foes engaged with `cid`, in setup order."""
+    up = _placed(state)
+    me = next((u for u in up if u[0] == cid), None)
+    if me is None:
+        return []
+    found = set(_referee_pairs(state, up).get(cid, ()))
+    _, side, x, y = me
+    if x is not None and y is not None:
+        cells = _cells(up)
+        for sq in _around(x, y, state.options.threat_range):
+            for other_side, ids in cells.get(sq, {}).items():
+                if other_side != side:
+                    found.update(ids)
+    return [u[0] for u in up if u[0] in found]
 
 
 _DICE = re.compile(r"^([0-9]{0,2})d([0-9]{1,3})([+-][0-9]{1,3})?$")
@@ -129,7 +182,3 @@ def parse_dice(text: str) -> tuple[int, int, int]:
         return (1, 6, 0)
     count = int(m.group(1) or "1")
     return (count, max(int(m.group(2)), 1), int(m.group(3) or "0"))
-
-
-def past_final(index: int) -> bool:
-    return index > FINAL

@@ -114,17 +114,27 @@ def test_battlefield_shifts_moves_everyone_one_roll_one_direction_inside_the_gri
 
 def test_close_quarters_grapples_two_enemies_in_threat_range() -> None:
     s = make(_three(r1={"x": 0, "y": 0}, b1={"x": 1, "y": 0}, p1={"x": 9, "y": 9}))
-    ev, s, _ = _draw(s, [6])
-    assert ev.selections[0].candidates == ("b1+r1",)
+    # a random engaged combatant (d2 2: b1), then a random foe in its threat range (r1)
+    ev, s, _ = _draw(s, [6, 2])
+    assert [(x.candidates, x.chosen) for x in ev.selections] == [
+        (("r1", "b1"), "b1"),
+        (("r1",), "r1"),
+    ]
     assert s.combatants["r1"].effects[0].name == "grappled"
     assert s.combatants["r1"].effects[0].source == "b1"
     assert s.combatants["b1"].effects[0].source == "r1"
+    # grappled together already: it cannot occur again (re-rolled: 12, Lucky Break)
+    ev, s, _ = _draw(s, [6, 12, 1])
+    assert [d.possible for d in ev.draws] == [False, True]
     # nobody engaged: cannot occur; the referee may declare an engagement
     ev, _, _ = _draw(make(), [6, 12, 1])
     assert not ev.draws[0].possible
     s = play(make(), {"type": "SetEngagement", "a": "p1", "b": "b1"})[1]
-    ev, _, _ = _draw(s, [6])
-    assert ev.selections[0].chosen == "b1+p1"
+    ev, _, _ = _draw(s, [6, 1])
+    assert [x.chosen for x in ev.selections] == ["b1", "p1"]
+    s = play(s, {"type": "SetEngagement", "a": "p1", "b": "b1", "engaged": False})[1]
+    ev, _, _ = _draw(s, [6, 12, 1])
+    assert not ev.draws[0].possible
 
 
 def test_item_damaged_and_item_dropped() -> None:
