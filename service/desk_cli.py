@@ -101,7 +101,7 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn
 
-    from events.export_format import InvalidExport, verify_export
+    from events.export_format import InvalidExport, verify_export_file
     from events.receipts import InvalidReceipt, load_public_key, parse_receipt
     from service.cli import _text_or_file
 
@@ -112,7 +112,6 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
     except (ValueError, InvalidReceipt) as e:
         print(f"bad argument: {e}", file=sys.stderr)
         return 2
-    total = path.stat().st_size
     console = Console(stderr=True)
     try:
         if console.is_terminal:
@@ -120,23 +119,15 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
                 TextColumn("verifying"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
                 console=console, transient=True,
             ) as bar:  # fmt: skip
-                task = bar.add_task("verify", total=total)
-                read = 0
-
-                def lines() -> Iterator[bytes]:
-                    nonlocal read
-                    for line in _lines(path):
-                        read += len(line)
-                        yield line
-
-                report = verify_export(
-                    lines(),
+                task = bar.add_task("verify", total=path.stat().st_size)
+                report = verify_export_file(
+                    path,
                     keys=public,
                     kept=kept,
-                    progress=lambda _: bar.update(task, completed=read),
+                    progress=lambda done: bar.update(task, completed=done),
                 )
         else:
-            report = verify_export(_lines(path), keys=public, kept=kept)
+            report = verify_export_file(path, keys=public, kept=kept)
     except InvalidExport as e:
         print(f"{file}: not a readable export: {e}", file=sys.stderr)
         return 1
