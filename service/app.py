@@ -28,6 +28,7 @@ from service.cors import cors_config
 from service.docs import docs_assets_router, render_plugins
 from service.export import EXPORT_ROUTES
 from service.fanout import Doorbell, Hub, LocalDoorbell
+from service.importing import IMPORT_ROUTES
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
 from service.limits import (
@@ -214,6 +215,7 @@ def create_app(
             *INTEGRATION_ROUTES,
             *ORIGIN_ROUTES,
             *EXPORT_ROUTES,
+            *IMPORT_ROUTES,
             *NARRATIVE_ROUTES,
             *STREAM_ROUTES,
             docs_assets_router(),

@@ -1,5 +1,6 @@
 """The referee's desk on the command line: `export` a battle from the store, `verify` an
-exported file with nothing else, `replay` it to a version.
+exported file with nothing else, `replay` it to a version, `import` it into the store as
+a new battle (service.importing).
 
 `verify` and `replay` need no server and no database: only the file (and, for `verify`,
 the service's public key as the caller knows it, and receipts it kept). `verify` shows a
@@ -16,9 +17,17 @@ from typing import IO, Any
 
 import msgspec
 
-__all__ = ["COMMANDS", "add_parsers", "export_command", "replay_command", "run", "verify_command"]
+__all__ = [
+    "COMMANDS",
+    "add_parsers",
+    "export_command",
+    "import_command",
+    "replay_command",
+    "run",
+    "verify_command",
+]
 
-COMMANDS = ("export", "verify", "replay")
+COMMANDS = ("export", "verify", "replay", "import")
 
 
 def add_parsers(sub: Any) -> None:
@@ -48,6 +57,12 @@ def add_parsers(sub: Any) -> None:
     replay = sub.add_parser("replay", help="print the state an exported battle had at a version")
     replay.add_argument("file")
     replay.add_argument("--to", type=int, help="the version (default: the file's last)")
+    imported = sub.add_parser(
+        "import",
+        help="verify an exported battle and store it in BATTLE_DB as a new battle (new id, "
+        "new keys: printed once, as POST /battles/import answers them)",
+    )
+    imported.add_argument("file")
 
 
 def run(args: Any) -> int:
@@ -55,6 +70,8 @@ def run(args: Any) -> int:
         return export_command(args.battle_id, args.out)
     if args.command == "verify":
         return verify_command(args.file, args.key, args.receipt)
+    if args.command == "import":
+        return import_command(args.file)
     return replay_command(args.file, args.to)
 
 
@@ -88,6 +105,41 @@ def export_command(battle_id: str, out: str | None) -> int:
     except ServiceError as e:
         print(f"export failed: {e}", file=sys.stderr)
         return 1
+    return 0
+
+
+def import_command(file: str) -> int:
+    """Verify `file` and store it in BATTLE_DB as a new battle; print the answer (its id
+    and keys, shown once) as JSON."""
+    from service.app import make_store, service_keys
+    from service.battles import BattleService
+    from service.errors import ServiceError
+    from service.importing import import_battle
+    from service.settings import Settings
+
+    try:
+        body = Path(file).read_bytes()
+    except OSError as e:
+        print(f"{file}: {e}", file=sys.stderr)
+        return 2
+    settings = Settings.from_env()
+
+    async def run() -> Any:
+        store = make_store(settings)
+        keys = service_keys(settings, store)
+        await store.open()
+        try:
+            service = BattleService(store, signing=keys, snapshot_every=0)
+            return await import_battle(service, body, None, None)
+        finally:
+            await store.close()
+
+    try:
+        answer = asyncio.run(run())
+    except ServiceError as e:
+        print(f"import refused: {e}", file=sys.stderr)
+        return 1
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(answer).decode(), indent=2) + "\n")
     return 0
 
 

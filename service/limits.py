@@ -309,7 +309,7 @@ def limit_middleware(settings: Settings) -> list[RateLimits]:
         "hour",
         "battles",
         identifier_for_request=client_address,
-        check_throttle_handler=_anonymous_creation("/battles"),
+        check_throttle_handler=_anonymous_creation("/battles", "/battles/import"),
     )
     add(
         settings.limit_integrations_per_address,
@@ -321,9 +321,9 @@ def limit_middleware(settings: Settings) -> list[RateLimits]:
     return [RateLimits(policies)] if policies else []
 
 
-def _anonymous_creation(path: str) -> Any:
+def _anonymous_creation(*paths: str) -> Any:
     def check(request: Request[Any, Any, Any]) -> bool:
-        return request.method == "POST" and request.url.path == path and not _has_key(request)
+        return request.method == "POST" and request.url.path in paths and not _has_key(request)
 
     return check
 

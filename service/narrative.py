@@ -14,7 +14,7 @@ with its reason. Rendered as JSON or Markdown (`service.narrative_markdown`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, get_args
 
 import msgspec
@@ -133,7 +133,9 @@ def _summary(data: Any) -> str:
     return text if len(text) <= _SUMMARY_CHARS else text[: _SUMMARY_CHARS - 1] + "…"
 
 
-def _die(roll: dict[str, Any], battle_id: str, revealed: dict[int, str]) -> NarrativeDie:
+def _die(
+    roll: dict[str, Any], dice_id: Callable[[int], str], revealed: dict[int, str]
+) -> NarrativeDie:
     values = [v for v in roll.get("values", []) if isinstance(v, int)]
     source = str(roll.get("source", ""))
     status = "table"
@@ -146,7 +148,7 @@ def _die(roll: dict[str, Any], battle_id: str, revealed: dict[int, str]) -> Narr
                 expected = [
                     derive_value(
                         bytes.fromhex(seed),
-                        battle_id,
+                        dice_id(roll["version"]),
                         roll["version"],
                         roll["index"] + i,
                         roll.get("client_seed", ""),
@@ -181,7 +183,7 @@ def _citations(ruleset: Any) -> dict[str, str]:
 
 
 def _event(
-    out: EventOut, battle_id: str, revealed: dict[int, str], cited: dict[str, str]
+    out: EventOut, dice_id: Callable[[int], str], revealed: dict[int, str], cited: dict[str, str]
 ) -> NarrativeEvent:
     data = msgspec.json.decode(out.data)
     rules, reasons, modifiers = [cited[out.type]] if out.type in cited else [], [], []
@@ -200,7 +202,7 @@ def _event(
         rules=list(dict.fromkeys(rules)),
         reasons=list(dict.fromkeys(reasons)),
         modifiers=modifiers,
-        dice=[_die(r, battle_id, revealed) for r in _rolls(data)],
+        dice=[_die(r, dice_id, revealed) for r in _rolls(data)],
     )
 
 
@@ -252,6 +254,7 @@ async def narrate(
     head = loaded.battle.version
     end = head if end is None else min(end, head)
     revealed = loaded.battle.meta.revealed
+    dice_id = loaded.battle.meta.created.dice_battle_id  # an import's dice: the original id
     cited = _citations(loaded.ruleset)
     entries: list[NarrativeEntry] = []
     after = start - 1
@@ -280,7 +283,7 @@ async def narrate(
             _diff(await view_at(first.version - 1), await view_at(last.version), "", changes)
             if isinstance(first, EventOut):
                 events = [
-                    _event(e, battle_id, revealed, cited) for e in group if isinstance(e, EventOut)
+                    _event(e, dice_id, revealed, cited) for e in group if isinstance(e, EventOut)
                 ]
                 who = (first.actor.role, first.actor.side, first.command_id, first.recorded_at)
             else:
