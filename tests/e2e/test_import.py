@@ -16,6 +16,9 @@ from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from service.signing import private_key_text
 
 from tests.e2e.battle_client import Battle, create_battle, rolls
 from tests.e2e.conftest import ROOT, ServerProcess
@@ -39,7 +42,8 @@ def server(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[httpx.Client]:
     def serve(database: str) -> Iterator[httpx.Client]:
-        proc = ServerProcess({"BATTLE_DB": database, **_UNLIMITED})
+        key = private_key_text(Ed25519PrivateKey.generate())  # PostgreSQL's workers share one
+        proc = ServerProcess({"BATTLE_DB": database, "BATTLE_SIGNING_KEY": key, **_UNLIMITED})
         try:
             with httpx.Client(base_url=proc.base_url, timeout=60) as client:
                 yield client
