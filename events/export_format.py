@@ -433,8 +433,8 @@ def verify_export_file(
             yield scan
 
     if workers == 1 or len(ranges) < 2:
-        scans = (_scan_range(path, s, e, wanted) for s, e in ranges)
-        return combine_scans(header, at, done(scans), keys=keys, kept=kept)
+        alone = (_scan_range(path, s, e, wanted) for s, e in ranges)
+        return combine_scans(header, at, done(alone), keys=keys, kept=kept)
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
     with ProcessPoolExecutor(max_workers=min(workers, len(ranges)), mp_context=context) as pool:
         scans = pool.map(_scan_range, *zip(*[(path, s, e, wanted) for s, e in ranges], strict=True))

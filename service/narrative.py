@@ -123,9 +123,7 @@ def _summary(data: Any) -> str:
         return ""
     parts = []
     for k, v in data.items():
-        if k in _TOLD_APART or (
-            isinstance(v, dict) and v.get("kind") == "roll"
-        ):
+        if k in _TOLD_APART or (isinstance(v, dict) and v.get("kind") == "roll"):
             continue
         if isinstance(v, str | int | float | bool) or v is None:
             parts.append(f"{k}={v}")

@@ -19,7 +19,6 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from service.signing import private_key_text
-
 from tests.e2e.battle_client import Battle, create_battle, rolls
 from tests.e2e.conftest import ROOT, ServerProcess
 from tests.e2e.test_tactical_http import SETUP as TACTICAL_SETUP
