@@ -396,7 +396,7 @@ def _scan_range(path: str, start: int, end: int, wanted: frozenset[int]) -> Chun
     lines = block.split(b"\n")
     if block.endswith(b"\n"):
         lines.pop()  # the split's empty tail is not a line
-    return scan_lines(lines, wanted)
+    return scan_lines(lines, wanted, escapes=b"\\u" in block)
 
 
 def verify_export_file(

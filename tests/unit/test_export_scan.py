@@ -107,11 +107,13 @@ def _export(
     tamper: int | None = None,
     garble: int | None = None,
     rebase: int | None = None,
+    escaped: int | None = None,
 ) -> None:
     """An export of `n` events: a creation, then commands rolling server and table dice,
     then the seed revealed. `tamper`: that event's die changed after hashing (its hash no
     longer holds); `garble`: that line is not JSON; `rebase`: the events from that version
-    on chained after a foreign hash (each holds, the link to the one before does not)."""
+    on chained after a foreign hash (each holds, the link to the one before does not);
+    `escaped`: that event's die is wrong and its tag spelled `"\\u0072oll"`, hashed so."""
     created = {"dice_epoch": 1, "dice_commitment": commitment(SEED)}
     items: list[tuple[str, bytes, str]] = [("BattleCreated", canonical(created), "all")]
     for v in range(2, n):
@@ -124,6 +126,11 @@ def _export(
         items.append(
             ("Rolled", b'{"die":' + data + b',"table":' + encode_event(table) + b"}", "all")
         )
+    if escaped is not None:
+        type_, data, audience = items[escaped - 1]
+        data = data.replace(b'"values":[', b'"values":[9,', 1).replace(b'"roll"', b'"\\u0072oll"')
+        data = data.replace(b"roll ", b"die ")  # no `roll` left in its text
+        items[escaped - 1] = (type_, data, audience)
     revealed = {"epoch": 1, "seed": SEED.hex(), "reason": "battle-over"}
     items.append(("DiceSeedRevealed", canonical(revealed), "all"))
     cut = len(items) if rebase is None else rebase - 1
@@ -187,6 +194,17 @@ def test_a_die_changed_in_any_chunk_is_named(tmp_path: Path, version: int) -> No
     assert reports[0] == reports[1] == reports[2]
     assert reports[0].chain_ok is False
     assert reports[0].first_failure.startswith(f"version {version + (version + 1) % 2}:")
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_a_die_spelled_with_escapes_is_still_checked(tmp_path: Path) -> None:
+    path = tmp_path / "e.jsonl"
+    _export(path, 120, escaped=77)
+    assert b"\\u0072oll" in path.read_bytes() and b"roll 77" not in path.read_bytes()
+    reports = _both(path)
+    assert reports[0] == reports[1] == reports[2]
+    assert reports[0].chain_ok and not reports[0].dice_ok
+    assert reports[0].first_failure.startswith("version 77: ")
 
 
 @pytest.mark.usefixtures("small_chunks")
