@@ -308,3 +308,20 @@ def test_battle_service_import_stores_a_file_in_the_database(
     broken.write_bytes(file.read_bytes().replace(b'"version":3,', b'"version":4,', 1))
     run = cli("import", str(broken))
     assert run.returncode == 1 and "import refused" in run.stderr, run.stderr
+
+
+def test_an_idempotency_key_answers_a_retried_import_again(server: httpx.Client) -> None:
+    body = _export(_quickstart(server))
+    first = _import(server, body, **{"Idempotency-Key": "import-retry-1"})
+    assert first.status_code == 201, first.text
+    again = _import(server, body, **{"Idempotency-Key": "import-retry-1"})
+    assert again.status_code == 201, again.text
+    assert again.json()["battle_id"] == first.json()["battle_id"]
+    assert again.json()["keys"] == first.json()["keys"] and again.json()["replayed"] is True
+    other = _import(server, body + b"\n", **{"Idempotency-Key": "import-retry-1"})
+    assert other.status_code == 422, other.text  # the key was used for another body
+
+
+def test_a_body_past_the_routes_bound_is_refused(server: httpx.Client) -> None:
+    r = _import(server, b"x" * (32 * 1024 * 1024 + 1))
+    assert r.status_code == 413, r.text
