@@ -19,13 +19,13 @@ from pathlib import Path
 
 from bench.__main__ import bench_log
 from events.envelope import StoredEvent
+from events.export_file import verify_export_file
 from events.export_format import (
     EXPORT_FORMAT,
     ExportHeader,
     ExportKey,
     ExportReader,
     encode_line,
-    verify_export_file,
 )
 from events.receipts import b64url
 from service.sealing import event_out

@@ -23,11 +23,7 @@ which. Pure: the caller reads the file and hands its lines over.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
 import msgspec
@@ -56,8 +52,9 @@ __all__ = [
     "combine_scans",
     "encode_line",
     "read_export",
+    "read_header",
     "verify_export",
-    "verify_export_file",
+    "wanted_versions",
 ]
 
 EXPORT_FORMAT = "battle-service/export/v1"
@@ -213,7 +210,7 @@ def _check_receipt(
     return result(True, f"the service signed the head at version {r.version}")
 
 
-def _read_header(lines: Iterator[bytes]) -> tuple[ExportHeader, int]:
+def read_header(lines: Iterator[bytes]) -> tuple[ExportHeader, int]:
     """The header (the first line that is not blank) and its line number."""
     for n, raw in enumerate(lines, start=1):
         if not raw.strip():
@@ -228,7 +225,7 @@ def _read_header(lines: Iterator[bytes]) -> tuple[ExportHeader, int]:
     raise InvalidExport(0, "the file is empty")
 
 
-def _wanted(header: ExportHeader, kept: Sequence[Receipt]) -> frozenset[int]:
+def wanted_versions(header: ExportHeader, kept: Sequence[Receipt]) -> frozenset[int]:
     return frozenset({header.version, *(r.version for r in kept)})
 
 
@@ -251,8 +248,8 @@ def verify_export(
             yield line
 
     stream = counted(lines)
-    header, at = _read_header(stream)
-    scan = scan_lines(stream, _wanted(header, kept))
+    header, at = read_header(stream)
+    scan = scan_lines(stream, wanted_versions(header, kept))
     return combine_scans(header, at, [scan], keys=keys, kept=kept)
 
 
@@ -383,59 +380,3 @@ def _audit(
         client_dice=client,
         events_sealed=sealed,
     )
-
-
-_CHUNK = 16 * 1024 * 1024  # bytes of lines per scan: bounded memory, a steady progress bar
-
-
-def _scan_range(path: str, start: int, end: int, wanted: frozenset[int]) -> ChunkScan:
-    """Scan the lines in bytes [start, end) of the file (both at line starts)."""
-    with open(path, "rb") as f:
-        f.seek(start)
-        block = f.read(end - start)
-    lines = block.split(b"\n")
-    if block.endswith(b"\n"):
-        lines.pop()  # the split's empty tail is not a line
-    return scan_lines(lines, wanted, escapes=b"\\u" in block)
-
-
-def verify_export_file(
-    path: str | os.PathLike[str],
-    *,
-    keys: Sequence[Ed25519PublicKey] = (),
-    kept: Sequence[Receipt] = (),
-    progress: Callable[[int], None] | None = None,
-    workers: int | None = None,
-) -> ExportReport:
-    """`verify_export` of a file, cut at line boundaries into chunks scanned by `workers`
-    processes (default: one per CPU; 1: in this process). The chain is linked across the
-    chunks' ends afterwards, and the dice checked in order. `progress` is told how many
-    bytes were checked, as chunks finish."""
-    path = os.fspath(path)
-    size = os.path.getsize(path)
-    with open(path, "rb") as f:
-        header, at = _read_header(iter(f.readline, b""))
-        ranges = []
-        start = f.tell()
-        while start < size:
-            f.seek(min(start + _CHUNK, size))
-            f.readline()  # to the end of the line the cut fell in
-            end = max(f.tell(), start + 1) if start + _CHUNK < size else size
-            ranges.append((start, end))
-            start = end
-    wanted = _wanted(header, kept)
-    workers = workers or os.cpu_count() or 1
-
-    def done(scans: Iterable[ChunkScan]) -> Iterator[ChunkScan]:
-        for (_, end), scan in zip(ranges, scans, strict=True):
-            if progress is not None:
-                progress(end)
-            yield scan
-
-    if workers == 1 or len(ranges) < 2:
-        alone = (_scan_range(path, s, e, wanted) for s, e in ranges)
-        return combine_scans(header, at, done(alone), keys=keys, kept=kept)
-    context = multiprocessing.get_context("fork" if sys.platform == "linux" else "spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, len(ranges)), mp_context=context) as pool:
-        scans = pool.map(_scan_range, *zip(*[(path, s, e, wanted) for s, e in ranges], strict=True))
-        return combine_scans(header, at, done(scans), keys=keys, kept=kept)

@@ -153,7 +153,8 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn
 
-    from events.export_format import InvalidExport, verify_export_file
+    from events.export_file import verify_export_file
+    from events.export_format import InvalidExport
     from events.receipts import InvalidReceipt, load_public_key, parse_receipt
     from service.cli import _text_or_file
 

@@ -17,10 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.dice import Roll, commitment, derive_value
-from events import export_format
+from events import export_file
 from events.chain import canonical, encode_event, seal
 from events.dice_audit import _walk, rolls_in_data, server_rolls_in_data
 from events.envelope import GENESIS_HASH, EventActor, StoredEvent
+from events.export_file import verify_export_file
 from events.export_format import (
     EXPORT_FORMAT,
     ExportHeader,
@@ -28,7 +29,6 @@ from events.export_format import (
     InvalidExport,
     encode_line,
     verify_export,
-    verify_export_file,
 )
 from service.sealing import event_out
 
@@ -161,7 +161,7 @@ def _export(
 
 @pytest.fixture
 def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(export_format, "_CHUNK", 4096)  # many chunks of a small file
+    monkeypatch.setattr(export_file, "_CHUNK", 4096)  # many chunks of a small file
 
 
 def _both(path: Path) -> tuple[Any, Any, Any]:
