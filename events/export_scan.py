@@ -77,14 +77,18 @@ def scan_lines(
     broken = False
     n = events = sealed = client = 0
     last_hash = ""
+    battle_id: str | None = None
+    trailer: Receipt | None = None
+    first_line = 0
+    # Locals, not `out`'s fields, in the loop: it runs once per event of the file.
     try:
         for raw in lines:
             n += 1
             if raw[:1] != b"{" and not raw.strip():
                 continue
-            if not out.first_line:
-                out.first_line = n
-            if out.trailer is not None:
+            if not first_line:
+                first_line = n
+            if trailer is not None:
                 out.invalid = (n, "a line after the trailer's receipt")
                 break
             try:
@@ -94,7 +98,7 @@ def scan_lines(
                 break
             version = line.version
             if line.receipt is not None:
-                out.trailer, out.trailer_line = line.receipt, n
+                trailer, out.trailer_line = line.receipt, n
                 continue
             if version < 1:
                 out.invalid = (n, "neither an event (no version) nor the trailer's receipt")
@@ -138,8 +142,8 @@ def scan_lines(
                 )
                 broken = True
                 continue
-            if out.battle_id is None:
-                out.battle_id = line.battle_id
+            if battle_id is None:
+                battle_id = line.battle_id
             type_ = line.type
             is_fact = type_ in fact_types
             # The line holds the data: without `roll` or `\u` in the line, none in the data.
@@ -155,5 +159,10 @@ def scan_lines(
     finally:
         out.lines, out.events, out.sealed, out.client_dice = n, events, sealed, client
         out.last_version = expected_version - 1 if expected_version else 0
-        out.last_hash = last_hash
+        out.last_hash, out.battle_id, out.trailer, out.first_line = (
+            last_hash,
+            battle_id,
+            trailer,
+            first_line,
+        )
     return out
