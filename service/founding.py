@@ -13,6 +13,11 @@ parent's state right after that version. It gets its own keys, its own dice seed
 own hash chain; the parent is not touched. Its keys may read the parent's log up to that
 version (`service.origin`), so its players can audit how their start came about.
 
+An import (service.importing) is founded the same way, from an export's log: its
+`BattleCreated` is the original's under the new id (with `imported_from`), the
+original's later events follow it, chained anew, and a `DiceEpochStarted` commits the
+new battle's own seed; the receipt answered is of that last event.
+
 `reveal_hidden_on_end` is pinned in `BattleCreated` like `client_dice`: a fork takes the
 parent's unless the fork request sets it.
 """
@@ -259,6 +264,8 @@ async def found_once(
     integration_id: str | None,
     prepare: Callable[[], Awaitable[Founding]],
 ) -> BattleCreatedResponse:
+    """Found the battle `prepare` describes, once per Idempotency-Key (within `scope` and
+    the integration): a retry is answered as the first request was."""
     battle_id = str(uuid.uuid4())
     if idempotency_key is not None:
         # Whoever repeats the key gets the battle's keys: it must be unguessable. One
