@@ -168,17 +168,19 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
     console = Console(stderr=True)
     try:
         if console.is_terminal:
+            # Refreshed by the callback, not by rich's own thread: the scan forks its
+            # workers, and a process should not fork while another thread holds a lock.
             with Progress(
                 TextColumn("verifying"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                console=console, transient=True,
+                console=console, transient=True, auto_refresh=False,
             ) as bar:  # fmt: skip
                 task = bar.add_task("verify", total=path.stat().st_size)
-                report = verify_export_file(
-                    path,
-                    keys=public,
-                    kept=kept,
-                    progress=lambda done: bar.update(task, completed=done),
-                )
+
+                def advance(done: int) -> None:
+                    bar.update(task, completed=done)
+                    bar.refresh()
+
+                report = verify_export_file(path, keys=public, kept=kept, progress=advance)
         else:
             report = verify_export_file(path, keys=public, kept=kept)
     except InvalidExport as e:
