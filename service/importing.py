@@ -184,7 +184,9 @@ async def import_battle(
 )
 async def import_route(
     request: AppRequest,
-    data: Annotated[bytes, Body(media_type=MEDIA_TYPE, description="The export, JSON Lines")],
+    data: Annotated[
+        bytes, Body(media_type=MEDIA_TYPE, description="The export, JSON Lines", min_length=1)
+    ],
     idempotency_key: IdempotencyKey,
     authorization: Authorization,
 ) -> Response[BattleCreatedResponse]:
