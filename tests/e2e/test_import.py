@@ -196,6 +196,17 @@ def test_an_imported_battle_is_the_original_at_every_version(
     assert audit["ok"] is True, audit
     assert audit["dice_checked"] == first["dice_checked"] > 0
     assert audit["dice_pending"] == first["dice_pending"]
+    # and the narrative tells them verified as the original's does
+    statuses = []
+    for b in (imported, original):
+        r = server.get(
+            f"/battles/{b.id}/narrative", params={"limit": 200}, headers=b.auth("referee")
+        )
+        assert r.status_code == 200, r.text
+        told = r.json()["entries"]
+        statuses.append([d["status"] for e in told for ev in e["events"] for d in ev["dice"]])
+    assert statuses[0][: len(statuses[1])] == statuses[1]
+    assert "verified" in statuses[0] and "mismatch" not in statuses[0]
 
 
 def test_play_goes_on_with_the_new_battles_own_seed(server: httpx.Client) -> None:
