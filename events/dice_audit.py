@@ -4,9 +4,11 @@ Dice are found by shape: any JSON object with `"kind": "roll"` in any event's da
 (see `domain.dice.Roll`). Each value of a server roll is one die, recomputed at the roll
 counter (version, index + i) from the seed of its epoch once that seed is revealed
 (`DiceSeedRevealed`), after checking the seed against the commitment published for that
-epoch (`BattleCreated`, then each reveal's `next_commitment`). Dice of an epoch not yet
-revealed are counted as pending. Every server die must also have used the client seeds
-the sides set before it (`ClientSeedSet`).
+epoch (`BattleCreated`, then each reveal's `next_commitment`, or a `DiceEpochStarted`).
+Dice of an epoch not yet revealed are counted as pending. Every server die must also
+have used the client seeds the sides set before it (`ClientSeedSet`). A die derives from
+the id of the battle that rolled it (`DiceIds`: an imported battle's first event says
+which).
 
 `DiceAudit` takes the log in two passes' worth of facts, so that it never needs the
 events themselves: first every battle-level event that carries dice facts

@@ -18,7 +18,10 @@ The file (`battle-service/export/v1`), one JSON object per line:
 and any receipt the caller kept, each against a public key. The keys come from the
 caller (`GET /keys`, kept beforehand) or, failing that, from the header itself, which
 proves that the file holds together but not that the service wrote it; the report says
-which. Pure: the caller reads the file and hands its lines over.
+which. Pure: the caller reads the file and hands its lines over. The events are not
+kept: each is checked as it is read (events.export_scan), and `combine_scans` joins the
+runs of a file scanned in chunks (events.export_file). `read_export` holds them all, for
+those that need them (replay, import).
 """
 
 from __future__ import annotations
