@@ -8,7 +8,7 @@ NPM_STAMP := $(NPM_DIR)/node_modules/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: install serve test lint format bench openapi examples lock docs-assets chromium mutate clean wrk
+.PHONY: install serve test lint format bench openapi examples lock docs-assets chromium mutate clean wrk viewer-picture
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -62,9 +62,11 @@ bench: $(STAMP) wrk
 	$(BIN)/python -m bench.worst_command
 	$(BIN)/python -m bench.tactical
 	$(BIN)/python -m bench.tactical_areas
+	$(BIN)/python -m bench.warfare
 	$(BIN)/python -m bench.inprocess
 	$(BIN)/python -m bench.scale
 	$(BIN)/python -m bench.verify_export
+	$(BIN)/python -m bench.forecast
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
@@ -87,6 +89,14 @@ lock: $(VENV)/.lock-tools
 # Refresh the docs pages' committed scripts from npm (versions in the script).
 docs-assets:
 	bash service/docs_assets/fetch.sh
+
+# The README's picture of the replay viewer: the browser test's screenshot of a battle it
+# plays (tests/e2e/test_viewer_browser.py), reduced to 96 colours.
+viewer-picture: $(STAMP) chromium
+	BATTLE_TEST_ARTIFACTS=tests/artifacts $(BIN)/python -m pytest -q \
+	  tests/e2e/test_viewer_browser.py -k recorded
+	$(BIN)/python -c "from PIL import Image; Image.open('tests/artifacts/viewer-referee.png')\
+	  .convert('RGB').quantize(96).save('docs/viewer.png', optimize=True)"
 
 # Mutation testing of what fairness rests on (tests/mutation/run.py; tens of minutes).
 $(VENV)/.mutate: pyproject.toml $(STAMP)

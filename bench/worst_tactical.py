@@ -25,7 +25,7 @@ __all__ = ["largest_tactical_setup", "tactical_figures"]
 
 RUNS = 3
 SIZE = 1000
-BLOCK = 70  # characters stand in a BLOCK x BLOCK block: 4,900 (the cap is 5,000)
+BLOCK = 22  # characters stand in a BLOCK x BLOCK block: 484 (the cap is 500)
 
 
 def _dice(version: int) -> ServerDice:

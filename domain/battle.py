@@ -471,6 +471,29 @@ class Timeline:
             raise ValueError(f"version {version} is outside 1..{self.version}")
         return self._state_at(version)
 
+    def states(self, start: int, stop: int) -> Iterator[Battle]:
+        """The states right after `start`, `start + 1`, ... `stop`, folded once from the
+        state at `start` (one `state_at` each would fold from a mark every time).
+        Raises `HistoryNeeded` where `state_at` would."""
+        if not 1 <= start <= stop <= self.version:
+            raise ValueError(f"versions {start}..{stop} are outside 1..{self.version}")
+        battle = self._state_at(start)
+        yield battle
+        meta, game, base = battle.meta, battle.game, self._base
+        evolve, battle_step, battle_types = self.ruleset.evolve, self._battle_step, _BATTLE_TYPES
+        for v in range(start + 1, stop + 1):
+            if v <= base:  # held only as given history, if at all
+                battle = self._state_at(v)
+                meta, game = battle.meta, battle.game
+                yield battle
+                continue
+            ev = self._events[v - base - 1]
+            if type(ev) in battle_types:
+                meta, game = battle_step(meta, game, ev, v, False)
+            else:
+                game = evolve(game, ev)
+            yield Battle(version=v, meta=meta, game=game)
+
     def _state_at(self, version: int) -> Battle:
         base, marks = self._base, self._marks
         if version < base:

@@ -17,6 +17,11 @@ and, because battles have several parties:
 - `view(state, actor) -> object`       the state as that actor may see it (JSON-encodable)
 - `side_ids(setup) -> list[str]`       the sides of a setup (each gets an access key)
 
+and, for the replay viewer's chart:
+
+- `strength(view) -> {side: number}`  each side's strength in a view (what `view` gave one
+  reader: so it tells nothing that reader may not see): squads, army size, hit points
+
 and, optionally, `decide_folded(state, command, dice) -> (events, state after them)`:
 the same events as `decide`, with the fold of `evolve` over them that a decider which
 folds as it emits has already made (the service needs that state to ask `is_over`).
@@ -70,6 +75,9 @@ class Ruleset(Generic[S, C, E, O, U]):
     command_docs: Mapping[str, str] = field(default_factory=dict)
     # The side ids a setup declares (each side gets its own access key).
     side_ids: Callable[[U], list[str]] = field(default=lambda setup: _setup_sides(setup))
+    # Each side's strength in a reader's view (the viewer's chart): a pure function of it.
+    strength: Callable[[Any], dict[str, float]] = field(default=lambda view: {})
+    strength_measure: str = "strength"  # what it counts, for the chart's axis
     # `decide` and the state after its events, for deciders that fold as they emit.
     decide_folded: Callable[[S, C, Dice], tuple[list[E], S]] | None = None
     # Decoders built once per ruleset, not per call.

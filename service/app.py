@@ -28,6 +28,8 @@ from service.cors import cors_config
 from service.docs import docs_assets_router, render_plugins
 from service.export import EXPORT_ROUTES
 from service.fanout import Doorbell, Hub, LocalDoorbell
+from service.forecast.pool import ForecastPool
+from service.forecast.routes import FORECAST_ROUTES
 from service.importing import IMPORT_ROUTES
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
@@ -51,6 +53,8 @@ from service.server import ShutdownWatch
 from service.settings import Settings
 from service.signing import ServiceKeys
 from service.streams import STREAM_ROUTES
+from service.timeline_routes import TIMELINE_ROUTES
+from service.viewer import VIEWER_ROUTES
 from service.webhook_endpoints import WebhookEndpoints
 from service.webhook_retry import RetrySchedule
 from service.webhook_routes import WEBHOOK_ROUTES
@@ -185,6 +189,9 @@ def create_app(
         app.state.store_kind = kind
         app.state.stream_slots = StreamSlots(counters_of(app), settings.limit_streams_per_key)
         app.state.auth_failures = AuthFailures(counters_of(app), settings.limit_auth_failures)
+        # Its processes start with the first forecast (service.forecast.pool).
+        forecast_pool = app.state.forecast_pool = ForecastPool(settings.forecast_workers)
+        app.state.forecast_max_seconds = settings.forecast_max_seconds
         service: BattleService = app.state.service
         endpoints = WebhookEndpoints(
             the_store, service.keys, service.keys.macs, service.secrets,
@@ -198,6 +205,7 @@ def create_app(
         try:
             yield
         finally:
+            forecast_pool.shutdown()
             if worker is not None:
                 await worker.stop()
             watch.uninstall()
@@ -217,8 +225,11 @@ def create_app(
             *EXPORT_ROUTES,
             *IMPORT_ROUTES,
             *NARRATIVE_ROUTES,
+            *FORECAST_ROUTES,
+            *TIMELINE_ROUTES,
             *STREAM_ROUTES,
             docs_assets_router(),
+            *VIEWER_ROUTES,
             *WEBHOOK_ROUTES,
         ],
         lifespan=[lifespan],

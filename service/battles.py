@@ -172,16 +172,17 @@ class BattleService:
             if catch_up:
                 await self._catch_up(loaded, battle_id)
             return loaded
-        first = await self.store.read(battle_id, upto=1)
-        if not first:
+        # Both at once: a cold load is a few short reads, each a hop to a reader thread.
+        first, head = await asyncio.gather(
+            self.store.read(battle_id, upto=1), self.store.head(battle_id)
+        )
+        if not first or head is None:
             raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
         check_links(battle_id, first)  # every event folded is checked (log_integrity)
         created = decode_created(battle_id, first[0])
         ruleset = get_ruleset(created.ruleset)
         if ruleset is None:  # a battle of a ruleset this build no longer ships
             raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
-        head = await self.store.head(battle_id)
-        assert head is not None
         timeline, saved_at, head_hash = await self._fold(
             battle_id, ruleset, created, first[0], head.version
         )
@@ -224,7 +225,9 @@ class BattleService:
             except HistoryNeeded:
                 pass
         # Older than the cache holds, or not cached: from the nearest snapshot below it.
-        first = await self.store.read(battle_id, upto=1)
+        first, head = await asyncio.gather(
+            self.store.read(battle_id, upto=1), self.store.head(battle_id)
+        )
         if not first:
             raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
         check_links(battle_id, first)
@@ -232,7 +235,6 @@ class BattleService:
         ruleset = get_ruleset(created.ruleset)
         if ruleset is None:
             raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
-        head = await self.store.head(battle_id)
         current = head.version if head is not None else 0
         if not 1 <= version <= current:
             raise BadRequest(
@@ -618,6 +620,32 @@ class BattleService:
             ),
             state=ruleset.view(battle.game, actor),
         )
+
+    async def states(self, battle_id: str, start: int, stop: int) -> list[Battle]:
+        """The states right after `start`..`stop` (1 <= start <= stop <= the current
+        version), each event folded once: from the cached timeline where it holds them,
+        else from the store, one snapshot interval at a time going back."""
+        loaded = await self._load(battle_id)
+        chunks: list[list[Battle]] = []
+        timeline: Timeline | None = loaded.timeline if stop <= loaded.timeline.version else None
+        fresh = False
+        hi = stop
+        while hi >= start:
+            if timeline is None or max(timeline.base, 1) > hi:
+                first = await self.store.read(battle_id, upto=1)
+                created = loaded.battle.meta.created
+                timeline, _, _ = await self._fold(battle_id, loaded.ruleset, created, first[0], hi)
+                fresh = True
+            lo = max(start, timeline.base, 1)
+            try:
+                chunks.append(list(timeline.states(lo, hi)))
+            except HistoryNeeded:
+                if fresh:  # a fold from the store provides what its undos go back to
+                    raise
+                timeline = None  # the cached one misses a state an undo goes back to
+                continue
+            hi = lo - 1
+        return [b for chunk in reversed(chunks) for b in chunk]
 
     async def events(self, battle_id: str, actor: Actor, after: int, limit: int) -> EventPage:
         loaded = await self._load(battle_id)

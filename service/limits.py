@@ -1,5 +1,5 @@
 """Rate limits: requests per client address and per access key, failed authentications
-per address, anonymous creations per address, and open streams per key.
+per address, anonymous creations per address, forecasts per key, and open streams per key.
 
 The limits are Litestar's `RateLimitConfig`s (with a name and a way of counting), run
 together by one middleware, `RateLimits`, that keeps a fixed-window counter in the app's
@@ -305,6 +305,13 @@ def limit_middleware(settings: Settings) -> list[RateLimits]:
         check_throttle_handler=_has_key,
     )
     add(
+        settings.limit_forecasts_per_key,
+        "minute",
+        "forecasts",
+        identifier_for_request=_key_identifier,
+        check_throttle_handler=_forecast,
+    )
+    add(
         settings.limit_battles_per_address,
         "hour",
         "battles",
@@ -319,6 +326,12 @@ def limit_middleware(settings: Settings) -> list[RateLimits]:
         check_throttle_handler=_anonymous_creation("/integrations"),
     )
     return [RateLimits(policies)] if policies else []
+
+
+def _forecast(request: Request[Any, Any, Any]) -> bool:
+    # Counted apart from the other requests of a key: one forecast may keep a core busy
+    # for its whole time budget (service.forecast).
+    return request.method == "POST" and request.url.path.endswith("/forecast") and _has_key(request)
 
 
 def _anonymous_creation(*paths: str) -> Any:

@@ -14,11 +14,11 @@ catch-up checks a few events at a time.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import msgspec
 
-from domain.battle import BattleCreated, HistoryNeeded, Timeline
+from domain.battle import Battle, BattleCreated, HistoryNeeded, Timeline
 from events.chain import find_chain_break
 from events.envelope import GENESIS_HASH, StoredEvent
 from events.errors import LogDamaged
@@ -88,12 +88,30 @@ async def fold_stored_log(
     after: int,
     after_hash: str,
     upto: int,
+    history: Callable[[int], Awaitable[Battle]] | None = None,
 ) -> str:
     """Read, check and fold versions after..upto into `timeline` (which is at `after`),
-    the next chunk being read while this one is checked and folded; the last hash."""
+    the next chunk being read while this one is checked and folded; the last hash.
+
+    `history(version)` gives a state before the timeline's start when an undo goes back
+    there (`HistoryNeeded`); the fold then goes on with the rows already read. Without it,
+    `HistoryNeeded` propagates."""
     async for rows in read_rows_ahead(store, battle_id, after=after, upto=upto):
         check_links(battle_id, rows, after, after_hash)
-        fold_checked(timeline, battle_id, rows)
+        pending: Sequence[StoredEvent] = rows
+        while pending:
+            try:
+                fold_checked(timeline, battle_id, pending)
+                pending = ()
+            except HistoryNeeded as e:
+                if history is None:
+                    raise
+                # The fold stopped before the undo: the rest of these rows go on after it.
+                earlier = await history(e.version)
+                if earlier.version != e.version:  # pragma: no cover - would loop for ever
+                    raise
+                timeline.provide(earlier)
+                pending = [r for r in pending if r.version > timeline.version]
         if rows:
             after, after_hash = rows[-1].version, rows[-1].hash
     if after != upto:

@@ -15,6 +15,7 @@ from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParam
 
 from domain.battle_commands import BATTLE_COMMAND_DOCS, BattleCommand
 from domain.rulesets import RULESETS, get_ruleset
+from domain.rulesets.forecasts import FORECASTS
 from events.errors import VersionConflict
 from service.battles import BattleService
 from service.command_body import (
@@ -211,7 +212,17 @@ async def get_ruleset_detail(
         commands_schema=msgspec.json.schema(r.command_type),
         battle_commands=dict(BATTLE_COMMAND_DOCS),
         battle_commands_schema=_battle_commands_schema,
+        forecast_policies=_forecast_policies(r.id),
     )
+
+
+def _forecast_policies(ruleset_id: str) -> dict[str, str]:
+    rules = FORECASTS.get(ruleset_id)
+    if rules is None:
+        return {}
+    default = rules.default_policy
+    names = [default, *(n for n in rules.policies if n != default)]
+    return {n: rules.policy_docs.get(n, "") for n in names}
 
 
 @post(

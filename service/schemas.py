@@ -67,6 +67,8 @@ class RulesetDetail(RulesetSummary, kw_only=True):
     commands_schema: dict[str, Any]  # JSON Schema of the command union
     battle_commands: dict[str, str]  # commands every ruleset accepts (undo, rulings...)
     battle_commands_schema: dict[str, Any]
+    # policy name -> how it plays (POST /battles/{id}/forecast); the default first
+    forecast_policies: dict[str, str] = {}
 
 
 class CreateBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -32,8 +32,12 @@ BATTLE_LIMIT_AUTH_FAILURES      failed authentications per minute from one addre
 BATTLE_LIMIT_BATTLES_PER_ADDRESS       battles created without a key, per hour per address (300)
 BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS  integrations registered per hour per address (20)
 BATTLE_LIMIT_STREAMS_PER_KEY    streams (SSE and WebSocket) one key holds open (default 16)
+BATTLE_LIMIT_FORECASTS_PER_KEY  forecasts (POST /battles/{id}/forecast) per minute with one
+                                key (default 30): each may keep a core busy for seconds
 BATTLE_VERIFY_CACHE_SECONDS     how long /verify reuses its dice audit while the battle's head
                                 is unchanged (default 60; 0: never; the chain is always walked)
+BATTLE_FORECAST_WORKERS      processes that play forecasts (default 2; started on the first)
+BATTLE_FORECAST_MAX_SECONDS  the longest time budget a forecast may ask for (default 10)
 BATTLE_CACHE_MB      memory for battles folded in memory, by estimate (default 256)
 BATTLE_SNAPSHOT_EVERY  versions between stored snapshots of a battle (default 500; 0: none)
 
@@ -69,6 +73,7 @@ _LIMIT_DEFAULTS = {
     "limit_battles_per_address": 300,
     "limit_integrations_per_address": 20,
     "limit_streams_per_key": 16,
+    "limit_forecasts_per_key": 30,
     "verify_cache_seconds": 60,
 }
 
@@ -101,6 +106,9 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     limit_battles_per_address: int = 300
     limit_integrations_per_address: int = 20
     limit_streams_per_key: int = 16
+    limit_forecasts_per_key: int = 30
+    forecast_workers: int = 2
+    forecast_max_seconds: float = 10.0
     verify_cache_seconds: int = 60
     cache_mb: float = 256
     snapshot_every: int = 500
@@ -164,6 +172,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             shutdown_timeout=_positive(env, "BATTLE_SHUTDOWN_TIMEOUT", 3.0),
             max_connections=int(_positive(env, "BATTLE_MAX_CONNECTIONS", 1000, integer=True)),
             fanout_poll_seconds=poll_seconds,
+            forecast_workers=int(_positive(env, "BATTLE_FORECAST_WORKERS", 2, integer=True)),
+            forecast_max_seconds=_positive(env, "BATTLE_FORECAST_MAX_SECONDS", 10.0),
             cors_origins=_origins(env.get("BATTLE_CORS_ORIGINS", "*")),
             **_webhook_settings(env),
         )

@@ -23,7 +23,7 @@ from typing import Any
 
 import msgspec
 
-from domain.battle import HistoryNeeded, Timeline
+from domain.battle import Battle, Timeline
 from domain.decider import Ruleset
 from domain.snapshot import (
     Snapshot,
@@ -133,33 +133,38 @@ async def fold_battle(
     (service.log_integrity). `fork_base` gives a fork's parent state, asked only when
     folding from version 1."""
     snapshot = await usable_snapshot(store, seal, battle_id, ruleset, upto) if upto else None
-    if snapshot is not None:
-        timeline = timeline_from(ruleset, snapshot, snapshot_every)
-        after, after_hash = snapshot.version, snapshot.head_hash
-    else:
+    if snapshot is None:
         timeline = Timeline(ruleset, snapshot_every, fork_base=await fork_base())
         fold_checked(timeline, battle_id, [first])
-        after, after_hash = 1, first.hash
-    while True:
-        try:
-            head_hash = await fold_stored_log(
-                store, timeline, battle_id, after=after, after_hash=after_hash, upto=upto
-            )
-        except HistoryNeeded as e:
-            if snapshot is None:  # a timeline from version 1 holds every state
-                raise
-            # An undo to before the snapshot: that state from a snapshot at or before it
-            # (e.version < snapshot.version, so this ends), then on from where it stopped.
-            earlier, _, _ = await fold_battle(
-                store, seal, battle_id, ruleset, first, fork_base, e.version, snapshot_every
-            )
-            timeline.provide(earlier.state_at(e.version))
-            # The fold stopped before the undo; the events up to it were checked.
-            after = timeline.version
-            at = await store.read(battle_id, after=after - 1, upto=after)
-            after_hash = at[0].hash
-            continue
-        return timeline, 0 if snapshot is None else snapshot.version, head_hash
+        head_hash = await fold_stored_log(
+            store, timeline, battle_id, after=1, after_hash=first.hash, upto=upto
+        )
+        return timeline, 0, head_hash
+
+    async def history(version: int) -> Battle:
+        """A state before the snapshot that an undo goes back to: version 1 from the first
+        event alone (the usual "start again"), else from an earlier snapshot (each is
+        before the one that asked, so this ends)."""
+        if version == 1:
+            start = Timeline(ruleset, snapshot_every, fork_base=await fork_base())
+            fold_checked(start, battle_id, [first])
+            return start.state_at(1)
+        earlier, _, _ = await fold_battle(
+            store, seal, battle_id, ruleset, first, fork_base, version, snapshot_every
+        )
+        return earlier.state_at(version)
+
+    timeline = timeline_from(ruleset, snapshot, snapshot_every)
+    head_hash = await fold_stored_log(
+        store,
+        timeline,
+        battle_id,
+        after=snapshot.version,
+        after_hash=snapshot.head_hash,
+        upto=upto,
+        history=history,
+    )
+    return timeline, snapshot.version, head_hash
 
 
 class SnapshotWriter:

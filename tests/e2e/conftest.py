@@ -9,6 +9,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -91,3 +92,37 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer
 def http(live_server: LiveServer) -> Iterator[httpx.Client]:
     with httpx.Client(base_url=live_server.base_url, timeout=30) as client:
         yield client
+
+
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+def _chromium_or_skip() -> None:
+    why = None
+    if not CHROMIUM.exists():
+        why = f"{CHROMIUM} is missing: `apt-get install -y chromium` (make test does, as root)"
+    else:
+        try:
+            import playwright.sync_api  # noqa: F401
+        except ImportError:
+            why = "the playwright package is missing: `make install`"
+    if why is not None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(f"the browser test must run with CI=true, but {why}", pytrace=False)
+        pytest.skip(f"no browser test: {why}")
+
+
+@pytest.fixture(scope="module")  # sync playwright: never across the async tests
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by the PyPI playwright (never `playwright install`). Needs
+    /usr/bin/chromium (`make test` installs it when run as root): without it a browser test
+    skips with one line saying so, except with CI=true, where it fails."""
+    _chromium_or_skip()
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            b.close()

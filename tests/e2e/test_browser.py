@@ -5,19 +5,16 @@ posts a command, follows the battle over Server-Sent Events and a WebSocket: wha
 module does, with the browser's own CORS and preflight rules in force. And the Swagger
 docs page renders, with every request to another host blocked.
 
-Needs /usr/bin/chromium (`make test` installs it when run as root): without it the test
-skips with one line saying so, except with CI=true, where it fails.
+Needs /usr/bin/chromium (the `browser` fixture, tests/e2e/conftest.py).
 """
 
 from __future__ import annotations
 
 import io
 import json
-import os
 import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
 
@@ -25,8 +22,6 @@ import pytest
 
 from tests.e2e.conftest import LiveServer
 from tests.support.quickstart_play import SETUP
-
-CHROMIUM = Path("/usr/bin/chromium")
 
 PAGE = """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>a VTT module</title></head><body>
@@ -88,34 +83,6 @@ async function run() {
 run().catch((e) => out.errors.push(String(e))).finally(() => { window.__done = out; });
 </script></body></html>
 """
-
-
-def _chromium_or_skip() -> None:
-    why = None
-    if not CHROMIUM.exists():
-        why = f"{CHROMIUM} is missing: `apt-get install -y chromium` (make test does, as root)"
-    else:
-        try:
-            import playwright.sync_api  # noqa: F401
-        except ImportError:
-            why = "the playwright package is missing: `make install`"
-    if why is not None:
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(f"the browser test must run with CI=true, but {why}", pytrace=False)
-        pytest.skip(f"no browser test: {why}")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    _chromium_or_skip()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
-        try:
-            yield b
-        finally:
-            b.close()
 
 
 @pytest.fixture

@@ -33,7 +33,16 @@ _DB = Path(tempfile.mkdtemp(prefix="battle-schemathesis-")) / "battles.db"
 # Rate limits off: schemathesis sends thousands of requests, many with made-up keys
 # (tests/e2e/test_rate_limits.py checks the limits).
 _NO_LIMITS = {name: 0 for name in Settings.__struct_fields__ if name.startswith("limit_")}
-app = create_app(Settings(database=str(_DB), log_level="WARNING", **_NO_LIMITS))
+# Forecasts get a short budget: a schema-valid one may ask for 10,000 runs and 60 s.
+app = create_app(
+    Settings(
+        database=str(_DB),
+        log_level="WARNING",
+        forecast_max_seconds=0.2,
+        forecast_workers=1,
+        **_NO_LIMITS,
+    )
+)
 # A schema-valid request may still be refused by the battle it names: by the rules, a
 # version or receipt it does not have, a reused Idempotency-Key (422), a key that is not
 # its own (401/403), a battle that does not exist (404), a stale expected_version (409)

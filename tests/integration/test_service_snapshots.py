@@ -136,6 +136,21 @@ async def test_a_cold_load_starts_from_the_latest_snapshot_and_equals_the_full_f
     await _assert_cold_reads_match(store, battle_id)
 
 
+async def test_a_cold_load_whose_tail_starts_the_battle_again(store: EventStore) -> None:
+    """An undo to version 1 after the latest snapshot (the battle started again), then more
+    orders: the cold load folds from that snapshot, takes version 1 from the first event,
+    and goes on with the rows after the undo; every state equals the full fold."""
+    _, battle_id = await _battle(store)
+    saved = await store.latest_snapshot(battle_id, QUICKSTART.version)
+    assert saved is not None
+    player = _service(store, snapshot_every=0)  # writes none: `saved` stays the latest
+    await _undo(player, battle_id, 1)
+    await _play(player, battle_id, 3)
+    assert await store.latest_snapshot(battle_id, QUICKSTART.version) == saved
+    cold = await _assert_cold_reads_match(store, battle_id)
+    assert cold._cache[battle_id].timeline.base == saved[0]
+
+
 async def test_a_fork_of_a_battle_loaded_from_a_snapshot(store: EventStore) -> None:
     maker, parent = await _battle(store)
     cold = _service(store)
@@ -247,3 +262,28 @@ async def test_the_events_after_a_snapshot_are_checked(backend: Backend, store: 
     with pytest.raises(LogDamaged) as caught:
         await _service(store).view(battle_id, REFEREE)
     assert caught.value.version == version + 1
+
+
+async def test_states_over_a_range_read_right_from_the_cache_and_from_the_store(
+    store: EventStore,
+) -> None:
+    """`BattleService.states` (the viewer's timeline): warm, every version is in the cache;
+    cold, the cache starts at the latest snapshot and the versions before it are folded
+    from the store, one snapshot interval at a time, across an undo to before a snapshot."""
+    maker, battle_id = await _battle(store)
+    truth = await _truth(store, battle_id)
+    head = truth.version
+
+    def encoded(battles: list[Any]) -> list[bytes]:
+        # As JSON: the creator's own BattleCreated holds tuples where a decoded one has lists.
+        return [msgspec.json.encode(b) for b in battles]
+
+    expected = encoded([truth.state_at(v) for v in range(1, head + 1)])
+    assert encoded(await maker.states(battle_id, 1, head)) == expected
+    cold = _service(store, snapshot_every=5)
+    await cold.view(battle_id, REFEREE)
+    assert cold._cache[battle_id].timeline.base > 5  # the earlier versions are not cached
+    assert encoded(await cold.states(battle_id, 1, head)) == expected
+    middle = await _service(store, snapshot_every=5).states(battle_id, 4, 17)
+    assert encoded(middle) == expected[3:17]
+    assert encoded(await cold.states(battle_id, head, head)) == expected[-1:]

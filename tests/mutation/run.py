@@ -67,6 +67,14 @@ SCOPE: dict[str, tuple[str, ...]] = {
         "view",
     ),
     "domain/rulesets/skirmish/access.py": ("authorize", "audience", "_army_view", "view"),
+    "domain/rulesets/phased/access.py": (
+        "_deny",
+        "_visible",
+        "authorize",
+        "audience",
+        "_action_view",
+        "view",
+    ),
 }
 
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}

@@ -27,6 +27,7 @@ def test_a_limit_of_zero_is_no_policy() -> None:
     def names(settings: Settings) -> list[str]:
         return [p.name for m in limit_middleware(settings) for p in m.policies]
 
-    assert len(names(Settings())) == 5
+    assert len(names(Settings())) == 6
     assert "key" not in names(Settings(limit_per_key=0, limit_per_address=0))
-    assert len(names(Settings(limit_per_key=0, limit_per_address=0))) == 3
+    assert len(names(Settings(limit_per_key=0, limit_per_address=0))) == 4
+    assert "forecasts" not in names(Settings(limit_forecasts_per_key=0))

@@ -12,7 +12,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from domain.actors import ALL, Actor
-from domain.battle import BattleCreated, BattleUndone, DiceSeedRevealed, RulingRecorded, Timeline
+from domain.battle import (
+    BattleCreated,
+    BattleUndone,
+    DiceSeedRevealed,
+    HistoryNeeded,
+    RulingRecorded,
+    Timeline,
+)
 from domain.decider import Ruleset
 from domain.dice import Dice
 
@@ -177,6 +184,50 @@ def test_state_at_every_version_equals_a_fresh_fold(steps: list[Any], every: int
         prefix = Timeline(COUNTER, snapshot_every=1000)
         prefix.extend_decoded(events[:v])
         assert full.state_at(v) == prefix.current
+
+
+@given(
+    st.lists(
+        st.one_of(st.integers(0, 100), st.tuples(st.just("undo"), st.integers(1, 50))),
+        max_size=80,
+    ),
+    st.integers(1, 9),
+    st.data(),
+)
+def test_states_over_a_range_equal_state_at_each_version(
+    steps: list[Any], every: int, data: st.DataObject
+) -> None:
+    """`states(a, b)` folds once what `state_at` gives version by version (the viewer's
+    timeline), undos and marks included, also on a trimmed timeline from its base on."""
+    events: list[Any] = [_created()]
+    for step in steps:
+        if isinstance(step, tuple):
+            if step[1] < len(events):
+                events.append(BattleUndone(to_version=step[1], reason="p"))
+        else:
+            events.append(Added(n=step))
+    t = Timeline(COUNTER, snapshot_every=every)
+    t.extend_decoded(events)
+    a = data.draw(st.integers(1, len(events)))
+    b = data.draw(st.integers(a, len(events)))
+    assert list(t.states(a, b)) == [t.state_at(v) for v in range(a, b + 1)]
+    t.trim(data.draw(st.integers(0, len(events))))
+    low = max(1, t.base)
+    try:
+        expected = [t.state_at(v) for v in range(low, len(events) + 1)]
+    except HistoryNeeded:  # an undo back before the base: states must say so too
+        with pytest.raises(HistoryNeeded):
+            list(t.states(low, len(events)))
+    else:
+        assert list(t.states(low, len(events))) == expected
+
+
+def test_states_refuses_a_range_outside_the_battle() -> None:
+    t = Timeline(COUNTER)
+    t.extend_decoded([_created(), Added(n=1)])
+    for a, b in ((0, 1), (1, 3), (2, 1)):
+        with pytest.raises(ValueError, match="outside"):
+            list(t.states(a, b))
 
 
 @given(

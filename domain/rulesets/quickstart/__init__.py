@@ -16,6 +16,7 @@ from domain.rulesets.quickstart.evolve import evolve
 from domain.rulesets.quickstart.initial import initial_state, is_over
 from domain.rulesets.quickstart.model import Setup, State
 from domain.rulesets.quickstart.options import Options
+from domain.rulesets.quickstart.strength import strength
 
 __all__ = ["RULESET"]
 
@@ -36,5 +37,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    strength=strength,
+    strength_measure="squads on the field",
     command_docs=COMMAND_DOCS,
 )

@@ -22,6 +22,7 @@ from domain.rulesets.skirmish.evolve import evolve
 from domain.rulesets.skirmish.initial import initial_state, is_over
 from domain.rulesets.skirmish.model import Setup, State
 from domain.rulesets.skirmish.options import Options
+from domain.rulesets.skirmish.strength import strength
 
 __all__ = ["RULESET"]
 
@@ -41,5 +42,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    strength=strength,
+    strength_measure="army size",
     command_docs=COMMAND_DOCS,
 )

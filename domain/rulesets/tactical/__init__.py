@@ -25,12 +25,13 @@ from domain.rulesets.tactical.initial import initial_state, is_over
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.options import Options
 from domain.rulesets.tactical.setup import Setup
+from domain.rulesets.tactical.strength import strength
 
 __all__ = ["RULESET"]
 
 RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     id="tactical",
-    version="0.1.0",
+    version="0.2.0",
     title="Tactical combat on a grid",
     seed="002_b2e998ab3b1545db.txt",
     options_type=Options,
@@ -45,5 +46,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    strength=strength,
+    strength_measure="hit points (HEA)",
     command_docs=COMMAND_DOCS,
 )

@@ -78,12 +78,17 @@ def audience(event: Event) -> str:
     return ALL
 
 
+# What a foe learns only by watching: an invisible character's square, and the stamina and
+# move count its unseen moves spend (a second move costs 6 STA, [Stamina Actions]).
+_UNSEEN_KEYS = ("x", "y", "STA", "moves", "sta_spent", "sprinting", "drained_at", "perceived")
+
+
 def _char_view(c: Char, private: bool) -> dict[str, Any]:
     d: dict[str, Any] = msgspec.to_builtins(c)
     d["down"] = c.down
     if not private and c.has("invisible"):
-        d.pop("x", None)
-        d.pop("y", None)
+        for key in _UNSEEN_KEYS:
+            d.pop(key, None)
     return d
 
 

@@ -63,7 +63,7 @@ class CommandBase(
 
 
 class DeclareSurprise(CommandBase, frozen=True, kw_only=True, gc=False, tag="DeclareSurprise"):
-    surprised: Annotated[tuple[Id, ...], msgspec.Meta(max_length=5000)]
+    surprised: Annotated[tuple[Id, ...], msgspec.Meta(max_length=500)]
     reason: Reason
 
 

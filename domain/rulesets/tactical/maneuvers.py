@@ -277,7 +277,7 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
     weapon = cmd.weapon or c.main_hand
     if not cmd.bull_rush and weapon is None:
         raise RuleViolation("a charge attack needs a melee weapon", rule=R_STANDARD)
-    first = Moved(character=c.id, mode=cmd.mode, path=(), cost=len(path), sta_spent=sta)
+    first = Moved(character=c.id, mode=cmd.mode, path=(), cost=0, sta_spent=sta)
     then = ResumeAttack(
         weapon=weapon or "",
         target=t.id,

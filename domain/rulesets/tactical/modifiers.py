@@ -9,7 +9,6 @@ from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.records import Modifier
 from domain.rulesets.tactical.rules import R_CA, R_CONCEALMENT, R_CONDITIONS, R_COVER, R_SUPERIOR
 from domain.rulesets.tactical.sight import cover_squares
-from domain.rulesets.tactical.squares import SquareTest
 
 __all__ = [
     "attack_modifiers",
@@ -109,7 +108,11 @@ def cover_modifier(
         return any_creature or chars[cid].side == target.side
 
     squares = cover_squares(
-        attacker.pos, target_sq, SquareTest(gives), pinch_covers=state.options.pinch_gives_cover
+        attacker.pos,
+        target_sq,
+        gives,
+        pinch_covers=state.options.pinch_gives_cover,
+        among=(cover, built, occupied),  # what `gives` can say yes to
     )
     if not squares:
         return []

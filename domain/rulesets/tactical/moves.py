@@ -160,32 +160,47 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
             raise RuleViolation(f"{list(goal)} is occupied (A47)", rule=R_MOVE)
     path = route(st, c, goal, cmd, blocked, left)
     check_steps(st, c, path)  # [Conditions] Frightened (A31)
-    cost = _cost(c.pos, path, o.metric) + (o.stand_cost if stood or cmd.drop_prone else 0)
+    costs = _step_costs(c.pos, path, o.metric)
+    standing = o.stand_cost if stood or cmd.drop_prone else 0
     if sta:
         run.emit(  # the 6 STA of a second move are spent before it starts
-            Moved(character=c.id, mode=cmd.mode, path=(), cost=0, sta_spent=sta, move_action=False)
+            Moved(
+                character=c.id,
+                mode=cmd.mode,
+                path=(),
+                cost=0,
+                sta_spent=sta,
+                move_action=False,
+                hidden_side=c.side if c.has("invisible") else None,  # as the move it pays for
+            )
         )
         after_loss(run, c.id, "STA", c.STA.cur, "a second move action")
     first = Moved(
         character=c.id,
         mode=cmd.mode,
         path=(),
-        cost=cost,
+        cost=standing,  # walk adds each part's squares
         stood_up=stood,
         dropped_prone=cmd.drop_prone,
         hidden_side=c.side if c.has("invisible") else None,
     )
-    walk(run, first, path, dice)
+    walk(run, first, path, dice, costs=costs)
 
 
-def _cost(start: Square, path: list[Square], metric: str) -> int:
-    cost = diagonals = 0
+def _step_costs(start: Square, path: list[Square], metric: str) -> list[int]:
+    """What entering each square of `path` costs, in order (A46: the diagonals alternate)."""
+    out: list[int] = []
+    diagonals = 0
     prev = start
     for sq in path:
         step, diagonals = _step_cost(prev, sq, metric, diagonals)
-        cost += step
+        out.append(step)
         prev = sq
-    return cost
+    return out
+
+
+def _cost(start: Square, path: list[Square], metric: str) -> int:
+    return sum(_step_costs(start, path, metric))
 
 
 def route(

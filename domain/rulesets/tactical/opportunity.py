@@ -237,7 +237,8 @@ def maybe_resume(run: Run, dice: Dice) -> None:
         )
         from domain.rulesets.tactical.walking import walk
 
-        walk(run, first, list(w.rest), dice, w.offered, w.attack)
+        costs = w.rest_costs if len(w.rest_costs) == len(w.rest) else None  # older windows
+        walk(run, first, list(w.rest), dice, w.offered, w.attack, costs)
         return
     assert w.attack is not None
     r = w.attack

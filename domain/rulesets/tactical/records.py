@@ -112,4 +112,5 @@ class OpportunityWindow(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     offered: tuple[str, ...] = ()  # every one offered during this action: not offered again
     mode: str = "run"
     rest: tuple[tuple[int, int], ...] = ()  # a move: the squares still to enter
+    rest_costs: tuple[int, ...] = ()  # what entering each of them costs (A46 metric)
     attack: ResumeAttack | None = None  # the attack that provoked, or a Charge's strike

@@ -10,7 +10,6 @@ from domain.rulesets.tactical.events import (
     CharacterDamaged,
     CharacterPlaced,
     CharacterRevealed,
-    ConcentrationEnded,
     ConcentrationPaid,
     ConditionEnded,
     DrainRecovered,
@@ -25,7 +24,7 @@ from domain.rulesets.tactical.events import (
 )
 from domain.rulesets.tactical.geometry import adjacent
 from domain.rulesets.tactical.hidden import unseen_squares
-from domain.rulesets.tactical.hits import concentration_check
+from domain.rulesets.tactical.hits import concentration_check, end_concentration
 from domain.rulesets.tactical.model import Char
 from domain.rulesets.tactical.pools import after_loss, check_end, death_save
 from domain.rulesets.tactical.rules import (
@@ -171,13 +170,8 @@ def _start_of_turn(run: Run, dice: Dice, c: Char) -> None:
             cur = run.state.chars[c.id]
     if cur.concentration is not None:  # [Types] Concentration: WIL each turn (A41)
         if cur.down or cur.WIL.cur < cur.concentration_rating:
-            run.emit(
-                ConcentrationEnded(
-                    character=c.id,
-                    power=cur.concentration,
-                    reason="unconscious" if cur.down else "not enough WIL to keep it up",
-                )
-            )
+            why = "unconscious" if cur.down else "not enough WIL to keep it up"
+            end_concentration(run, c.id, why)
         else:
             run.emit(
                 ConcentrationPaid(

@@ -206,6 +206,6 @@ class Setup(_S, frozen=True, kw_only=True, gc=False):
     squares: Annotated[tuple[MapSquare, ...], msgspec.Meta(max_length=1_000_000)] = ()
     structures: Annotated[tuple[StructureSetup, ...], msgspec.Meta(max_length=10_000)] = ()
     sides: Annotated[tuple[SideSetup, ...], msgspec.Meta(min_length=2, max_length=16)]
-    characters: Annotated[tuple[CharacterSetup, ...], msgspec.Meta(min_length=1, max_length=5000)]
+    characters: Annotated[tuple[CharacterSetup, ...], msgspec.Meta(min_length=1, max_length=500)]
     items: Annotated[tuple[ItemSetup, ...], msgspec.Meta(max_length=10_000)] = ()
     powers: Annotated[tuple[PowerSetup, ...], msgspec.Meta(max_length=10_000)] = ()

@@ -21,7 +21,7 @@ the square that gave cover.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Container
 
 from domain.rulesets.tactical.geometry import Square
 
@@ -88,15 +88,25 @@ def line_of_sight(a: Square, b: Square, blocks_sight: Pred, *, pinch_blocks: boo
 
 
 def cover_squares(
-    attacker: Square, target: Square, gives_cover: Pred, *, pinch_covers: bool = True
+    attacker: Square,
+    target: Square,
+    gives_cover: Pred,
+    *,
+    pinch_covers: bool = True,
+    among: tuple[Container[Square], ...] = (),
 ) -> list[Square]:
     """The squares between attacker and target that give the target cover, nearest the
     attacker first ([Cover], M63: a foe or an object "standing in between").
 
     A square counts when the line passes through it; a grazed corner does not, unless
     both squares at that corner give cover (`pinch_covers`), when both are named.
+    `among`, when given, holds every square that may give cover: the others on the line
+    are passed over without asking `gives_cover` (an area's hundreds of lines stay cheap).
     """
     passed, grazed = trace(attacker, target)
+    if among:
+        maybe = {sq for squares in among for sq in passed if sq in squares}
+        passed = tuple(sq for sq in passed if sq in maybe)
     out = [sq for sq in passed if gives_cover(sq)]
     if pinch_covers and grazed:
         pinched = [sq for p, q in grazed if gives_cover(p) and gives_cover(q) for sq in (p, q)]

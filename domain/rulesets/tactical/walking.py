@@ -7,6 +7,8 @@ creature the mover cannot see stops it short (hidden.py).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from msgspec.structs import replace
 
 from domain.dice import Dice
@@ -57,11 +59,16 @@ def walk(
     dice: Dice,
     skip: tuple[str, ...] = (),
     then: ResumeAttack | None = None,
+    costs: Sequence[int] | None = None,
 ) -> None:
     """Emit the move in parts: each stops where a step provokes an opportunity attack.
 
+    `costs` are what entering each square of `path` costs (1 each unless given); each
+    part's `cost` is `first.cost` (standing up, on the first part only) plus its squares',
+    so the parts of a move that stopped add up to the movement it used, not what it planned.
     At its end a grappler drags its grappled foe ([Grappled]) and a Charge strikes (`then`).
     """
+    steps = list(costs) if costs is not None else [1] * len(path)
     st = run.state
     mover = st.chars[first.character]
     prev = mover.pos
@@ -71,7 +78,7 @@ def walk(
         for k, sq in enumerate(path[:stop]):
             reactors = eligible(st, mover, prev, sq, skip)
             if reactors:
-                run.emit(replace(first, path=tuple(path[:k])))
+                run.emit(replace(first, path=tuple(path[:k]), cost=first.cost + sum(steps[:k])))
                 _broken(run, mover.id, k)
                 run.emit(
                     OpportunityOffered(
@@ -82,6 +89,7 @@ def walk(
                             offered=(*skip, *reactors),
                             mode=first.mode,
                             rest=tuple(path[k:]),
+                            rest_costs=tuple(steps[k:]),
                             attack=then,
                         ),
                         reason=f"{mover.id} leaves {list(prev)} for {list(sq)}",
@@ -90,7 +98,7 @@ def walk(
                 return
             prev = sq
     walked = path[:stop]
-    run.emit(replace(first, path=tuple(walked)))
+    run.emit(replace(first, path=tuple(walked), cost=first.cost + sum(steps[:stop])))
     _broken(run, mover.id, len(walked))
     if walked and first.mode not in ("push", "drag"):
         _drag(run, mover, [mover.pos, *walked])

@@ -49,6 +49,7 @@ class Weapon:
         "kind",
         "no_roll",
         "pool",
+        "range",
         "reach",
         "sta",
         "throw",
@@ -66,6 +67,7 @@ class Weapon:
             self.kind: Kind = it.category
             self.dice, self.add_stats, self.bonus = it.dice, it.add_stats, it.bonus
             self.reach = it.reach if it.category == "melee" else it.range
+            self.range = it.range  # a 'throw' melee weapon's thrown range
             self.pool = it.pool
             self.area = it.area
             self.sta = self.wil = 0
@@ -75,7 +77,7 @@ class Weapon:
             p = powers[wid]
             self.kind = p.kind
             self.dice, self.add_stats, self.bonus = p.dice, p.add_stats, p.bonus
-            self.reach = p.range
+            self.reach = self.range = p.range
             self.pool = p.pool
             self.area = p.area
             self.sta, self.wil = p.sta, p.wil
@@ -140,6 +142,8 @@ def roll_weapon(dice: Dice, w: Weapon, who: str, halve: bool) -> tuple[Roll | No
 
 
 def _reach(state: State, a: Char, w: Weapon, t: Char | None, throw: bool) -> int:
+    if throw and w.throw:  # "Some melee weapons have the 'throw' property that allows you
+        return w.range  # to throw them without this penalty or range": the data's range
     if throw:  # [Throwing Melee Weapons]: range = STR (A63: the thrower's)
         if state.options.throw_range == "target_str" and t is not None:
             return max(t.stats.STR, 1)

@@ -15,6 +15,7 @@ from domain.rulesets.tactical.access import audience
 from domain.rulesets.tactical.events import AreaCovered, AttackResolved
 from domain.rulesets.tactical.model import State
 from tests.support.tactical_kit import ch, make, play, started
+from tests.unit.tactical.test_areas import DIAGRAMS, FACING, parse
 
 
 def _power(shape: str, rating: int, **kw: Any) -> dict[str, Any]:
@@ -120,3 +121,56 @@ def test_a_line_covers_n_squares_in_its_direction() -> None:
         s, {"type": "Attack", "character": "p", "weapon": "area", "direction": "NE"}, [1]
     )
     assert events[0].squares == ((6, 6), (7, 7), (8, 8)) and events[0].occupants == ("g",)
+
+
+@pytest.mark.parametrize(
+    ("shape", "extra", "penalty"),
+    [
+        ("close_burst", {}, 0),
+        ("blast", {"direction": "E"}, 0),
+        ("burst", {"square": [7, 5]}, 0),
+        ("line", {"direction": "E"}, -4),
+    ],
+)
+def test_blast_burst_and_close_burst_take_no_minus_4_on_an_unseen_creature(
+    shape: str, extra: dict[str, Any], penalty: int
+) -> None:
+    # [Targeting What You Can't See §3]: "Blast, burst, and close burst attacks do not suffer
+    # the -4 penalty"; a line does (A56). g is invisible at (6, 5), next along E.
+    g = ch("g", "b", 6, 5, conditions=[{"name": "invisible"}])
+    s = _st(_power(shape, 1), g, ch("far", "b", 11, 11))
+    events, after = play(s, {"type": "Attack", "character": "p", "weapon": "area", **extra}, [6])
+    hit = next(e for e in events if isinstance(e, AttackResolved))
+    mods = [(m.kind, m.value) for m in hit.attack.modifiers]
+    assert mods == ([("unseen_square", penalty)] if penalty else [])
+    assert hit.attack.target == "g" and hit.damage == 6 + penalty
+    assert after.chars["g"].STA.cur == 20 - 6 - penalty
+
+
+@pytest.mark.parametrize("title", list(DIAGRAMS))
+def test_every_area_diagram_through_the_decider(title: str) -> None:
+    # [Blast], [Burst], [Close Burst], [Line]: given the caster where the diagram puts its 0
+    # (a map the diagram's size), when it attacks with that pattern, then the area event
+    # lists exactly the diagram's X squares (bursts: round the centre 4 squares away)
+    (origin,), covered = parse(DIAGRAMS[title])
+    name, _, rest = title.partition(",")
+    kind, n = name.rsplit(" ", 1)
+    shape = {"Blast": "blast", "Burst": "burst", "Close Burst": "close_burst",
+             "Line": "line"}[kind]  # fmt: skip
+    power = {**_power(shape, int(n)), "range": 4}
+    p = ch("p", "a", *origin, powers=["area"], main_hand=None)
+    far = next((x, y) for x in range(12) for y in range(9)
+               if (x, y) not in covered and (x, y) != origin)  # fmt: skip
+    s = make([p, ch("far", "b", *far)], powers=[power], options={"reaction_window": "never"},
+             width=12, height=9)  # fmt: skip
+    s = started(s, [12, 1])
+    cmd: dict[str, Any] = {"type": "Attack", "character": "p", "weapon": "area"}
+    if shape in ("blast", "line"):
+        cmd["direction"] = FACING[rest.rsplit(" ", 1)[1]]
+    if shape == "burst":
+        xs, ys = sorted(x for x, _ in covered), sorted(y for _, y in covered)
+        cmd["square"] = [(xs[0] + xs[-1]) // 2, (ys[0] + ys[-1]) // 2]
+    events, _ = play(s, cmd, [1])
+    area = events[0]
+    assert isinstance(area, AreaCovered)
+    assert len(area.squares) == len(covered) and set(area.squares) == covered

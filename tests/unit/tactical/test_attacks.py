@@ -372,3 +372,77 @@ def test_total_concealment_from_the_map() -> None:
     s = _fight(ch("g", "b", 6, 5, DEF=30), squares=[{"x": 6, "y": 5, "concealment": "partial"}])
     events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [1])
     assert ("concealment", -2) in [(m.kind, m.value) for m in _resolved(events).attack.modifiers]
+
+
+def test_melee_may_take_sta_a_bow_hits_hea_a_spell_sta_or_wil() -> None:
+    # [Standard Actions] Attack: "weapon attacks target HEA unless stated otherwise; a melee
+    # attack can target STA instead"; "spell attacks target STA or WIL"
+    s = _fight(ch("g", "b", 6, 5, main_hand=None), options={"reaction_window": "never"})
+    atk = {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}
+    events, after = play(s, {**atk, "pool": "STA"}, [4])
+    assert _resolved(events).attack.pool == "STA" and after.chars["g"].STA.cur == 14
+    assert after.chars["g"].HEA.cur == 20
+    assert _resolved(play(s, atk, [4])[0]).attack.pool == "HEA"
+    with pytest.raises(RuleViolation):
+        play(s, {**atk, "pool": "WIL"}, [4])
+    bow = _with_hand(s, "p", "bow")
+    with pytest.raises(RuleViolation):
+        play(bow, {**atk, "weapon": "bow", "pool": "STA"}, [4])
+    wand = _with_hand(s, "p", "wand")
+    with pytest.raises(RuleViolation):
+        play(wand, {**atk, "weapon": "wand", "pool": "HEA"}, [4])
+    events, _ = play(wand, {**atk, "weapon": "wand", "pool": "WIL"}, [4])
+    assert _resolved(events).attack.pool == "WIL"
+
+
+def test_a_grappled_attacker_takes_minus_2() -> None:
+    # [Grappled]: "The grappled creature has a -2 penalty to all attacks"
+    p = ch("p", "a", 5, 5, conditions=[{"name": "grappled", "source": "g"}])
+    s = make([p, ch("g", "b", 6, 5, DEF=30, main_hand=None)], options={"reaction_window": "never"})
+    s = started(s, [12, 1])
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [6])
+    r = _resolved(events)
+    assert [(m.kind, m.value) for m in r.attack.modifiers] == [("grappled", -2)]
+    assert r.attack.total == 6 - 2
+
+
+def test_combat_advantage_is_plus_2_once_whatever_its_sources() -> None:
+    # [Combat Advantage]: +2; flanked (q opposite p) and prone under a melee attack: still +2
+    # once (A51), the one modifier naming both sources
+    g = ch("g", "b", 6, 5, DEF=30, main_hand=None, conditions=[{"name": "prone"}])
+    s = _fight(g, ch("q", "a", 7, 5), options={"reaction_window": "never"})
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [3])
+    r = _resolved(events)
+    ca = [m for m in r.attack.modifiers if m.kind == "combat_advantage"]
+    assert len(ca) == 1 and ca[0].value == 2 and r.attack.total == 3 + 2 + 2
+    assert "prone" in ca[0].reason and "flank" in ca[0].reason
+
+
+def test_parry_needs_a_parry_weapon_and_shield_a_shield() -> None:
+    # [Stamina Actions] Parry: "Requires a parry weapon"; Shield: "Requires a shield"
+    g = ch("g", "b", 6, 5, main_hand="bow")  # a bow: no parry property, no shield
+    s = _fight(g)
+    s = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [5])[1]
+    for reaction in ("parry", "shield"):
+        with pytest.raises(RuleViolation) as err:
+            play(s, {"type": "React", "character": "g", "reaction": reaction, "sta": 8})
+        assert err.value.rule == "002 Actions / Stamina Actions"
+    s2 = _fight(ch("g", "b", 6, 5, off_hand="shield"))
+    s2 = play(s2, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [5])[1]
+    r = _resolved(play(s2, {"type": "React", "character": "g", "reaction": "shield"})[0])
+    assert r.reactions[0].kind == "shield"
+
+
+def test_a_creature_between_gives_cover_when_it_is_the_targets_ally() -> None:
+    # [Cover]: "a foe that is standing in between you and your target" gives it cover; "If an
+    # ally stands in front of you, you gain cover from foes" (A49): h (g's side) stands between
+    # p and g: -2 naming h's square; q (p's side) there instead gives g none
+    atk = {"type": "Attack", "character": "p", "weapon": "bow", "target": "g"}
+    s = _fight(ch("g", "b", 5, 9, DEF=30), ch("h", "b", 5, 7, main_hand=None),
+               options={"reaction_window": "never"})  # fmt: skip
+    r = _resolved(play(_with_hand(s, "p", "bow"), atk, [1])[0])
+    assert [(m.kind, m.value, m.squares) for m in r.attack.modifiers] == [("cover", -2, ((5, 7),))]
+    s = _fight(ch("g", "b", 5, 9, DEF=30), ch("q", "a", 5, 7),
+               options={"reaction_window": "never"})  # fmt: skip
+    r = _resolved(play(_with_hand(s, "p", "bow"), atk, [1])[0])
+    assert r.attack.modifiers == ()

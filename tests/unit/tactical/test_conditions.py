@@ -182,3 +182,91 @@ def test_the_referee_sets_the_dc_of_checks_and_saves() -> None:
     assert types(events) == ["DCSet"]
     assert (events[0].dc, events[0].reason) == (14, "a slippery ledge")
     assert after.dc == 14 != s.dc
+
+
+# [Conditions]: "Make a <STAT> save to remove the condition", one stat for each.
+SAVES = [
+    ("bleeding", "VIT"),
+    ("burning", "DEX"),
+    ("dazed", "MIN"),
+    ("exposed", "SPI"),
+    ("frightened", "SPI"),
+    ("grappled", "STR"),
+    ("immobilized", "VIT"),
+    ("slowed", "VIT"),
+    ("stunned", "MIN"),
+]
+
+
+@pytest.mark.parametrize(("condition", "stat"), SAVES)
+def test_each_condition_is_saved_with_its_own_stat(condition: str, stat: str) -> None:
+    # given p with 5 in the named stat only (every other stat 0) and the condition, its
+    # source g next to it; when p saves with a d12 of 2, then 2 + 5 = 7 meets DC 7
+    cond = {"name": condition, "rating": 2, "source": "g"}
+    p = ch("p", "a", 5, 5, conditions=[cond], stats={stat: 5})
+    s = started(make([p, ch("g", "b", 6, 5, main_hand=None), ch("h", "b", 11, 11)]), [12, 2, 1])
+    if condition == "stunned":  # [Stunned]: it chooses what it loses before it acts
+        s = play(s, {"type": "Stunned", "character": "p", "lose": "move"})[1]
+    save = {"type": "Save", "character": "p", "condition": condition}
+    events, after = play(s, save, [2])
+    assert types(events) == ["SaveRolled", "ConditionEnded"]
+    assert (events[0].stat, events[0].bonus, events[0].total) == (stat, 5, 7)
+    assert not after.chars["p"].has(condition)
+    # and with a 1 it fails (6 < 7): the condition stays
+    events, after = play(s, save, [1])
+    assert types(events) == ["SaveRolled"] and after.chars["p"].has(condition)
+
+
+@pytest.mark.parametrize("condition", ["bleeding", "burning"])
+def test_bleeding_and_burning_deal_their_rating_at_the_start_of_the_turn(condition: str) -> None:
+    # given p (HEA 20) bleeding (or burning) 3, acting after g; when g ends its turn, then p's
+    # turn starts with 3 HEA damage, no defence against it, the condition stays (HEA > 0)
+    p = ch("p", "a", 5, 5, DEF=9, conditions=[{"name": condition, "rating": 3}])
+    s = started(make([p, ch("g", "b", 9, 9)]), [1, 12])
+    assert s.active == "g"
+    events, s = play(s, {"type": "EndTurn", "character": "g"}, [1])
+    assert "CharacterDamaged" in types(events)
+    assert s.active == "p" and s.chars["p"].HEA.cur == 17 and s.chars["p"].has(condition)
+    assert s.chars["p"].wounds == 0
+
+
+def test_a_dazed_character_takes_no_reaction() -> None:
+    # [Dazed]: "unable to perform stamina actions or reactions": the attack resolves at once
+    g = ch("g", "b", 6, 5, conditions=[{"name": "dazed"}], off_hand="shield")
+    s = started(make([ch("p", "a", 5, 5), g]), [12, 1])
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [4])
+    assert types(events)[0] == "AttackResolved"
+    s2 = started(make([ch("p", "a", 5, 5), ch("g", "b", 6, 5, off_hand="shield")]), [12, 1])
+    events, _ = play(
+        s2, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [4]
+    )
+    assert types(events) == ["AttackDeclared"]  # without the condition g is asked
+
+
+def test_dropping_prone_costs_two_squares_of_movement() -> None:
+    # [Prone]: "It takes two squares of movement to stand up or drop prone" (A28): a run of
+    # SPE 6 that drops prone has 4 squares left
+    s = _one([])
+    _, s2 = _move(s, [9, 5], drop_prone=True)
+    assert s2.chars["p"].pos == (9, 5) and s2.chars["p"].has("prone")
+    with pytest.raises(RuleViolation):
+        _move(s, [10, 5], drop_prone=True)
+
+
+def test_grappled_or_immobilized_no_action_moves_you() -> None:
+    # [Grappled]: "the grappled creature is immobilized"; [Immobilized]: "unable to perform
+    # move actions or any action that results in you moving from your current square"
+    p = ch("p", "a", 1, 5, conditions=[{"name": "grappled", "source": "g"}], stats={"SPE": 6})
+    s = started(make([p, ch("g", "b", 0, 5, main_hand=None), ch("h", "b", 6, 5)]), [12, 2, 1])
+    for mode in ("run", "shift"):
+        with pytest.raises(RuleViolation, match="grappled"):
+            play(s, {"type": "Move", "character": "p", "to": [2, 5], "mode": mode})
+    p = ch("p", "a", 1, 5, conditions=[{"name": "immobilized"}], stats={"SPE": 6, "STR": 5})
+    s = started(make([p, ch("g", "b", 2, 5, main_hand=None), ch("h", "b", 6, 5)]), [12, 2, 1])
+    with pytest.raises(RuleViolation, match="immobilized"):
+        play(s, {"type": "Charge", "character": "p", "to": [5, 4], "target": "h"}, [3])
+    rush = {"type": "BullRush", "character": "p", "target": "g", "push": 1}
+    with pytest.raises(RuleViolation, match="follow"):  # the follow-up shift would move p
+        play(s, {**rush, "follow": True}, [12, 1])
+    _, after = play(s, rush, [12, 1])  # the push itself moves only g
+    assert after.chars["g"].pos == (3, 5) and after.chars["p"].pos == (1, 5)

@@ -40,6 +40,7 @@ def test_a_move_onto_an_unseen_creature_stops_short_and_reveals_it() -> None:
     events, s = play(s, {"type": "Move", "character": "p", "to": [6, 5]})
     assert types(events) == ["Moved", "CharacterRevealed", "ActionInterrupted"]
     assert _walked(events) == [(3, 5), (4, 5), (5, 5)]
+    assert events[0].cost == 3  # the squares walked, not the 4 it planned
     rev = events[1]
     assert isinstance(rev, CharacterRevealed)
     assert (rev.character, rev.square, rev.by) == ("g", (6, 5), "p")

@@ -235,3 +235,77 @@ def test_drawing_two_dual_wielded_weapons_is_one_action() -> None:
     events, s = play(s, draw)
     c = s.chars["p"]
     assert (c.main_hand, c.off_hand, c.draws, events[0].sta_spent) == ("short", "short2", 1, 0)
+
+
+def test_concentration_costs_its_rating_in_wil_every_turn() -> None:
+    # [Types] Concentration: "sacrificing a number of WIL equal to the rating of concentration
+    # per turn as a free action"; paid from the turn after the cast (A41), it counts as
+    # spending WIL (no WIL regeneration that turn), and it ends when WIL falls short
+    p = ch("p", "a", 5, 5, powers=["hold"], stats={"MIN": 1}, WIL={"cur": 5, "max": 10})
+    s = _st(p, ch("g", "b", 8, 5, main_hand=None))
+    s = play(s, {"type": "Attack", "character": "p", "weapon": "hold", "target": "g"}, [4])[1]
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    assert s.chars["p"].WIL.cur == 6  # the cast's own turn: MIN 1 regenerated
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    events, s = play(s, {"type": "EndTurn", "character": "far"}, [1])
+    paid = [e for e in events if type(e).__name__ == "ConcentrationPaid"]
+    assert [(e.power, e.wil) for e in paid] == [("hold", 2)] and s.chars["p"].WIL.cur == 4
+    events, s = play(s, {"type": "EndTurn", "character": "p"}, [1])
+    assert s.chars["p"].WIL.cur == 4  # no WIL regenerated: it was spent
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "far"}, [1])[1]
+    assert s.chars["p"].WIL.cur == 2 and s.chars["p"].concentration == "hold"
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "far"}, [1])[1]
+    assert s.chars["p"].WIL.cur == 0 and s.chars["p"].concentration == "hold"
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    events, s = play(s, {"type": "EndTurn", "character": "far"}, [1])
+    assert "ConcentrationEnded" in types(events) and s.chars["p"].concentration is None
+    assert not s.chars["g"].has("immobilized")
+
+
+def test_a_finisher_on_a_helpless_foe_deals_a_wound() -> None:
+    # [Finisher]: "against an unconscious or helpless foe. If the attack hits, it deals a
+    # wound" (A06: HEA to at most 0, unconscious and dying from the wound, tallies reset)
+    s = _st(ch("p", "a", 5, 5), ch("g", "b", 6, 5, main_hand=None))
+    s = play(s, {"type": "RuleVisibility", "character": "g", "helpless": True,
+                 "reason": "bound hand and foot"})[1]  # fmt: skip
+    cmd = {"type": "Attack", "character": "p", "weapon": "sword", "target": "g", "finisher": True}
+    events, s = play(s, cmd, [1])  # d6 1, no STR: 1 damage, a hit
+    g = s.chars["g"]
+    assert "WoundRecorded" in types(events) and g.wounds == 1
+    assert g.HEA.cur <= 0 and g.has("unconscious") and g.has("dying")
+
+
+def test_reload_once_as_the_standard_action_and_once_for_3_sta() -> None:
+    # [Standard Actions] Reload: "reload 2" needs two reload actions, "only once per round";
+    # [Stamina Actions] Reload (3 STA): once per round too (A15): two in a round, not three.
+    # p's crossbow is 3 reloads from ready (as if it were a "reload 3" weapon)
+    s = _st(ch("p", "a", 1, 1, main_hand="xbow"), ch("g", "b", 8, 1, DEF=30, main_hand=None))
+    s = replace(s, chars={**s.chars, "p": replace(s.chars["p"], reload_left={"xbow": 3})})
+    events, s = play(s, {"type": "Reload", "character": "p", "item": "xbow"})
+    assert events[0].action == "standard" and s.chars["p"].STA.cur == 20
+    events, s = play(s, {"type": "Reload", "character": "p", "item": "xbow"})
+    assert events[0].action == "stamina" and s.chars["p"].STA.cur == 17
+    assert s.chars["p"].reload_left["xbow"] == 1
+    with pytest.raises(RuleViolation):  # a third in the round
+        play(s, {"type": "Reload", "character": "p", "item": "xbow"})
+    with pytest.raises(RuleViolation) as err:  # not loaded yet
+        play(s, {"type": "Attack", "character": "p", "weapon": "xbow", "target": "g"}, [1])
+    assert "reload" in err.value.reason
+
+
+def test_a_charge_may_end_in_a_bull_rush_at_plus_2() -> None:
+    # [Charge]: "make a melee attack with +2 to the attack roll, or a bull rush with +2 to the
+    # check"; p (STR 1) runs 4 squares east at g (STR 3): d12 5 + 1 + 2 = 8 beats 4 + 3 = 7
+    s = _st(ch("p", "a", 1, 5, stats={"STR": 1}), ch("g", "b", 6, 5, stats={"STR": 3}))
+    cmd = {"type": "Charge", "character": "p", "to": [5, 5], "target": "g", "bull_rush": True,
+           "push": 2}  # fmt: skip
+    events, s = play(s, cmd, [5, 4])
+    check = next(e for e in events if isinstance(e, OpposedCheck))
+    assert (check.total, check.target_total, check.success) == (8, 7, True)
+    assert s.chars["g"].pos == (8, 5) and s.chars["p"].pos == (5, 5)
+    # without the +2 it would be 6 against 7: the charge's bonus is what wins it
+    assert [(m.kind, m.value) for m in check.modifiers] == [("charge", 2)]

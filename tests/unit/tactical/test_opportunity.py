@@ -33,6 +33,7 @@ def test_moving_away_provokes_and_the_move_goes_on() -> None:
     # p steps to (4,5): no longer adjacent to g: the move stops at (5,5), g is offered
     assert types(events) == ["Moved", "OpportunityOffered"]
     assert events[0].path == () and s.chars["p"].pos == (5, 5)
+    assert events[0].cost == 0  # nothing walked yet: no movement used
     assert isinstance(events[1], OpportunityOffered) and events[1].window.reactors == ("g",)
     with pytest.raises(RuleViolation):  # nothing else until g answers
         play(s, {"type": "EndTurn", "character": "p"})
@@ -42,6 +43,7 @@ def test_moving_away_provokes_and_the_move_goes_on() -> None:
     assert events[0].attack.action == "opportunity" and events[0].attack.sta_spent == 3
     events, s = play(s, {"type": "React", "character": "p", "reaction": "none"})
     assert types(events) == ["AttackResolved", "OpportunityClosed", "Moved"]
+    assert events[2].path == ((4, 5), (3, 5)) and events[2].cost == 2  # the rest, walked
     assert s.chars["p"].pos == (3, 5) and s.chars["p"].HEA.cur == 16
     assert s.chars["g"].reaction_used and s.chars["g"].STA.cur == 17
 
@@ -121,3 +123,46 @@ def test_an_invalid_ranged_attack_is_refused_before_any_opportunity_is_offered()
     s = started(s, [12, 2, 1])
     with pytest.raises(RuleViolation):  # 11 squares away: the bow reaches 10
         play(s, {"type": "Attack", "character": "p", "weapon": "bow", "target": "far"})
+
+
+def test_the_parts_of_a_stopped_move_cost_what_they_walked_with_alternating_diagonals() -> None:
+    # A46 alternating: diagonals cost 1, 2, 1, ... over the whole move, across its parts
+    s = _state(ch("p", "a", 5, 5), ch("g", "b", 5, 6, DEF=30), options={"metric": "alternating"})
+    path = [[4, 4], [3, 3], [2, 2]]
+    events, s = play(s, {"type": "Move", "character": "p", "to": [2, 2], "path": path})
+    assert types(events) == ["Moved", "OpportunityOffered"]
+    assert events[0].cost == 0 and events[1].window.rest_costs == (1, 2, 1)
+    events, s = play(s, {"type": "OpportunityAttack", "character": "g"}, [1])
+    events, s = play(s, {"type": "React", "character": "p", "reaction": "none"})
+    moved = [e for e in events if isinstance(e, Moved)]
+    assert [(m.path, m.cost) for m in moved] == [(((4, 4), (3, 3), (2, 2)), 4)]
+
+
+@pytest.mark.parametrize(
+    ("shape", "extra", "provokes"),
+    [
+        ("blast", {"direction": "W"}, False),
+        ("close_burst", {}, False),
+        ("burst", {"square": [9, 5]}, True),
+        ("line", {"direction": "W"}, True),
+    ],
+)
+def test_a_spell_area_provokes_unless_it_is_a_blast_or_close_burst(
+    shape: str, extra: dict[str, Any], provokes: bool
+) -> None:
+    # [Stamina Actions] trigger (c): "a spell attack without the blast or close burst
+    # attribute" provokes (A58); g next to p, the area aimed away from it
+    area = {"id": "area", "kind": "spell", "dice": "d6", "pool": "STA", "range": 6,
+            "area": {"shape": shape, "rating": 1}}  # fmt: skip
+    chars = [
+        ch("p", "a", 5, 5, powers=["area"]),
+        ch("g", "b", 6, 5, DEF=30),
+        ch("far", "b", 11, 11),
+    ]
+    s = make(chars, powers=[area], options={"reaction_window": "never"})
+    s = started(s, [12, 2, 1])
+    events, _ = play(s, {"type": "Attack", "character": "p", "weapon": "area", **extra},
+                     [] if provokes else [1])  # fmt: skip
+    assert (types(events) == ["OpportunityOffered"]) == provokes
+    if provokes:
+        assert events[0].window.trigger == "spell" and events[0].window.reactors == ("g",)

@@ -199,3 +199,21 @@ def test_combat_ends_when_a_side_is_down() -> None:
     assert types(events)[-1] == "CombatEnded" and s.winner == "a" and s.phase == "over"
     with pytest.raises(RuleViolation):
         play(s, {"type": "EndTurn", "character": "p"})
+
+
+def test_an_unconscious_character_cannot_act_and_only_healing_or_medicine_ends_it() -> None:
+    # [Unconscious]: "unable to perform actions ... can only be removed through healing or
+    # medicine from an ally"; p is down on its own turn
+    s = _down(_pair(ch("g", "b", 2, 1)), "p")
+    for cmd in (
+        {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"},
+        {"type": "Move", "character": "p", "to": [1, 2]},
+        {"type": "Save", "character": "p", "condition": "unconscious"},
+        {"type": "Rest", "character": "p"},
+    ):
+        with pytest.raises(RuleViolation):
+            play(s, cmd, [12])
+    events, s = play(s, {"type": "Restore", "character": "p", "amount": 1, "medicine": True,
+                         "reason": "an ally's bandages"})  # fmt: skip
+    p = s.chars["p"]
+    assert "ConditionEnded" in types(events) and not p.has("unconscious")

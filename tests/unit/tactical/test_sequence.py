@@ -7,7 +7,12 @@ import msgspec
 import pytest
 
 from domain.errors import RuleViolation
-from domain.rulesets.tactical.events import InitiativeRolled, Regenerated, TurnStarted
+from domain.rulesets.tactical.events import (
+    InitiativeRolled,
+    Regenerated,
+    RoundStarted,
+    TurnStarted,
+)
 from domain.rulesets.tactical.setup import Setup
 from tests.support.tactical_kit import ch, make, play, started, types
 
@@ -155,3 +160,65 @@ def test_a_late_joiner_takes_the_slot_the_referee_gives() -> None:
     assert s.order == ("p", "late", "g") and s.active == "p"
     _, s = play(s, {"type": "EndTurn", "character": "p"}, [1])
     assert s.active == "late"
+
+
+def test_every_character_takes_exactly_one_turn_a_round() -> None:
+    # [Sequence]: "each character taking one turn per round", in initiative order
+    s = make([ch("p", "a", 1, 1), ch("q", "a", 3, 1), ch("g", "b", 9, 9)])
+    events, s = play(s, {"type": "RollInitiative"}, [12, 8, 4])
+    log = list(events)
+    for _ in range(6):  # two whole rounds, each turn ended by its character
+        events, s = play(s, {"type": "EndTurn", "character": s.active}, [1])
+        log.extend(events)
+    turns = [(e.round, e.character) for e in log if isinstance(e, TurnStarted)]
+    assert turns == [(1, "p"), (1, "q"), (1, "g"), (2, "p"), (2, "q"), (2, "g"), (3, "p")]
+    assert [e.round for e in log if isinstance(e, RoundStarted)][-2:] == [2, 3]
+    assert s.round == 3 and s.active == "p"
+
+
+def test_one_standard_action_a_turn() -> None:
+    # [Sequence]/[Types]: "1 standard action" a turn; only those the text lists as stamina
+    # actions (an extra attack, move...) may be added. p rests (standard): no other one.
+    s = make([ch("p", "a", 1, 1, conditions=[{"name": "slowed"}]), ch("q", "a", 2, 2),
+              ch("g", "b", 9, 9)])  # fmt: skip
+    s = started(s, [12, 5, 1])
+    events, s = play(s, {"type": "Rest", "character": "p"})
+    assert types(events) == ["Rested"] and s.chars["p"].standard_used
+    for cmd in (
+        {"type": "Rest", "character": "p"},
+        {"type": "Help", "character": "p", "ally": "q"},
+        {"type": "Save", "character": "p", "condition": "slowed"},
+    ):
+        with pytest.raises(RuleViolation) as err:
+            play(s, cmd, [12])
+        assert err.value.rule == "002 Actions / Standard Actions"
+    # the next turn brings a new one
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1, 1, 1])[1]  # d4, then Rest's d6s
+    s = play(s, {"type": "EndTurn", "character": "q"}, [1])[1]
+    s = play(s, {"type": "EndTurn", "character": "g"}, [1])[1]
+    assert types(play(s, {"type": "Help", "character": "p", "ally": "q"})[0]) == ["HelpGiven"]
+
+
+def test_rest_adds_a_d6_to_each_pool_that_regenerates() -> None:
+    # [Rest]: "when you regenerate stamina or willpower, you add +d6 to the rolls" (A38)
+    s = started(_duo(), [9, 4])
+    p = s.chars["p"]
+    s = msgspec.structs.replace(
+        s,
+        chars={
+            **s.chars,
+            "p": msgspec.structs.replace(
+                p,
+                STA=msgspec.structs.replace(p.STA, cur=5),
+                WIL=msgspec.structs.replace(p.WIL, cur=1),
+            ),
+        },
+    )
+    s = play(s, {"type": "Rest", "character": "p"})[1]
+    # d4 2 + END 1 + d6 4 = 7 STA; MIN 2 + d6 5 = 7 WIL
+    events, s = play(s, {"type": "EndTurn", "character": "p"}, [2, 4, 5])
+    regen = next(e for e in events if isinstance(e, Regenerated))
+    assert regen.rest_sta is not None and regen.rest_sta.value == 4
+    assert regen.rest_wil is not None and regen.rest_wil.value == 5
+    assert (regen.sta_gain, regen.wil_gain) == (7, 7)
+    assert (s.chars["p"].STA.cur, s.chars["p"].WIL.cur) == (12, 8)

@@ -44,3 +44,21 @@ def test_a_prone_target_of_a_throw_gives_minus_2_not_combat_advantage() -> None:
     events, _ = play(_state(g, reaction_window="never"), THROW, [6])
     r = next(e for e in events if isinstance(e, AttackResolved))
     assert [(m.kind, m.value) for m in r.attack.modifiers] == [("prone", -2)]
+
+
+def test_a_weapon_with_the_throw_property_keeps_its_abilities_roll_and_range() -> None:
+    # [Throwing Melee Weapons]: "If the weapon has the 'throw' property, it does not suffer
+    # these penalties or limitations": STR added, the roll whole, its own range (5), not STR 3
+    spear = {"id": "spear", "category": "melee", "dice": "d6", "add_stats": ["STR"],
+             "throw": True, "range": 5}  # fmt: skip
+    p = ch("p", "a", 1, 5, stats={"STR": 3}, main_hand="spear")
+    s = make([p, ch("g", "b", 6, 5, main_hand=None)], items=[spear],
+             options={"reaction_window": "never"})  # fmt: skip
+    s = started(s, [12, 1])
+    cmd = {"type": "Attack", "character": "p", "weapon": "spear", "target": "g", "throw": True}
+    r = next(e for e in play(s, cmd, [5])[0] if isinstance(e, AttackResolved))
+    assert not r.attack.halved and r.attack.total == 5 + 3 and r.attack.weapon_kind == "ranged"
+    far = make([p, ch("g", "b", 7, 5, main_hand=None)], items=[spear],
+               options={"reaction_window": "never"})  # fmt: skip
+    with pytest.raises(RuleViolation):  # 6 squares: beyond the spear's range 5
+        play(started(far, [12, 1]), cmd, [5])

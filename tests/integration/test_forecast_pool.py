@@ -1,0 +1,74 @@
+"""The forecast's process pool with real processes: the runs come back in order whatever
+the split, a deadline passed plays nothing, and a process that dies costs one forecast
+(503, retry), not every later one."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+from litestar.testing import TestClient
+
+from bench.forecast import mid_battle
+from service.app import create_app
+from service.errors import Busy
+from service.forecast.pool import ForecastPool
+from service.forecast.worker import run_slice
+from service.settings import Settings
+from tests.support.quickstart_play import SETUP
+
+
+def test_the_pool_answers_what_one_process_would_and_recovers_from_a_death() -> None:
+    state = mid_battle(commands=20)
+    far = time.monotonic() + 600
+    alone = [p for _, p in run_slice("quickstart", "advance", state, 11, 0, 30, far)]
+
+    async def scenario() -> None:
+        pool = ForecastPool(2)
+        try:
+            await pool.start()
+            runs = await pool.run("quickstart", "advance", state, 11, 30, far)
+            assert runs == alone  # split over two processes, in the order of their index
+            assert await pool.run("quickstart", "advance", state, 11, 30, 0.0) == []
+            executor = pool._executor
+            assert executor is not None
+            victim = next(iter(executor._processes))  # type: ignore[attr-defined]
+            os.kill(victim, signal.SIGKILL)
+            await asyncio.sleep(0.5)
+            with pytest.raises(Busy):
+                await pool.run("quickstart", "advance", state, 11, 30, far)
+            await pool.start()  # a new pool
+            assert await pool.run("quickstart", "advance", state, 11, 30, far) == alone
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_the_app_starts_its_pool_on_the_first_forecast_and_stops_it_with_itself(
+    tmp_path: Path,
+) -> None:
+    app = create_app(Settings(database=str(tmp_path / "b.db"), forecast_workers=1))
+    with TestClient(app) as client:
+        pool: ForecastPool = app.state.forecast_pool
+        assert pool._executor is None  # no forecast yet: no process
+        created = client.post("/battles", json={"ruleset": "quickstart", "setup": SETUP})
+        assert created.status_code == 201, created.text
+        body = created.json()
+        r = client.post(
+            f"/battles/{body['battle_id']}/forecast",
+            json={"runs": 3, "seed": 1},
+            headers={"Authorization": f"Bearer {body['keys']['referee']}"},
+        )
+        assert r.status_code == 200, r.text
+        assert pool._executor is not None
+        processes = list(pool._executor._processes.values())  # type: ignore[attr-defined]
+        assert processes and all(p.is_alive() for p in processes)
+    assert pool._executor is None  # shut down with the app
+    for p in processes:
+        p.join(timeout=10)
+        assert not p.is_alive()

@@ -1,0 +1,156 @@
+"""[Morale], [Diminished], [Shattered Units] and [Pursuit] of seed 003: DC 20 checks on
+every damage at or below half health (starting with the damage that got it there), a
+failure shatters: the unit leaves at once, takes an automatic hit from every unit engaged
+with it, which may pursue into its tile and is Pursuing until the end of its next turn."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import RuleViolation
+from domain.rulesets.warfare.events import (
+    AttackResolved,
+    MoraleChecked,
+    UnitPursued,
+    UnitShattered,
+)
+from tests.support.warfare_kit import make, play, started, types, unit
+
+
+def _duel(health_now: int = 40, options: dict | None = None, **b: object):
+    s = make(
+        [unit("a1", "a", 5, 6), unit("b1", "b", 5, 5, health_now=health_now, **b),
+         unit("b9", "b", 0, 0)],
+        options=options,
+    )  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    return s
+
+
+ATTACK = {"type": "Attack", "unit": "a1", "target": "b1"}
+
+
+def test_no_check_above_half_health() -> None:
+    events, _ = play(_duel(40), ATTACK, [10])  # 40 -> 30
+    assert types(events) == ["AttackResolved"]
+
+
+def test_the_damage_that_makes_it_diminished_forces_the_check() -> None:
+    events, s = play(_duel(30), ATTACK, [10, 18])  # 30 -> 20 = half: check, 18 + 2 = 20
+    m = events[1]
+    assert isinstance(m, MoraleChecked)
+    assert (m.natural, m.total, m.dc, m.passed) == (18, 20, 20, True)
+    assert [(x.value, x.reason) for x in m.modifiers] == [(2, "morale modifier")]
+    assert m.rule == "003 Unit Actions / Diminished"
+    assert s.units["b1"].on_field and s.units["b1"].diminished
+
+
+def test_a_failed_check_shatters_and_the_engaged_hit_it_automatically() -> None:
+    events, s = play(_duel(30), ATTACK, [10, 17])  # 17 + 2 = 19 < 20
+    assert types(events) == ["AttackResolved", "MoraleChecked", "UnitShattered", "AttackResolved"]
+    sh, hit = events[2], events[3]
+    assert isinstance(sh, UnitShattered) and sh.engaged == ("a1",) and sh.zone == "zb"
+    assert isinstance(hit, AttackResolved) and hit.kind == "shatter" and hit.die is None
+    assert (hit.band, hit.damage, hit.health_before, hit.health_after) == ("hit", 10, 20, 10)
+    b1 = s.units["b1"]
+    assert b1.status == "shattered" and (5, 5) not in s.occupied and s.units["a1"].engaged == ()
+
+
+def test_a_shattered_unit_never_acts_again() -> None:
+    _, s = play(_duel(30), ATTACK, [10, 1])
+    _, s = play(s, {"type": "EndTurn", "side": "a"})
+    for order in (
+        {"type": "Move", "unit": "b1", "to": [5, 3]},
+        {"type": "Face", "unit": "b1", "facing": "N"},
+        {"type": "Rest", "unit": "b1"},
+    ):
+        with pytest.raises(RuleViolation) as refused:
+            play(s, order)
+        assert refused.value.rule == "003 Unit Actions / Shattered Units"
+
+
+def test_pursuit_moves_into_the_tile_and_lasts_until_the_end_of_the_next_turn() -> None:
+    _, s = play(_duel(30), ATTACK, [10, 1])
+    events, s = play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    p = events[0]
+    assert isinstance(p, UnitPursued) and p.to == (5, 5) and p.turns == 2
+    assert s.units["a1"].tile == (5, 5) and "pursuing" in s.units["a1"].conditions
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    assert refused.value.rule == "003 Unit Actions / Pursuit"
+    _, s = play(s, {"type": "EndTurn", "side": "a"})  # this turn
+    _, s = play(s, {"type": "EndTurn", "side": "b"})
+    assert "pursuing" in s.units["a1"].conditions
+    _, s = play(s, {"type": "StartRound"}, [20, 1])
+    events, s = play(s, {"type": "EndTurn", "side": "a"})  # its next turn ends
+    assert types(events) == ["ConditionRemoved", "TurnEnded"]
+    assert "pursuing" not in s.units["a1"].conditions
+
+
+def test_pursuit_is_only_for_the_engaged_and_only_this_turn() -> None:
+    _, s = play(_duel(30), ATTACK, [10, 1])
+    _, s = play(s, {"type": "EndTurn", "side": "a"})
+    with pytest.raises(RuleViolation):
+        play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+
+
+def test_an_ability_forces_a_check_on_a_hit_with_its_modifier() -> None:
+    s = make(
+        [unit("a1", "a", 5, 6, abilities=[{"id": "dread", "morale": -3}]),
+         unit("b1", "b", 5, 5), unit("b9", "b", 0, 0)]
+    )  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    events, s = play(s, dict(ATTACK), [10, 20])
+    m = events[1]
+    assert isinstance(m, MoraleChecked) and m.rule == "003 Unit Actions / Morale"
+    assert [(x.value, x.reason) for x in m.modifiers] == [
+        (2, "morale modifier"),
+        (-3, "ability: dread"),
+    ]
+    assert m.total == 19 and not m.passed and s.units["b1"].status == "shattered"
+
+
+def test_the_referee_forces_a_check() -> None:
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5), unit("b9", "b", 0, 0)]))
+    events, s = play(s, {"type": "ForceMoraleCheck", "unit": "b1", "reason": "dragon's roar",
+                         "modifier": -4}, [19])  # fmt: skip
+    m = events[0]
+    assert isinstance(m, MoraleChecked) and m.total == 17 and not m.passed
+    assert s.units["b1"].status == "shattered"
+
+
+def test_zero_health_destroys_by_default_or_shatters_by_option() -> None:
+    events, s = play(_duel(5), ATTACK, [10])
+    assert types(events) == ["AttackResolved", "UnitDestroyed"]
+    assert s.units["b1"].status == "destroyed"
+    events, s = play(_duel(5, {"zero_health": "shatter"}), ATTACK, [10])
+    assert types(events) == ["AttackResolved", "UnitShattered", "AttackResolved"]
+
+
+def test_a_shattered_unit_with_no_working_zone_is_destroyed_by_option() -> None:
+    s = make(
+        [unit("a1", "a", 5, 6), unit("a2", "a", 3, 0), unit("b1", "b", 5, 5, health_now=30),
+         unit("b9", "b", 9, 9)],
+        options={"retreat_blocked": "destroyed"},
+    )  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    events, s = play(s, dict(ATTACK), [10, 1])
+    assert types(events) == ["AttackResolved", "MoraleChecked", "UnitDestroyed"]
+    assert events[2].rule == "003 Battlefield Features / Reinforcement Zones"  # type: ignore[union-attr]
+
+
+def test_a_natural_20_that_would_glance_hits_for_an_abilitys_check_but_a_glance_does_not() -> None:
+    def duel(attack: int):
+        s = make([unit("a1", "a", 5, 6, attack=attack, abilities=[{"id": "dread"}]),
+                  unit("b1", "b", 5, 5, health=100), unit("b9", "b", 0, 0)])  # fmt: skip
+        s = started(s)
+        _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+        return s
+
+    events, _ = play(duel(-10), dict(ATTACK), [20, 20])  # 10 vs 15: glancing, doubled
+    assert types(events) == ["AttackResolved", "MoraleChecked"]
+    events, _ = play(duel(5), dict(ATTACK), [5])  # 10 vs 15: a glancing blow, no check
+    assert types(events) == ["AttackResolved"]
