@@ -1,10 +1,11 @@
 """Battle-level events (any ruleset) and the pure fold that turns a log into state.
 
 A battle's log holds two kinds of events: the battle's own (`BattleCreated`,
-`DiceSeedRevealed`, `BattleUndone`, `RulingRecorded`, `ClientSeedSet`) and its ruleset's. `Timeline`
-folds both: it keeps the decoded events after its start (version 0 or a stored
-snapshot's) and a mark of the state every `snapshot_every` versions, so the state right
-after any version it holds is one mark plus a short fold.
+`DiceSeedRevealed`, `DiceEpochStarted`, `BattleUndone`, `RulingRecorded`,
+`ClientSeedSet`) and its ruleset's. `Timeline` folds both: it keeps the decoded events
+after its start (version 0 or a stored snapshot's) and a mark of the state every
+`snapshot_every` versions, so the state right after any version it holds is one mark
+plus a short fold.
 
 Undo never deletes: `BattleUndone(to_version=t)` at version u sets the game back to
 its state as of version t; events t+1..u-1 stay in the log, marked undone. Battle
@@ -33,8 +34,11 @@ __all__ = [
     "BattleUndone",
     "ClientDicePolicy",
     "ClientSeedSet",
+    "DiceEpochStarted",
+    "DiceIdSpan",
     "DiceSeedRevealed",
     "HistoryNeeded",
+    "ImportedFrom",
     "RulingRecorded",
     "Timeline",
 ]
@@ -56,6 +60,38 @@ class Ancestor(msgspec.Struct, frozen=True, kw_only=True):
     battle_id: str
     version: int
     head_hash: str
+
+
+class DiceIdSpan(msgspec.Struct, frozen=True, kw_only=True):
+    """The battle id the server dice of the versions up to `upto` were derived with."""
+
+    upto: int
+    battle_id: str
+
+
+class ImportedFrom(msgspec.Struct, frozen=True, kw_only=True):
+    """Where an imported battle came from: the exported battle, its head at export and
+    the receipt the export carried (the exporting service's signature of that head,
+    `events.receipts`: checkable against that service's key), and the ids its dice were
+    derived with. The imported log holds the original's events 2..`version` as they were
+    (data, actor, time, command), chained anew under the new id."""
+
+    battle_id: str
+    version: int
+    head_hash: str
+    exported_at: str
+    receipt_key_id: str
+    receipt_signature: str
+    # Server dice derive from the id of the battle that rolled them (domain.dice): those
+    # of versions up to each span's `upto`, from its `battle_id` (a battle imported from
+    # an import holds both). Later dice derive from this battle's own id.
+    dice_ids: tuple[DiceIdSpan, ...] = ()
+
+    def dice_battle_id(self, version: int, own: str) -> str:
+        for span in self.dice_ids:
+            if version <= span.upto:
+                return span.battle_id
+        return own
 
 
 class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="BattleCreated"):
@@ -90,6 +126,14 @@ class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="Battl
     # A fork: every generation, its parent first, then the parent's parent... (a fork made
     # before ancestry was recorded has none: `lineage` falls back to its direct parent).
     ancestry: tuple[Ancestor, ...] = ()
+    # An imported battle (`battle-service import`, POST /battles/import): where from.
+    imported_from: ImportedFrom | None = None
+
+    def dice_battle_id(self, version: int) -> str:
+        """The battle id the server dice of roll counter `version` were derived with."""
+        if self.imported_from is None:
+            return self.battle_id
+        return self.imported_from.dice_battle_id(version, self.battle_id)
 
     def lineage(self) -> tuple[Ancestor, ...]:
         """The ancestry as recorded, or the direct parent of an older fork."""
@@ -109,6 +153,17 @@ class DiceSeedRevealed(BattleEventBase, frozen=True, tag="DiceSeedRevealed"):
     reason: Literal["requested", "battle-over"]
     next_epoch: int | None = None
     next_commitment: str | None = None
+
+
+class DiceEpochStarted(BattleEventBase, frozen=True, tag="DiceEpochStarted"):
+    """A new seed committed without revealing the current one. An imported battle's last
+    seed stayed with the service that exported it: the import commits its own, and every
+    server die from here on derives from it. The dice of the epochs never revealed stay
+    pending."""
+
+    epoch: int
+    commitment: str  # sha256(seed)
+    reason: Literal["imported"] = "imported"
 
 
 class BattleUndone(BattleEventBase, frozen=True, tag="BattleUndone"):
@@ -138,9 +193,23 @@ class ClientSeedSet(BattleEventBase, frozen=True, tag="ClientSeedSet"):
     seed: str
 
 
-BattleEvent = BattleCreated | DiceSeedRevealed | BattleUndone | RulingRecorded | ClientSeedSet
+BattleEvent = (
+    BattleCreated
+    | DiceSeedRevealed
+    | DiceEpochStarted
+    | BattleUndone
+    | RulingRecorded
+    | ClientSeedSet
+)
 BATTLE_EVENT_TYPES = frozenset(
-    {"BattleCreated", "DiceSeedRevealed", "BattleUndone", "RulingRecorded", "ClientSeedSet"}
+    {
+        "BattleCreated",
+        "DiceSeedRevealed",
+        "DiceEpochStarted",
+        "BattleUndone",
+        "RulingRecorded",
+        "ClientSeedSet",
+    }
 )
 # The classes, for the fold: `type(ev) in` a set is a few times cheaper than `isinstance`
 # against a Struct base (StructMeta's instance check is not the C fast path).
@@ -487,6 +556,12 @@ class Timeline:
                     revealed={**meta.revealed, ev.epoch: ev.seed},
                     ended_at=version if ev.reason == "battle-over" else meta.ended_at,
                 ),
+                game,
+            )
+        if isinstance(ev, DiceEpochStarted):
+            commitments = {**meta.commitments, ev.epoch: ev.commitment}
+            return (
+                msgspec.structs.replace(meta, dice_epoch=ev.epoch, commitments=commitments),
                 game,
             )
         if isinstance(ev, BattleUndone):

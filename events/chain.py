@@ -43,6 +43,7 @@ __all__ = [
     "encode_event",
     "event_hash",
     "find_chain_break",
+    "raw_event_hash",
     "seal",
 ]
 
@@ -154,6 +155,35 @@ def _salted_hash(
         actor, audience, battle_id, command_id, msgspec.Raw(data), prev_hash, recorded_at,
         salt, type, version,
     )  # fmt: skip
+    h = _SHA256.copy()
+    h.update(_plain.encode(header))
+    return h.hexdigest()
+
+
+def raw_event_hash(
+    actor: EventActor,
+    audience: str,
+    battle_id: str,
+    command_id: str | None,
+    data: msgspec.Raw,
+    prev_hash: str,
+    recorded_at: str,
+    salt: str | None,
+    type: str,
+    version: int,
+) -> str:
+    """`event_hash` of an event whose data is still the `msgspec.Raw` it was decoded as
+    (an export's line): positional, in the hashed header's order, no copy of the data."""
+    header: _Header | _SaltedHeader
+    if salt is None:
+        header = _Header(
+            actor, audience, battle_id, command_id, data, prev_hash, recorded_at, type, version
+        )
+    else:
+        header = _SaltedHeader(
+            actor, audience, battle_id, command_id, data, prev_hash, recorded_at, salt, type,
+            version,
+        )  # fmt: skip
     h = _SHA256.copy()
     h.update(_plain.encode(header))
     return h.hexdigest()

@@ -18,18 +18,23 @@ The file (`battle-service/export/v1`), one JSON object per line:
 and any receipt the caller kept, each against a public key. The keys come from the
 caller (`GET /keys`, kept beforehand) or, failing that, from the header itself, which
 proves that the file holds together but not that the service wrote it; the report says
-which. Pure: the caller reads the file and hands its lines over.
+which. Pure: the caller reads the file and hands its lines over. The events are not
+kept: each is checked as it is read (events.export_scan), and `combine_scans` joins the
+runs of a file scanned in chunks (events.export_file). `read_export` holds them all, for
+those that need them (replay, import).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from events.envelope import SealedEvent, StoredEvent
+from events.dice_audit import DiceAudit, DiceFailure
+from events.envelope import GENESIS_HASH, SealedEvent, StoredEvent
+from events.export_scan import ChunkScan, line_decoder, scan_lines
 from events.receipts import (
     InvalidReceipt,
     Receipt,
@@ -37,7 +42,7 @@ from events.receipts import (
     load_public_key,
     verify_receipt,
 )
-from events.verify import ReadEvent, audit_log, read_event
+from events.verify import LogAudit, read_event
 
 __all__ = [
     "EXPORT_FORMAT",
@@ -47,9 +52,12 @@ __all__ = [
     "ExportReport",
     "InvalidExport",
     "ReceiptResult",
+    "combine_scans",
     "encode_line",
     "read_export",
+    "read_header",
     "verify_export",
+    "wanted_versions",
 ]
 
 EXPORT_FORMAT = "battle-service/export/v1"
@@ -86,17 +94,6 @@ class ExportHeader(msgspec.Struct, frozen=True, kw_only=True):
     public_keys: list[ExportKey] = []
 
 
-class _Line(ReadEvent, kw_only=True):
-    """An event line (`ReadEvent`: whole or sealed), or the trailer (`receipt` only): one
-    shape, so that each line is decoded once."""
-
-    version: int = 0  # 0: not an event (the trailer, or a line that is neither)
-    audience: str = ""
-    prev_hash: str = ""
-    hash: str = ""
-    receipt: Receipt | None = None  # set on the trailer only
-
-
 class ReceiptResult(msgspec.Struct, frozen=True, kw_only=True):
     source: str  # "trailer" or "kept 0", "kept 1", ...
     version: int
@@ -120,8 +117,8 @@ class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
 
 
 _header_decoder = msgspec.json.Decoder(ExportHeader)
-_line_decoder = msgspec.json.Decoder(_Line)
 _encoder = msgspec.json.Encoder()
+_decode = msgspec.json.Decoder()
 
 
 def encode_line(obj: Any) -> bytes:
@@ -151,7 +148,7 @@ def read_export(
         if receipt is not None:
             raise InvalidExport(n, "a line after the trailer's receipt")
         try:
-            line = _line_decoder.decode(raw)
+            line = line_decoder.decode(raw)
         except msgspec.DecodeError as e:
             raise InvalidExport(n, f"not an event: {e}") from e
         if line.receipt is not None:
@@ -181,6 +178,7 @@ def _check_receipt(
     r: Receipt,
     battle_id: str,
     hashes: dict[int, str],
+    last: int,
     keys: dict[str, Ed25519PublicKey],
 ) -> ReceiptResult:
     def result(ok: bool, detail: str) -> ReceiptResult:
@@ -195,13 +193,16 @@ def _check_receipt(
         verify_receipt(r, key)
     except InvalidReceipt as e:
         return result(False, str(e))
-    held = hashes.get(r.version)
-    if held is None:
-        last = max(hashes, default=0)
+    if r.version > last:
         return result(
             False,
             f"the service signed version {r.version}, but the file ends at version {last}: "
             "it was cut short",
+        )
+    held = hashes.get(r.version)
+    if held is None:  # only the trailer's can be: the kept receipts' versions are asked for
+        return result(
+            False, f"the trailer's receipt names version {r.version}, not the header's head"
         )
     if held != r.head_hash:
         return result(
@@ -212,6 +213,25 @@ def _check_receipt(
     return result(True, f"the service signed the head at version {r.version}")
 
 
+def read_header(lines: Iterator[bytes]) -> tuple[ExportHeader, int]:
+    """The header (the first line that is not blank) and its line number."""
+    for n, raw in enumerate(lines, start=1):
+        if not raw.strip():
+            continue
+        try:
+            header = _header_decoder.decode(raw)
+        except msgspec.DecodeError as e:
+            raise InvalidExport(n, f"not an export header: {e}") from e
+        if header.format != EXPORT_FORMAT:
+            raise InvalidExport(n, f"format {header.format!r} is not {EXPORT_FORMAT!r}")
+        return header, n
+    raise InvalidExport(0, "the file is empty")
+
+
+def wanted_versions(header: ExportHeader, kept: Sequence[Receipt]) -> frozenset[int]:
+    return frozenset({header.version, *(r.version for r in kept)})
+
+
 def verify_export(
     lines: Iterable[bytes],
     *,
@@ -219,36 +239,93 @@ def verify_export(
     kept: Sequence[Receipt] = (),
     progress: Callable[[int], None] | None = None,
 ) -> ExportReport:
-    """Audit an export (see the module docstring). `keys`: the service's public keys as
-    the caller knows them (none: the header's). `kept`: receipts the caller kept from
-    command answers. `progress` is told how many lines were read, now and then."""
+    """Audit an export (see the module docstring) in one pass, holding none of its events.
+    `keys`: the service's public keys as the caller knows them (none: the header's).
+    `kept`: receipts the caller kept from command answers. `progress` is told how many
+    lines were read, now and then."""
 
-    def counted(source: Iterable[bytes]) -> Iterable[bytes]:
+    def counted(source: Iterable[bytes]) -> Iterator[bytes]:
         for n, line in enumerate(source, start=1):
             if progress is not None and n % 65536 == 0:
                 progress(n)
             yield line
 
-    header, events, trailer = read_export(counted(lines))
-    audit = audit_log(events)
+    stream = counted(lines)
+    header, at = read_header(stream)
+    scan = scan_lines(stream, wanted_versions(header, kept))
+    return combine_scans(header, at, [scan], keys=keys, kept=kept)
+
+
+def combine_scans(
+    header: ExportHeader,
+    header_line: int,
+    scans: Iterable[ChunkScan],
+    *,
+    keys: Sequence[Ed25519PublicKey] = (),
+    kept: Sequence[Receipt] = (),
+) -> ExportReport:
+    """The report on an export whose lines after the header were scanned in runs
+    (`scans`, in file order). Raises InvalidExport naming the first unreadable line."""
+    base = header_line
+    last_version, last_hash = 0, GENESIS_HASH
+    brk: tuple[int, str] | None = None
+    trailer: Receipt | None = None
+    events = sealed = client = 0
+    battle_id: str | None = None
+    facts: list[tuple[int, str, bytes]] = []
+    rolls: list[tuple[int, list[dict[str, Any]]]] = []
+    hashes: dict[int, str] = {}
+    for scan in scans:
+        if trailer is not None and scan.first_line:
+            raise InvalidExport(base + scan.first_line, "a line after the trailer's receipt")
+        if scan.invalid is not None:
+            raise InvalidExport(base + scan.invalid[0], scan.invalid[1])
+        events += scan.events
+        sealed += scan.sealed
+        client += scan.client_dice
+        hashes.update(scan.hashes)
+        if scan.trailer is not None:
+            trailer = scan.trailer
+        if brk is None and scan.first_version:
+            if scan.first_version != last_version + 1:
+                brk = (
+                    scan.first_version,
+                    f"version {scan.first_version} follows {last_version}: the log has a gap",
+                )
+            elif scan.first_prev != last_hash:
+                brk = (
+                    scan.first_version,
+                    f"prev_hash of event {scan.first_version} does not match the hash of "
+                    f"event {scan.first_version - 1}",
+                )
+            else:
+                brk = scan.chain_break
+            last_version, last_hash = scan.last_version, scan.last_hash
+            if battle_id is None:
+                battle_id = scan.battle_id
+            facts += scan.facts
+            rolls += scan.server_rolls
+        base += scan.lines
+    audit = _audit(events, sealed, client, brk, battle_id, facts, rolls)
     by_key = {key_fingerprint(k): k for k in keys} if keys else _keys_of(header)
-    hashes = {ev.version: ev.hash for ev in events}
     results = []
     if trailer is None:
         results.append(
             ReceiptResult(source="trailer", version=header.version, ok=False, detail="no receipt")
         )
     else:
-        results.append(_check_receipt("trailer", trailer, header.battle_id, hashes, by_key))
+        results.append(
+            _check_receipt("trailer", trailer, header.battle_id, hashes, last_version, by_key)
+        )
     results += [
-        _check_receipt(f"kept {i}", r, header.battle_id, hashes, by_key) for i, r in enumerate(kept)
+        _check_receipt(f"kept {i}", r, header.battle_id, hashes, last_version, by_key)
+        for i, r in enumerate(kept)
     ]
-    last = events[-1] if events else None
     failure = None
     if not audit.ok:
         failure = f"version {audit.failed_version}: {audit.reason}"
-    elif last is None or (last.version, last.hash) != (header.version, header.head_hash):
-        at = f"version {last.version}" if last else "no event"
+    elif (last_version, last_hash) != (header.version, header.head_hash):
+        at = f"version {last_version}" if events else "no event"
         failure = f"the header names head version {header.version}, the file ends at {at}"
     elif any(not r.ok for r in results):
         bad = next(r for r in results if not r.ok)
@@ -266,4 +343,43 @@ def verify_export(
         keys_from="caller" if keys else "file",
         receipts=results,
         first_failure=failure,
+    )
+
+
+def _audit(
+    events: int,
+    sealed: int,
+    client: int,
+    brk: tuple[int, str] | None,
+    battle_id: str | None,
+    facts: list[tuple[int, str, bytes]],
+    rolls: list[tuple[int, list[dict[str, Any]]]],
+) -> LogAudit:
+    """`events.verify.audit_log`'s report, from what the scans kept of the events."""
+
+    def failed(chain_ok: bool, version: int, reason: str) -> LogAudit:
+        return LogAudit(
+            events_checked=events, chain_ok=chain_ok, dice_ok=False, dice_checked=0,
+            dice_pending=0, client_dice=0, failed_version=version, reason=reason,
+        )  # fmt: skip
+
+    if brk is not None:
+        return failed(False, *brk)
+    dice = DiceAudit()
+    dice.battle_id(battle_id or "")
+    try:
+        for version, type_, data in facts:
+            dice.fact(version, type_, _decode.decode(data))
+        for version, server in rolls:
+            dice.rolls(version, server)
+    except DiceFailure as e:
+        return failed(True, e.version, e.reason)
+    return LogAudit(
+        events_checked=events,
+        chain_ok=True,
+        dice_ok=True,
+        dice_checked=dice.checked,
+        dice_pending=dice.pending,
+        client_dice=client,
+        events_sealed=sealed,
     )

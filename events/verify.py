@@ -20,14 +20,18 @@ them, revealed or not, so a server that ignored a side's seed is caught.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import msgspec
 
-from domain.dice import client_seed_for, commitment, derive_value
 from events.chain import find_chain_break
+from events.dice_audit import (
+    DICE_FACT_TYPES,
+    DiceAudit,
+    DiceFailure,
+    may_hold_rolls,
+    rolls_in_data,
+)
 from events.envelope import EventActor, SealedEvent, StoredEvent
 
 __all__ = ["LogAudit", "ReadEvent", "audit_log", "decode_read", "read_event"]
@@ -99,37 +103,6 @@ class LogAudit(msgspec.Struct, frozen=True, kw_only=True):
         return self.chain_ok and self.dice_ok
 
 
-_READ = frozenset({"BattleCreated", "DiceSeedRevealed", "ClientSeedSet"})
-
-
-def _may_matter(ev: StoredEvent) -> bool:
-    """Whether the audit must decode the event: the dice epochs' and the sides' seeds
-    come from three types, and a die can only be in data whose text holds `roll` or a
-    `\\u` escape (the only other way JSON can spell it). Most events hold neither, and
-    decoding and walking them was most of an audit's time."""
-    return ev.type in _READ or b"roll" in ev.data or b"\\u" in ev.data
-
-
-def _rolls_in(obj: Any) -> Iterator[dict[str, Any]]:
-    """Every roll in `obj`, depth first in document order (a roll before what it holds).
-    A loop over a stack: recursive generators cost most of a long audit's time."""
-    stack = [obj]
-    pop, push = stack.pop, stack.extend
-    while stack:
-        x = pop()
-        t = type(x)
-        if t is dict:
-            if x.get("kind") == "roll":
-                yield x
-            children = [v for v in x.values() if type(v) is dict or type(v) is list]
-        elif t is list:
-            children = [v for v in x if type(v) is dict or type(v) is list]
-        else:
-            continue
-        children.reverse()
-        push(children)
-
-
 def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
     """Check the chain and every die of one battle's complete log (in version order);
     sealed events by their links only."""
@@ -147,138 +120,27 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
         )
     whole = [ev for ev in events if type(ev) is StoredEvent]
     sealed = len(events) - len(whole)
-    decoded = [(ev, _decode.decode(ev.data)) for ev in whole if _may_matter(ev)]
-    commitments: dict[int, str] = {}
-    seeds: dict[int, bytes] = {}
-    for ev, data in decoded:
-        if ev.type == "BattleCreated":
-            commitments[data["dice_epoch"]] = data["dice_commitment"]
-        elif ev.type == "DiceSeedRevealed":
-            epoch, seed_hex = data["epoch"], data["seed"]
-            try:
-                seed = bytes.fromhex(seed_hex)
-            except (TypeError, ValueError):
-                return _dice_failure(
-                    events, ev.version, f"revealed seed of epoch {epoch} is not hex"
-                )
-            if commitments.get(epoch) != commitment(seed):
-                return _dice_failure(
-                    events,
-                    ev.version,
-                    f"the seed revealed for epoch {epoch} does not match its commitment "
-                    f"{commitments.get(epoch)}",
-                )
-            seeds[epoch] = seed
-            if data.get("next_epoch") is not None:
-                commitments[data["next_epoch"]] = data["next_commitment"]
-    side_seeds = _SideSeeds(decoded)
-    checked = pending = client = 0
-    seen: dict[tuple[int, int], tuple[Any, ...]] = {}
-    battle_id = whole[0].battle_id if whole else ""
-    for ev, data in decoded:
-        for roll in _rolls_in(data):
-            values = roll.get("values")
-            if not isinstance(values, list):
-                if roll.get("source") != "server":
-                    continue
-                return _dice_failure(events, ev.version, "a server die is malformed")
-            if roll.get("source") != "server":
-                client += len(values)
-                continue
-            epoch, version, index = roll.get("epoch"), roll.get("version"), roll.get("index")
-            if epoch not in commitments or version is None or index is None:
-                return _dice_failure(events, ev.version, "a server die names no committed epoch")
-            if not isinstance(version, int) or not isinstance(index, int):
-                return _dice_failure(events, ev.version, "a server die is malformed")
-            used = roll.get("client_seed", "")
-            if not side_seeds.used_by(version, used):
-                return _dice_failure(
-                    events,
-                    ev.version,
-                    f"roll {version}/{index} ({roll.get('purpose')}) did not use the client "
-                    f"seeds the sides had set: {side_seeds.expected_sides(version)}",
-                )
-            revealed = seeds.get(epoch)
-            for i, value in enumerate(values):
-                counter = (version, index + i)
-                die = (epoch, roll.get("sides"), value, used, roll.get("purpose"), ev.version)
-                earlier = seen.get(counter)
-                # A later event may quote a die whole (a tactical attack resolved after the
-                # target's reaction repeats the attack roll): the same die, counted once.
-                # Anything else on a used counter, or within one event, is a reuse.
-                if earlier is not None and earlier[:5] == die[:5] and earlier[5] < ev.version:
-                    continue
-                if earlier is not None or version > ev.version:
-                    return _dice_failure(
-                        events,
-                        ev.version,
-                        f"server die ({version}, {index + i}) reuses a roll counter",
-                    )
-                seen[counter] = die
-                if revealed is None:
-                    pending += 1
-                    continue
-                try:
-                    expected = derive_value(
-                        revealed,
-                        battle_id,
-                        version,
-                        index + i,
-                        roll.get("client_seed", ""),
-                        roll["sides"],
-                    )
-                except (KeyError, TypeError, ValueError):
-                    return _dice_failure(events, ev.version, "a server die is malformed")
-                if expected != value:
-                    return _dice_failure(
-                        events,
-                        ev.version,
-                        f"die {index + i} of roll {version} ({roll.get('purpose')}) shows "
-                        f"{value}, but the revealed seed gives {expected}",
-                    )
-                checked += 1
+    dice = DiceAudit()
+    if whole:
+        dice.battle_id(whole[0].battle_id)
+    try:
+        for ev in whole:
+            if ev.type in DICE_FACT_TYPES:
+                dice.fact(ev.version, ev.type, _decode.decode(ev.data))
+        for ev in whole:
+            if ev.type in DICE_FACT_TYPES or may_hold_rolls(ev.data):
+                dice.rolls(ev.version, rolls_in_data(ev.data))
+    except DiceFailure as e:
+        return _dice_failure(events, e.version, e.reason)
     return LogAudit(
         events_checked=len(events),
         chain_ok=True,
         dice_ok=True,
-        dice_checked=checked,
-        dice_pending=pending,
-        client_dice=client,
+        dice_checked=dice.checked,
+        dice_pending=dice.pending,
+        client_dice=dice.client,
         events_sealed=sealed,
     )
-
-
-class _SideSeeds:
-    """The client seeds the sides had set before each version (`ClientSeedSet`)."""
-
-    def __init__(self, decoded: Sequence[tuple[StoredEvent, Any]]) -> None:
-        self._versions: list[int] = []  # versions of the ClientSeedSet events, ascending
-        self._seeds: list[dict[str, str]] = []  # the seeds in force right after each
-        current: dict[str, str] = {}
-        for ev, data in decoded:
-            if ev.type == "ClientSeedSet":
-                current = {**current, str(data.get("side")): str(data.get("seed"))}
-                self._versions.append(ev.version)
-                self._seeds.append(current)
-
-    def expected_sides(self, version: int) -> dict[str, str]:
-        """The sides' seeds in force for a command whose first event is `version`."""
-        at = bisect_left(self._versions, version)  # the seeds set strictly before it
-        return self._seeds[at - 1] if at else {}
-
-    def used_by(self, version: int, client_seed: object) -> bool:
-        """Whether `client_seed`, as a roll recorded it, combines the sides' seeds then."""
-        if not isinstance(client_seed, str):
-            return False
-        sides = self.expected_sides(version)
-        if not sides:
-            return True  # the command's own seed, whatever it was
-        try:
-            combined = _decode.decode(client_seed)
-        except msgspec.DecodeError:
-            return False
-        command = combined.get("command") if isinstance(combined, dict) else None
-        return isinstance(command, str) and client_seed_for(command, sides) == client_seed
 
 
 def _dice_failure(

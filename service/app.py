@@ -30,6 +30,7 @@ from service.export import EXPORT_ROUTES
 from service.fanout import Doorbell, Hub, LocalDoorbell
 from service.forecast.pool import ForecastPool
 from service.forecast.routes import FORECAST_ROUTES
+from service.importing import IMPORT_ROUTES
 from service.integrations import INTEGRATION_ROUTES
 from service.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
 from service.limits import (
@@ -222,6 +223,7 @@ def create_app(
             *INTEGRATION_ROUTES,
             *ORIGIN_ROUTES,
             *EXPORT_ROUTES,
+            *IMPORT_ROUTES,
             *NARRATIVE_ROUTES,
             *FORECAST_ROUTES,
             *TIMELINE_ROUTES,

@@ -1,7 +1,7 @@
 """The `battle-service` command: serve the API, migrate the database, print the OpenAPI
 document, make a signing key, check a receipt offline, upgrade rows older versions
 wrote (sign key rows made before MACs, encrypt seeds stored in clear), and the referee's
-desk (export, verify, replay: service.desk_cli)."""
+desk (export, verify, replay, import: service.desk_cli)."""
 
 from __future__ import annotations
 

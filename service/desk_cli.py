@@ -1,5 +1,6 @@
 """The referee's desk on the command line: `export` a battle from the store, `verify` an
-exported file with nothing else, `replay` it to a version.
+exported file with nothing else, `replay` it to a version, `import` it into the store as
+a new battle (service.importing).
 
 `verify` and `replay` need no server and no database: only the file (and, for `verify`,
 the service's public key as the caller knows it, and receipts it kept). `verify` shows a
@@ -16,9 +17,17 @@ from typing import IO, Any
 
 import msgspec
 
-__all__ = ["COMMANDS", "add_parsers", "export_command", "replay_command", "run", "verify_command"]
+__all__ = [
+    "COMMANDS",
+    "add_parsers",
+    "export_command",
+    "import_command",
+    "replay_command",
+    "run",
+    "verify_command",
+]
 
-COMMANDS = ("export", "verify", "replay")
+COMMANDS = ("export", "verify", "replay", "import")
 
 
 def add_parsers(sub: Any) -> None:
@@ -48,6 +57,12 @@ def add_parsers(sub: Any) -> None:
     replay = sub.add_parser("replay", help="print the state an exported battle had at a version")
     replay.add_argument("file")
     replay.add_argument("--to", type=int, help="the version (default: the file's last)")
+    imported = sub.add_parser(
+        "import",
+        help="verify an exported battle and store it in BATTLE_DB as a new battle (new id, "
+        "new keys: printed once, as POST /battles/import answers them)",
+    )
+    imported.add_argument("file")
 
 
 def run(args: Any) -> int:
@@ -55,6 +70,8 @@ def run(args: Any) -> int:
         return export_command(args.battle_id, args.out)
     if args.command == "verify":
         return verify_command(args.file, args.key, args.receipt)
+    if args.command == "import":
+        return import_command(args.file)
     return replay_command(args.file, args.to)
 
 
@@ -91,6 +108,41 @@ def export_command(battle_id: str, out: str | None) -> int:
     return 0
 
 
+def import_command(file: str) -> int:
+    """Verify `file` and store it in BATTLE_DB as a new battle; print the answer (its id
+    and keys, shown once) as JSON."""
+    from service.app import make_store, service_keys
+    from service.battles import BattleService
+    from service.errors import ServiceError
+    from service.importing import import_battle
+    from service.settings import Settings
+
+    try:
+        body = Path(file).read_bytes()
+    except OSError as e:
+        print(f"{file}: {e}", file=sys.stderr)
+        return 2
+    settings = Settings.from_env()
+
+    async def run() -> Any:
+        store = make_store(settings)
+        keys = service_keys(settings, store)
+        await store.open()
+        try:
+            service = BattleService(store, signing=keys, snapshot_every=0)
+            return await import_battle(service, body, None, None)
+        finally:
+            await store.close()
+
+    try:
+        answer = asyncio.run(run())
+    except ServiceError as e:
+        print(f"import refused: {e}", file=sys.stderr)
+        return 1
+    sys.stdout.write(msgspec.json.format(msgspec.json.encode(answer).decode(), indent=2) + "\n")
+    return 0
+
+
 def _lines(path: Path) -> Iterator[bytes]:
     with path.open("rb") as f:
         yield from f
@@ -101,7 +153,8 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn
 
-    from events.export_format import InvalidExport, verify_export
+    from events.export_file import verify_export_file
+    from events.export_format import InvalidExport
     from events.receipts import InvalidReceipt, load_public_key, parse_receipt
     from service.cli import _text_or_file
 
@@ -112,31 +165,24 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
     except (ValueError, InvalidReceipt) as e:
         print(f"bad argument: {e}", file=sys.stderr)
         return 2
-    total = path.stat().st_size
     console = Console(stderr=True)
     try:
         if console.is_terminal:
+            # Refreshed by the callback, not by rich's own thread: the scan forks its
+            # workers, and a process should not fork while another thread holds a lock.
             with Progress(
                 TextColumn("verifying"), BarColumn(), TextColumn("{task.percentage:>3.0f}%"),
-                console=console, transient=True,
+                console=console, transient=True, auto_refresh=False,
             ) as bar:  # fmt: skip
-                task = bar.add_task("verify", total=total)
-                read = 0
+                task = bar.add_task("verify", total=path.stat().st_size)
 
-                def lines() -> Iterator[bytes]:
-                    nonlocal read
-                    for line in _lines(path):
-                        read += len(line)
-                        yield line
+                def advance(done: int) -> None:
+                    bar.update(task, completed=done)
+                    bar.refresh()
 
-                report = verify_export(
-                    lines(),
-                    keys=public,
-                    kept=kept,
-                    progress=lambda _: bar.update(task, completed=read),
-                )
+                report = verify_export_file(path, keys=public, kept=kept, progress=advance)
         else:
-            report = verify_export(_lines(path), keys=public, kept=kept)
+            report = verify_export_file(path, keys=public, kept=kept)
     except InvalidExport as e:
         print(f"{file}: not a readable export: {e}", file=sys.stderr)
         return 1

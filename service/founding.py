@@ -13,6 +13,11 @@ parent's state right after that version. It gets its own keys, its own dice seed
 own hash chain; the parent is not touched. Its keys may read the parent's log up to that
 version (`service.origin`), so its players can audit how their start came about.
 
+An import (service.importing) is founded the same way, from an export's log: its
+`BattleCreated` is the original's under the new id (with `imported_from`), the
+original's later events follow it, chained anew, and a `DiceEpochStarted` commits the
+new battle's own seed; the receipt answered is of that last event.
+
 `reveal_hidden_on_end` is pinned in `BattleCreated` like `client_dice`: a fork takes the
 parent's unless the fork request sets it.
 """
@@ -27,11 +32,19 @@ from typing import Any, Protocol
 import msgspec
 
 from domain.actors import ALL
-from domain.battle import MAX_GENERATIONS, Ancestor, Battle, BattleCreated, Timeline
+from domain.battle import (
+    MAX_GENERATIONS,
+    Ancestor,
+    Battle,
+    BattleCreated,
+    DiceEpochStarted,
+    ImportedFrom,
+    Timeline,
+)
 from domain.decider import Ruleset
 from domain.rulesets import RULESETS, get_ruleset
 from events.chain import canonical, encode_event, seal
-from events.envelope import AccessKey, EventActor, StoredEvent
+from events.envelope import AccessKey, EventActor, PendingEvent, StoredEvent
 from events.errors import IdempotencyMismatch, VersionConflict
 from events.store import EventStore
 from service.auth import KeyRing, Principal, hash_key, mint_key
@@ -43,11 +56,13 @@ from service.schemas import (
     BattleKeys,
     CreateBattleRequest,
     ForkBattleRequest,
+    ImportedFromOut,
 )
+from service.sealing import draw_salts
 from service.secrets_at_rest import SecretBox
 from service.signing import ServiceKeys
 
-__all__ = ["FoundingHost", "ancestry_out", "create_battle", "fork_battle"]
+__all__ = ["Founding", "FoundingHost", "ancestry_out", "create_battle", "fork_battle", "found_once"]
 
 
 class _LoadedBattle(Protocol):
@@ -109,7 +124,7 @@ def _created_name(commit: str) -> str:
     return f"created:{commit}"
 
 
-class _Founding(msgspec.Struct, kw_only=True):
+class Founding(msgspec.Struct, kw_only=True):
     """A battle about to be founded: its first event but for the id and the seed."""
 
     ruleset: Ruleset[Any, Any, Any, Any, Any]
@@ -124,6 +139,15 @@ class _Founding(msgspec.Struct, kw_only=True):
     forked_head_hash: str | None = None  # the hash of the parent's event `forked_at`
     ancestry: tuple[Ancestor, ...] = ()  # every generation, the parent first
     fork_base: Any = None  # the parent's game at `forked_at`
+    # An import (service.importing): the original's first dice epoch and commitment (its
+    # revealed seeds must match them), where it came from, and its events after the
+    # first, chained anew after the new `BattleCreated`; then a `DiceEpochStarted` of
+    # `next_epoch` commits this battle's own seed.
+    dice_epoch: int = 1
+    dice_commitment: str | None = None
+    imported_from: ImportedFrom | None = None
+    imported: list[StoredEvent] = []
+    next_epoch: int = 0
 
 
 def ancestry_out(ancestry: tuple[Ancestor, ...]) -> list[AncestorOut]:
@@ -141,7 +165,7 @@ async def create_battle(
 ) -> BattleCreatedResponse:
     """A new battle under `req.ruleset` with `req.setup`."""
 
-    async def prepare() -> _Founding:
+    async def prepare() -> Founding:
         ruleset = get_ruleset(req.ruleset)
         if ruleset is None:
             raise NotFound(
@@ -157,7 +181,7 @@ async def create_battle(
         except msgspec.ValidationError as e:
             raise BadRequest(f"invalid setup: {e}", code="invalid-setup") from e
         ruleset.initial_state(setup, options)  # raises InvalidSetup before anything is stored
-        return _Founding(
+        return Founding(
             ruleset=ruleset,
             title=req.title,
             options=msgspec.to_builtins(options),
@@ -169,7 +193,7 @@ async def create_battle(
 
     # The hash is taken before the setup is checked: a setup nested too deeply is a 400.
     request_hash = hashlib.sha256(read_json(canonical, {"create": req}, "the setup")).hexdigest()
-    return await _found_once(service, "", request_hash, idempotency_key, integration_id, prepare)
+    return await found_once(service, "", request_hash, idempotency_key, integration_id, prepare)
 
 
 async def fork_battle(
@@ -187,7 +211,7 @@ async def fork_battle(
     if principal.actor.role != "referee":
         raise Forbidden("only the battle's referee may fork it", code="referee-only")
 
-    async def prepare() -> _Founding:
+    async def prepare() -> Founding:
         parent = await service.loaded(parent_id)
         current = parent.timeline.version
         if not 1 <= req.at_version <= current:
@@ -210,7 +234,7 @@ async def fork_battle(
                 "an earlier generation",
                 code="fork-too-deep",
             )
-        return _Founding(
+        return Founding(
             ruleset=parent.ruleset,
             title=req.title if req.title is not None else created.title,
             options=created.options,
@@ -226,20 +250,22 @@ async def fork_battle(
         )
 
     request_hash = hashlib.sha256(canonical({"fork": req, "parent": parent_id})).hexdigest()
-    return await _found_once(
+    return await found_once(
         service, f"fork\n{parent_id}\n", request_hash, idempotency_key,
         principal.integration_id, prepare,
     )  # fmt: skip
 
 
-async def _found_once(
+async def found_once(
     service: FoundingHost,
     scope: str,
     request_hash: str,
     idempotency_key: str | None,
     integration_id: str | None,
-    prepare: Callable[[], Awaitable[_Founding]],
+    prepare: Callable[[], Awaitable[Founding]],
 ) -> BattleCreatedResponse:
+    """Found the battle `prepare` describes, once per Idempotency-Key (within `scope` and
+    the integration): a retry is answered as the first request was."""
     battle_id = str(uuid.uuid4())
     if idempotency_key is not None:
         # Whoever repeats the key gets the battle's keys: it must be unguessable. One
@@ -277,7 +303,12 @@ async def _created(
     if not first:
         return None
     created = msgspec.json.decode(first[0].data, type=BattleCreated)
-    saved = await service.store.load_secret(battle_id, _created_name(created.dice_commitment))
+    commit = created.dice_commitment
+    if created.imported_from is not None:  # its own seed: committed after the original's log
+        at = created.imported_from.version + 1
+        epoch = await service.store.read(battle_id, after=at - 1, upto=at)
+        commit = msgspec.json.decode(epoch[0].data, type=DiceEpochStarted).commitment
+    saved = await service.store.load_secret(battle_id, _created_name(commit))
     if saved is None:  # deleted on upgrade: older versions kept it, keys in clear
         raise IdempotencyMismatch(
             f"Idempotency-Key {idempotency_key} created battle {battle_id}, whose answer is "
@@ -296,7 +327,7 @@ async def _created(
 
 async def _found(
     service: FoundingHost,
-    f: _Founding,
+    f: Founding,
     battle_id: str,
     request_hash: str | None,
     idempotency_key: str | None,
@@ -312,13 +343,14 @@ async def _found(
         setup=f.setup,
         sides=f.sides,
         client_dice=f.client_dice,
-        dice_epoch=1,
-        dice_commitment=commit,
+        dice_epoch=f.dice_epoch,
+        dice_commitment=f.dice_commitment or commit,
         forked_from=f.forked_from,
         forked_at=f.forked_at,
         forked_head_hash=f.forked_head_hash,
         reveal_hidden_on_end=f.reveal_hidden_on_end,
         ancestry=f.ancestry,
+        imported_from=f.imported_from,
     )
     keys = BattleKeys(
         referee=mint_key(), observer=mint_key(), sides={s: mint_key() for s in f.sides}
@@ -342,11 +374,14 @@ async def _found(
         actor=EventActor(role="creator"),
         command_id=None,
     )
+    if f.imported_from is not None:
+        pending += _rechain(pending[0], f.imported, f.next_epoch, commit, service.now())
+    head = pending[-1]
     response = BattleCreatedResponse(
         battle_id=battle_id,
         ruleset=f.ruleset.id,
         ruleset_version=f.ruleset.version,
-        version=1,
+        version=head.version,
         dice_commitment=commit,
         keys=keys,
         integration_id=integration_id,
@@ -354,7 +389,8 @@ async def _found(
         forked_at=f.forked_at,
         forked_head_hash=f.forked_head_hash,
         ancestry=ancestry_out(f.ancestry),
-        receipt=service.signing.receipt(battle_id, 1, pending[0].hash),
+        imported_from=_imported_out(f.imported_from),
+        receipt=service.signing.receipt(battle_id, head.version, head.hash),
     )
     if request_hash is not None and idempotency_key is not None:
         # Kept beside the seed, named by this attempt's commitment: if a concurrent
@@ -371,5 +407,38 @@ async def _found(
     service.keys.remember(records)
     timeline = Timeline(f.ruleset, fork_base=f.fork_base)
     timeline.extend_decoded([created])
+    timeline.extend(p.data for p in pending[1:])
     service.adopt(battle_id, f.ruleset, timeline, stored, {commit: seed})
     return response
+
+
+def _imported_out(origin: ImportedFrom | None) -> ImportedFromOut | None:
+    if origin is None:
+        return None
+    return ImportedFromOut(
+        battle_id=origin.battle_id, version=origin.version, head_hash=origin.head_hash
+    )
+
+
+def _rechain(
+    created: PendingEvent, events: list[StoredEvent], epoch: int, commit: str, now: str
+) -> list[PendingEvent]:
+    """An import's events after its `BattleCreated`: the original's (type, data, audience,
+    time, actor, command as they were; a fresh salt for each hidden one), chained under
+    the new id, then the `DiceEpochStarted` that commits this battle's own seed."""
+    out: list[PendingEvent] = []
+    prev_version, prev_hash = created.version, created.hash
+    for ev in events:
+        out += seal(
+            battle_id=created.battle_id, prev_version=prev_version, prev_hash=prev_hash,
+            items=[(ev.type, ev.data, ev.audience)], recorded_at=ev.recorded_at,
+            actor=ev.actor, command_id=ev.command_id, salts=draw_salts([ev.audience]),
+        )  # fmt: skip
+        prev_version, prev_hash = out[-1].version, out[-1].hash
+    started = DiceEpochStarted(epoch=epoch, commitment=commit)
+    out += seal(
+        battle_id=created.battle_id, prev_version=prev_version, prev_hash=prev_hash,
+        items=[("DiceEpochStarted", encode_event(started), ALL)], recorded_at=now,
+        actor=EventActor(role="creator"), command_id=None,
+    )  # fmt: skip
+    return out

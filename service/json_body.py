@@ -34,6 +34,7 @@ from service.errors import BadRequest
 __all__ = [
     "COMMAND_BODY_MAX",
     "CREATE_BODY_MAX",
+    "IMPORT_BODY_MAX",
     "SMALL_BODY_MAX",
     "UNREADABLE",
     "VERIFY_BODY_MAX",
@@ -52,6 +53,7 @@ T = TypeVar("T")
 # command is far smaller, but a skirmish RaiseArmy may describe many attack profiles.
 # Everything else (a fork, an integration, a dice reveal) is a few short fields.
 CREATE_BODY_MAX = 1024 * 1024  # POST /battles
+IMPORT_BODY_MAX = 32 * 1024 * 1024  # POST /battles/import: an export (about 50,000 events)
 COMMAND_BODY_MAX = 256 * 1024  # POST /battles/{id}/commands
 VERIFY_BODY_MAX = 128 * 1024  # POST /battles/{id}/verify: up to MAX_RECEIPTS receipts
 SMALL_BODY_MAX = 16 * 1024  # every other route (the app's default)

@@ -316,7 +316,7 @@ def limit_middleware(settings: Settings) -> list[RateLimits]:
         "hour",
         "battles",
         identifier_for_request=client_address,
-        check_throttle_handler=_anonymous_creation("/battles"),
+        check_throttle_handler=_anonymous_creation("/battles", "/battles/import"),
     )
     add(
         settings.limit_integrations_per_address,
@@ -334,9 +334,9 @@ def _forecast(request: Request[Any, Any, Any]) -> bool:
     return request.method == "POST" and request.url.path.endswith("/forecast") and _has_key(request)
 
 
-def _anonymous_creation(path: str) -> Any:
+def _anonymous_creation(*paths: str) -> Any:
     def check(request: Request[Any, Any, Any]) -> bool:
-        return request.method == "POST" and request.url.path == path and not _has_key(request)
+        return request.method == "POST" and request.url.path in paths and not _has_key(request)
 
     return check
 

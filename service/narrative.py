@@ -14,7 +14,7 @@ with its reason. Rendered as JSON or Markdown (`service.narrative_markdown`).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, get_args
 
 import msgspec
@@ -32,7 +32,9 @@ __all__ = [
     "NarrativeDie",
     "NarrativeEntry",
     "NarrativeEvent",
+    "citations",
     "narrate",
+    "tell",
 ]
 
 _MAX_CHANGES = 40  # per entry: past this, the entry says how many more there were
@@ -121,9 +123,7 @@ def _summary(data: Any) -> str:
         return ""
     parts = []
     for k, v in data.items():
-        if k in ("rule", "reason", "modifiers") or (
-            isinstance(v, dict) and v.get("kind") == "roll"
-        ):
+        if k in _TOLD_APART or (isinstance(v, dict) and v.get("kind") == "roll"):
             continue
         if isinstance(v, str | int | float | bool) or v is None:
             parts.append(f"{k}={v}")
@@ -133,7 +133,9 @@ def _summary(data: Any) -> str:
     return text if len(text) <= _SUMMARY_CHARS else text[: _SUMMARY_CHARS - 1] + "…"
 
 
-def _die(roll: dict[str, Any], battle_id: str, revealed: dict[int, str]) -> NarrativeDie:
+def _die(
+    roll: dict[str, Any], dice_id: Callable[[int], str], revealed: dict[int, str]
+) -> NarrativeDie:
     values = [v for v in roll.get("values", []) if isinstance(v, int)]
     source = str(roll.get("source", ""))
     status = "table"
@@ -146,7 +148,7 @@ def _die(roll: dict[str, Any], battle_id: str, revealed: dict[int, str]) -> Narr
                 expected = [
                     derive_value(
                         bytes.fromhex(seed),
-                        battle_id,
+                        dice_id(roll["version"]),
                         roll["version"],
                         roll["index"] + i,
                         roll.get("client_seed", ""),
@@ -166,7 +168,7 @@ def _die(roll: dict[str, Any], battle_id: str, revealed: dict[int, str]) -> Narr
     )
 
 
-def _citations(ruleset: Any) -> dict[str, str]:
+def citations(ruleset: Any) -> dict[str, str]:
     """Event type -> the seed section its class's docstring opens with (`[Attacks]: ...`),
     for events that cite their rule there rather than in a `rule` field."""
     found = _CITED.get(ruleset.id)
@@ -181,7 +183,7 @@ def _citations(ruleset: Any) -> dict[str, str]:
 
 
 def _event(
-    out: EventOut, battle_id: str, revealed: dict[int, str], cited: dict[str, str]
+    out: EventOut, dice_id: Callable[[int], str], revealed: dict[int, str], cited: dict[str, str]
 ) -> NarrativeEvent:
     data = msgspec.json.decode(out.data)
     rules, reasons, modifiers = [cited[out.type]] if out.type in cited else [], [], []
@@ -200,7 +202,7 @@ def _event(
         rules=list(dict.fromkeys(rules)),
         reasons=list(dict.fromkeys(reasons)),
         modifiers=modifiers,
-        dice=[_die(r, battle_id, revealed) for r in _rolls(data)],
+        dice=[_die(r, dice_id, revealed) for r in _rolls(data)],
     )
 
 
@@ -224,37 +226,113 @@ def _command_of(ev: EventOut) -> tuple[Any, ...]:
     return (ev.recorded_at, ev.actor.role, ev.actor.side)
 
 
-def _groups(events: list[EventOut | SealedEventOut]) -> Iterator[list[EventOut | SealedEventOut]]:
-    """Runs of events of one command (hidden ones: runs of hidden events)."""
+def _same(a: EventOut | SealedEventOut, b: EventOut | SealedEventOut) -> bool:
+    """Whether two neighbouring events belong to one entry: one command's, or both hidden."""
+    if isinstance(a, SealedEventOut) or isinstance(b, SealedEventOut):
+        return isinstance(a, SealedEventOut) and isinstance(b, SealedEventOut)
+    return _command_of(a) == _command_of(b)
+
+
+_BACK = 64  # events read per step when looking for where a command begins
+_PAGE = 1000  # events read per step going forward
+
+
+async def _command_start(service: BattleService, battle_id: str, actor: Actor, version: int) -> int:
+    """The first version of the entry (command, or run of hidden events) that holds
+    `version`, as `actor` reads the log."""
+    page = await service.events(battle_id, actor, version - 1, 1)
+    if not page.events:
+        return version
+    start, first = version, page.events[0]
+    while start > 1:
+        lo = max(0, start - 1 - _BACK)
+        before = (await service.events(battle_id, actor, lo, start - 1 - lo)).events
+        for ev in reversed(before):
+            if not _same(ev, first):
+                return start
+            start, first = ev.version, ev
+        if not before:
+            break
+    return start
+
+
+async def _groups(
+    service: BattleService, battle_id: str, actor: Actor, start: int, end: int
+) -> AsyncIterator[list[EventOut | SealedEventOut]]:
+    """The entries' runs of events from version `start` (the first of its command) on,
+    up to and including the whole command that holds version `end`. A command's events
+    are never split, not by the pages of the log nor by `end`."""
     run: list[EventOut | SealedEventOut] = []
-    for ev in events:
-        if run:
-            last = run[-1]
-            same = (isinstance(ev, SealedEventOut) and isinstance(last, SealedEventOut)) or (
-                isinstance(ev, EventOut)
-                and isinstance(last, EventOut)
-                and _command_of(ev) == _command_of(last)
-            )
-            if not same:
+    after = start - 1
+    while True:
+        page = await service.events(battle_id, actor, after, _PAGE)
+        if not page.events:
+            break
+        for ev in page.events:
+            if run and not _same(run[-1], ev):
                 yield run
                 run = []
-        run.append(ev)
+                if ev.version > end:
+                    return
+            run.append(ev)
+        after = page.events[-1].version
     if run:
         yield run
+
+
+def tell(
+    group: Sequence[EventOut | SealedEventOut],
+    before: Any,
+    after: Any,
+    dice_id: Callable[[int], str],
+    revealed: dict[int, str],
+    cited: dict[str, str],
+) -> NarrativeEntry:
+    """One entry: a command's events (or a run of hidden ones), told with the reader's
+    view of the state `before` its first and `after` its last; `dice_id` gives the battle
+    id a server die of a version derived from, `revealed` the seeds by epoch, `cited` the
+    sections the ruleset's event types cite (`citations`)."""
+    first, last = group[0], group[-1]
+    changes: list[NarrativeChange] = []
+    _diff(before, after, "", changes)
+    if isinstance(first, EventOut):
+        events = [_event(e, dice_id, revealed, cited) for e in group if isinstance(e, EventOut)]
+        who = (first.actor.role, first.actor.side, first.command_id, first.recorded_at)
+    else:
+        events = [
+            NarrativeEvent(version=e.version, type="", summary="hidden from you", hidden=True)
+            for e in group
+        ]
+        who = ("", None, None, "")
+    return NarrativeEntry(
+        first_version=first.version,
+        last_version=last.version,
+        role=who[0],
+        side=who[1],
+        command_id=who[2],
+        recorded_at=who[3],
+        events=events,
+        changes=changes[:_MAX_CHANGES],
+        changes_left_out=max(0, len(changes) - _MAX_CHANGES),
+    )
 
 
 async def narrate(
     service: BattleService, battle_id: str, actor: Actor, start: int, end: int | None, limit: int
 ) -> Narrative:
     """The narrative of versions `start..end` (end: the current one) as `actor` reads it,
-    at most `limit` entries."""
+    at most `limit` entries. Whole commands only: `start` moves back to the first event
+    of its command and `end` on to the last of its own; the answer's `from_version` and
+    `to_version` say what it covers."""
     loaded = await service.loaded(battle_id)
     head = loaded.battle.version
     end = head if end is None else min(end, head)
+    if 1 < start <= end:
+        start = await _command_start(service, battle_id, actor, start)
     revealed = loaded.battle.meta.revealed
-    cited = _citations(loaded.ruleset)
+    dice_id = loaded.battle.meta.created.dice_battle_id  # an import's dice: the original id
+    cited = citations(loaded.ruleset)
     entries: list[NarrativeEntry] = []
-    after = start - 1
     next_from: int | None = None
     views: dict[int, Any] = {}
 
@@ -267,50 +345,20 @@ async def narrate(
             )
         return views[version]
 
-    while after < end and next_from is None:
-        page = await service.events(battle_id, actor, after, min(1000, end - after))
-        if not page.events:
-            break
-        for group in _groups([e for e in page.events if e.version <= end]):
+    if start <= end:
+        async for group in _groups(service, battle_id, actor, start, end):
             if len(entries) == limit:
                 next_from = group[0].version
                 break
             first, last = group[0], group[-1]
-            changes: list[NarrativeChange] = []
-            _diff(await view_at(first.version - 1), await view_at(last.version), "", changes)
-            if isinstance(first, EventOut):
-                events = [
-                    _event(e, battle_id, revealed, cited) for e in group if isinstance(e, EventOut)
-                ]
-                who = (first.actor.role, first.actor.side, first.command_id, first.recorded_at)
-            else:
-                events = [
-                    NarrativeEvent(
-                        version=e.version, type="", summary="hidden from you", hidden=True
-                    )
-                    for e in group
-                ]
-                who = ("", None, None, "")
-            entries.append(
-                NarrativeEntry(
-                    first_version=first.version,
-                    last_version=last.version,
-                    role=who[0],
-                    side=who[1],
-                    command_id=who[2],
-                    recorded_at=who[3],
-                    events=events,
-                    changes=changes[:_MAX_CHANGES],
-                    changes_left_out=max(0, len(changes) - _MAX_CHANGES),
-                )
-            )
-        after = page.events[-1].version
+            before, after = await view_at(first.version - 1), await view_at(last.version)
+            entries.append(tell(group, before, after, dice_id, revealed, cited))
     return Narrative(
         battle_id=battle_id,
         ruleset=loaded.battle.meta.created.ruleset,
         version=head,
         from_version=start,
-        to_version=end,
+        to_version=max(end, entries[-1].last_version) if next_from is None and entries else end,
         entries=entries,
         next_from=next_from,
     )

@@ -25,6 +25,7 @@ __all__ = [
     "EventPage",
     "ForkBattleRequest",
     "Health",
+    "ImportedFromOut",
     "IntegrationCreatedResponse",
     "OriginEventPage",
     "PublicKeyOut",
@@ -106,6 +107,14 @@ class AncestorOut(msgspec.Struct, kw_only=True):
     head_hash: str  # the hash of its event at that version
 
 
+class ImportedFromOut(msgspec.Struct, kw_only=True):
+    """An imported battle's origin: the exported battle and its head at export."""
+
+    battle_id: str
+    version: int
+    head_hash: str
+
+
 class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     battle_id: str
     ruleset: str
@@ -120,7 +129,9 @@ class BattleCreatedResponse(msgspec.Struct, kw_only=True):
     forked_head_hash: str | None = None  # a fork: the hash of the parent's event forked_at
     # a fork: every generation, the parent first (a fork of a fork: then the grandparent...)
     ancestry: list[AncestorOut] = []
-    receipt: Receipt  # the service's signature of the battle's head at version 1
+    # an import (POST /battles/import): the battle it was exported from, and its head then
+    imported_from: ImportedFromOut | None = None
+    receipt: Receipt  # the service's signature of the battle's head (version 1 unless imported)
 
 
 class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -76,6 +76,9 @@ _CONFIG = SchemathesisConfig.from_dict(
         }
     }
 )
+# POST /battles/import takes an export as JSON Lines (`application/jsonl`): sent as the
+# text schemathesis makes of the schema's string, as any text body is.
+schemathesis.serializer.alias("application/jsonl", "text/plain")
 # The WebSocket routes are documented for readers (service.openapi_polish) but are upgrades
 # schemathesis cannot make: tests/e2e/test_streams.py checks them.
 schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app, config=_CONFIG)

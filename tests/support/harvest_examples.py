@@ -7,7 +7,8 @@ document. Nothing in it is written by hand:
 - each ruleset's rule tests (tests/unit/<ruleset>) run with the ruleset's `decide` and
   `decide_folded` recorded: every command they accepted and every event they returned;
 - a battle is played through the app (in process, on a temporary SQLite file) for the
-  commands and events every battle has (creation, undo, rulings, dice, client seeds).
+  commands and events every battle has (creation, undo, rulings, dice, client seeds),
+  then exported and imported (the import's own dice epoch).
 
 Of each type the shortest example is kept (then the first in JSON order), and the one
 already in the file stays while it still decodes and is no longer: a battle's ids, seeds
@@ -135,8 +136,20 @@ def _battle_level(out: Collected) -> None:
                 assert r.status_code == 200, r.text
                 if command["type"] != "RollForPriority":  # the ruleset's own: harvested above
                     out.add(BATTLE, "commands", command)
-            events = http.get(
-                f"/battles/{battle}/events", headers={"Authorization": f"Bearer {keys['referee']}"}
+            referee = {"Authorization": f"Bearer {keys['referee']}"}
+            events = http.get(f"/battles/{battle}/events", headers=referee).json()["events"]
+            # An import of that battle: its own seed committed (DiceEpochStarted).
+            export = http.get(f"/battles/{battle}/export", headers=referee)
+            imported = http.post(
+                "/battles/import",
+                content=export.content,
+                headers={"Content-Type": "application/jsonl"},
+            )
+            assert imported.status_code == 201, imported.text
+            copy = imported.json()
+            events += http.get(
+                f"/battles/{copy['battle_id']}/events",
+                headers={"Authorization": f"Bearer {copy['keys']['referee']}"},
             ).json()["events"]
     battle_events = {str(t.tag) for t in msgspec.inspect.type_info(BattleEvent).types}  # type: ignore[attr-defined]
     for event in events:

@@ -1,0 +1,256 @@
+"""The fast paths of `battle-service verify` give what the plain audit gives.
+
+`rolls_in_data` reads rolls by pattern only when the pattern accounts for every `"roll"`
+in the text; `verify_export_file` cuts a file into chunks scanned in other processes and
+links them afterwards. Each is checked against the straightforward reading: a generic
+decode and walk, and one pass over the whole file."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.dice import Roll, commitment, derive_value
+from events import export_file
+from events.chain import canonical, encode_event, seal
+from events.dice_audit import _walk, rolls_in_data, server_rolls_in_data
+from events.envelope import GENESIS_HASH, EventActor, StoredEvent
+from events.export_file import verify_export_file
+from events.export_format import (
+    EXPORT_FORMAT,
+    ExportHeader,
+    ExportReader,
+    InvalidExport,
+    encode_line,
+    verify_export,
+)
+from service.sealing import event_out
+
+SEED = bytes(range(32))
+B = "battle-scan"
+
+texts = st.lists(st.sampled_from(["a", '"', "\\", "roll", "{", "é", "\n", " "]), max_size=6).map(
+    "".join
+)
+
+
+@st.composite
+def rolls(draw: Any) -> Any:
+    server = draw(st.booleans())
+    return Roll(
+        sides=draw(st.integers(1, 20)),
+        values=tuple(draw(st.lists(st.integers(1, 20), max_size=3))),
+        purpose=draw(texts),
+        source="server" if server else "client",
+        epoch=1 if server else None,
+        version=draw(st.integers(1, 9)) if server else None,
+        index=draw(st.integers(0, 9)) if server else None,
+        client_seed=draw(texts),
+    )
+
+
+@st.composite
+def event_data(draw: Any) -> bytes:
+    """An event's data holding rolls the way events hold them, or spelled otherwise."""
+    leaf = st.one_of(rolls(), texts, st.integers(), st.just("roll"))
+    tree = st.recursive(
+        leaf,
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(["a", "b"]), inner)
+        ),
+        max_leaves=6,
+    )
+    body = draw(st.dictionaries(st.sampled_from(["die", "dice", "x", "roll"]), tree, max_size=3))
+    how = draw(st.sampled_from(["msgspec", "sorted", "escaped", "spaced"]))
+    if how == "msgspec":
+        return msgspec.json.encode(body)
+    if how == "sorted":
+        return canonical(body)
+    text = msgspec.json.encode(body)
+    if how == "escaped":
+        return text.replace(b'"roll"', b'"\\u0072oll"')
+    return text.replace(b'"kind":"roll"', b'"kind": "roll"')
+
+
+@settings(max_examples=400, deadline=None)
+@given(event_data())
+def test_rolls_found_by_pattern_are_the_rolls_a_walk_finds(data: bytes) -> None:
+    walked = list(_walk(msgspec.json.decode(data)))
+    assert rolls_in_data(data) == walked
+    server = [r for r in walked if r.get("source") == "server"]
+    table = sum(
+        len(r["values"])
+        for r in walked
+        if r.get("source") != "server" and isinstance(r.get("values"), list)
+    )
+    assert server_rolls_in_data(data) == (table, server)
+
+
+def test_a_roll_with_a_second_tag_is_read_whole() -> None:
+    """`"kind":"roll"` twice in one object: the last wins in a decode, so it is no roll;
+    the pattern does not match it and the count falls back to the walk."""
+    data = b'{"d":{"kind":"roll","sides":6,"values":[1],"kind":"x"}}'
+    assert rolls_in_data(data) == []
+    assert server_rolls_in_data(data) == (0, [])
+
+
+def _export(
+    path: Path,
+    n: int,
+    *,
+    tamper: int | None = None,
+    garble: int | None = None,
+    rebase: int | None = None,
+    escaped: int | None = None,
+) -> None:
+    """An export of `n` events: a creation, then commands rolling server and table dice,
+    then the seed revealed. `tamper`: that event's die changed after hashing (its hash no
+    longer holds); `garble`: that line is not JSON; `rebase`: the events from that version
+    on chained after a foreign hash (each holds, the link to the one before does not);
+    `escaped`: that event's die is wrong and its tag spelled `"\\u0072oll"`, hashed so."""
+    created = {"dice_epoch": 1, "dice_commitment": commitment(SEED)}
+    items: list[tuple[str, bytes, str]] = [("BattleCreated", canonical(created), "all")]
+    for v in range(2, n):
+        die = Roll(
+            sides=6, values=(derive_value(SEED, B, v, 0, "", 6),), purpose=f"roll {v}",
+            source="server", epoch=1, version=v, index=0,
+        )  # fmt: skip
+        table = Roll(sides=6, values=(1, 2), purpose="table", source="client")
+        data = encode_event(die) if v % 2 else b"{}"
+        items.append(
+            ("Rolled", b'{"die":' + data + b',"table":' + encode_event(table) + b"}", "all")
+        )
+    if escaped is not None:
+        type_, data, audience = items[escaped - 1]
+        data = data.replace(b'"values":[', b'"values":[9,', 1).replace(b'"roll"', b'"\\u0072oll"')
+        data = data.replace(b"roll ", b"die ")  # no `roll` left in its text
+        items[escaped - 1] = (type_, data, audience)
+    revealed = {"epoch": 1, "seed": SEED.hex(), "reason": "battle-over"}
+    items.append(("DiceSeedRevealed", canonical(revealed), "all"))
+    cut = len(items) if rebase is None else rebase - 1
+    pending = seal(
+        battle_id=B, prev_version=0, prev_hash=GENESIS_HASH, items=items[:cut],
+        recorded_at="2026-01-01T00:00:00.000Z", actor=EventActor(role="referee"),
+        command_id=None,
+    )  # fmt: skip
+    pending += seal(
+        battle_id=B, prev_version=cut, prev_hash="f" * 64, items=items[cut:],
+        recorded_at="2026-01-01T00:00:00.000Z", actor=EventActor(role="referee"),
+        command_id=None,
+    )  # fmt: skip
+    lines = []
+    for p in pending:
+        line = encode_line(event_out(StoredEvent(position=p.version, **msgspec.structs.asdict(p))))
+        if p.version == tamper:
+            line = line.replace(b'"values":[', b'"values":[7,', 1)
+        if p.version == garble:
+            line = b"{not json\n"
+        lines.append(line)
+    header = ExportHeader(
+        format=EXPORT_FORMAT, battle_id=B, ruleset="quickstart", version=pending[-1].version,
+        head_hash=pending[-1].hash, reader=ExportReader(role="referee"), exported_at="now",
+    )  # fmt: skip
+    path.write_bytes(encode_line(header) + b"\n" + b"".join(lines))
+
+
+@pytest.fixture
+def small_chunks(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(export_file, "_CHUNK", 4096)  # many chunks of a small file
+
+
+def _both(path: Path) -> tuple[Any, Any, Any]:
+    with path.open("rb") as f:
+        one = verify_export(f)
+    return (
+        one,
+        verify_export_file(path, workers=1),
+        verify_export_file(path, workers=2),
+    )
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_chunks_scanned_apart_report_what_one_pass_reports(tmp_path: Path) -> None:
+    path = tmp_path / "e.jsonl"
+    _export(path, 120)
+    one, alone, parallel = _both(path)
+    assert one == alone == parallel
+    assert (one.chain_ok, one.dice_ok) == (True, True)
+    assert (one.events_checked, one.dice_checked, one.client_dice) == (120, 59, 2 * 118)
+    assert not one.ok and one.receipts[0].detail == "no receipt"  # this file has none
+
+
+@pytest.mark.usefixtures("small_chunks")
+@pytest.mark.parametrize("version", [2, 61, 119])
+def test_a_die_changed_in_any_chunk_is_named(tmp_path: Path, version: int) -> None:
+    path = tmp_path / "e.jsonl"
+    _export(path, 120, tamper=version + (version + 1) % 2)  # an event with a server die
+    reports = _both(path)
+    assert reports[0] == reports[1] == reports[2]
+    assert reports[0].chain_ok is False
+    assert reports[0].first_failure.startswith(f"version {version + (version + 1) % 2}:")
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_a_die_spelled_with_escapes_is_still_checked(tmp_path: Path) -> None:
+    path = tmp_path / "e.jsonl"
+    _export(path, 120, escaped=77)
+    assert b"\\u0072oll" in path.read_bytes() and b"roll 77" not in path.read_bytes()
+    reports = _both(path)
+    assert reports[0] == reports[1] == reports[2]
+    assert reports[0].chain_ok and not reports[0].dice_ok
+    assert reports[0].first_failure.startswith("version 77: ")
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_a_gap_at_a_chunk_boundary_is_named(tmp_path: Path) -> None:
+    path = tmp_path / "e.jsonl"
+    _export(path, 120)
+    lines = path.read_bytes().splitlines(keepends=True)
+    offsets = list(itertools.accumulate(len(x) for x in lines))
+    cut = next(i for i, o in enumerate(offsets) if o > 3 * 4096)  # the line a cut falls in
+    path.write_bytes(b"".join(lines[:cut] + lines[cut + 1 :]))
+    reports = _both(path)
+    assert reports[0] == reports[1] == reports[2]
+    gap = f"version {cut}: version {cut} follows {cut - 2}: the log has a gap"
+    assert reports[0].first_failure == gap
+
+
+@pytest.mark.usefixtures("small_chunks")
+@pytest.mark.parametrize("chunk", [1, 2, 3])
+def test_a_link_broken_at_a_chunk_boundary_is_named(tmp_path: Path, chunk: int) -> None:
+    """The first event of a chunk does not follow the last of the one before: its own
+    hash holds, so only the link across the cut can tell."""
+    path = tmp_path / "e.jsonl"
+    _export(path, 120)
+    lines = path.read_bytes().splitlines(keepends=True)
+    starts = list(itertools.accumulate((len(x) for x in lines), initial=0))
+    cut = len(lines[0]) + chunk * 4096  # where verify_export_file cuts (one line after)
+    first = next(i for i, o in enumerate(starts) if o > cut)  # a chunk's first line
+    version = first - 1  # the header and a blank line come first
+    _export(path, 120, rebase=version)
+    reports = _both(path)
+    assert reports[0] == reports[1] == reports[2]
+    assert reports[0].first_failure == (
+        f"version {version}: prev_hash of event {version} does not match the hash of event "
+        f"{version - 1}"
+    )
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_an_unreadable_line_is_named_by_its_line_in_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "e.jsonl"
+    _export(path, 120, garble=100)
+    for run in (
+        lambda: verify_export(path.open("rb")),
+        lambda: verify_export_file(path, workers=1),
+        lambda: verify_export_file(path, workers=2),
+    ):
+        with pytest.raises(InvalidExport) as caught:
+            run()
+        assert caught.value.line == 102  # the header, a blank line, then events 1..

@@ -1,0 +1,176 @@
+"""The audit narrative of the seeds' worked examples, compared with stored snapshots.
+
+Each example is played through its ruleset's decider as the rule tests play it (seed 000's
+three worked examples, tests/unit/skirmish/test_volleys.py; seed 002's shield example,
+tests/unit/tactical/test_attacks.py), then told as `GET /battles/{id}/narrative` tells a
+command (`service.narrative.tell`, rendered as its Markdown): the events with their
+fields, the dice, the rules cited, the changes to the referee's view. The text must equal
+tests/unit/snapshots/narrative/<example>.md exactly.
+
+A change to how events are told, or to what they hold, fails here until the snapshots are
+looked at and refreshed on purpose:
+
+    UPDATE_SNAPSHOTS=1 .venv/bin/python -m pytest tests/unit/test_narrative_snapshots.py
+
+rewrites them (then review `git diff tests/unit/snapshots`).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+
+from domain.actors import Actor
+from domain.rulesets.skirmish import RULESET as SKIRMISH
+from domain.rulesets.tactical import RULESET as TACTICAL
+from events.chain import encode_event
+from service.narrative import Narrative, citations, tell
+from service.narrative_routes import to_markdown
+from service.schemas import EventActorOut, EventOut
+from tests.support import tactical_kit
+from tests.support.skirmish_kit import army, gnolls, ready, run, to_phase
+from tests.unit.skirmish.test_movement import engage
+from tests.unit.skirmish.test_volleys import FIREBALL
+
+SNAPSHOTS = Path(__file__).parent / "snapshots" / "narrative"
+UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
+REFEREE = Actor(role="referee")
+
+# (who gives it, the command's fields, the dice the table rolls)
+Step = tuple[str, dict[str, Any], list[int]]
+
+
+def _told(
+    name: str, ruleset: Any, state: Any, steps: list[Step], advance: Callable[..., Any]
+) -> str:
+    """The narrative of `steps` given from `state`: one entry per command."""
+    cited = citations(ruleset)
+    entries, version = [], 1
+    for i, (who, command, dice) in enumerate(steps, start=1):
+        before = msgspec.to_builtins(ruleset.view(state, REFEREE))
+        state, events = advance(state, command, dice)
+        after = msgspec.to_builtins(ruleset.view(state, REFEREE))
+        group = []
+        for ev in events:
+            version += 1
+            group.append(
+                EventOut(
+                    battle_id=name, version=version, position=version,
+                    type=str(ev.__struct_config__.tag), data=msgspec.Raw(encode_event(ev)),
+                    audience=ruleset.audience(ev), recorded_at="2026-01-01T00:00:00.000Z",
+                    actor=EventActorOut(role="side", side=who) if who != "referee"
+                    else EventActorOut(role="referee"),
+                    command_id=f"{name}-{i}", prev_hash="", hash="",
+                )
+            )  # fmt: skip
+        entries.append(tell(group, before, after, lambda _: name, {}, cited))
+    told = Narrative(
+        battle_id=name, ruleset=ruleset.id, version=version, from_version=2,
+        to_version=version, entries=entries, next_from=None,
+    )  # fmt: skip
+    return to_markdown(told)
+
+
+def _skirmish(state: Any, command: dict[str, Any], dice: list[int]) -> tuple[Any, list[Any]]:
+    fields = {k: v for k, v in command.items() if k != "type"}
+    return run(state, command["type"], dice, **fields)
+
+
+def _tactical(state: Any, command: dict[str, Any], dice: list[int]) -> tuple[Any, list[Any]]:
+    events, after = tactical_kit.play(state, command, dice)
+    return after, events
+
+
+def _declare(**fields: Any) -> dict[str, Any]:
+    return {"type": "DeclareAction", "army": fields.pop("army", "fighters"), **fields}
+
+
+def example_1_halberds_vs_orcs() -> str:
+    s = to_phase(engage(ready()), "melee")
+    steps: list[Step] = [
+        ("north", _declare(profile="halberd", target="orcs", reachable_targets=100), []),
+        ("referee", {"type": "ResolvePhase"}, [14]),
+    ]
+    return _told("example-1", SKIRMISH, s, steps, _skirmish)
+
+
+def example_2_crossbows_vs_gnolls() -> str:
+    s = to_phase(ready(south=[gnolls()]), "ranged")
+    steps: list[Step] = [
+        ("north", _declare(profile="heavy crossbow", target="gnolls", chosen_targets=25), []),
+        ("referee", {"type": "ResolvePhase"}, [13]),
+    ]
+    return _told("example-2", SKIRMISH, s, steps, _skirmish)
+
+
+def example_3_fireballs_vs_suli() -> str:
+    wizards = army(
+        "wizards", army_size=3, soldier_hp=25, soldier_class="wizard", attacks=[FIREBALL]
+    )
+    suli = army(
+        "suli", army_size=100, soldier_hp=11, constitution=11, resistances={"fire": 5}, reflex=0
+    )
+    s = to_phase(ready(north=[wizards], south=[suli]), "ranged")
+    declare = _declare(
+        army="wizards", profile="fireball", target="suli", reachable_targets=32, chosen_area=13
+    )
+    steps: list[Step] = [("north", declare, []), ("referee", {"type": "ResolvePhase"}, [11])]
+    return _told("example-3", SKIRMISH, s, steps, _skirmish)
+
+
+def shield_8_against_4() -> str:
+    """[Shield]: "Attack roll of 8 when you have 4 armor would result in 4 damage,
+    requiring you to spend 4 STA to negate all damage." """
+    ch = tactical_kit.ch
+    s = tactical_kit.make(
+        [
+            ch("p", "a", 5, 5, stats={"STR": 2, "END": 2, "DEX": 9}),
+            ch("g", "b", 6, 5, DEF=4, off_hand="shield"),
+        ]
+    )
+    s = tactical_kit.started(s, [12, 1])
+    attack = {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}
+    steps: list[Step] = [
+        ("a", attack, [6]),
+        ("b", {"type": "React", "character": "g", "reaction": "shield"}, []),
+    ]
+    return _told("shield-8-vs-4", TACTICAL, s, steps, _tactical)
+
+
+EXAMPLES = {
+    "skirmish-example-1-halberds-vs-orcs": example_1_halberds_vs_orcs,
+    "skirmish-example-2-crossbows-vs-gnolls": example_2_crossbows_vs_gnolls,
+    "skirmish-example-3-fireballs-vs-suli": example_3_fireballs_vs_suli,
+    "tactical-shield-8-vs-4": shield_8_against_4,
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXAMPLES))
+def test_the_narrative_of_a_worked_example_is_its_snapshot(name: str) -> None:
+    told = EXAMPLES[name]()
+    path = SNAPSHOTS / f"{name}.md"
+    if UPDATE:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(told, encoding="utf-8")
+    assert path.exists(), f"no snapshot {path}: run with UPDATE_SNAPSHOTS=1 to write it"
+    assert told == path.read_text(encoding="utf-8"), (
+        f"the narrative of {name} changed: if on purpose, refresh the snapshots with "
+        "UPDATE_SNAPSHOTS=1 and review the diff"
+    )
+
+
+def test_the_snapshots_hold_the_examples_figures() -> None:
+    """The stored text is the examples' own account, not any text: the seed's figures."""
+    crossbows = (SNAPSHOTS / "skirmish-example-2-crossbows-vs-gnolls.md").read_text()
+    assert "792" in crossbows and "d20 13" in crossbows
+    halberds = (SNAPSHOTS / "skirmish-example-1-halberds-vs-orcs.md").read_text()
+    assert "5071" in halberds and "d20 14" in halberds
+    fire = (SNAPSHOTS / "skirmish-example-3-fireballs-vs-suli.md").read_text()
+    assert "748" in fire and "d20 11" in fire
+    shield = (SNAPSHOTS / "tactical-shield-8-vs-4.md").read_text()
+    assert "AttackResolved" in shield and "rule:" in shield
