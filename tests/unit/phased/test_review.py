@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from domain.errors import RuleViolation
-from domain.rulesets.phased.events import CheckRuled, CombatEventDrawn
+from domain.rulesets.phased.events import CheckRuled, CombatEventDrawn, PhaseStarted
 from domain.rulesets.phased.model import State
 from tests.support.phased_kit import cb, declare, make, play, setup_of, to_phases
 
@@ -146,3 +146,23 @@ def test_refusals_cite_the_seed_section_of_their_rule() -> None:
         with pytest.raises(RuleViolation) as err:
             play(state, body)
         assert err.value.rule == sections[section], body
+
+
+def test_lucky_opening_adds_four_to_the_attackers_to_hit_roll() -> None:
+    # Lucky Opening: "+4 bonus on To-Hit rolls for this round only"
+    s = declare(make(), "r1", target="b1")
+    ev, s = _draw(s, [13, 1])
+    assert ev.row == "Lucky Opening" and s.combatants["r1"].has("lucky_opening")
+    events, _ = play(s, {"type": "ResolveAction", "action": "red.1"}, [6, 3])
+    a = events[0].attack  # 6 + 2 + 4 = 12 against AC 12: a hit, 1d8: 3
+    assert (a.bonus, a.total, a.hit, a.damage) == (4, 12, True, 3)
+
+
+def test_within_a_side_its_actions_act_in_the_order_it_declared_them() -> None:
+    s = make(
+        setup_of(combatants=[cb("r1", "red"), cb("r2", "red"), cb("b1", "blue"), cb("p1", "party")])
+    )
+    s = declare(declare(s, "r2", "move"), "r1", "move")  # red.1: r2, red.2: r1
+    events, _ = to_phases(s, [8, 5, 2])
+    ph = next(e for e in events if isinstance(e, PhaseStarted))
+    assert [(a.id, a.combatant) for a in ph.due] == [("red.1", "r2"), ("red.2", "r1")]
