@@ -10,7 +10,12 @@ from typing import Any
 import pytest
 
 from domain.errors import RuleViolation
-from domain.rulesets.phased.events import CheckRuled, CombatEventDrawn, PhaseStarted
+from domain.rulesets.phased.events import (
+    ActionCarriedOver,
+    CheckRuled,
+    CombatEventDrawn,
+    PhaseStarted,
+)
 from domain.rulesets.phased.model import State
 from tests.support.phased_kit import cb, declare, make, play, setup_of, to_phases
 
@@ -166,3 +171,49 @@ def test_within_a_side_its_actions_act_in_the_order_it_declared_them() -> None:
     events, _ = to_phases(s, [8, 5, 2])
     ph = next(e for e in events if isinstance(e, PhaseStarted))
     assert [(a.id, a.combatant) for a in ph.due] == [("red.1", "r2"), ("red.2", "r1")]
+
+
+def test_a_one_delays_where_a_multi_phase_action_starts_too() -> None:
+    # Initiative: a 1 delays *all* actions a phase; a run from Fast over 2 phases starts at
+    # Average, and the phase start says so
+    s = declare(make(), "r1", "move", phases=2)
+    events, _ = to_phases(s, [1, 5, 2])
+    phases = [
+        (e.phase, [a.id for a in e.starting], [a.id for a in e.due])
+        for e in events
+        if isinstance(e, PhaseStarted)
+    ]
+    assert [p for p in phases if p[0] in ("0", "1", "2", "3")] == [
+        ("1", ["red.1"], []),
+        ("3", [], ["red.1"]),
+    ]
+
+
+def test_the_next_rounds_shift_applies_to_a_carried_over_action() -> None:
+    s = declare(make(), "r1", "move", phases=8)  # carried into round 2 at Fast
+    _, s = to_phases(s, [8, 5, 2])
+    events, s = to_phases(s, [10, 5, 2])  # red rolls 10 in round 2
+    ph = next(e for e in events if isinstance(e, PhaseStarted))
+    assert (ph.phase, [a.id for a in ph.due]) == ("-1", ["red.1"])
+
+
+def test_a_spell_two_rounds_long_is_cast_through_both_and_due_in_the_third() -> None:
+    spells = [{"id": "gate", "speed": 1, "casting_rounds": 2}]
+    s = make(
+        setup_of(combatants=[cb("r1", "red", spells=spells), cb("b1", "blue"), cb("p1", "party")])
+    )
+    s = declare(s, "r1", "spell", spell="gate")
+    for round_ in (1, 2):
+        events, s = to_phases(s, [8, 5, 2])
+        (carry,) = [e for e in events if isinstance(e, ActionCarriedOver)]
+        assert (carry.to_round, s.round, s.actions["red.1"].status) == (3, round_ + 1, "declared")
+    s = play(s, {"type": "SustainAction", "action": "red.1"})[1]
+    _, s = to_phases(s, [8, 5, 2])
+    assert s.current is not None and s.current.id == "red.1" and s.round == 3
+
+
+def test_a_combatant_out_of_the_fight_is_never_selected() -> None:
+    s = make(_three(r1={"mount": {"kind": "mount"}}, p1={"mount": {"kind": "mount"}}))
+    s = play(s, {"type": "AdjustCombatant", "combatant": "r1", "hp": 0})[1]
+    ev, _ = _draw(s, [14, 1, 4, 5])  # only p1 (no die): off course 4 rounds, south
+    assert ev.selections[0].candidates == ("p1",) and ev.selections[0].die is None
