@@ -217,3 +217,20 @@ def test_a_combatant_out_of_the_fight_is_never_selected() -> None:
     s = play(s, {"type": "AdjustCombatant", "combatant": "r1", "hp": 0})[1]
     ev, _ = _draw(s, [14, 1, 4, 5])  # only p1 (no die): off course 4 rounds, south
     assert ev.selections[0].candidates == ("p1",) and ev.selections[0].die is None
+
+
+def test_a_phase_start_shows_its_due_actions_revealed_the_lifted_ones_too() -> None:
+    # every PhaseStarted names its due actions as revealed from then on, S included
+    dart = {"id": "dart", "speed": -3, "damage": "1d3", "damage_type": "piercing"}
+    setup = setup_of(
+        combatants=[
+            cb("r1", "red", base_speed=-3, weapons=[dart]),
+            cb("b1", "blue"),
+            cb("p1", "party"),
+        ]
+    )
+    for options in ({}, {"ten_lifts_to_starting": True}):
+        s = declare(make(setup, **options), "r1", weapon="dart", target="b1")
+        events, s = to_phases(s, [10, 4, 2])
+        (ph,) = [e for e in events if isinstance(e, PhaseStarted)]
+        assert [(a.id, a.revealed) for a in ph.due] == [("red.1", True)], options
