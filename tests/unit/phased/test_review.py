@@ -14,6 +14,7 @@ from domain.rulesets.phased.events import (
     ActionCarriedOver,
     CheckRuled,
     CombatEventDrawn,
+    InitiativeRolled,
     PhaseStarted,
 )
 from domain.rulesets.phased.model import State
@@ -234,3 +235,31 @@ def test_a_phase_start_shows_its_due_actions_revealed_the_lifted_ones_too() -> N
         events, s = to_phases(s, [10, 4, 2])
         (ph,) = [e for e in events if isinstance(e, PhaseStarted)]
         assert [(a.id, a.revealed) for a in ph.due] == [("red.1", True)], options
+
+
+def test_past_the_final_phase_a_slow_combatants_action_moves_to_fast_not_its_speed() -> None:
+    # "moved to the Fast Phase of the next round ... or to their Base Speed" only if faster:
+    # a Slow (2) combatant's run carries over to Fast (0), ahead of its Base Speed
+    s = make(
+        setup_of(combatants=[cb("r1", "red", base_speed=2), cb("b1", "blue"), cb("p1", "party")])
+    )
+    s = declare(s, "r1", "move", phases=8)
+    events, _ = to_phases(s, [8, 5, 2])
+    (carry,) = [e for e in events if isinstance(e, ActionCarriedOver)]
+    assert carry.phase == "0"
+
+
+def test_tie_groups_reroll_highest_group_first() -> None:
+    sides = [{"id": s} for s in ("red", "blue", "party", "green")]
+    combatants = [cb(f"{s[0]}1", s) for s in ("red", "blue", "party", "green")]
+    s = make({"sides": sides, "combatants": combatants}, combat_events=False)
+    # red and blue tie on 7, party and green on 3: red/blue re-roll (4, 9) first, then
+    # party/green (6, 2)
+    events, _ = to_phases(s, [7, 7, 3, 3, 4, 9, 6, 2])
+    ini = next(e for e in events if isinstance(e, InitiativeRolled))
+    assert ini.ties == (("red", "blue"), ("party", "green"))
+    assert [(r.group, [d.die.value for d in r.dice]) for r in ini.rerolls] == [
+        (("red", "blue"), [4, 9]),
+        (("party", "green"), [6, 2]),
+    ]
+    assert ini.order == ("blue", "red", "party", "green")
