@@ -142,8 +142,15 @@ def test_refusals_cite_the_seed_section_of_their_rule() -> None:
             {"type": "DeclareAction", "combatant": "b1", "kind": "other"},
             "Starting",
         ),
+        # out of the fight: hit points are the assumed game's (a referee call)
+        (
+            play(s, {"type": "AdjustCombatant", "combatant": "r1", "hp": 0})[1],
+            {"type": "DeclareAction", "combatant": "r1", "kind": "other"},
+            "Referee",
+        ),
     ]
     sections = {
+        "Referee": "004 (referee)",
         "Speed": "004 Speed Rank and Actions",
         "Multi": "004 Taking Multiple Phases",
         "Starting": "004 Starting Phase and Actions Before Base Speed",
