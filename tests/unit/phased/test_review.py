@@ -270,3 +270,12 @@ def test_tie_groups_reroll_highest_group_first() -> None:
         (("party", "green"), [6, 2]),
     ]
     assert ini.order == ("blue", "red", "party", "green")
+
+
+def test_a_damaged_battlefield_object_prompts_its_saving_throw() -> None:
+    # Combat Events: "If damage is done to an item or object, roll an appropriate Saving
+    # Throw for it based on what happens to it in the narrative!"
+    s = make(setup_of(features=[{"id": "bridge"}]))
+    for state, dice in ((s, [3]), (make(), [4])):
+        ev, _ = _draw(state, dice)
+        assert ev.row == "Battlefield Damaged" and "Saving Throw" in ev.prompts[0].text
