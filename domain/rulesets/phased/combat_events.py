@@ -70,13 +70,22 @@ def _armour(o: Outcome) -> str | None:
     return None
 
 
+_OBJECT_SAVE = "; roll an appropriate Saving Throw for it, by what happens to it in the narrative"
+
+
 def _battlefield_damaged(o: Outcome) -> str | None:
     features = list(o.state.board.features)
     if features:
         f = o.select("battlefield feature", features)
-        o.prompt(f"Battlefield Damaged: {f} is damaged (scaffolding breaks, tree uprooted...)")
+        o.prompt(
+            f"Battlefield Damaged: {f} is damaged (scaffolding breaks, tree uprooted...)"
+            + _OBJECT_SAVE
+        )
     else:
-        o.prompt("Battlefield Damaged: select a battlefield or terrain feature; it is damaged")
+        o.prompt(
+            "Battlefield Damaged: select a battlefield or terrain feature; it is damaged"
+            + _OBJECT_SAVE
+        )
     return None
 
 

@@ -131,8 +131,10 @@ def _declare(run: Run, cmd: DeclareAction, dice: Dice) -> None:
     _in_starting(st)
     if c.side in st.closed:
         raise RuleViolation(f"{c.side} has ended its declarations", rule=R_STARTING)
-    if c.down or c.has("stunned"):
-        raise RuleViolation(f"{c.id} cannot act ({'out' if c.down else 'stunned'})", rule=R_SPEED)
+    if c.down:  # hit points are the assumed game's, not the text's
+        raise RuleViolation(f"{c.id} cannot act (out)", rule=R_REFEREE)
+    if c.has("stunned"):  # Mount or Vehicle Trouble: "Stunned for 1d6 rounds"
+        raise RuleViolation(f"{c.id} cannot act (stunned)", rule=R_EVENTS)
     if cmd.target is not None and cmd.target not in st.combatants:
         raise UnknownEntity(f"no combatant {cmd.target!r}", combatant=cmd.target)
     earliest, extra_phases, extra_rounds = _earliest(st, c, cmd)

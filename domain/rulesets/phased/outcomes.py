@@ -232,6 +232,11 @@ class Outcome:
                 self.effect(combatant, "fell_off")
         elif then == "stumble_check":
             self.effect(combatant, "mount_down")
+            # "all riders or passengers must make a Save": the setup knows only the rider
+            self.prompt(
+                f"{combatant}'s mount or vehicle is knocked prone or turned over: every other "
+                "rider or passenger makes a Save vs. Paralyzation or is Stunned for 1d6 rounds"
+            )
             self.test(combatant, "save:paralyzation", "stumble_save")
         elif then == "stumble_save":
             self.effect(combatant, "stunned", rounds=self.number("rounds stunned", 6))

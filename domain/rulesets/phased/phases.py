@@ -169,6 +169,8 @@ def start_phases(run: Run) -> None:
     lifted = due_in(st, 0)
     if lifted:
         run.emit(
-            PhaseStarted(round=st.round, phase=label(0), index=0, order=st.order, due=tuple(lifted))
+            PhaseStarted(
+                round=st.round, phase=label(0), index=0, order=st.order, due=_shown(lifted)
+            )
         )
     advance(run)

@@ -357,5 +357,6 @@ def test_a_stunned_combatants_due_action_is_cancelled() -> None:
     cancelled = [e for e in events if type(e).__name__ == "ActionCancelled"]
     assert cancelled[0].reason == "r1 is stunned"
     s = play(s, {"type": "ResolveAction", "action": "blue.1"}, [1])[1]
-    with pytest.raises(RuleViolation):  # still stunned in round 2: it declares nothing
+    with pytest.raises(RuleViolation) as err:  # still stunned in round 2: it declares nothing
         play(s, {"type": "DeclareAction", "combatant": "r1", "kind": "move"})
+    assert err.value.rule == "004 Combat Events"

@@ -17,12 +17,13 @@ from domain.errors import RuleViolation
 from domain.rulesets.phased import RULESET
 from domain.rulesets.phased.events import (
     ActionCancelled,
+    ActionCarriedOver,
     ActionDeclared,
     ActionResolved,
     ActionWithdrawn,
     InitiativeRolled,
 )
-from domain.rulesets.phased.model import PHASES, State
+from domain.rulesets.phased.model import PHASES, State, index_of
 from tests.support.phased_kit import cb, make, setup_of
 
 SPELLS = [
@@ -141,9 +142,18 @@ def test_every_action_resolves_once_or_is_cancelled_never_before_its_phase(
     declared: dict[str, ActionDeclared] = {}
     ends: dict[str, int] = {}
     shift: dict[tuple[int, str], int] = {}
+    carried: dict[str, ActionCarriedOver] = {}
+    floor = 0 if options["ten_lifts_to_starting"] else 1
     for e in log.events:
         if isinstance(e, ActionDeclared):
             declared[e.action.id] = e
+        elif isinstance(e, ActionCarriedOver):
+            a = declared[e.action].action
+            if e.due != a.due:  # moved past the Final Phase: Fast, or a faster Base Speed
+                base = log.state.combatants[a.combatant].base_rank
+                fast = a.kind == "spell" or base >= 0
+                assert e.due == (index_of(0) if fast else index_of(base)), (e, a)
+            carried[e.action] = e
         elif isinstance(e, InitiativeRolled):
             for side in log.state.board.sides:
                 shift[(e.round, side)] = e.shifts.get(side, 0)
@@ -154,12 +164,13 @@ def test_every_action_resolves_once_or_is_cancelled_never_before_its_phase(
             a = declared[e.action].action
             at = PHASES.index(e.phase)
             if e.round == a.declared_round:
-                floor = 0 if options["ten_lifts_to_starting"] else 1
                 allowed = max(a.due + shift[(e.round, a.side)], floor)
                 assert at == allowed and at >= min(a.earliest - 1, a.earliest), (e, a)
                 assert at >= a.earliest or shift[(e.round, a.side)] == -1
-            else:
-                assert e.round > a.declared_round
+            else:  # carried over: due where its last carry put it, shifted by that round's die
+                c = carried[e.action]
+                assert e.round == c.to_round > a.declared_round
+                assert at == max(c.due + shift[(e.round, a.side)], floor), (e, c)
     assert set(ends) == set(declared), "an action neither resolved nor cancelled"
     assert reduce(RULESET.evolve, log.events, log.start) == log.state
     # a stored snapshot of the state (msgpack) decodes to the same state
