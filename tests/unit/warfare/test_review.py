@@ -194,3 +194,84 @@ def test_a_champion_acts_before_the_unit_it_joined_even_one_it_does_not_lead() -
     _, s = play(s, {"type": "PassChampion", "champion": "hero"})
     events, _ = play(s, {"type": "Move", "unit": "a2", "to": [4, 8]})
     assert types(events) == ["UnitMoved"]
+
+
+def test_on_damage_an_ability_forces_a_check_on_a_glancing_blow_by_option() -> None:
+    # W11 `ability_check: on_damage`: a glancing blow (10 vs 15) that deals damage checks
+    s = _duel(options={"ability_check": "on_damage"}, abilities=[{"id": "dread"}])
+    events, _ = play(s, ATTACK, [5, 20])
+    assert isinstance(events[0], AttackResolved) and events[0].band == "glancing"
+    assert types(events) == ["AttackResolved", "MoraleChecked"]
+    assert events[1].rule == "003 Unit Actions / Morale"  # type: ignore[union-attr]
+
+
+def test_two_forcing_abilities_make_one_check_with_the_most_severe_modifier() -> None:
+    # W11: one damage, one check (RULINGS); the harsher of -1 and -3 joins it
+    s = _duel(abilities=[{"id": "fear", "morale": -1}, {"id": "dread", "morale": -3}])
+    events, _ = play(s, ATTACK, [10, 20])
+    assert types(events)[:2] == ["AttackResolved", "MoraleChecked"]
+    m = events[1]
+    assert [(x.value, x.reason) for x in m.modifiers] == [
+        (2, "morale modifier"), (-3, "ability: dread")
+    ]  # fmt: skip
+    assert (m.total, m.passed) == (19, False)  # 20 + 2 - 3: one check, failed
+
+
+def test_a_morale_check_shows_the_joined_champion_and_the_conditions() -> None:
+    # issue 19: a morale event carries die, modifiers (each with its reason), DC, outcome
+    s = make(
+        [unit("a1", "a", 5, 6),
+         unit("b1", "b", 5, 5, champion_bonus={"morale": 3}, conditions=["unsettled"])],
+        champions=[{"id": "cap", "side": "b", "joined": "b1"}],
+    )  # fmt: skip
+    events, s = play(started(s), {"type": "ForceMoraleCheck", "unit": "b1",
+                                  "reason": "horn of dread"}, [15])  # fmt: skip
+    m = events[0]
+    assert [(x.value, x.reason) for x in m.modifiers] == [
+        (2, "morale modifier"), (3, "champion cap joined"), (-2, "condition: unsettled")
+    ]  # fmt: skip
+    assert (m.natural, m.total, m.dc, m.passed) == (15, 18, 20, False)
+
+
+def test_with_retreat_blocked_destroyed_a_unit_whose_zone_works_still_shatters() -> None:
+    # W12 destroys only a unit with no working zone; [Shattered Units] otherwise
+    s = _duel(30, options={"retreat_blocked": "destroyed"})
+    events, s = play(s, ATTACK, [10, 1])
+    assert types(events)[:3] == ["AttackResolved", "MoraleChecked", "UnitShattered"]
+    assert events[2].zone == "zb" and s.units["b1"].status == "shattered"  # type: ignore[union-attr]
+
+
+def test_a_pursuer_engaged_with_another_unit_breaks_away_from_it_first() -> None:
+    # [Pursuit] moves the unit; [Engagement] a move away without disengaging draws a free
+    # attack: b2 (engaged with a1 from the south) strikes before a1 enters b1's square
+    s = make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5, health_now=30),
+              unit("b2", "b", 5, 7, facing="N")])  # fmt: skip
+    s = started(s, first="b")
+    _, s = play(s, {"type": "Engage", "unit": "b2", "target": "a1"})
+    _, s = play(s, {"type": "EndTurn", "side": "b"})
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    _, s = play(s, ATTACK, [10, 1])
+    events, s = play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"}, [1])
+    assert types(events) == ["EngagementsBroken", "AttackResolved", "UnitPursued"]
+    free = events[1]
+    assert isinstance(free, AttackResolved) and (free.attacker, free.kind) == ("b2", "free")
+    assert s.units["a1"].tile == (5, 5) and s.units["b2"].engaged == ()
+
+
+def test_a_reserve_placed_free_by_option_may_still_move() -> None:
+    # W13 `reserve_placement: free`
+    s = started(make([unit("a1", "a", 5, 6), unit("a9", "a", None, None, reserve=True),
+                      unit("b1", "b", 5, 5)], options={"reserve_placement": "free"}))  # fmt: skip
+    events, s = play(s, {"type": "PlaceReserve", "unit": "a9", "to": [3, 11]})
+    assert events[0].moved is False and not s.units["a9"].moved  # type: ignore[union-attr]
+    events, _ = play(s, {"type": "Move", "unit": "a9", "to": [3, 9]})
+    assert types(events) == ["UnitMoved"]
+
+
+def test_a_reserve_is_not_placed_on_a_unit() -> None:
+    s = started(make([unit("a1", "a", 5, 6), unit("a2", "a", 3, 11),
+                      unit("a9", "a", None, None, reserve=True), unit("b1", "b", 5, 5)]))  # fmt: skip
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "PlaceReserve", "unit": "a9", "to": [3, 11]})
+    assert refused.value.rule == "003 Battlefield Features / Reinforcement Zones"
+    assert "holds a2" in refused.value.reason
