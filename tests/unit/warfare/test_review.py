@@ -275,3 +275,66 @@ def test_a_reserve_is_not_placed_on_a_unit() -> None:
         play(s, {"type": "PlaceReserve", "unit": "a9", "to": [3, 11]})
     assert refused.value.rule == "003 Battlefield Features / Reinforcement Zones"
     assert "holds a2" in refused.value.reason
+
+
+def test_automatic_retaliation_answers_melee_attacks_only() -> None:
+    # W09 automatic, [Retaliatory Attacks] "attacks them in melee": a2 shoots from next door
+    s = started(make([unit("a1", "a", 3, 3), unit("a2", "a", 5, 6, kind="ranged",
+                                                   range_increment=2),
+                      unit("b1", "b", 5, 5)], options={"retaliation": "automatic"}))  # fmt: skip
+    events, _ = play(s, {"type": "Attack", "unit": "a2", "target": "b1"}, [10])
+    assert types(events) == ["AttackResolved"]
+
+
+def test_no_attack_on_a_unit_of_ones_own_side() -> None:
+    s = started(make([unit("a1", "a", 5, 6), unit("a2", "a", 5, 5, kind="ranged",
+                                                   range_increment=2),
+                      unit("b1", "b", 0, 0)]))  # fmt: skip
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "Attack", "unit": "a2", "target": "a1"}, [10])
+    assert refused.value.rule == "003 Unit Actions / Attacks"
+
+
+def test_a_given_path_is_within_the_units_speed_less_its_conditions() -> None:
+    # [Actions] "a move": speed 4 in tiles; Winded (W15 default -1 speed) leaves 3
+    path = [[5, 9], [5, 8], [5, 7], [5, 6]]
+    s = started(make([unit("a1", "a", 5, 10), unit("b1", "b", 0, 0)]))
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "Move", "unit": "a1", "to": [5, 5], "path": [*path, [5, 5]]})
+    assert refused.value.rule == "003 Unit Actions / Actions"
+    events, _ = play(s, {"type": "Move", "unit": "a1", "to": [5, 6], "path": path})
+    assert types(events) == ["UnitMoved"]
+    s = started(make([unit("a1", "a", 5, 10, conditions=["winded"]), unit("b1", "b", 0, 0)]))
+    with pytest.raises(RuleViolation):
+        play(s, {"type": "Move", "unit": "a1", "to": [5, 6], "path": path})
+    with pytest.raises(RuleViolation):
+        play(s, {"type": "Move", "unit": "a1", "to": [5, 6]})
+
+
+def test_engaging_needs_reach_and_the_spared_are_engaged_units() -> None:
+    # W16 melee_reach 1: a1 faces b1 two tiles north; [Engagement] "chosen" among the engaged
+    s = started(make([unit("a1", "a", 5, 7), unit("b1", "b", 5, 5)]))
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    assert refused.value.rule == "003 Unit Actions / Engagement" and "reach" in refused.value.reason
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5), unit("b2", "b", 9, 9)]))
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "Disengage", "unit": "a1", "spared": ["b2"]})
+    assert refused.value.rule == "003 Unit Actions / Engagement"
+
+
+def test_a_champion_joins_one_unit_of_its_side_not_yet_joined() -> None:
+    # [Battlefield Champions] "Characters can join units": one champion a unit (RULINGS)
+    s = make(
+        [unit("a1", "a", 2, 9), unit("b1", "b", 2, 2)],
+        champions=[{"id": "hero", "side": "a", "joined": "a1"},
+                   {"id": "aide", "side": "a"}],
+    )  # fmt: skip
+    s = started(s)
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "JoinUnit", "champion": "aide", "unit": "a1"})
+    assert refused.value.rule == "003 Battlefield Champions" and "hero" in refused.value.reason
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "JoinUnit", "champion": "aide", "unit": "b1"})
+    assert refused.value.rule == "003 Battlefield Champions"
