@@ -36,6 +36,7 @@ def test_a_shattered_unit_takes_an_automatic_hit_from_every_engaged_unit() -> No
     ]  # fmt: skip
     assert [(h.health_before, h.health_after) for h in hits] == [(20, 10), (10, 0)]
     assert all(h.rule == "003 Unit Actions / Shattered Units" for h in hits)
+    assert s.units["b1"].status == "shattered" and s.units["b1"].health == 0
 
 
 def test_any_engaged_unit_may_pursue_into_the_square_but_only_one_enters_it() -> None:
@@ -269,8 +270,9 @@ def test_a_reserve_placed_free_by_option_may_still_move() -> None:
 
 
 def test_a_reserve_is_not_placed_on_a_unit() -> None:
-    s = started(make([unit("a1", "a", 5, 6), unit("a2", "a", 3, 11),
-                      unit("a9", "a", None, None, reserve=True), unit("b1", "b", 5, 5)]))  # fmt: skip
+    units = [unit("a1", "a", 5, 6), unit("a2", "a", 3, 11),
+             unit("a9", "a", None, None, reserve=True), unit("b1", "b", 5, 5)]  # fmt: skip
+    s = started(make(units))
     with pytest.raises(RuleViolation) as refused:
         play(s, {"type": "PlaceReserve", "unit": "a9", "to": [3, 11]})
     assert refused.value.rule == "003 Battlefield Features / Reinforcement Zones"
