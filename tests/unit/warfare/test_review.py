@@ -340,3 +340,17 @@ def test_a_champion_joins_one_unit_of_its_side_not_yet_joined() -> None:
     with pytest.raises(RuleViolation) as refused:
         play(s, {"type": "JoinUnit", "champion": "aide", "unit": "b1"})
     assert refused.value.rule == "003 Battlefield Champions"
+
+
+def test_pursuing_removed_by_the_referee_is_not_removed_again_at_the_turns_end() -> None:
+    # RULINGS: the referee removes conditions with a reason; Pursuing's own end then has
+    # nothing left to remove
+    _, s = play(_duel(30), ATTACK, [10, 1])
+    _, s = play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    _, s = play(s, {"type": "RemoveCondition", "unit": "a1", "condition": "pursuing",
+                    "reason": "the charge was recalled"})  # fmt: skip
+    _, s = play(s, {"type": "EndTurn", "side": "a"})
+    _, s = play(s, {"type": "EndTurn", "side": "b"})
+    _, s = play(s, {"type": "StartRound"}, [20, 1])
+    events, _ = play(s, {"type": "EndTurn", "side": "a"})
+    assert types(events) == ["TurnEnded"]
