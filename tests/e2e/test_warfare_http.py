@@ -137,6 +137,12 @@ def fought(live_server: LiveServer) -> dict[str, Any]:
                 refusals["not_facing"] = b.command(
                     "north", {"type": "Engage", "unit": "n3", "target": "s1"}
                 )
+            if rounds == 1 and side == "south":
+                # [Resting] "A unit not engaged in combat can take an action to rest"
+                units = b.view("referee")["state"]["units"]
+                held = next(u["id"] for u in units if u["side"] == "south"
+                            and u["status"] == "field" and u["engaged"])  # fmt: skip
+                refusals["rest_engaged"] = b.command("south", {"type": "Rest", "unit": held})
             _turn(b, side)
             if b.view("observer")["state"]["over"]:
                 break
@@ -202,7 +208,10 @@ def test_refusals(fought: dict[str, Any]) -> None:
     assert r["other_side"].status_code == 403, r["other_side"].text
     assert r["start_by_side"].status_code == 403, r["start_by_side"].text
     assert r["not_facing"].status_code == 422
-    assert r["not_facing"].json()["rule"] == "003 Unit Actions / Facing"
+    # an Engage: [Engagement] "(free action, requires facing)"
+    assert r["not_facing"].json()["rule"] == "003 Unit Actions / Engagement"
+    rest = r["rest_engaged"]
+    assert rest.status_code == 422 and rest.json()["rule"] == "003 Unit Actions / Resting"
     second = r["second_retaliation"]
     assert second.status_code == 422 and second.json()["rule"] == (
         "003 Unit Actions / Retaliatory Attacks"

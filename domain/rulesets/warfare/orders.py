@@ -190,7 +190,10 @@ def engage(run: Run, cmd: Engage, dice: Dice) -> None:
     if t.id in u.engaged:
         raise RuleViolation(f"{u.id} is engaged with {t.id} already", rule=R_ENGAGEMENT)
     if not _faces(s, u, t):
-        raise RuleViolation(f"{u.id} does not face {t.id}: engaging requires facing", rule=R_FACING)
+        # the sentence is [Engagement]'s "(free action, requires facing)"; [Facing] is attacks
+        raise RuleViolation(
+            f"{u.id} does not face {t.id}: engaging requires facing", rule=R_ENGAGEMENT
+        )
     if distance(u.tile, t.tile) > s.options.melee_reach:
         raise RuleViolation(f"{t.id} is not within {u.id}'s reach", rule=R_ENGAGEMENT)
     run.emit(Engaged(unit=u.id, target=t.id, rule=R_ENGAGEMENT))

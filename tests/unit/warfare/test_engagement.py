@@ -35,7 +35,8 @@ def test_engaging_needs_facing_and_reach() -> None:
     s = _line()
     with pytest.raises(RuleViolation) as refused:
         play(s, {"type": "Engage", "unit": "a1", "target": "b2"})  # b2 is to the east
-    assert refused.value.rule == "003 Unit Actions / Facing"
+    # [Engagement] "(free action, requires facing)": [Facing] speaks of attacking only
+    assert refused.value.rule == "003 Unit Actions / Engagement"
     events, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
     assert types(events) == ["Engaged"]
     assert s.units["a1"].engaged == ("b1",) and s.units["b1"].engaged == ("a1",)
