@@ -39,7 +39,7 @@ BATTLE_VERIFY_CACHE_SECONDS     how long /verify reuses its dice audit while the
 BATTLE_FORECAST_WORKERS      processes that play forecasts (default 2; started on the first)
 BATTLE_FORECAST_MAX_SECONDS  the longest time budget a forecast may ask for (default 10)
 BATTLE_CACHE_MB      memory for battles folded in memory, by estimate (default 256)
-BATTLE_SNAPSHOT_EVERY  versions between stored snapshots of a battle (default 500; 0: none)
+BATTLE_SNAPSHOT_EVERY  versions between stored snapshots of a battle (default 128; 0: none)
 
 Webhooks (service.webhook_worker, service.webhook_retry):
 BATTLE_WEBHOOKS                 on (default) or off: deliver webhooks from this process
@@ -111,7 +111,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     forecast_max_seconds: float = 10.0
     verify_cache_seconds: int = 60
     cache_mb: float = 256
-    snapshot_every: int = 500
+    snapshot_every: int = 128
     cors_origins: tuple[str, ...] = ("*",)
     webhooks: bool = True
     webhook_timeout: float = 10.0
@@ -136,7 +136,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             raise ValueError(
                 f"BATTLE_CACHE_MB must be a positive number, not {cache_mb!r}"
             ) from None
-        every = env.get("BATTLE_SNAPSHOT_EVERY", "500")
+        every = env.get("BATTLE_SNAPSHOT_EVERY", "128")
         if not every.isdigit():
             raise ValueError(f"BATTLE_SNAPSHOT_EVERY must be an integer >= 0, not {every!r}")
         poll = env.get("BATTLE_FANOUT_POLL_SECONDS", "1")

@@ -45,7 +45,7 @@ __all__ = [
     "usable_snapshot",
 ]
 
-DEFAULT_SNAPSHOT_EVERY = 500
+DEFAULT_SNAPSHOT_EVERY = 128
 _PURPOSE = b"battle-service/snapshots/v1"
 _QUEUE_LIMIT = 4096  # snapshots waiting to be written; more are dropped (never the truth)
 
