@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from domain.folding import FoldingRun
 from domain.rulesets.phased.events import Event
 from domain.rulesets.phased.evolve import HANDLERS
 from domain.rulesets.phased.model import Action, Combatant, State, index_of
@@ -45,18 +46,13 @@ R_MULTI = "004 Taking Multiple Phases"
 R_REFEREE = "004 (referee)"
 
 
-class Run:
+class Run(FoldingRun[State, Event]):
     """The events of one command, folded as they are emitted so later steps see them."""
 
-    __slots__ = ("events", "state")
+    __slots__ = ()
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = HANDLERS[type(event)](self.state, event)
+        super().__init__(state, HANDLERS)
 
 
 def dex_modifier(options: Options, dex: int) -> int:

@@ -5,6 +5,7 @@ and the phase flow (priority resolution, turn start, step and round ends, hero r
 from __future__ import annotations
 
 from domain.dice import Dice
+from domain.folding import FoldingRun
 from domain.rulesets.quickstart.events import (
     BattleEnded,
     Event,
@@ -55,18 +56,13 @@ R_WATCHTOWER = "001 The Watchtower"
 R_REFEREE = "001 (referee)"
 
 
-class Run:
+class Run(FoldingRun[State, Event]):
     """The events of one command, folded as they are emitted so later steps see them."""
 
-    __slots__ = ("events", "state")
+    __slots__ = ()
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = HANDLERS[type(event)](self.state, event)  # evolve, one call fewer
+        super().__init__(state, HANDLERS)
 
 
 def blocked(state: State, seen_by: str | None = None) -> set[Pos]:

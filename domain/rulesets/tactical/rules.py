@@ -5,6 +5,7 @@ section names) and small queries on the state (who is hostile, whose turn, costs
 from __future__ import annotations
 
 from domain.errors import RuleViolation, UnknownEntity
+from domain.folding import FoldingRun
 from domain.rulesets.tactical.events import Event
 from domain.rulesets.tactical.evolve import HANDLERS
 from domain.rulesets.tactical.model import Char, Square, State
@@ -69,18 +70,13 @@ R_THROW = "002 Niche Rules / Throwing Melee Weapons"
 R_REFEREE = "002 (referee ruling)"
 
 
-class Run:
+class Run(FoldingRun[State, Event]):
     """The events of one command, folded as they are emitted so later steps see them."""
 
-    __slots__ = ("events", "state")
+    __slots__ = ()
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = HANDLERS[type(event)](self.state, event)
+        super().__init__(state, HANDLERS)
 
 
 def char(state: State, cid: str) -> Char:

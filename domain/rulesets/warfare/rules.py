@@ -9,6 +9,7 @@ prints them; "003 (project ruling)" marks a call the text leaves open (an option
 from __future__ import annotations
 
 from domain.errors import RuleViolation, UnknownEntity
+from domain.folding import FoldingRun
 from domain.rulesets.warfare.events import Event
 from domain.rulesets.warfare.evolve import HANDLERS
 from domain.rulesets.warfare.model import Champion, State, Unit
@@ -55,18 +56,13 @@ R_PROJECT = "003 (project ruling)"
 R_REFEREE = "003 (referee ruling)"
 
 
-class Run:
+class Run(FoldingRun[State, Event]):
     """The events of one command, folded as they are emitted so later steps see them."""
 
-    __slots__ = ("events", "state")
+    __slots__ = ()
 
     def __init__(self, state: State) -> None:
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
-        self.state = HANDLERS[type(event)](self.state, event)
+        super().__init__(state, HANDLERS)
 
 
 def unit(state: State, uid: str) -> Unit:
