@@ -17,6 +17,7 @@ import msgspec
 from domain.actors import ALL, REFEREE, Actor, side_audience
 from domain.errors import NotPermitted
 from domain.rulesets.tactical.commands import (
+    CallCheck,
     Command,
     DeclareSurprise,
     EndCombat,
@@ -31,6 +32,7 @@ from domain.rulesets.tactical.events import (
     ActionInterrupted,
     CharacterPlaced,
     CharacterRevealed,
+    CheckCalled,
     Event,
     Moved,
     UnseenAttackResolved,
@@ -40,6 +42,7 @@ from domain.rulesets.tactical.model import Char, State
 __all__ = ["audience", "authorize", "view"]
 
 _REFEREE_ONLY = (
+    CallCheck,
     DeclareSurprise,
     Join,
     RollInitiative,
@@ -69,7 +72,7 @@ def audience(event: Event) -> str:
     """Referee-only: who was in a square attacked unseen. Side-only: an invisible move or
     placement."""
     t = type(event)
-    if t is UnseenAttackResolved:
+    if t is UnseenAttackResolved or (t is CheckCalled and event.secret):  # type: ignore[union-attr]
         return REFEREE
     if t in (Moved, CharacterRevealed, ActionInterrupted, CharacterPlaced):
         hidden = event.hidden_side  # type: ignore[union-attr]

@@ -10,12 +10,13 @@ from typing import Annotated, Literal
 
 import msgspec
 
-from domain.rulesets.tactical.setup import CharacterSetup
+from domain.rulesets.tactical.setup import CharacterSetup, StatName
 
 __all__ = [
     "COMMAND_DOCS",
     "Attack",
     "BullRush",
+    "CallCheck",
     "Charge",
     "Command",
     "DeclareSurprise",
@@ -219,6 +220,17 @@ class EndTurn(CommandBase, frozen=True, kw_only=True, gc=False, tag="EndTurn"):
     character: Id
 
 
+class CallCheck(CommandBase, frozen=True, kw_only=True, gc=False, tag="CallCheck"):
+    """[Sequence §1] (M03): the referee calls for a check (a stealth check with DEX, an INT
+    check to notice an ambush): d12 + the stat against `dc` or the current DC (A01)."""
+
+    character: Id
+    stat: StatName
+    dc: Annotated[int, msgspec.Meta(ge=1, le=30)] | None = None
+    reason: Reason
+    secret: bool = False  # the result for the referee only (an ambush's stealth check)
+
+
 class SetDC(CommandBase, frozen=True, kw_only=True, gc=False, tag="SetDC"):
     dc: Annotated[int, msgspec.Meta(ge=1, le=30)]
     reason: Reason
@@ -282,6 +294,7 @@ Command = (
     | Stunned
     | EndTurn
     | SetDC
+    | CallCheck
     | Restore
     | SetCondition
     | RuleVisibility
@@ -317,6 +330,8 @@ COMMAND_DOCS: dict[str, str] = {
     "Stunned": "A stunned character chooses what it loses this turn.",
     "EndTurn": "End the active character's turn (regeneration); its side or the referee.",
     "SetDC": "Referee: the DC of checks and saves from now on, with a reason.",
+    "CallCheck": "Referee: a check of one character's stat (d12 + stat vs the DC), with a "
+    "reason; `secret` keeps the result for the referee.",
     "Restore": "Referee: healing or medicine restores a pool, with a reason.",
     "SetCondition": "Referee: give or remove a condition (a wound's effect...), with a reason.",
     "RuleVisibility": "Referee: superior cover, concealment or helplessness of a character.",

@@ -25,6 +25,7 @@ from domain.rulesets.tactical.attacks import attack
 from domain.rulesets.tactical.commands import (
     Attack,
     BullRush,
+    CallCheck,
     Charge,
     Command,
     DeclareSurprise,
@@ -57,6 +58,7 @@ from domain.rulesets.tactical.moves import move
 from domain.rulesets.tactical.opportunity import opportunity_attack
 from domain.rulesets.tactical.reactions import react
 from domain.rulesets.tactical.referee import (
+    call_check,
     end_combat,
     join,
     restore,
@@ -127,13 +129,14 @@ _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
     Stunned: stunned,
     EndTurn: end,
     SetDC: set_dc,
+    CallCheck: call_check,
     Restore: restore,
     SetCondition: set_condition,
     RuleVisibility: rule_visibility,
     EndCombat: end_combat,
 }
 # Commands the referee may give while an attack waits for its reaction.
-_ANYTIME = (React, SetDC, Restore, SetCondition, RuleVisibility, EndCombat, Join)
+_ANYTIME = (React, SetDC, CallCheck, Restore, SetCondition, RuleVisibility, EndCombat, Join)
 _DURING_OPPORTUNITY = (*_ANYTIME, OpportunityAttack)
 
 

@@ -30,6 +30,7 @@ __all__ = [
     "CharacterJoined",
     "CharacterPlaced",
     "CharacterRevealed",
+    "CheckCalled",
     "CombatEnded",
     "ConcentrationChecked",
     "ConcentrationEnded",
@@ -409,6 +410,22 @@ class Restored(EventBase, frozen=True, kw_only=True, gc=False, tag="Restored"):
     medicine: bool = False
 
 
+class CheckCalled(EventBase, frozen=True, kw_only=True, gc=False, tag="CheckCalled"):
+    """[Sequence §1] (M03): a check the referee called for, d12 + the stat against the DC
+    (A01); `secret`: seen by the referee only."""
+
+    character: str
+    stat: str
+    die: Roll
+    bonus: int
+    total: int
+    dc: int
+    success: bool
+    reason: str
+    rule: str
+    secret: bool = False
+
+
 class DCSet(EventBase, frozen=True, kw_only=True, gc=False, tag="DCSet"):
     """A01: the referee sets the DC of checks and saves."""
 
@@ -526,6 +543,7 @@ Event = (
     | FreeActionTaken
     | Restored
     | DCSet
+    | CheckCalled
     | VisibilityRuled
     | ConcentrationPaid
     | ConcentrationChecked

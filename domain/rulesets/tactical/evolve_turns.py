@@ -13,6 +13,7 @@ from msgspec.structs import replace
 from domain.rulesets.tactical.events import (
     CharacterJoined,
     CharacterPlaced,
+    CheckCalled,
     CombatEnded,
     DCSet,
     InitiativeRolled,
@@ -115,6 +116,10 @@ def _turn_ended(s: State, e: TurnEnded) -> State:
     return replace(put(s, c), active=None)
 
 
+def _recorded(s: State, e: CheckCalled) -> State:
+    return s  # a record of a roll: it changes nothing the state holds
+
+
 def _dc(s: State, e: DCSet) -> State:
     return replace(s, dc=e.dc)
 
@@ -142,6 +147,7 @@ TURN_HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     TurnStarted: _turn_started,
     TurnEnded: _turn_ended,
     DCSet: _dc,
+    CheckCalled: _recorded,
     VisibilityRuled: _visibility,
     CombatEnded: _ended,
 }

@@ -10,6 +10,7 @@ from typing import get_args
 from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import (
+    CallCheck,
     EndCombat,
     Join,
     Restore,
@@ -19,6 +20,7 @@ from domain.rulesets.tactical.commands import (
 )
 from domain.rulesets.tactical.events import (
     CharacterJoined,
+    CheckCalled,
     CombatEnded,
     ConditionEnded,
     DCSet,
@@ -37,6 +39,31 @@ _NAMES = frozenset(get_args(ConditionName))
 
 def set_dc(run: Run, cmd: SetDC, dice: Dice) -> None:
     run.emit(DCSet(dc=cmd.dc, reason=cmd.reason))
+
+
+def call_check(run: Run, cmd: CallCheck, dice: Dice) -> None:
+    """[Sequence §1] (M03) "may call for any check": d12 + the stat >= the DC (A01), the
+    command's or the current one; a character who is dead makes none."""
+    c = char(run.state, cmd.character)
+    if c.dead:
+        raise RuleViolation(f"{c.id} is dead", rule=R_REFEREE)
+    dc = cmd.dc if cmd.dc is not None else run.state.dc
+    die = dice.roll(run.state.options.check_die, f"{c.id}'s {cmd.stat} check")
+    bonus = getattr(c.stats, cmd.stat)
+    run.emit(
+        CheckCalled(
+            character=c.id,
+            stat=cmd.stat,
+            die=die,
+            bonus=bonus,
+            total=die.value + bonus,
+            dc=dc,
+            success=die.value + bonus >= dc,
+            reason=cmd.reason,
+            rule=R_SEQUENCE,
+            secret=cmd.secret,
+        )
+    )
 
 
 def restore(run: Run, cmd: Restore, dice: Dice) -> None:
