@@ -20,12 +20,13 @@ M_LINE = re.compile(r"^- \*\*(M\d{2}) ", re.MULTILINE)
 
 
 def _reading() -> Path | None:
-    """The reading: $TACTICAL_READING, or shared/seeds/ in a folder above the checkout
+    """The reading: $TACTICAL_READING, or shared/seeds/ in a folder above the checkout or in /work
     (the project's sessions keep it in ../shared beside the main checkout)."""
     env = os.environ.get("TACTICAL_READING")
     if env:
         return Path(env)
-    for up in HERE.resolve().parents:
+    # a clean clone elsewhere (CI's) still finds the team's copy where the machines keep it
+    for up in (*HERE.resolve().parents, Path("/work")):
         candidate = up / "shared" / "seeds" / "tactical-reading.md"
         if candidate.is_file():
             return candidate
