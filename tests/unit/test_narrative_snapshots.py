@@ -142,11 +142,29 @@ def shield_8_against_4() -> str:
     return _told("shield-8-vs-4", TACTICAL, s, steps, _tactical)
 
 
+def door_of_3_sth() -> str:
+    """[Structures]: "For every 10 points of HEA damage, a structure instead takes 1 point
+    of STH damage. To destroy a 3 STH door with an axe, you must deal at least 30 points of
+    HEA damage to it." (an axe of +10, three attacks)"""
+    ch = tactical_kit.ch
+    axe = {"id": "axe", "category": "melee", "dice": "+10"}
+    s = tactical_kit.make(
+        [ch("p", "a", 5, 5, main_hand="axe", stats={"END": 5}), ch("g", "b", 1, 1)],
+        structures=[{"id": "door", "squares": [[6, 5]], "sth": 3}],
+        items=[axe],
+    )
+    s = tactical_kit.started(s, [12, 1])
+    attack = {"type": "Attack", "character": "p", "weapon": "axe", "target": "door"}
+    steps: list[Step] = [("a", attack, []), ("a", attack, []), ("a", attack, [])]
+    return _told("door-3-sth", TACTICAL, s, steps, _tactical)
+
+
 EXAMPLES = {
     "skirmish-example-1-halberds-vs-orcs": example_1_halberds_vs_orcs,
     "skirmish-example-2-crossbows-vs-gnolls": example_2_crossbows_vs_gnolls,
     "skirmish-example-3-fireballs-vs-suli": example_3_fireballs_vs_suli,
     "tactical-shield-8-vs-4": shield_8_against_4,
+    "tactical-door-3-sth": door_of_3_sth,
 }
 
 
@@ -174,3 +192,5 @@ def test_the_snapshots_hold_the_examples_figures() -> None:
     assert "748" in fire and "d20 11" in fire
     shield = (SNAPSHOTS / "tactical-shield-8-vs-4.md").read_text()
     assert "AttackResolved" in shield and "rule:" in shield
+    door = (SNAPSHOTS / "tactical-door-3-sth.md").read_text()
+    assert "total_hea_damage=30, sth_before=1, sth_after=0, destroyed=True" in door
