@@ -4,6 +4,8 @@ ruleset's own strength (`Ruleset.strength`, the viewer's chart)."""
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from domain.forecast import ForecastRules
 from domain.rulesets.phased import policy as phased
 from domain.rulesets.quickstart import policy as quickstart
@@ -13,41 +15,25 @@ from domain.rulesets.warfare import policy as warfare
 
 __all__ = ["FORECASTS"]
 
+
+def _rules(policy: ModuleType, *, hidden_information: bool = True) -> ForecastRules:
+    """A ruleset's policy module (POLICIES, POLICY_DOCS, winner, rounds) as ForecastRules,
+    its policy "advance" the default."""
+    return ForecastRules(
+        policies=policy.POLICIES,
+        default_policy="advance",
+        policy_docs=policy.POLICY_DOCS,
+        winner=policy.winner,
+        rounds=policy.rounds,
+        hidden_information=hidden_information,
+    )
+
+
 FORECASTS: dict[str, ForecastRules] = {
-    "quickstart": ForecastRules(
-        policies=quickstart.POLICIES,
-        default_policy="advance",
-        policy_docs=quickstart.POLICY_DOCS,
-        winner=quickstart.winner,
-        rounds=quickstart.rounds,
-    ),
-    "skirmish": ForecastRules(
-        policies=skirmish.POLICIES,
-        default_policy="advance",
-        policy_docs=skirmish.POLICY_DOCS,
-        winner=skirmish.winner,
-        rounds=skirmish.rounds,
-    ),
-    "tactical": ForecastRules(
-        policies=tactical.POLICIES,
-        default_policy="advance",
-        policy_docs=tactical.POLICY_DOCS,
-        winner=tactical.winner,
-        rounds=tactical.rounds,
-    ),
-    "warfare": ForecastRules(
-        policies=warfare.POLICIES,
-        default_policy="advance",
-        policy_docs=warfare.POLICY_DOCS,
-        winner=warfare.winner,
-        rounds=warfare.rounds,
-        hidden_information=False,  # the quick reference hides nothing (warfare.access)
-    ),
-    "phased": ForecastRules(
-        policies=phased.POLICIES,
-        default_policy="advance",
-        policy_docs=phased.POLICY_DOCS,
-        winner=phased.winner,
-        rounds=phased.rounds,
-    ),
+    "quickstart": _rules(quickstart),
+    "skirmish": _rules(skirmish),
+    "tactical": _rules(tactical),
+    # the quick reference hides nothing (warfare.access): any key may ask
+    "warfare": _rules(warfare, hidden_information=False),
+    "phased": _rules(phased),
 }
