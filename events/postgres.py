@@ -161,6 +161,14 @@ def _batch_error(e: Exception) -> StoreError:
     return error
 
 
+# The snapshots of another ruleset version, in two range seeks of snapshots_rulesets (0011):
+# `ruleset_version <> %s` reads every snapshot the battle has (one per 128 versions).
+_DROP_OTHER_RULESETS = (
+    "DELETE FROM snapshots WHERE battle_id = %s AND ruleset_version < %s",
+    "DELETE FROM snapshots WHERE battle_id = %s AND ruleset_version > %s",
+)
+
+
 class PostgresEventStore(PostgresWebhooks):
     """The EventStore on PostgreSQL. `conninfo` is a libpq URL or key=value string.
 
@@ -449,10 +457,8 @@ class PostgresEventStore(PostgresWebhooks):
     ) -> None:
         try:
             async with self._need_pool().connection() as conn, conn.transaction():
-                await conn.execute(
-                    "DELETE FROM snapshots WHERE battle_id = %s AND ruleset_version <> %s",
-                    (battle_id, ruleset_version),
-                )
+                for drop in _DROP_OTHER_RULESETS:
+                    await conn.execute(drop, (battle_id, ruleset_version))
                 await conn.execute(
                     "INSERT INTO snapshots (battle_id, version, ruleset_version, data) "
                     "VALUES (%s, %s, %s, %b) ON CONFLICT (battle_id, version) DO UPDATE "

@@ -96,6 +96,8 @@ CREATE TABLE IF NOT EXISTS snapshots (
     data            BLOB    NOT NULL,
     PRIMARY KEY (battle_id, version)
 ) WITHOUT ROWID;
+-- What a saved snapshot's drop of another ruleset version's seeks (_DROP_OTHER_RULESETS).
+CREATE INDEX IF NOT EXISTS snapshots_rulesets ON snapshots (battle_id, ruleset_version);
 -- The first event of each battle, by position: what lists battles (read_firsts).
 CREATE INDEX IF NOT EXISTS events_firsts ON events (position) WHERE version = 1;
 CREATE TABLE IF NOT EXISTS integration_battles (
@@ -267,6 +269,15 @@ def _append_job(
         )
     heads[battle_id] = events[-1].version if events else current  # last: nothing raises after
     return stored
+
+
+# The snapshots of another ruleset version, in two range seeks of `snapshots_rulesets`:
+# `ruleset_version <> ?` (or an OR of the two) scans every snapshot of the battle, one per
+# 128 versions, on the event loop: 3.3 ms at 2,000 of them, 39 ms at 20,000, measured.
+_DROP_OTHER_RULESETS = (
+    "DELETE FROM snapshots WHERE battle_id = ? AND ruleset_version < ?",
+    "DELETE FROM snapshots WHERE battle_id = ? AND ruleset_version > ?",
+)
 
 
 class _Writer:
@@ -675,10 +686,8 @@ class SQLiteEventStore(SQLiteWebhooks):
         self, battle_id: str, version: int, ruleset_version: str, data: bytes
     ) -> None:
         def job(cur: sqlite3.Cursor) -> None:
-            cur.execute(
-                "DELETE FROM snapshots WHERE battle_id = ? AND ruleset_version <> ?",
-                (battle_id, ruleset_version),
-            )
+            for drop in _DROP_OTHER_RULESETS:
+                cur.execute(drop, (battle_id, ruleset_version))
             cur.execute(
                 "INSERT OR REPLACE INTO snapshots (battle_id, version, ruleset_version, data) "
                 "VALUES (?, ?, ?, ?)",

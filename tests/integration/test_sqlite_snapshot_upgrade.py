@@ -1,5 +1,5 @@
-"""An SQLite file written before stored snapshots existed gains the snapshots table when a
-store opens it, and keeps its log."""
+"""An SQLite file written before stored snapshots existed gains the snapshots table and its
+index when a store opens it, and keeps its log."""
 
 from __future__ import annotations
 
@@ -9,9 +9,13 @@ from pathlib import Path
 
 from events.sqlite import SCHEMA, SQLiteEventStore
 
-# SCHEMA as it was before snapshots: the same without the snapshots table.
+# SCHEMA as it was before snapshots: the same without the snapshots table and its index.
 _OLD_SCHEMA = re.sub(
-    r"CREATE TABLE IF NOT EXISTS snapshots \(.*?\) WITHOUT ROWID;\n", "", SCHEMA, flags=re.S
+    r"CREATE TABLE IF NOT EXISTS snapshots \(.*?\) WITHOUT ROWID;\n"
+    r"|--[^\n]*\nCREATE INDEX IF NOT EXISTS snapshots_rulesets [^\n]*\n",
+    "",
+    SCHEMA,
+    flags=re.S,
 )
 
 
@@ -33,3 +37,11 @@ async def test_a_file_without_the_snapshots_table_is_upgraded(tmp_path: Path) ->
         assert await store.latest_snapshot("b", "1.0") == (3, b"state")
     finally:
         await store.close()
+    conn = sqlite3.connect(path)
+    try:
+        indexes = conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'snapshots'"
+        ).fetchall()
+    finally:
+        conn.close()
+    assert ("snapshots_rulesets",) in indexes

@@ -656,6 +656,21 @@ async def test_a_new_ruleset_version_drops_the_old_snapshots(store: EventStore) 
     assert await store.latest_snapshot("b2", "1.0") == (10, b"other battle keeps it")
 
 
+async def test_a_snapshot_drops_those_of_older_and_newer_ruleset_versions(
+    store: EventStore,
+) -> None:
+    # A rolled-back deployment writes an older version than the snapshots it finds.
+    await store.save_snapshot("b1", 10, "1.0", b"older")
+    await store.save_snapshot("b1", 20, "3.0", b"newer")
+    await store.save_snapshot("b1", 30, "2.0", b"current")
+    await store.save_snapshot("b1", 40, "2.0", b"current, later")
+
+    assert await store.latest_snapshot("b1", "1.0") is None
+    assert await store.latest_snapshot("b1", "3.0") is None
+    assert await store.latest_snapshot("b1", "2.0", at_most=39) == (30, b"current")
+    assert await store.latest_snapshot("b1", "2.0") == (40, b"current, later")
+
+
 async def test_snapshots_survive_reopening(backend, store: EventStore) -> None:
     await store.save_snapshot("b1", 7, "1.0", b"kept")
     await store.close()
