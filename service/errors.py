@@ -7,6 +7,7 @@ from typing import Any
 __all__ = [
     "BadRequest",
     "Busy",
+    "ClientGone",
     "Forbidden",
     "NotFound",
     "ServiceError",
@@ -73,6 +74,15 @@ class Busy(ServiceError):
     status = 503
     title = "Busy: retry"
     headers = {"Retry-After": "1"}  # noqa: RUF012 - never mutated
+
+
+class ClientGone(ServiceError):
+    """The client closed the connection before the answer (499, nginx's name for it): the
+    work stopped; nothing can be sent, the status is for the logs."""
+
+    code = "client-closed-request"
+    status = 499
+    title = "Client closed the request"
 
 
 class TooManyRequests(ServiceError):

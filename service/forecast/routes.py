@@ -14,18 +14,21 @@ a forecast reads the state and plays on copies of it, with dice of its own.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import secrets
 import time
 from typing import Any
 
 from litestar import post
 from litestar.params import JSONBody
+from litestar.types import Receive
 
 from domain.actors import Actor
 from domain.forecast import strength as forecast_strength
 from domain.rulesets.forecasts import FORECASTS
 from service.battles import BattleService
-from service.errors import Forbidden, Unprocessable
+from service.errors import ClientGone, Forbidden, Unprocessable
 from service.forecast.odds import outcome, sides
 from service.forecast.pool import ForecastPool
 from service.forecast.schemas import MAX_SEED, ForecastAnswer, ForecastRequest
@@ -137,14 +140,36 @@ async def forecast_battle(
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     state: Any = request.app.state
-    return await forecast(
-        service,
-        state["forecast_pool"],
-        state["forecast_max_seconds"],
-        battle_id,
-        principal.actor,
-        data,
+    work = asyncio.ensure_future(
+        forecast(
+            service,
+            state["forecast_pool"],
+            state["forecast_max_seconds"],
+            battle_id,
+            principal.actor,
+            data,
+        )
     )
+    # A client that goes away stops its runs at once: otherwise they would keep the pool's
+    # processes busy to the end of their budget for an answer no one reads.
+    gone = asyncio.ensure_future(_client_gone(request.receive))
+    try:
+        await asyncio.wait((work, gone), return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        gone.cancel()
+        if not work.done():
+            work.cancel()  # the pool raises the forecast's stop flag (service.forecast.pool)
+            with contextlib.suppress(asyncio.CancelledError):
+                await work
+    if work.cancelled():
+        raise ClientGone(f"the client closed the connection: forecast of {battle_id} stopped")
+    return work.result()
+
+
+async def _client_gone(receive: Receive) -> None:
+    """Returns when the client has closed the connection (the body is read already)."""
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 FORECAST_ROUTES: list[Any] = [forecast_battle]

@@ -1,11 +1,16 @@
 """The forecast over HTTP (POST /battles/{id}/forecast): odds that add up, intervals that
 hold their estimate, nothing appended, the same seed the same answer, bad input refused,
-the time budget kept, and nothing hidden told to a side."""
+the time budget kept, a client that goes away stops its runs, and nothing hidden told to
+a side."""
 
 from __future__ import annotations
 
+import json
+import socket
+import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -203,6 +208,39 @@ def test_the_server_caps_the_budget_and_limits_forecasts_per_key(capped: str) ->
         assert refused.status_code == 429 and "Retry-After" in refused.headers
         # the key's other requests are not counted by this limit
         assert http.get(f"/battles/{b.id}", headers=b.auth("referee")).status_code == 200
+
+
+def test_a_client_that_goes_away_stops_its_runs(tmp_path_factory: pytest.TempPathFactory) -> None:
+    # One pool process: while a forecast's runs go on, the next forecast's wait behind them.
+    server = ServerProcess(
+        {"BATTLE_DB": str(tmp_path_factory.mktemp("gone") / "battles.db"),
+         "BATTLE_FORECAST_MAX_SECONDS": "60", "BATTLE_FORECAST_WORKERS": "1"}
+    )  # fmt: skip
+    try:
+        with httpx.Client(base_url=server.base_url, timeout=90) as http:
+            b = create_battle(http)
+            play(b, stop_after=12)
+            assert _forecast(b, runs=1).status_code == 200  # the pool's process is up
+            url = urlsplit(server.base_url)
+            body = json.dumps({"runs": 10_000, "budget_seconds": 60}).encode()
+            with socket.create_connection((url.hostname, url.port)) as s:
+                s.sendall(
+                    f"POST /battles/{b.id}/forecast HTTP/1.1\r\nHost: x\r\n"
+                    f"Authorization: {b.auth('referee')['Authorization']}\r\n"
+                    "Content-Type: application/json\r\n"
+                    f"Content-Length: {len(body)}\r\n\r\n".encode()
+                    + body
+                )
+                time.sleep(1.0)  # the runs are under way; then the client goes away
+                s.setblocking(False)
+                with pytest.raises(BlockingIOError):  # no answer yet: the runs are going on
+                    s.recv(1)
+            answer = _forecast(b, runs=40, seed=3, budget_seconds=2).json()
+        # Had the first forecast's 10,000 runs gone on (several seconds on one process),
+        # these would have waited behind them past their own budget and finished none.
+        assert answer["runs_finished"] == 40 and answer["cut_by_budget"] is False
+    finally:
+        server.stop()
 
 
 def test_a_tactical_forecast_from_before_initiative(http: httpx.Client) -> None:

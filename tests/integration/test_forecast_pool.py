@@ -1,6 +1,7 @@
 """The forecast's process pool with real processes: the runs come back in order whatever
-the split, a deadline passed plays nothing, and a process that dies costs one forecast
-(503, retry), not every later one."""
+the split, a deadline passed plays nothing, a cancelled forecast stops its runs and gives
+its slot back, and a process that dies costs one forecast (503, retry), not every later
+one."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from litestar.testing import TestClient
 from bench.forecast import mid_battle
 from service.app import create_app
 from service.errors import Busy
-from service.forecast.pool import ForecastPool
+from service.forecast.pool import SLOTS, ForecastPool
 from service.forecast.worker import run_slice
 from service.settings import Settings
 from tests.support.quickstart_play import SETUP
@@ -43,6 +44,35 @@ def test_the_pool_answers_what_one_process_would_and_recovers_from_a_death() -> 
                 await pool.run("quickstart", "advance", state, 11, 30, far)
             await pool.start()  # a new pool
             assert await pool.run("quickstart", "advance", state, 11, 30, far) == alone
+        finally:
+            pool.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_a_cancelled_forecast_stops_its_runs_and_gives_its_slot_back() -> None:
+    state = mid_battle(commands=20)
+
+    async def scenario() -> None:
+        pool = ForecastPool(1)
+        try:
+            await pool.start()
+            far = time.monotonic() + 600
+            task = asyncio.ensure_future(pool.run("quickstart", "advance", state, 1, 10_000, far))
+            await asyncio.sleep(0.5)  # its first slice is running on the one process
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            # The running slice sees its flag: the next forecast's runs start at once.
+            soon = time.monotonic() + 3
+            assert len(await pool.run("quickstart", "advance", state, 2, 20, soon)) == 20
+            flags = pool._flags
+            assert flags is not None
+            for _ in range(100):  # the slot comes back once the stopped slice has ended
+                if len(flags.free) == SLOTS:
+                    break
+                await asyncio.sleep(0.05)
+            assert sorted(flags.free) == list(range(SLOTS))
         finally:
             pool.shutdown()
 
