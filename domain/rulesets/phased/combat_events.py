@@ -176,10 +176,16 @@ def _knock_down(o: Outcome) -> str | None:
     who = o.select("combatant engaged in melee", eligible)
     o.effect(who, "prone")
     me = o.state.combatants[who]
+    # "or fall down next to them": the save is against the fallen combatant (option), so
+    # its Lucky Opening makes it harder (the -2 of seed 004 Combat Events, Lucky Opening)
+    source = who if o.state.options.knock_down_source == "fallen" else None
     if me.x is None:
+        penalty = ""
+        if source is not None and me.has("lucky_opening"):
+            penalty = f", at -2 (Lucky Opening of {who})"
         o.prompt(
             f"Knock Down: the nearest figure to {who} within touch range, friend or foe, "
-            "makes a Reflex Save vs. Paralyzation or falls down next to them"
+            f"makes a Reflex Save vs. Paralyzation{penalty} or falls down next to them"
         )
         return None
     near: dict[int, list[str]] = {}
@@ -189,7 +195,7 @@ def _knock_down(o: Outcome) -> str | None:
             near.setdefault(d, []).append(c.id)
     if near:
         nearest = o.select("nearest figure in touch range", near[min(near)])
-        o.test(nearest, "save:paralyzation", "prone")
+        o.test(nearest, "save:paralyzation", "prone", source=source)
     return None
 
 

@@ -89,12 +89,16 @@ class SubRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class CheckRecord(msgspec.Struct, frozen=True, kw_only=True, gc=False):
-    """A save or check: rolled (d20 + modifier vs target) or left to the referee."""
+    """A save or check: rolled (d20 + modifier vs target) or left to the referee.
+
+    `source`: the combatant the save is made against (Knock Down's fallen combatant), if any.
+    """
 
     id: str
     combatant: str
     test: str
     item: str | None = None
+    source: str | None = None
     target: int | None = None
     modifier: int = 0
     die: Roll | None = None

@@ -169,6 +169,7 @@ class Pending(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     combatant: str
     test: str = ""  # "save:paralyzation", "check:riding", "item:crushing_blow"
     item: str | None = None
+    source: str | None = None  # the combatant a save is made against (Lucky Opening)
     modifier: int = 0
     then: str = ""  # what follows the result (combat_events.CONTINUATIONS)
     count: int = 0  # a choice: how many of `effects` the side picks

@@ -52,6 +52,8 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     random_direction: Literal["d8", "d4"] = "d8"
     shift_each: Literal["all", "each"] = "all"
     one_round_effects: Literal["end_this_round", "end_next_round"] = "end_this_round"
+    # Knock Down / Lucky Opening: is the nearest figure's save against the fallen combatant?
+    knock_down_source: Literal["fallen", "none"] = "fallen"
     threat_range: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
     touch_range: Annotated[int, msgspec.Meta(ge=0, le=5)] = 1
     glancing_band: Annotated[int, msgspec.Meta(ge=0, le=10)] = 0

@@ -5,8 +5,11 @@ Events).
 
 Saves and checks are d20 + modifier >= the combatant's value for that save or check (the
 setup's `saves`, `checks`, an item's `saves`); with no value in the setup the test waits
-for the referee (`RuleCheck`). What follows a result is named by a continuation key, so a
-ruling given later continues exactly as a roll would have.
+for the referee (`RuleCheck`), its modifier recorded for the referee. A save may be made
+against a combatant (its `source`: Knock Down's fallen combatant); Lucky Break and Lucky
+Opening modify a combatant's saves, not an item's ("Characters Save"). What follows a
+result is named by a continuation key, so a ruling given later continues exactly as a roll
+would have.
 """
 
 from __future__ import annotations
@@ -118,6 +121,16 @@ class Outcome:
             y = min(y, b.height - 1)
         return Applied(combatant=combatant, effect="moved", x=x, y=y)
 
+    def save_modifier(self, combatant: str, source: str | None) -> int:
+        """A combatant's modifier to a save, made against `source` (None: no combatant)."""
+        # seed 004 Combat Events, Lucky Break: "+4 bonus to AC and Saves for this round only"
+        modifier = 4 if self.state.combatants[combatant].has("lucky_break") else 0
+        # seed 004 Combat Events, Lucky Opening: "Characters Save at -2 penalty against this
+        # character for one round" (the effect lasts as `one_round_effects` says)
+        if source is not None and self.state.combatants[source].has("lucky_opening"):
+            modifier -= 2
+        return modifier
+
     def test(
         self,
         combatant: str,
@@ -126,13 +139,16 @@ class Outcome:
         *,
         item: str | None = None,
         effects: tuple[Applied, ...] = (),
+        source: str | None = None,
     ) -> None:
-        """Roll a save or check (or leave it to the referee), then continue with its result."""
+        """Roll a save or check (or leave it to the referee), then continue with its result.
+
+        `source`: the combatant a save is made against, if any."""
         c = self.state.combatants[combatant]
         kind, _, name = test.partition(":")
         if kind == "save":
             target = c.saves.get(name)
-            modifier = 4 if c.has("lucky_break") else 0  # Lucky Break: +4 to Saves
+            modifier = self.save_modifier(combatant, source)
         elif kind == "check":
             target, modifier = c.checks.get(name), 0
         else:
@@ -145,6 +161,7 @@ class Outcome:
                     combatant=combatant,
                     test=test,
                     item=item,
+                    source=source,
                     modifier=modifier,
                     result="pending",
                 )
@@ -156,6 +173,7 @@ class Outcome:
                     combatant=combatant,
                     test=test,
                     item=item,
+                    source=source,
                     modifier=modifier,
                     then=then,
                     effects=effects,
@@ -178,6 +196,7 @@ class Outcome:
                 combatant=combatant,
                 test=test,
                 item=item,
+                source=source,
                 target=target,
                 modifier=modifier,
                 die=die,
