@@ -114,7 +114,9 @@ def attack(
         multiplier, damage, doubled = multiplied(
             base, band, natural == 20, options.natural_20_miss, options.natural_20_glancing
         )
-        rule = R_ATTACKS
+        # W07's double on a miss is the issue's ruling, not the text's: the band table
+        # says miss, so the event cites the project ruling like every other ruling applied
+        rule = R_PROJECT if band == "miss" and doubled else R_ATTACKS
     after = max(0, t.health - damage)
     run.emit(
         AttackResolved(

@@ -123,7 +123,9 @@ class Engaged(EventBase, frozen=True, kw_only=True, gc=False, tag="Engaged"):
 
 
 class EngagementsBroken(EventBase, frozen=True, kw_only=True, gc=False, tag="EngagementsBroken"):
-    """`unit` breaks away from `units` without disengaging: each gets a free attack."""
+    """`unit` broke away from `units` without disengaging, after each took its free attack
+    (the `AttackResolved` of kind `free` before this event): the engagements end here. A
+    unit that shattered or was destroyed by a free attack has none (it left the field)."""
 
     unit: str
     units: tuple[str, ...]
@@ -132,7 +134,8 @@ class EngagementsBroken(EventBase, frozen=True, kw_only=True, gc=False, tag="Eng
 
 class Disengaged(EventBase, frozen=True, kw_only=True, gc=False, tag="Disengaged"):
     """The unit's action ends its engagements; `attackers` (all but the two it `spared`,
-    when it was engaged with more than two) take a free attack regardless."""
+    when it was engaged with more than two) took a free attack regardless, before this
+    event (a unit that left the field from one of them has no `Disengaged`)."""
 
     unit: str
     engaged: tuple[str, ...]

@@ -62,7 +62,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     melee_needs_engagement: bool = True
     # W06 a free attack on a unit breaking away needs the attacker to face it
     free_attack_needs_facing: bool = False
-    # W07 [Attacks] a natural 20 that fails by 10 or more: hits for double damage, or misses
+    # W07 (project ruling, the issue's: [Attacks] makes it a miss) a natural 20 that fails
+    # by 10 or more: hits for double damage (its event's rule "003 (project ruling)"), or
+    # misses as the text's bands say
     natural_20_miss: Literal["hits_double", "misses"] = "hits_double"
     # W08 a natural 20 that fails by less than 10: double damage, or a glancing blow
     natural_20_glancing: Literal["double", "glancing"] = "double"

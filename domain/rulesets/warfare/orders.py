@@ -109,14 +109,20 @@ def face(run: Run, cmd: Face, dice: Dice) -> None:
 
 
 def _break_away(run: Run, dice: Dice, u: Unit) -> bool:
-    """[Engagement]: leaving without disengaging, every engaged unit takes a free attack.
-    False when the unit did not survive them on the field."""
+    """[Engagement]: leaving without disengaging, every engaged unit takes a free attack
+    "as they break away". False when the unit did not survive them on the field.
+
+    The engagements end after the free attacks (`EngagementsBroken` follows them): the unit
+    is still engaged while they land, so one that shatters from them takes the automatic
+    hit of every unit it was engaged with, and each may pursue ([Shattered Units])."""
     engaged = u.engaged
     if not engaged:
         return True
-    run.emit(EngagementsBroken(unit=u.id, units=engaged, rule=R_ENGAGEMENT))
     _free_attacks(run, dice, u.id, engaged)
-    return run.state.units[u.id].on_field
+    if not run.state.units[u.id].on_field:
+        return False  # shattered or destroyed: leaving the field ended the engagements
+    run.emit(EngagementsBroken(unit=u.id, units=engaged, rule=R_ENGAGEMENT))
+    return True
 
 
 def _free_attacks(run: Run, dice: Dice, uid: str, attackers: tuple[str, ...]) -> None:
@@ -206,7 +212,9 @@ def _ensure_action(u: Unit) -> None:
 
 def disengage(run: Run, cmd: Disengage, dice: Dice) -> None:
     """[Engagement] "Disengaging requires an action"; engaged with more than two, all but
-    two (chosen by the disengaging unit) take a free attack regardless."""
+    two (chosen by the disengaging unit) take a free attack regardless. As in breaking
+    away, the engagements (the spared ones too) end after the free attacks: a unit that
+    shatters from them has not disengaged from anyone."""
     s = run.state
     u = unit(s, cmd.unit)
     ensure_can_act(s, u)
@@ -225,12 +233,14 @@ def disengage(run: Run, cmd: Disengage, dice: Dice) -> None:
                 rule=R_ENGAGEMENT,
             )
         attackers = tuple(x for x in u.engaged if x not in spared)
+    _free_attacks(run, dice, u.id, attackers)
+    if not run.state.units[u.id].on_field:
+        return  # shattered or destroyed by a free attack: leaving the field ended them
     run.emit(
         Disengaged(
             unit=u.id, engaged=u.engaged, spared=spared, attackers=attackers, rule=R_ENGAGEMENT
         )
     )
-    _free_attacks(run, dice, u.id, attackers)
 
 
 def _reach(s: State, u: Unit, t: Unit) -> tuple[bool, int]:

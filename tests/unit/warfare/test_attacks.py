@@ -164,3 +164,14 @@ def test_conditions_and_a_joined_champion_are_modifiers_with_their_reasons() -> 
     assert e.defense == 13 and e.total == 16 and e.band == "hit"
     assert e.damage_before == 13 and e.damage == 13
     assert e.champion_exposed == "foe"
+
+
+def test_given_w07_when_a_natural_20_fails_by_10_then_its_hit_cites_the_project_ruling() -> None:
+    # W07 is the ruling, not [Attacks] (whose bands make it a miss): its event cites
+    # "003 (project ruling)" as every event applying a ruling does (RULINGS.md); the text's
+    # natural 20 (a hit doubled, W08's glancing blow doubled) and W07's `misses` cite [Attacks]
+    assert _hit(_duel(-15), 20, [20]).rule == "003 (project ruling)"  # 5 vs 15
+    e = _hit(_duel(-15, options={"natural_20_miss": "misses"}), 20)
+    assert (e.band, e.damage, e.rule) == ("miss", 0, "003 Unit Actions / Attacks")
+    assert _hit(_duel(-10), 20, [20]).rule == "003 Unit Actions / Attacks"  # glancing, W08
+    assert _hit(_duel(0), 20, [20]).rule == "003 Unit Actions / Attacks"  # a hit

@@ -81,8 +81,9 @@ def test_breaking_away_draws_a_free_attack_from_every_engaged_unit() -> None:
     _, s = play(s, {"type": "Face", "unit": "a1", "facing": "E"})
     _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b2"})
     events, s = play(s, {"type": "Move", "unit": "a1", "to": [3, 9]}, [10])
-    assert types(events) == ["EngagementsBroken", "AttackResolved", "UnitMoved"]
-    free = events[1]
+    # "as they break away": the free attack lands while still engaged, then they end
+    assert types(events) == ["AttackResolved", "EngagementsBroken", "UnitMoved"]
+    free = events[0]
     assert isinstance(free, AttackResolved) and free.kind == "free" and free.attacker == "b2"
     assert s.units["a1"].engaged == () and s.units["b2"].engaged == ()
 
@@ -119,7 +120,7 @@ def test_engaged_with_more_than_two_all_but_the_two_chosen_attack_even_on_diseng
         play(s, {"type": "Disengage", "unit": "a1"})
     assert refused.value.rule == "003 Unit Actions / Engagement"
     events, s = play(s, {"type": "Disengage", "unit": "a1", "spared": ["b1", "b4"]}, [2, 2])
-    d = events[0]
+    d = events[-1]  # after the free attacks, which land while a1 is still engaged
     assert isinstance(d, Disengaged) and d.attackers == ("b2", "b3")
     attackers = [e.attacker for e in events if isinstance(e, AttackResolved)]
     assert attackers == ["b2", "b3"]

@@ -1,7 +1,9 @@
 """[Morale], [Diminished], [Shattered Units] and [Pursuit] of seed 003: DC 20 checks on
 every damage at or below half health (starting with the damage that got it there), a
 failure shatters: the unit leaves at once, takes an automatic hit from every unit engaged
-with it, which may pursue into its tile and is Pursuing until the end of its next turn."""
+with it (a free attack's shattering too: breaking away or disengaging, it is engaged until
+it has left), which may pursue into its tile and is Pursuing until the end of its next
+turn."""
 
 from __future__ import annotations
 
@@ -154,3 +156,78 @@ def test_a_natural_20_that_would_glance_hits_for_an_abilitys_check_but_a_glance_
     assert types(events) == ["AttackResolved", "MoraleChecked"]
     events, _ = play(duel(5), dict(ATTACK), [5])  # 10 vs 15: a glancing blow, no check
     assert types(events) == ["AttackResolved"]
+
+
+def _breaking_away_from_three():
+    """Given a1 (22 of 40 health) engaged by b1 (north), b2 (east) and b3 (west), each of
+    damage 4, on b's turn; a's turn now. a9 keeps side a in the battle."""
+    spots = (("b1", 5, 4, "S"), ("b2", 6, 5, "W"), ("b3", 4, 5, "E"))
+    units = [unit("a1", "a", 5, 5, health_now=22), unit("a9", "a", 11, 11)]
+    units += [unit(b, "b", x, y, facing=f, damage=4) for b, x, y, f in spots]
+    s = started(make(units), first="b")
+    for b, *_ in spots:
+        _, s = play(s, {"type": "Engage", "unit": b, "target": "a1"})
+    _, s = play(s, {"type": "EndTurn", "side": "b"})
+    return s
+
+
+# b1's free attack hits (10 + 5 vs 15): 22 -> 18, diminished, its check passes (18 + 2);
+# b2's hits: 18 -> 14, its check fails (1 + 2): a1 shatters before b3's free attack
+SHATTERED_BY_B2 = [10, 18, 10, 1]
+
+
+def test_given_three_engaged_when_breaking_away_shatters_then_all_three_hit_it() -> None:
+    # [Engagement] the free attacks land "as they break away": a1 is still engaged with
+    # all three; [Shattered Units] "automatic hit damage from any unit engaged in melee
+    # with them": b1 (which had its free attack), b2 (whose attack shattered it) and b3
+    # (whose free attack never came) alike
+    events, s = play(_breaking_away_from_three(), {"type": "Move", "unit": "a1", "to": [5, 8]},
+                     SHATTERED_BY_B2)  # fmt: skip
+    assert types(events) == [
+        "AttackResolved", "MoraleChecked", "AttackResolved", "MoraleChecked",
+        "UnitShattered", "AttackResolved", "AttackResolved", "AttackResolved",
+    ]  # fmt: skip
+    # no EngagementsBroken and no UnitMoved: a1 left the field shattered
+    sh = events[4]
+    assert isinstance(sh, UnitShattered) and sh.engaged == ("b1", "b2", "b3")
+    hits = [e for e in events if isinstance(e, AttackResolved)]
+    assert [(h.attacker, h.kind, h.damage, h.health_after) for h in hits] == [
+        ("b1", "free", 4, 18), ("b2", "free", 4, 14),
+        ("b1", "shatter", 4, 10), ("b2", "shatter", 4, 6), ("b3", "shatter", 4, 2),
+    ]  # fmt: skip
+    a1 = s.units["a1"]
+    assert a1.status == "shattered" and a1.health == 2 and (5, 5) not in s.occupied
+    assert all(s.units[b].engaged == () for b in ("b1", "b2", "b3"))
+
+
+@pytest.mark.parametrize("pursuer", ["b1", "b2", "b3"])
+def test_given_a_shattering_on_breaking_away_when_any_engaged_pursues_then_it_enters(
+    pursuer: str,
+) -> None:
+    # [Pursuit] "a unit can choose to pursue another unit that shatters while engaged with
+    # them": in the turn a1 shattered in (a's), out of b's turn
+    _, s = play(_breaking_away_from_three(), {"type": "Move", "unit": "a1", "to": [5, 8]},
+                SHATTERED_BY_B2)  # fmt: skip
+    events, s = play(s, {"type": "Pursue", "unit": pursuer, "shattered": "a1"})
+    assert types(events) == ["UnitPursued"]
+    assert s.units[pursuer].tile == (5, 5) and "pursuing" in s.units[pursuer].conditions
+
+
+def test_given_three_engaged_when_disengaging_shatters_then_the_spared_hit_it_too() -> None:
+    # [Engagement] "all but two can take a free attack regardless": a1 disengages sparing
+    # b1 and b3, and is engaged with all three until it has disengaged; b2's free attack
+    # shatters it, so [Shattered Units] "any unit engaged" hits it and may pursue
+    events, s = play(_breaking_away_from_three(),
+                     {"type": "Disengage", "unit": "a1", "spared": ["b1", "b3"]},
+                     [10, 1])  # fmt: skip
+    # b2's free attack hits (22 -> 18) and a1's check fails
+    assert types(events) == [
+        "AttackResolved", "MoraleChecked", "UnitShattered",
+        "AttackResolved", "AttackResolved", "AttackResolved",
+    ]  # fmt: skip
+    # no Disengaged: a1 left the field shattered
+    assert [(e.attacker, e.kind) for e in events if isinstance(e, AttackResolved)] == [
+        ("b2", "free"), ("b1", "shatter"), ("b2", "shatter"), ("b3", "shatter")
+    ]  # fmt: skip
+    events, s = play(s, {"type": "Pursue", "unit": "b3", "shattered": "a1"})
+    assert types(events) == ["UnitPursued"] and s.units["b3"].tile == (5, 5)

@@ -253,8 +253,8 @@ def test_a_pursuer_engaged_with_another_unit_breaks_away_from_it_first() -> None
     _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
     _, s = play(s, ATTACK, [10, 1])
     events, s = play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"}, [1])
-    assert types(events) == ["EngagementsBroken", "AttackResolved", "UnitPursued"]
-    free = events[1]
+    assert types(events) == ["AttackResolved", "EngagementsBroken", "UnitPursued"]
+    free = events[0]
     assert isinstance(free, AttackResolved) and (free.attacker, free.kind) == ("b2", "free")
     assert s.units["a1"].tile == (5, 5) and s.units["b2"].engaged == ()
 
