@@ -93,3 +93,21 @@ def test_elements_renders_under_the_csp(open_docs: Any, http: httpx.Client) -> N
     assert doc["info"]["title"] in text
     assert all(t["name"] in text for t in doc.get("tags", [])), text[:500]
     page.wait_for_timeout(500)
+
+
+def test_rapidoc_renders_every_operation_under_the_csp(open_docs: Any, http: httpx.Client) -> None:
+    doc = http.get("/schema/openapi.json").json()
+    # RapiDoc's navigation names each operation "link-{method}-{path}", braces as dashes.
+    expected = sorted(
+        f"link-{m}-{path.replace('{', '-').replace('}', '-')}"
+        for path, ops in doc["paths"].items()
+        for m in ops
+        if m in _METHODS
+    )
+    page, headers = open_docs("/schema/rapidoc")
+    assert "script-src 'self';" in headers["content-security-policy"]
+    links = "rapi-doc [id^='link-'][id*='-/']"  # inside its shadow DOM (playwright pierces it)
+    page.wait_for_selector(f"{links} >> nth={len(expected) - 1}", timeout=30_000)
+    ids = page.eval_on_selector_all(links, "els => els.map((e) => e.id)")
+    assert sorted(ids) == expected
+    page.wait_for_timeout(500)  # late violations are counted too
