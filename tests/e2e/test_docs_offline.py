@@ -39,6 +39,12 @@ def test_the_assets_come_with_their_licences(http: httpx.Client) -> None:
     assert http.get("/schema/assets/nothing.js").status_code == 404
 
 
+def test_no_oauth2_redirect_page(http: httpx.Client) -> None:
+    # Swagger's page for an OAuth2 flow the API does not have: an inline script.
+    assert http.get("/schema/oauth2-redirect.html").status_code == 404
+    assert http.get("/schema/swagger").status_code == 200
+
+
 def _directives(csp: str) -> dict[str, list[str]]:
     out = {}
     for part in csp.split(";"):
