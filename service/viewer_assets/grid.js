@@ -187,9 +187,19 @@ function terrainSquare(t) {
   [...shapes, s("title", {text: `(${t.x}, ${t.y}): ${what.join(", ")}`})]);
 }
 
-function tactical(svg, st, sides) {
+// The map is the setup's (no event changes it): read once from the battle's first event,
+// not carried in every view. A square leaves out its defaults there.
+function mapSquare(t) {
+  return {x: t.x, y: t.y, blocks_move: !!t.blocks_move, blocks_sight: !!t.blocks_sight,
+    cover: t.cover || "none", concealment: t.concealment || "none"};
+}
+
+function tactical(svg, st, sides, setup) {
   frame(svg, st.width, st.height);
-  for (const t of st.terrain || []) svg.append(terrainSquare(t));
+  for (const t of ((setup && setup.squares) || []).map(mapSquare)) {
+    const plain = !t.blocks_move && !t.blocks_sight && t.cover === "none" && t.concealment === "none";
+    if (!plain) svg.append(terrainSquare(t)); // listed, but open floor: nothing to draw
+  }
   for (const t of st.structures) {
     const destroyed = t.sth <= 0;
     const title = `${t.name || t.id}${t.wall ? " (wall)" : ""}: ` +
@@ -291,8 +301,9 @@ function phased(svg, st, sides) {
 
 const DRAW = {quickstart, skirmish, tactical, warfare, phased};
 
-/** Draw `view.state` (a BattleView's state) on `svg`; false when the ruleset has no grid. */
-export function renderGrid(svg, ruleset, state, sides) {
+/** Draw `view.state` (a BattleView's state) on `svg`, with the battle's `setup` (its first
+ * event's) for what no event changes; false when the ruleset has no grid. */
+export function renderGrid(svg, ruleset, state, sides, setup) {
   const draw = DRAW[ruleset];
   // A phased battle may have no map size: it has a grid when a combatant has a square.
   const sized = state.width !== undefined && state.width !== null;
@@ -301,7 +312,7 @@ export function renderGrid(svg, ruleset, state, sides) {
     clear(svg);
     return false;
   }
-  draw(svg, state, sides);
+  draw(svg, state, sides, setup);
   return true;
 }
 

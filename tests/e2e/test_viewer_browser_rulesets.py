@@ -184,12 +184,20 @@ _LEGEND = (
 def _kind(t: dict[str, Any]) -> str:
     """What a terrain square is drawn as: blocking movement and sight (a wall), movement
     only (an obstacle), sight only (a screen), neither (open, with cover or concealment)."""
-    move, sight = t["blocks_move"], t["blocks_sight"]
+    move, sight = t.get("blocks_move", False), t.get("blocks_sight", False)
     return "wall" if move and sight else "obstacle" if move else "screen" if sight else "open"
 
 
-def _terrain_of(state: dict[str, Any]) -> set[tuple[int, int, str, str, str]]:
-    return {(t["x"], t["y"], _kind(t), t["cover"], t["concealment"]) for t in state["terrain"]}
+def _terrain_of(b: Battle, who: str) -> set[tuple[int, int, str, str, str]]:
+    """The map's squares as the battle's first event gives them to `who` (its setup)."""
+    r = b.http.get(f"/battles/{b.id}/events", params={"after": 0, "limit": 1}, headers=b.auth(who))
+    assert r.status_code == 200, r.text
+    squares = r.json()["events"][0]["data"]["setup"]["squares"]
+    listed = {
+        (t["x"], t["y"], _kind(t), t.get("cover", "none"), t.get("concealment", "none"))
+        for t in squares
+    }
+    return {t for t in listed if t[2:] != ("open", "none", "none")}  # plain floor: not drawn
 
 
 def _structures_of(state: dict[str, Any]) -> set[tuple[str, int, int, bool, bool]]:
@@ -213,7 +221,7 @@ def test_tactical_terrain_walls_and_structures(open_viewer: Any, http: httpx.Cli
         terrain = viewer.page.evaluate(_TERRAIN)
         drawn = {(int(t["x"]), int(t["y"]), t["kind"], t["cover"], t["concealment"])
                  for t in terrain}  # fmt: skip
-        assert drawn == _terrain_of(state) and len(terrain) == len(drawn) == 8, version
+        assert drawn == _terrain_of(b, "south") and len(terrain) == len(drawn) == 8, version
         for t in terrain:
             square = [int(t["x"]), int(t["y"])]
             assert t["cell"] == square and t["fill"] == f"terrain-fill {t['kind']}", t

@@ -37,8 +37,7 @@ from domain.rulesets.tactical.events import (
     Moved,
     UnseenAttackResolved,
 )
-from domain.rulesets.tactical.model import Board, Char, State
-from domain.rulesets.tactical.setup import MapSquare
+from domain.rulesets.tactical.model import Char, State
 
 __all__ = ["audience", "authorize", "view"]
 
@@ -96,40 +95,6 @@ def _char_view(c: Char, private: bool) -> dict[str, Any]:
     return d
 
 
-# The terrain of the boards last viewed, by identity: no event changes a board, so every
-# state of a battle shares one, and a timeline asks the view of up to a thousand versions
-# (listing 10,000 squares takes some 17 ms). Frozen MapSquares, so that no reader can change
-# what the next is handed; a few boards only, since a map may list a million squares.
-_TERRAIN_BOARDS = 8
-_terrain_seen: dict[int, tuple[Board, tuple[MapSquare, ...]]] = {}
-
-
-def _terrain(board: Board) -> tuple[MapSquare, ...]:
-    """The map's squares that are not open floor, as the setup's `squares` gave them (row
-    by row): walls, obstacles, cover and concealment. The setup is read by every side and
-    no event changes the map, so every reader sees them."""
-    # an entry keeps its board alive, so no other object can have that id meanwhile
-    seen = _terrain_seen.get(id(board))
-    if seen is not None:
-        return seen[1]
-    listed = board.blocks_move | board.blocks_sight | board.cover.keys() | board.concealment.keys()
-    out = tuple(
-        MapSquare(
-            x=x,
-            y=y,
-            blocks_move=(x, y) in board.blocks_move,
-            blocks_sight=(x, y) in board.blocks_sight,
-            cover=board.cover.get((x, y), "none"),
-            concealment=board.concealment.get((x, y), "none"),  # type: ignore[arg-type]
-        )
-        for x, y in sorted(listed, key=lambda p: (p[1], p[0]))
-    )
-    if len(_terrain_seen) >= _TERRAIN_BOARDS:
-        _terrain_seen.pop(next(iter(_terrain_seen), 0), None)  # the oldest
-    _terrain_seen[id(board)] = (board, out)
-    return out
-
-
 def view(state: State, actor: Actor) -> dict[str, Any]:
     """The state as `actor` may see it (an invisible foe's square is left out)."""
     own = actor.side if actor.role == "side" else None
@@ -147,7 +112,6 @@ def view(state: State, actor: Actor) -> dict[str, Any]:
         "height": state.board.height,
         "sides": [msgspec.to_builtins(s) for s in state.board.sides.values()],
         "characters": [_char_view(c, ref or c.side == own) for c in state.chars.values()],
-        "terrain": _terrain(state.board),
         "structures": [msgspec.to_builtins(s) for s in state.structures.values()],
         "over": state.phase == "over",
         "winner": state.winner,

@@ -12,7 +12,7 @@ import pytest
 
 from domain.actors import ALL, REFEREE, Actor, side_audience
 from domain.errors import NotPermitted
-from domain.rulesets.tactical import RULESET, access
+from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.access import audience, authorize, view
 from domain.rulesets.tactical.events import Moved, UnseenAttackResolved
 from domain.rulesets.tactical.model import Condition, State
@@ -162,40 +162,3 @@ def test_the_view_shows_an_open_reaction_window_and_a_pending_attack() -> None:
     assert s.pending is not None
     v = view(s, SIDE_A)
     assert v["pending"] == msgspec.to_builtins(s.pending) and v["pending"] is not None
-
-
-def test_every_reader_sees_the_maps_terrain_row_by_row() -> None:
-    # the setup is read by every side and no event changes the map: the terrain is public
-    squares = [
-        {"x": 6, "y": 4, "cover": "superior", "concealment": "total"},
-        {"x": 5, "y": 0, "blocks_move": True, "blocks_sight": True, "cover": "cover"},
-        {"x": 1, "y": 4, "blocks_move": True},
-        {"x": 0, "y": 4, "blocks_sight": True, "concealment": "partial"},
-        {"x": 9, "y": 9},  # listed but open floor: nothing to draw
-    ]
-    s = started(make([ch("p", "a", 2, 2), ch("g", "b", 8, 8)], squares=squares), [12, 2])
-    want = [
-        {"x": 5, "y": 0, "blocks_move": True, "blocks_sight": True, "cover": "cover",
-         "concealment": "none"},
-        {"x": 0, "y": 4, "blocks_move": False, "blocks_sight": True, "cover": "none",
-         "concealment": "partial"},
-        {"x": 1, "y": 4, "blocks_move": True, "blocks_sight": False, "cover": "none",
-         "concealment": "none"},
-        {"x": 6, "y": 4, "blocks_move": False, "blocks_sight": False, "cover": "superior",
-         "concealment": "total"},
-    ]  # fmt: skip
-    for actor in (SIDE_A, SIDE_B, OBSERVER, REFEREE_ACTOR):
-        assert list(msgspec.to_builtins(view(s, actor)["terrain"])) == want
-    assert view(_state(), SIDE_A)["terrain"] == ()
-    # no event changes the map: a later state hands out the same (frozen) squares, listed once
-    later = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
-    assert later.board is s.board and view(later, SIDE_B)["terrain"] is view(s, SIDE_A)["terrain"]
-
-
-def test_the_terrain_of_a_few_boards_only_is_kept() -> None:
-    # a map may list a million squares: the listing of the last eight boards is kept, no more
-    for x in range(10):
-        squares = [{"x": x, "y": 0, "blocks_move": True}]
-        s = make([ch("p", "a", 2, 2), ch("g", "b", 8, 8)], squares=squares)
-        assert view(s, SIDE_A)["terrain"][0].x == x
-    assert len(access._terrain_seen) == 8
