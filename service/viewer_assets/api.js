@@ -29,6 +29,13 @@ export class Api {
   }
 
   battle() { return this.get(""); }
+
+  /** The battle's setup, from its first event (every key reads it); null if sealed. */
+  async setup() {
+    const page = await this.get("/events", {after: 0, limit: 1});
+    const first = page.events[0];
+    return first && !first.sealed ? first.data.setup : null;
+  }
   stateAt(version) { return this.get("/state", {version}); }
   narrative(from, to) { return this.get("/narrative", {from, to, limit: 20}); }
   verify() { return this.get("/verify"); }

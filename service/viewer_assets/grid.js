@@ -1,6 +1,7 @@
 // The grid at one version, drawn as SVG from the state the API gave this key: only what
 // the key may see is there to draw. Every unit is a <g class="unit"> carrying its id,
-// side and square in data- attributes (the browser test reads them back).
+// side and square in data- attributes (the browser test reads them back); so is every
+// map feature (a tactical terrain square, structure square; a skirmish zone band).
 
 import {clear, s, sideColor} from "./dom.js";
 
@@ -100,8 +101,38 @@ const FACING = {
   northeast: [1, -1], northwest: [-1, -1], southeast: [1, 1], southwest: [-1, 1],
 };
 
+// A force's zones ("The Battlefield") across the whole map, in rows the view computed (the
+// ranged, camp and command zones; null: off the map): shaded in its side's colour, and a
+// line in that colour where its melee zone begins. The command zone's place along the
+// front is the leader's and not modelled, so it is a dashed band.
+function zoneBands(svg, st, sides) {
+  const names = {ranged: "ranged zone", camp: "camp zone", command: "command zone"};
+  for (const f of st.forces) {
+    const rows = (f.zones && f.zones.rows) || {};
+    const colour = sideColor(sides, f.id);
+    for (const zone of ["camp", "ranged", "command"]) {
+      const band = rows[zone];
+      if (!band) continue;
+      const [from, to] = band;
+      svg.append(s("rect", {
+        class: `area zone-band ${zone}`, "data-side": f.id, "data-zone": zone, "data-from": from,
+        "data-to": to, x: 0, y: from * CELL, width: st.width * CELL, height: (to - from) * CELL,
+        fill: colour, stroke: zone === "command" ? colour : null,
+      }, [s("title", {text: `${f.id}'s ${names[zone]} (rows ${from} to ${to - 1})`})]));
+    }
+    if (rows.melee_edge !== null && rows.melee_edge !== undefined) {
+      const y = rows.melee_edge * CELL;
+      svg.append(s("path", {
+        class: "melee-edge", "data-side": f.id, "data-row": rows.melee_edge,
+        d: `M0 ${y}H${st.width * CELL}`, stroke: colour,
+      }, [s("title", {text: `${f.id}'s edge of the melee zone`})]));
+    }
+  }
+}
+
 function skirmish(svg, st, sides) {
   frame(svg, st.width, st.height);
+  zoneBands(svg, st, sides);
   for (const a of st.armies) {
     if (!a.placed || a.destroyed) continue;
     const [fx, fy] = FACING[a.facing] || [0, -1];
@@ -124,13 +155,62 @@ function skirmish(svg, st, sides) {
   }
 }
 
-// Tactical (seed 004): characters on their squares (an unseen foe has none), structures.
-function tactical(svg, st, sides) {
+// Tactical (seed 002): the map's terrain, structures (a wall power's among them, a
+// destroyed one as rubble that no longer blocks), characters on their squares (an unseen
+// foe has none).
+// A square that is not open floor (seed 002 [Cover]; A47-A50 in RULINGS.md): a wall blocks movement and
+// sight, an obstacle movement only, a screen sight only; cover and concealment on top.
+function terrainKind(t) {
+  if (t.blocks_move && t.blocks_sight) return "wall";
+  if (t.blocks_move) return "obstacle";
+  if (t.blocks_sight) return "screen";
+  return "open";
+}
+
+function terrainSquare(t) {
+  const kind = terrainKind(t), x = t.x * CELL, y = t.y * CELL;
+  const shapes = [s("rect", {class: `terrain-fill ${kind}`, x, y, width: CELL, height: CELL})];
+  if (t.concealment !== "none") {
+    shapes.push(s("rect", {class: `concealment ${t.concealment}`, x: x + 1, y: y + 1,
+      width: CELL - 2, height: CELL - 2}));
+  }
+  if (t.cover !== "none") {
+    // a corner mark: outlined for cover, filled for superior cover
+    shapes.push(s("path", {class: `cover-mark ${t.cover}`,
+      d: `M${x + CELL - 3} ${y + 3}h-12l12 12Z`}));
+  }
+  const what = [kind === "open" ? "open floor" : kind];
+  if (t.cover !== "none") what.push(t.cover === "superior" ? "superior cover" : "cover");
+  if (t.concealment !== "none") what.push(`${t.concealment} concealment`);
+  return s("g", {class: "terrain", "data-x": t.x, "data-y": t.y, "data-kind": kind,
+    "data-cover": t.cover, "data-concealment": t.concealment},
+  [...shapes, s("title", {text: `(${t.x}, ${t.y}): ${what.join(", ")}`})]);
+}
+
+// The map is the setup's (no event changes it): read once from the battle's first event,
+// not carried in every view. A square leaves out its defaults there.
+function mapSquare(t) {
+  return {x: t.x, y: t.y, blocks_move: !!t.blocks_move, blocks_sight: !!t.blocks_sight,
+    cover: t.cover || "none", concealment: t.concealment || "none"};
+}
+
+function tactical(svg, st, sides, setup) {
   frame(svg, st.width, st.height);
+  for (const t of ((setup && setup.squares) || []).map(mapSquare)) {
+    const plain = !t.blocks_move && !t.blocks_sight && t.cover === "none" && t.concealment === "none";
+    if (!plain) svg.append(terrainSquare(t)); // listed, but open floor: nothing to draw
+  }
   for (const t of st.structures) {
+    const destroyed = t.sth <= 0;
+    const title = `${t.name || t.id}${t.wall ? " (wall)" : ""}: ` +
+      (destroyed ? "destroyed" : `STH ${t.sth}/${t.sth_max}`);
     for (const [x, y] of t.squares) {
-      svg.append(s("rect", {class: "area structure", "data-id": t.id, x: x * CELL, y: y * CELL,
-        width: CELL, height: CELL}, [s("title", {text: `${t.name || t.id}: STH ${t.sth}/${t.sth_max}`})]));
+      svg.append(s("rect", {
+        class: "area structure" + (t.wall ? " wall" : "") + (destroyed ? " destroyed" : ""),
+        "data-id": t.id, "data-x": x, "data-y": y, "data-wall": t.wall ? "true" : null,
+        "data-destroyed": destroyed ? "true" : null, x: x * CELL, y: y * CELL,
+        width: CELL, height: CELL,
+      }, [s("title", {text: title})]));
     }
   }
   for (const c of st.characters) {
@@ -221,8 +301,9 @@ function phased(svg, st, sides) {
 
 const DRAW = {quickstart, skirmish, tactical, warfare, phased};
 
-/** Draw `view.state` (a BattleView's state) on `svg`; false when the ruleset has no grid. */
-export function renderGrid(svg, ruleset, state, sides) {
+/** Draw `view.state` (a BattleView's state) on `svg`, with the battle's `setup` (its first
+ * event's) for what no event changes; false when the ruleset has no grid. */
+export function renderGrid(svg, ruleset, state, sides, setup) {
   const draw = DRAW[ruleset];
   // A phased battle may have no map size: it has a grid when a combatant has a square.
   const sized = state.width !== undefined && state.width !== null;
@@ -231,7 +312,7 @@ export function renderGrid(svg, ruleset, state, sides) {
     clear(svg);
     return false;
   }
-  draw(svg, state, sides);
+  draw(svg, state, sides, setup);
   return true;
 }
 
@@ -249,8 +330,17 @@ const KEYS = {
     "dashed: hidden from the enemy", "diamond: siege engine", "bar: barrier",
     "dashed ring: magic circle", "triangle: watchtower",
   ],
-  skirmish: ["box: army footprint", "arrow: facing", "faded: routed"],
-  tactical: ["circle: character", "faded: down", "grey squares: structures"],
+  skirmish: [
+    "box: army footprint", "arrow: facing", "faded: routed",
+    "shaded band: ranged zone (paler: camp zone)", "dashed band: command zone (rows only)",
+    "line: a side's edge of the melee zone",
+  ],
+  tactical: [
+    "circle: character", "faded: down", "dark square: wall (blocks movement and sight)",
+    "brown square: obstacle (blocks movement)", "dashed square: blocks sight only",
+    "corner mark: cover (filled: superior)", "shaded: concealment (darker: total)",
+    "grey squares: structures", "purple squares: a power's wall", "dashed grey: destroyed structure",
+  ],
   warfare: [
     "square: unit on the field (its health)", "triangle: facing", "faded: diminished",
     "yellow dot: champion joined", "shaded: reinforcement zone", "reserve, shattered, destroyed: off the grid",

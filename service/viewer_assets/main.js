@@ -37,9 +37,8 @@ async function open(battleId, key) {
   say("Loading…");
   document.body.dataset.state = "loading";
   try {
-    const battle = await api.battle();
-    const timeline = await api.timeline(1);
-    session = {api, battle, timeline, selected: 0, head: timeline.version, abort: new AbortController()};
+    const [battle, timeline, setup] = await Promise.all([api.battle(), api.timeline(1), api.setup()]);
+    session = {api, battle, timeline, setup, selected: 0, head: timeline.version, abort: new AbortController()};
   } catch (e) {
     say(`Cannot open battle ${battleId}: ${e.message}`, "error");
     document.body.dataset.state = "error";
@@ -74,7 +73,7 @@ async function select(version) {
     if (mine !== request || s !== session) return; // a later selection won
     s.selected = version;
     const sides = sidesOf(view.ruleset, view.state);
-    const drawn = renderGrid(ui.grid, view.ruleset, view.state, sides);
+    const drawn = renderGrid(ui.grid, view.ruleset, view.state, sides, s.setup);
     ui.grid.hidden = !drawn;
     ui.noGrid.hidden = drawn;
     renderLegend(view.ruleset, sides, drawn);

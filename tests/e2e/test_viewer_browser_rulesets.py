@@ -1,7 +1,8 @@
 """The replay viewer's grids for warfare (seed 003) and phased (seed 004) in a real browser
 (the `browser` and `open_viewer` fixtures): a battle played through HTTP with table dice,
 the scrubber moved with the keyboard, and the grid's units, the phase line and the chart
-compared with the state the API gives that key at that version."""
+compared with the state the API gives that key at that version. The maps too: tactical
+(seed 002) terrain, structures and a power's wall, skirmish (seed 000) zones."""
 
 from __future__ import annotations
 
@@ -10,7 +11,14 @@ from typing import Any
 import httpx
 
 from tests.e2e.battle_client import Battle
-from tests.e2e.viewer_kit import phased_battle, state_at, timeline, warfare_battle
+from tests.e2e.viewer_kit import (
+    phased_battle,
+    skirmish_on_the_field,
+    state_at,
+    tactical_terrain_battle,
+    timeline,
+    warfare_battle,
+)
 
 # Every unit drawn on the grid: the data- attributes the renderer put on it, and the square
 # its first shape is drawn on (from its geometry: a unit drawn elsewhere than its data-x, y
@@ -147,3 +155,164 @@ def test_phased_combatants_and_who_acts_now(open_viewer: Any, http: httpx.Client
     assert before["r1"] != after["r1"]
     viewer.scrub_to(head)
     viewer.shot("viewer-phased.png")
+
+
+# The centre of an SVG element's box, as the square it falls in (36 viewBox units a square).
+_CELL = (
+    "(e) => { const b = e.getBBox(); return [Math.floor((b.x + b.width / 2) / 36), "
+    "Math.floor((b.y + b.height / 2) / 36)]; }"
+)
+# Every terrain square drawn: its data- attributes, the square its fill is drawn on, the
+# fill's class and computed colour, and its concealment and cover marks (class, square).
+_TERRAIN = f"""() => {{ const cell = {_CELL};
+  return [...document.querySelectorAll("#grid g.terrain")].map((g) => {{
+    const fill = g.firstElementChild, veil = g.querySelector(".concealment"),
+      mark = g.querySelector(".cover-mark");
+    return {{...g.dataset, cell: cell(fill), fill: fill.getAttribute("class"),
+      colour: getComputedStyle(fill).fill,
+      veil: veil ? [veil.getAttribute("class"), ...cell(veil)] : null,
+      mark: mark ? [mark.getAttribute("class"), ...cell(mark)] : null}};
+  }}); }}"""
+_STRUCTURES = f"""() => {{ const cell = {_CELL};
+  return [...document.querySelectorAll("#grid rect.structure")].map((r) => ({{...r.dataset,
+    cell: cell(r), class: r.getAttribute("class")}})); }}"""
+_LEGEND = (
+    """() => [...document.querySelectorAll("#legend li.mark-key")].map((li) => li.textContent)"""
+)
+
+
+def _kind(t: dict[str, Any]) -> str:
+    """What a terrain square is drawn as: blocking movement and sight (a wall), movement
+    only (an obstacle), sight only (a screen), neither (open, with cover or concealment)."""
+    move, sight = t.get("blocks_move", False), t.get("blocks_sight", False)
+    return "wall" if move and sight else "obstacle" if move else "screen" if sight else "open"
+
+
+def _terrain_of(b: Battle, who: str) -> set[tuple[int, int, str, str, str]]:
+    """The map's squares as the battle's first event gives them to `who` (its setup)."""
+    r = b.http.get(f"/battles/{b.id}/events", params={"after": 0, "limit": 1}, headers=b.auth(who))
+    assert r.status_code == 200, r.text
+    squares = r.json()["events"][0]["data"]["setup"]["squares"]
+    listed = {
+        (t["x"], t["y"], _kind(t), t.get("cover", "none"), t.get("concealment", "none"))
+        for t in squares
+    }
+    return {t for t in listed if t[2:] != ("open", "none", "none")}  # plain floor: not drawn
+
+
+def _structures_of(state: dict[str, Any]) -> set[tuple[str, int, int, bool, bool]]:
+    """(id, x, y, a power's wall, destroyed) of every structure square."""
+    return {
+        (t["id"], x, y, t["wall"], t["sth"] <= 0)
+        for t in state["structures"]
+        for x, y in t["squares"]
+    }
+
+
+def test_tactical_terrain_walls_and_structures(open_viewer: Any, http: httpx.Client) -> None:
+    b, raised, broken = tactical_terrain_battle(http)
+    head = b.view()["version"]
+    viewer = open_viewer(b, "south")  # the map is the setup's, which every side reads
+    colours: dict[str, set[str]] = {}
+    structures: dict[int, set[tuple[str, int, int, bool, bool]]] = {}
+    for i, version in enumerate((head, raised - 1, raised, broken - 1)):
+        viewer.scrub_to(version) if i else viewer.wait_shown(head)
+        state = state_at(b, "south", version)
+        terrain = viewer.page.evaluate(_TERRAIN)
+        drawn = {(int(t["x"]), int(t["y"]), t["kind"], t["cover"], t["concealment"])
+                 for t in terrain}  # fmt: skip
+        assert drawn == _terrain_of(b, "south") and len(terrain) == len(drawn) == 8, version
+        for t in terrain:
+            square = [int(t["x"]), int(t["y"])]
+            assert t["cell"] == square and t["fill"] == f"terrain-fill {t['kind']}", t
+            colours.setdefault(t["kind"], set()).add(t["colour"])
+            veil = None if t["concealment"] == "none" else [f"concealment {t['concealment']}"]
+            assert t["veil"] == (veil and veil + square), t
+            mark = None if t["cover"] == "none" else [f"cover-mark {t['cover']}"]
+            assert t["mark"] == (mark and mark + square), t
+        shown = viewer.page.evaluate(_STRUCTURES)
+        structures[version] = {
+            (r["id"], int(r["x"]), int(r["y"]), r.get("wall") == "true",
+             r.get("destroyed") == "true")
+            for r in shown
+        }  # fmt: skip
+        assert structures[version] == _structures_of(state) and len(shown) == len(
+            structures[version]
+        )
+        for r in shown:
+            assert r["cell"] == [int(r["x"]), int(r["y"])], r
+            want = "area structure" + (" wall" if "wall" in r else "")
+            assert r["class"] == want + (" destroyed" if "destroyed" in r else ""), r
+    # each kind of square has its own colour, and open floor none
+    assert all(len(c) == 1 for c in colours.values()) and set(colours) == {
+        "wall", "obstacle", "screen", "open"}  # fmt: skip
+    assert len({next(iter(c)) for c in colours.values()}) == 4 and colours["open"] == {"none"}
+    assert not {"rgb(0, 0, 0)"} & set().union(*colours.values())  # SVG's default: unstyled
+    # the wall is raised at `raised`, three sections; the door destroyed at `broken`
+    wall = {("wall2", x, 6, True, False) for x in (2, 3, 4)}
+    assert not wall & structures[raised - 1] and wall <= structures[raised]
+    assert ("door", 3, 2, False, False) in structures[broken - 1]
+    assert ("door", 3, 2, False, True) in structures[head]
+    legend = viewer.page.evaluate(_LEGEND)
+    assert "dark square: wall (blocks movement and sight)" in legend
+    assert "corner mark: cover (filled: superior)" in legend
+    viewer.shot("viewer-tactical-terrain.png")
+
+
+_BANDS = f"""() => {{ const cell = {_CELL};
+  return [...document.querySelectorAll("#grid rect.zone-band")].map((r) => ({{...r.dataset,
+    top: Number(r.getAttribute("y")) / 36, rows: Number(r.getAttribute("height")) / 36,
+    across: Number(r.getAttribute("width")) / 36,
+    colour: r.getAttribute("fill")}}));
+  }}"""
+_EDGES = """() => [...document.querySelectorAll("#grid path.melee-edge")].map((p) => ({...p.dataset,
+  top: p.getBBox().y / 36, across: p.getBBox().width / 36, colour: p.getAttribute("stroke")}))"""
+
+
+def _bands_of(state: dict[str, Any]) -> set[tuple[str, str, int, int]]:
+    """(side, zone, first row, last row + 1) of every zone on the map."""
+    return {
+        (f["id"], zone, *band)
+        for f in state["forces"]
+        if f["zones"]
+        for zone, band in f["zones"]["rows"].items()
+        if zone != "melee_edge" and band
+    }
+
+
+def test_skirmish_zones(open_viewer: Any, http: httpx.Client) -> None:
+    # command zones 200' behind the ranged zones (the option allows it): on the map
+    nearer = {"command_distance": 200}
+    b = skirmish_on_the_field(http, zones={"north": nearer, "south": nearer},
+                              options={"command_zone_min_distance": 100})  # fmt: skip
+    head = b.view()["version"]
+    first = min(e["version"] for e in b.events("observer") if e.get("type") == "ZonesSet")
+    viewer = open_viewer(b, "observer")
+    seen = []
+    for i, version in enumerate((head, first - 1, first)):
+        viewer.scrub_to(version) if i else viewer.wait_shown(head)
+        state = state_at(b, "observer", version)
+        bands, edges = viewer.page.evaluate(_BANDS), viewer.page.evaluate(_EDGES)
+        drawn = {(r["side"], r["zone"], int(r["from"]), int(r["to"])) for r in bands}
+        assert drawn == _bands_of(state) and len(bands) == len(drawn), version
+        assert all(r["top"] == int(r["from"]) and r["rows"] == int(r["to"]) - int(r["from"])
+                   and r["across"] == state["width"] for r in bands), bands  # fmt: skip
+        want = {(f["id"], f["zones"]["rows"]["melee_edge"]) for f in state["forces"] if f["zones"]}
+        assert {(p["side"], int(p["row"])) for p in edges} == want and len(edges) == len(want)
+        assert all(p["top"] == int(p["row"]) and p["across"] == state["width"] for p in edges)
+        colours = {}
+        for r in [*bands, *edges]:
+            colours.setdefault(r["side"], set()).add(r["colour"])
+        assert all(len(c) == 1 for c in colours.values()), colours
+        assert len({next(iter(c)) for c in colours.values()}) == len(colours)
+        seen.append(drawn)
+    # before any zone is set nothing is drawn; at the head both sides' three zones
+    assert seen[1] == set() and len(seen[2]) == 3
+    assert {(side, zone) for side, zone, _, _ in seen[0]} == {
+        (side, zone) for side in ("north", "south") for zone in ("ranged", "camp", "command")
+    }
+    assert ("north", "command", 28, 30) in seen[0] and ("south", "command", 100, 102) in seen[0]
+    legend = viewer.page.evaluate(_LEGEND)
+    assert "line: a side's edge of the melee zone" in legend
+    viewer.scrub_to(head)
+    viewer.shot("viewer-skirmish-zones.png")

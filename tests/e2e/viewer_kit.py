@@ -16,6 +16,7 @@ __all__ = [
     "squad_counts",
     "state_at",
     "tactical_battle",
+    "tactical_terrain_battle",
     "timeline",
     "warfare_battle",
 ]
@@ -59,10 +60,16 @@ def hidden_battle(http: httpx.Client) -> tuple[Battle, int]:
     return b, int(r.json()["version"])
 
 
-def skirmish_on_the_field(http: httpx.Client) -> Battle:
+def skirmish_on_the_field(
+    http: httpx.Client,
+    *,
+    zones: dict[str, dict[str, int]] | None = None,
+    options: dict[str, Any] | None = None,
+) -> Battle:
     """A skirmish battle (seed 000) through its setup to round 1, every army placed: north's
     fighters and archers facing south, south's orcs facing north and gnolls facing east.
-    The referee gives every order (it may give all)."""
+    The referee gives every order (it may give all). `zones`: more of each side's zones
+    (its melee edge stays: north's at 600', south's at 700'), under battle `options`."""
     from tests.support.skirmish_kit import crossbows, fighters, gnolls, orcs
 
     setup = {
@@ -70,7 +77,8 @@ def skirmish_on_the_field(http: httpx.Client) -> Battle:
         "width": 40,
         "height": 120,
     }
-    r = http.post("/battles", json={"ruleset": "skirmish", "setup": setup, "title": "viewer"})
+    body = {"ruleset": "skirmish", "setup": setup, "options": options or {}, "title": "viewer"}
+    r = http.post("/battles", json=body)
     assert r.status_code == 201, r.text
     b = Battle(http, r.json())
     armies = {
@@ -102,7 +110,8 @@ def skirmish_on_the_field(http: httpx.Client) -> Battle:
     order = b.view()["state"]["initiative_order"]
     for side in order:
         edge = 600 if side == "north" else 700
-        ref({"type": "SetZones", "side": side, "zones": {"melee_edge": edge}})
+        more = (zones or {}).get(side, {})
+        ref({"type": "SetZones", "side": side, "zones": {"melee_edge": edge, **more}})
     ref({"type": "AdvanceSetup"})
     for side in order:
         for a in armies[side]:
@@ -144,6 +153,61 @@ def tactical_battle(http: httpx.Client, commands: int = 12) -> Battle:
             _send(b, me["side"], {"type": "EndTurn", "character": me["id"]}, 2)
     _settle(b)
     return b
+
+
+# A 10 x 8 map with one square of each kind of terrain (the setup's `squares`), a door and
+# a wall power (seed 002 [Structures], [Wall]).
+TERRAIN_SETUP: dict[str, Any] = {
+    "width": 10,
+    "height": 8,
+    "squares": [
+        {"x": 4, "y": 0, "blocks_move": True, "blocks_sight": True},
+        {"x": 4, "y": 1, "blocks_move": True, "blocks_sight": True, "cover": "cover"},
+        {"x": 6, "y": 1, "blocks_sight": True},
+        {"x": 6, "y": 6, "blocks_move": True, "cover": "superior"},
+        {"x": 2, "y": 4, "cover": "cover"},
+        {"x": 2, "y": 5, "cover": "superior", "concealment": "partial"},
+        {"x": 7, "y": 4, "concealment": "partial"},
+        {"x": 7, "y": 5, "concealment": "total"},
+        {"x": 5, "y": 7},  # listed, but open floor
+    ],
+    "structures": [{"id": "door", "name": "oak door", "squares": [[3, 2]], "sth": 1}],
+    "sides": [{"id": "north"}, {"id": "south", "controller": "gm"}],
+    "characters": [
+        {"id": "aria", "side": "north", "x": 2, "y": 2, "HEA": {"cur": 9, "max": 9},
+         "STA": {"cur": 10, "max": 10}, "WIL": {"cur": 4, "max": 4}, "main_hand": "axe",
+         "powers": ["stone"]},
+        {"id": "gnar", "side": "south", "x": 8, "y": 2, "HEA": {"cur": 9, "max": 9},
+         "STA": {"cur": 10, "max": 10}, "WIL": {"cur": 4, "max": 4}},
+    ],
+    "items": [{"id": "axe", "category": "melee", "dice": "+10"}],
+    "powers": [{"id": "stone", "kind": "spell", "dice": "+0", "range": 6, "wall_sth": 2,
+                "area": {"shape": "wall", "rating": 3}}],
+}  # fmt: skip
+
+
+def tactical_terrain_battle(http: httpx.Client) -> tuple[Battle, int, int]:
+    """A tactical battle on TERRAIN_SETUP: aria raises a stone wall of three sections, and
+    next round breaks the door with her axe (10 HEA damage: the door's 1 STH). Returns the
+    battle and the versions the wall was raised and the door destroyed at."""
+    from tests.e2e.test_tactical_http import _send, _settle
+
+    body = {"ruleset": "tactical", "setup": TERRAIN_SETUP, "client_dice": "any", "title": "map"}
+    r = http.post("/battles", json=body)
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    assert b.command("referee", {"type": "RollInitiative"}, dice=[10, 1]).status_code == 200
+    wall = {"type": "Attack", "character": "aria", "weapon": "stone",
+            "sections": [[2, 6], [3, 6], [4, 6]]}  # fmt: skip
+    raised = int(_send(b, "north", wall, 1)["version"])
+    _settle(b)
+    _send(b, "north", {"type": "EndTurn", "character": "aria"}, 1)
+    _send(b, "south", {"type": "EndTurn", "character": "gnar"}, 1)
+    _settle(b)
+    axe = {"type": "Attack", "character": "aria", "weapon": "axe", "target": "door"}
+    broken = int(_send(b, "north", axe, 1)["version"])
+    _settle(b)
+    return b, raised, broken
 
 
 def warfare_battle(http: httpx.Client, rounds: int = 2) -> Battle:

@@ -30,6 +30,7 @@ from domain.rulesets.skirmish.events import (
     TacticLearned,
     TacticNoticed,
 )
+from domain.rulesets.skirmish.geometry import zone_rows
 from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.morale import standing_sides
 from domain.rulesets.skirmish.resolution import (
@@ -206,6 +207,8 @@ def view(state: State, actor: Actor) -> dict[str, Any]:
                     "camp_width": f.zones.camp_width,
                     "command_distance": f.zones.command_distance,
                     "command_size": f.zones.command_size,
+                    # the same in squares, where the viewer draws them (public, as above)
+                    "rows": zone_rows(f, state.board.height, state.options.square_feet),
                 },
                 "strategy": f.strategy,
                 "adjust_allowance": f.adjust_allowance if own else None,

@@ -57,6 +57,7 @@ __all__ = [
     "threatens",
     "turned",
     "zone_of",
+    "zone_rows",
 ]
 
 Square = tuple[int, int]
@@ -403,6 +404,35 @@ def _bands(force: Force, z: Zones, square_feet: int) -> dict[str, tuple[int, int
     if force.home == "north":
         return {"ranged": (m - r, m), "camp": (m - r - c, m - r), "melee": (m, 10**9)}
     return {"ranged": (m, m + r), "camp": (m + r, m + r + c), "melee": (-(10**9), m)}
+
+
+def zone_rows(force: Force, height: int, square_feet: int) -> dict[str, list[int] | int | None]:
+    """Where `force`'s zones lie on a map `height` squares tall, for drawing: the ranged,
+    camp and command zones as [first row, last row + 1) clipped to the map (None when off
+    it), and `melee_edge`, the row line where its melee zone begins (None off the map).
+
+    The command zone is `command_distance` behind the ranged zone's rear edge and
+    `command_size` deep, rounded up to whole squares ("The Battlefield / Command Zone");
+    where along the front it lies is the leader's and is not modelled, so it is a band."""
+    z = force.zones
+    if z is None:
+        return {}
+    bands = _bands(force, z, square_feet)
+    d = z.command_distance // square_feet
+    size = -(-z.command_size // square_feet)
+    if force.home == "north":
+        rear = bands["ranged"][0]
+        bands["command"] = (rear - d - size, rear - d)
+    else:
+        rear = bands["ranged"][1]
+        bands["command"] = (rear + d, rear + d + size)
+    out: dict[str, list[int] | int | None] = {}
+    for name in ("ranged", "camp", "command"):
+        lo, hi = max(0, bands[name][0]), min(height, bands[name][1])
+        out[name] = [lo, hi] if lo < hi else None
+    m = z.melee_edge // square_feet
+    out["melee_edge"] = m if 0 <= m <= height else None
+    return out
 
 
 def zone_of(force: Force, squares: Iterable[Square], square_feet: int) -> Zone:

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from domain.actors import Actor
 from domain.errors import NotPermitted
 from domain.rulesets.skirmish import RULESET
+from domain.rulesets.skirmish.geometry import zone_rows
+from domain.rulesets.skirmish.model import Force, Zones
 from tests.support.skirmish_kit import REF, cmd, ready, run, side
 
 
@@ -70,3 +73,41 @@ def test_bardic_radius_teamwork_and_temporary_leader_in_the_view() -> None:
     assert f["teamwork"] == {"feats": ["shield_wall"], "participants": 16}
     s, ev = run(s, "AppointLeader", side="north", leader={"name": "Sergeant"})
     assert ev[0].temporary and RULESET.view(s, REF)["forces"][0]["leader"] == "Sergeant"
+
+
+def test_every_reader_sees_each_forces_zones_in_rows() -> None:
+    # SetZones is seen by all: north's melee edge at 600', south's at 700' (10' squares);
+    # both command zones lie 500' behind their ranged zones, off the 120-row map
+    s = ready(until="placement")
+    want = {
+        "north": {"ranged": [50, 60], "camp": [0, 50], "command": None, "melee_edge": 60},
+        "south": {"ranged": [70, 80], "camp": [80, 120], "command": None, "melee_edge": 70},
+    }
+    for actor in (REF, side("north"), side("south"), Actor(role="observer")):
+        forces = RULESET.view(s, actor)["forces"]
+        assert {f["id"]: f["zones"]["rows"] for f in forces} == want
+
+
+@pytest.mark.parametrize(
+    ("home", "zones", "rows"),
+    [
+        # the ranged zone behind the melee edge, the camp behind it, the command zone 500'
+        # behind the ranged zone's rear edge and 20' (two squares) deep
+        ("north", {"melee_edge": 1150}, {"ranged": [105, 115], "camp": [55, 105],
+                                          "command": [53, 55], "melee_edge": 115}),
+        ("south", {"melee_edge": 50}, {"ranged": [5, 15], "camp": [15, 65],
+                                        "command": [65, 67], "melee_edge": 5}),
+        # a 25' command zone takes three squares; the camp zone is cut at the map's edge
+        ("south", {"melee_edge": 80, "command_distance": 500, "command_size": 25},
+         {"ranged": [8, 18], "camp": [18, 68], "command": [68, 71], "melee_edge": 8}),
+        # a melee edge beyond the map: only what is on it
+        ("north", {"melee_edge": 1300}, {"ranged": None, "camp": [70, 120], "command": [68, 70],
+                                          "melee_edge": None}),
+    ],
+)  # fmt: skip
+def test_zone_rows_place_a_forces_zones_on_the_map(
+    home: str, zones: dict[str, int], rows: dict[str, object]
+) -> None:
+    force = Force(id=home, home=home, zones=msgspec.convert(zones, Zones))
+    assert zone_rows(force, 120, 10) == rows
+    assert zone_rows(Force(id=home, home=home), 120, 10) == {}
