@@ -174,6 +174,9 @@ class ForecastPool:
             f.add_done_callback(ended_soon)
 
     def shutdown(self) -> None:
+        if self._flags is not None:
+            for slot in range(SLOTS):  # the slices under way stop now, not at their deadline
+                self._flags.stop(slot)
         if self._executor is not None:
             self._executor.shutdown(wait=False, cancel_futures=True)
             self._executor, self._warm = None, False

@@ -6,6 +6,7 @@ one."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import time
@@ -75,6 +76,34 @@ def test_a_cancelled_forecast_stops_its_runs_and_gives_its_slot_back() -> None:
             assert sorted(flags.free) == list(range(SLOTS))
         finally:
             pool.shutdown()
+
+    asyncio.run(scenario())
+
+
+def test_shutting_the_pool_down_stops_the_runs_under_way() -> None:
+    state = mid_battle(commands=20)
+
+    async def scenario() -> None:
+        pool = ForecastPool(1)
+        await pool.start()
+        executor = pool._executor
+        assert executor is not None
+        # a quarter of a million runs per slice: minutes, were they not stopped
+        far = time.monotonic() + 600
+        task = asyncio.ensure_future(pool.run("quickstart", "advance", state, 1, 10**6, far))
+        await asyncio.sleep(0.5)
+        processes = list(executor._processes.values())  # type: ignore[attr-defined]
+        pool.shutdown()
+        try:
+            for p in processes:
+                await asyncio.to_thread(p.join, 20)
+                assert not p.is_alive()
+        finally:
+            for p in processes:  # failed: do not leave it playing for minutes
+                p.kill()
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
 
     asyncio.run(scenario())
 
