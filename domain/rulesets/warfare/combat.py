@@ -271,7 +271,8 @@ def next_side(s: State, after: str) -> str | None:
 
 
 def check_end(run: Run) -> None:
-    """[End] (W14): a side with no unit left on the field loses; one side left wins. A
+    """The end (W14, a project ruling: seed 003, a quick reference, says nothing of how a
+    battle ends): a side with no unit left on the field loses; one side left wins. A
     defeated side whose turn it was passes the turn on."""
     s = run.state
     if s.over:

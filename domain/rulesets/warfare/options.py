@@ -81,8 +81,8 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     retreat_blocked: Literal["shattered", "destroyed"] = "shattered"
     # W13 placing a reserve in a zone is the unit's move this round, or free
     reserve_placement: Literal["is_move", "free"] = "is_move"
-    # W14 [End] a side whose units are all off the field but with reserves left loses
-    # (the literal "no unit left on the field"), or stays in while it has reserves
+    # W14 the end (the text gives none): a side whose units are all off the field but with
+    # reserves left loses (no unit left on the field), or stays in while it has reserves
     reserves_keep_side_in: bool = False
     # W15 condition effects (the text names them, defines none)
     conditions: ConditionEffects = ConditionEffects()
