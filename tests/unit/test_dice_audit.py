@@ -214,3 +214,15 @@ def test_a_text_may_hold_a_die_only_if_it_spells_roll() -> None:
     assert may_hold_rolls(b'{"kind":"roll"}')
     assert may_hold_rolls(b'{"kind":"\\u0072oll"}')
     assert not may_hold_rolls(b'{"kind":"dice","values":[1]}')
+
+
+def test_a_roll_that_quotes_a_die_still_has_its_other_dice_checked() -> None:
+    """The quoted die counts once; the roll's next die is new, and checked."""
+    quoting = server(2, values=[*server(2)["values"], 7])  # die (2, 1): not what S1 gives
+    first, then = ("Declared", {"roll": server(2)}), ("Resolved", {"roll": quoting})
+    audit = audit_log(log(created(), first, then))  # epoch 1 not revealed yet
+    assert (audit.ok, audit.dice_pending) == (True, 2)
+    audit = audit_log(log(created(), first, then, REVEALED))
+    right = derive_value(S1, B, 2, 1, "", SIDES)
+    assert (audit.dice_ok, audit.failed_version) == (False, 3)
+    assert audit.reason == f"die 1 of roll 2 (attack) shows 7, but the revealed seed gives {right}"

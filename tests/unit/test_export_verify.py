@@ -32,7 +32,7 @@ from events.export_format import (
     read_header,
     verify_export,
 )
-from events.export_scan import scan_lines
+from events.export_scan import ChunkScan, scan_lines
 from events.receipts import Receipt, b64url, key_fingerprint, signed_bytes
 
 S1, S2 = bytes(range(32)), bytes(range(1, 33))
@@ -68,11 +68,13 @@ ITEMS: list[tuple[str, dict[str, Any], str]] = [
 
 
 def chain(items: list[tuple[str, dict[str, Any], str]] = ITEMS, **over: Any) -> list[PendingEvent]:
-    """The events of `items`, sealed in order (`over`: seal's arguments, e.g. a rebase)."""
+    """The events of `items`, sealed in order (`over`: seal's arguments, e.g. a rebase);
+    every other one with a salt, all of them with a command id: both enter the hash."""
     args: dict[str, Any] = {
         "battle_id": B, "prev_version": 0, "prev_hash": GENESIS_HASH,
         "recorded_at": "2026-01-01T00:00:00.000Z", "actor": EventActor(role="referee"),
-        "command_id": None,
+        "command_id": "command-1",
+        "salts": [f"{i:02x}" * 16 if i % 2 else None for i in range(len(items))],
     }  # fmt: skip
     args.update(over)
     return seal(items=[(t, canonical(d), a) for t, d, a in items], **args)
@@ -313,6 +315,16 @@ def test_a_die_the_seed_does_not_give_fails_the_dice(tmp_path: Path) -> None:
     )
 
 
+def test_a_dice_fact_that_does_not_hold_is_named_by_its_version(tmp_path: Path) -> None:
+    items = list(ITEMS)
+    items[3] = ("DiceSeedRevealed", {"epoch": 1, "seed": S2.hex(), "reason": "requested"}, "all")
+    report = verify(tmp_path, export(chain(items)), keys=[KEY.public_key()])
+    assert (report.chain_ok, report.dice_ok) == (True, False)
+    assert report.first_failure == (
+        f"version 4: the seed revealed for epoch 1 does not match its commitment {commitment(S1)}"
+    )
+
+
 def _invalid(tmp_path: Path, lines: list[bytes]) -> InvalidExport:
     with pytest.raises(InvalidExport) as caught:
         verify(tmp_path, lines)
@@ -324,6 +336,8 @@ def test_an_unreadable_line_is_named_by_its_line_in_the_file(tmp_path: Path) -> 
     lines = [b"\n", lines[0], b"\n", *lines[1:3], b"{not json\n", *lines[3:]]
     failure = _invalid(tmp_path, lines)
     assert failure.line == 6 and str(failure).startswith("line 6: not an event: ")
+    lines[5] = b"not json\n"  # not even the start of an object
+    assert str(_invalid(tmp_path, lines)).startswith("line 6: not an event: ")
     lines = export(EVENTS)
     lines = [b"\n", *lines[:3], b'{"version": 0}\n', *lines[3:]]
     assert str(_invalid(tmp_path, lines)) == (
@@ -432,26 +446,52 @@ def test_a_fault_is_named_alike_wherever_the_runs_are_cut(tmp_path: Path, change
         assert got == expected, cuts
 
 
-def test_a_later_fault_does_not_replace_the_first(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("first", "then", "expected"),
+    [
+        (2, 5, "version 3: version 3 follows 1: the log has a gap"),
+        (
+            0,
+            4,
+            "version 2: event 2 does not hash to its recorded hash: it was changed after it was "
+            "written",
+        ),
+    ],
+)
+def test_a_later_fault_does_not_replace_the_first(
+    tmp_path: Path, first: int, then: int, expected: str
+) -> None:
+    """A line missing (`first` 2: event 2's) or event 2 changed, then event `then` changed."""
     lines = export(EVENTS)
-    del lines[2]  # event 2: a gap at event 3
-    lines[4] = lines[4].replace(b'"attack"', b'"attacks"')  # event 5 changed
-    expected = "version 3: version 3 follows 1: the log has a gap"
+    lines[then] = lines[then].replace(b'"referee"', b'"side"')
+    if first:
+        del lines[first]
+    else:
+        lines[2] = lines[2].replace(b'"attack"', b'"attacks"')
     assert verify(tmp_path, lines).first_failure == expected
     for cuts in _cuts(len(lines)):
         assert _combined(lines, cuts).first_failure == expected, cuts
+
+
+def test_a_run_of_blank_lines_holds_nothing() -> None:
+    assert scan_lines([b"\n", b"  \n"], frozenset({1})) == ChunkScan(
+        lines=2, facts=[], server_rolls=[], hashes={}
+    )
 
 
 def test_the_dice_derive_from_the_id_of_the_first_whole_event_of_any_run() -> None:
     """A run of sealed events only names no battle: the next run's first whole event does."""
     items = [
         ("Scouted", {"where": "hidden"}, "north"),
+        ("Scouted", {"where": "hill"}, "north"),
         ("DiceEpochStarted", {"epoch": 2, "commitment": commitment(S2)}, "all"),
-        ("Attacked", {"roll": die(3, epoch=2, seed=S2)}, "all"),
+        ("Moved", {"to": "hill"}, "all"),  # no die: not read for one
+        ("Attacked", {"roll": die(5, epoch=2, seed=S2)}, "all"),
         ("DiceSeedRevealed", {"epoch": 2, "seed": S2.hex(), "reason": "battle-over"}, "all"),
     ]
     events = chain(items)
     lines = export(events)
     for cuts in _cuts(len(lines)):
         report = _combined(lines, cuts, keys=[KEY.public_key()])
-        assert (report.ok, report.dice_checked, report.events_sealed) == (True, 1, 1), cuts
+        counts = (report.events_checked, report.events_sealed, report.dice_checked)
+        assert (report.ok, *counts) == (True, 6, 2, 1), cuts
