@@ -10,7 +10,7 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.dice import client_seed_for, commitment, derive_value
+from domain.dice import Roll, client_seed_for, commitment, derive_value
 from events.chain import canonical, seal
 from events.dice_audit import DiceAudit, DiceFailure, may_hold_rolls, rolls_in_data
 from events.envelope import GENESIS_HASH, EventActor, StoredEvent
@@ -202,9 +202,7 @@ def test_an_epoch_started_mid_battle_is_checked_once_revealed() -> None:
 
 
 def test_text_that_is_not_json_is_refused_before_its_rolls_are_read() -> None:
-    roll = msgspec.json.encode(
-        {"kind": "roll", "sides": 6, "values": [1], "purpose": "p", "source": "client"}
-    )
+    roll = msgspec.json.encode(Roll(sides=6, values=(1,), purpose="p", source="client"))
     assert rolls_in_data(b'{"r":' + roll + b"}") == [msgspec.json.decode(roll)]
     with pytest.raises(msgspec.DecodeError):
         rolls_in_data(b'{"r":' + roll)
