@@ -300,7 +300,8 @@ def combine_scans(
                 )
             else:
                 brk = scan.chain_break
-            last_version, last_hash = scan.last_version, scan.last_hash
+                # Up to its own first break, as one pass keeps it: not past a broken link.
+                last_version, last_hash = scan.last_version, scan.last_hash
             if battle_id is None:
                 battle_id = scan.battle_id
             facts += scan.facts

@@ -8,9 +8,9 @@ import asyncio
 import msgspec
 import pytest
 
-from events.errors import StoreError, VersionConflict
+from events.errors import IdempotencyMismatch, StoreError, VersionConflict
 from events.postgres import PostgresEventStore
-from tests.integration.test_store_contract import append_more, make_events
+from tests.integration.test_store_contract import append_more, command, make_events
 
 
 async def test_one_bad_append_fails_alone_and_the_batch_commits(postgres_conninfo: str) -> None:
@@ -36,6 +36,61 @@ async def test_one_bad_append_fails_alone_and_the_batch_commits(postgres_conninf
         assert positions == list(range(9, 9 + 12))  # after the 8 first events, no gap
         assert (await store.head("b3")).version == 1  # type: ignore[union-attr]
         assert await store.last_position() == 20
+    finally:
+        await store.close()
+
+
+async def test_after_a_bad_row_each_append_alone_keeps_its_refusal_and_the_queue_goes_on(
+    postgres_conninfo: str,
+) -> None:
+    """A bad row sends its batch to one append at a time: a refusal there says what it says
+    in a batch, and the appends queued behind that batch (more than one batch) are made."""
+    store = PostgresEventStore(postgres_conninfo, pool_size=2)
+    await store.open()
+    try:
+        first = make_events("k", count=1, command_id="c1")
+        await store.append("k", 0, first, command("k", "c1", "h1", 1, 1))
+        reused = make_events("k", 1, first[0].hash, 1, command_id="c1")
+        bad = [msgspec.structs.replace(e, audience="all\x00") for e in make_events("x")]
+        appends = [
+            store.append("x", 0, bad),
+            store.append("k", 1, reused, command("k", "c1", "h2", 2, 2)),
+            *[store.append(f"g{i}", 0, make_events(f"g{i}")) for i in range(300)],
+        ]
+        async with asyncio.timeout(60):
+            results = await asyncio.gather(*appends, return_exceptions=True)
+
+        assert isinstance(results[0], StoreError)
+        assert isinstance(results[1], IdempotencyMismatch)
+        assert str(results[1]) == "Idempotency-Key c1 was already used for another request"
+        assert all(isinstance(r, list) and len(r) == 1 for r in results[2:])
+        assert await store.last_position() == 301
+    finally:
+        await store.close()
+
+
+async def test_an_unexpected_error_fails_its_batch_with_its_cause_and_the_queue_goes_on(
+    postgres_conninfo: str,
+) -> None:
+    """An error that is no row's (here: an event that cannot even be flattened) fails the
+    appends of its batch, each with that error as its cause; the next batch is made."""
+    store = PostgresEventStore(postgres_conninfo, pool_size=2)
+    await store.open()
+    try:
+        malformed = msgspec.structs.replace(make_events("x")[0], actor=None)  # type: ignore[arg-type]
+        appends = [
+            store.append("x", 0, [malformed]),
+            *[store.append(f"g{i}", 0, make_events(f"g{i}")) for i in range(300)],
+        ]
+        async with asyncio.timeout(60):
+            results = await asyncio.gather(*appends, return_exceptions=True)
+
+        failed = [r for r in results if isinstance(r, StoreError)]
+        assert failed and results[0] is failed[0]
+        assert all(isinstance(r.__cause__, AttributeError) for r in failed)
+        assert str(failed[0]).startswith("append failed: ") and "NoneType" in str(failed[0])
+        made = [r for r in results if isinstance(r, list)]
+        assert len(failed) + len(made) == 301 and len(made) >= 300 - 256
     finally:
         await store.close()
 

@@ -106,6 +106,20 @@ async def test_append_at_version_zero_creates_the_battle(store: EventStore) -> N
     assert await store.head("b1") == stored[-1]
 
 
+async def test_salted_events_keep_their_salt_when_appended_and_read(store: EventStore) -> None:
+    """A hidden event's salt enters its hash: the append's answer and every read carry it."""
+    items = [("Hidden", canonical({"n": 1}), "side:red"), ("Seen", canonical({"n": 2}), "all")]
+    pending = seal(
+        battle_id="b1", prev_version=0, prev_hash=GENESIS_HASH, items=items,
+        recorded_at=RECORDED_AT, actor=ACTOR, command_id=None, salts=["ab" * 16, None],
+    )  # fmt: skip
+    stored = await store.append("b1", 0, pending)
+    assert [s.salt for s in stored] == ["ab" * 16, None]
+    assert [pending_of(s) for s in stored] == [msgspec.structs.asdict(p) for p in pending]
+    assert await store.read("b1") == stored
+    assert find_chain_break(stored) is None
+
+
 async def test_versions_are_gap_free_and_the_chain_survives_storage(store: EventStore) -> None:
     for count in (1, 3, 2, 1):
         await append_more(store, "b1", count)
@@ -362,8 +376,11 @@ async def test_same_command_other_request_is_an_idempotency_mismatch(
 
     expected = 2 if at == "current" else 0
     other = make_events("b1", expected, first[-1].hash, 1, command_id="cmd-1", tag="x")
-    with pytest.raises(IdempotencyMismatch):
+    with pytest.raises(IdempotencyMismatch) as info:
         await store.append("b1", expected, other, command("b1", "cmd-1", "other-request", 3, 3))
+
+    assert str(info.value) == "Idempotency-Key cmd-1 was already used for another request"
+    assert info.value.context == {"battle_id": "b1", "command_id": "cmd-1"}
 
     assert await store.read("b1") == first
     assert await store.find_command("b1", "cmd-1") == rec

@@ -5,9 +5,10 @@ from __future__ import annotations
 import hashlib
 import json
 
+import msgspec
 import pytest
 
-from events.chain import canonical, event_hash, find_chain_break, seal
+from events.chain import ChainBreak, canonical, event_hash, find_chain_break, seal
 from events.envelope import GENESIS_HASH, EventActor, SealedEvent, StoredEvent
 from events.verify import audit_log, decode_read
 
@@ -115,6 +116,25 @@ def test_decode_read_takes_the_apis_json_byte_for_byte() -> None:
     assert audit_log(events).ok
 
 
+def test_decode_read_keeps_each_events_command_id_and_salt() -> None:
+    """Both enter the hash: a reader that dropped them would find the chain broken."""
+    pending = seal(
+        battle_id="b", prev_version=0, prev_hash=GENESIS_HASH,
+        items=[("A", canonical({"a": 1}), "side:north"), ("B", canonical({"b": 2}), "all")],
+        recorded_at="2026-11-23T10:00:00.123Z", actor=ACTOR, command_id="cmd-7",
+        salts=["0f" * 16, None],
+    )  # fmt: skip
+    log = [StoredEvent(position=i + 1, **_fields(p)) for i, p in enumerate(pending)]  # type: ignore[arg-type]
+    body = json.dumps(
+        [{**_fields(ev), "data": json.loads(ev.data), "actor": {"role": "referee", "side": None}}
+         for ev in log],
+        separators=(",", ":"),
+    )  # fmt: skip
+    events = decode_read(body.encode())
+    assert events == log
+    assert audit_log(events).ok
+
+
 @pytest.mark.parametrize("salt", [None, "00" * 16])
 def test_seal_hashes_what_it_records(salt: str | None) -> None:
     [ev] = seal(
@@ -137,3 +157,21 @@ def test_event_hash_with_a_salt_is_the_documented_formula() -> None:
         h = event_hash(**fields)  # type: ignore[arg-type]
         assert h == _by_hand(StoredEvent(position=1, hash="", **fields))  # type: ignore[arg-type]
         assert event_hash(**{**fields, "command_id": None}) == ev.hash  # type: ignore[arg-type]
+
+
+def test_a_break_names_the_event_and_what_broke() -> None:
+    log = _stored()
+    rebased = seal(
+        battle_id="b", prev_version=2, prev_hash="f" * 64,
+        items=[("C", canonical({"c": 1}), "all")], recorded_at="2026-11-23T10:00:00.123Z",
+        actor=ACTOR, command_id=None,
+    )  # fmt: skip
+    linked = [*log[:2], StoredEvent(position=3, **_fields(rebased[0]))]  # type: ignore[arg-type]
+    assert find_chain_break(linked) == ChainBreak(
+        version=3, reason="prev_hash of event 3 does not match the hash of event 2"
+    )
+    changed = [log[0], msgspec.structs.replace(log[1], data=b'{"d20":18,"dc":12}'), *log[2:]]
+    assert find_chain_break(changed) == ChainBreak(
+        version=2,
+        reason="event 2 does not hash to its recorded hash: it was changed after it was written",
+    )

@@ -176,3 +176,62 @@ def test_the_view_says_who_acts_now() -> None:
         "r1",
         "red.1",
     )
+
+
+def _refusal(state: object, body: dict[str, object], actor: Actor) -> NotPermitted:
+    with pytest.raises(NotPermitted) as refused:
+        _auth(state, body, actor)
+    return refused.value
+
+
+def test_each_refusal_names_who_may_not_do_what() -> None:
+    from tests.unit.phased.test_combat_events import TIE, _three
+
+    s = make()
+    _, started = to_phases(declare(s, "r1", target="b1"), [8, 5, 2])
+    chosen = make(
+        {**_three(r1={"x": 5, "y": 5, "saves": {"paralyzation": 10}}), "width": 9, "height": 9}
+    )
+    _, chosen = to_phases(chosen, [*TIE, 18, 1, 1, 15])
+    (choice,) = chosen.pending
+    cases = [
+        (s, {"type": "RollInitiative"}, RED, "red may not give RollInitiative (referee only)"),
+        (s, {"type": "DeclareAction", "combatant": "b1", "kind": "move"}, RED,
+         "red may not declare for b1 (side blue)"),
+        (s, {"type": "EndDeclarations", "side": "blue"}, RED,
+         "red may not end blue's declarations"),
+        (started, {"type": "CancelAction", "action": "red.1"}, BLUE,
+         "blue may not order red.1 (side red)"),
+        (chosen, {"type": "ChooseEffects", "choice": choice, "effects": [0]}, BLUE,
+         "blue may not choose for r1 (side red)"),
+    ]  # fmt: skip
+    for state, body, actor, reason in cases:
+        refused = _refusal(state, body, actor)
+        assert (refused.reason, refused.context) == (reason, {"side": actor.side})
+    refused = _refusal(s, {"type": "EndBattle"}, OBS)
+    assert (refused.reason, refused.context) == ("only the referee and the sides give commands", {})
+
+
+def test_a_choice_no_one_is_asked_for_passes_to_decide() -> None:
+    _auth(make(), {"type": "ChooseEffects", "choice": "p9", "effects": [0]}, RED)
+
+
+def test_an_actions_phases_and_the_decisions_left_are_in_the_view() -> None:
+    """A fresh declaration is decided; a carry-over waits for its side's decision, and one
+    sustained no longer does."""
+    spells = [{"id": "gate", "speed": 1, "casting_rounds": 1}]
+    s = make(
+        setup_of(combatants=[cb("r1", "red"), cb("b1", "blue", spells=spells), cb("p1", "party")])
+    )
+    s = declare(declare(s, "r1", "move", phases=8), "b1", "spell", spell="gate")
+    assert RULESET.view(s, BLUE)["decisions"] == []
+    _, s = to_phases(s, [8, 5, 2])
+    phases = [(a["id"], a["start_phase"], a["due_phase"]) for a in RULESET.view(s, BLUE)["actions"]]
+    assert phases == [("blue.1", "S", "1"), ("red.1", "S", "0")]
+    _, s = play(s, {"type": "SustainAction", "action": "blue.1"})
+    assert RULESET.view(s, BLUE)["decisions"] == ["red.1"]
+
+
+def test_an_observer_with_a_side_sees_no_secret_of_that_side() -> None:
+    s = declare(make(), "r1", target="b1")
+    assert RULESET.view(s, Actor(role="observer", side="red"))["actions"] == []

@@ -146,3 +146,30 @@ def test_an_engine_is_fired_by_a_squad_of_its_own_side(armed: State) -> None:
         )
     assert refused.value.reason == "north may not order another side's squad"
     RULESET.authorize(state, cmd("FireEngine", engine="en", squad="n", target="s"), side("north"))
+
+
+def test_a_side_orders_its_own_hidden_squad(state: State) -> None:
+    """Hidden from the others, not from its own side: the order is not judged on a view
+    without it."""
+    n = msgspec.structs.replace(state.squads["n"], hidden=True)
+    hidden = msgspec.structs.replace(state, squads={**state.squads, "n": n})
+    RULESET.authorize(hidden, cmd("MoveSquad", squad="n", x=3, y=3), side("north"))
+
+
+def test_the_view_shows_the_combat_with_the_squads_still_there(state: State) -> None:
+    combat = Combat(
+        attacker_side="south",
+        defender_side="north",
+        attackers=("s", "gone"),
+        defenders=("n",),
+        exchanges=2,
+    )
+    fighting = msgspec.structs.replace(state, combat=combat)
+    assert RULESET.view(fighting, side("north"))["combat"] == {
+        "attacker_side": "south",
+        "defender_side": "north",
+        "attackers": ["s"],
+        "defenders": ["n"],
+        "exchanges": 2,
+    }
+    assert RULESET.view(state, side("north"))["combat"] is None

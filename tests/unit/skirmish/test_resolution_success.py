@@ -265,3 +265,19 @@ def test_critical_die_rolls_never_exceed_the_successful_ones() -> None:
 def test_unsuccessful_is_die_rolls_minus_successful() -> None:
     s = split_die_rolls(SuccessInputs(roll_result=11, dc=15), 96)
     assert (s.successful, s.unsuccessful) == (29, 67)
+
+
+def test_each_step_of_the_percentage_is_named_with_its_formula() -> None:
+    _, steps = success_percentage(SuccessInputs(roll_result=12, dc=14, miss_chance=20))
+    assert [(s.name, s.formula) for s in steps] == [
+        ("base success percentage", "50% + (12 - 14) x 5%"),
+        ("success percentage", "clamped to [0%, 100%]"),
+        ("success percentage after miss chance", "40.00% x (100% - 20%)"),
+    ]
+
+
+def test_a_negative_figure_rounds_to_a_whole_number_and_shows_to_any_places() -> None:
+    assert round_half_away(Fraction(-4, 3)) == -1 and type(round_half_away(Fraction(-4, 3))) is int
+    assert round_half_away(Fraction(-5, 3)) == -2
+    assert show(Fraction(5, 2), 0) == "3" and show(Fraction(-5, 2), 0) == "-3"
+    assert show(Fraction(-5, 4), 1) == "-1.3" and show(Fraction(-1, 400)) == "0.00"
