@@ -479,13 +479,20 @@ class Timeline:
             raise ValueError(f"versions {start}..{stop} are outside 1..{self.version}")
         battle = self._state_at(start)
         yield battle
-        meta, game, base = battle.meta, battle.game, self._base
+        meta, game, base, marks = battle.meta, battle.game, self._base, self._marks
         evolve, battle_step, battle_types = self.ruleset.evolve, self._battle_step, _BATTLE_TYPES
         for v in range(start + 1, stop + 1):
             if v <= base:  # held only as given history, if at all
                 battle = self._state_at(v)
                 meta, game = battle.meta, battle.game
                 yield battle
+                continue
+            mark = marks.get(v)
+            if mark is not None and mark[0] is not None:
+                # Taken from the mark, as `state_at` does: folding on through the event
+                # would fail where it is an undo to before a trimmed timeline's base.
+                meta, game = mark
+                yield Battle(version=v, meta=mark[0], game=game)
                 continue
             ev = self._events[v - base - 1]
             if type(ev) in battle_types:

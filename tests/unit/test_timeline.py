@@ -222,6 +222,16 @@ def test_states_over_a_range_equal_state_at_each_version(
         assert list(t.states(low, len(events))) == expected
 
 
+def test_states_after_a_trim_read_an_undo_from_its_mark_as_state_at_does() -> None:
+    # Found by hypothesis (seeds 1 and 4): the undo to 1 lies before the trimmed base, but
+    # the state after it is marked; `states` folded through it and asked for version 1.
+    t = Timeline(COUNTER, snapshot_every=1)
+    t.extend_decoded([_created(), Added(n=1), BattleUndone(to_version=1, reason="p")])
+    t.trim(1)
+    assert t.base == 2
+    assert list(t.states(2, 3)) == [t.state_at(2), t.state_at(3)]
+
+
 def test_states_refuses_a_range_outside_the_battle() -> None:
     t = Timeline(COUNTER)
     t.extend_decoded([_created(), Added(n=1)])
