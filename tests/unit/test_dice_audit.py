@@ -11,10 +11,10 @@ import msgspec
 import pytest
 
 from domain.dice import Roll, client_seed_for, commitment, derive_value
-from events.chain import canonical, seal
 from events.dice_audit import DiceAudit, DiceFailure, may_hold_rolls, rolls_in_data
-from events.envelope import GENESIS_HASH, EventActor, StoredEvent
+from events.envelope import StoredEvent
 from events.verify import LogAudit, audit_log
+from tests.support.sealed_logs import sealed_log
 
 S1, S2 = bytes(range(32)), bytes(range(1, 33))
 SIDES = 10**9  # two ids giving the same die by chance: one in a billion
@@ -39,16 +39,7 @@ def server(version: int, battle_id: str = B, *, epoch: int = 1, **over: Any) -> 
 
 
 def log(*items: tuple[str, dict[str, Any]]) -> list[StoredEvent]:
-    pending = seal(
-        battle_id=B,
-        prev_version=0,
-        prev_hash=GENESIS_HASH,
-        items=[(t, canonical(d), "all") for t, d in items],
-        recorded_at="2026-01-01T00:00:00.000Z",
-        actor=EventActor(role="referee"),
-        command_id=None,
-    )
-    return [StoredEvent(position=p.version, **msgspec.structs.asdict(p)) for p in pending]
+    return sealed_log(B, items)
 
 
 def created(**extra: Any) -> tuple[str, dict[str, Any]]:

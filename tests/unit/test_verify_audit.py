@@ -12,6 +12,7 @@ from domain.dice import commitment, derive_value
 from events.chain import canonical, seal
 from events.envelope import GENESIS_HASH, EventActor, StoredEvent
 from events.verify import LogAudit, audit_log
+from tests.support.sealed_logs import sealed_log
 
 S1, S2 = bytes(range(32)), bytes(range(1, 33))
 B = "battle-v"
@@ -54,18 +55,7 @@ def revealed(epoch: int = 1, seed: bytes = S1, **over: Any) -> tuple[str, dict[s
 
 
 def log(*items: tuple[str, dict[str, Any]]) -> list[StoredEvent]:
-    pending = seal(
-        battle_id=B,
-        prev_version=0,
-        prev_hash=GENESIS_HASH,
-        items=[(t, canonical(d), "all") for t, d in items],
-        recorded_at="2026-01-01T00:00:00.000Z",
-        actor=EventActor(role="referee"),
-        command_id=None,
-    )
-    return [
-        StoredEvent(position=10 + i, **msgspec.structs.asdict(p)) for i, p in enumerate(pending)
-    ]
+    return sealed_log(B, items, first_position=10)
 
 
 def failure(events: list[StoredEvent], version: int, reason: str) -> LogAudit:
