@@ -256,8 +256,14 @@ class RateLimits(ASGIMiddleware):
 
 
 def _unlimited(scope: Scope) -> bool:
-    path: str = scope["path"]
+    path: str = scope["path"]  # as routed: Litestar has taken off any root path
     return path == "/health" or path.startswith("/schema")
+
+
+def _operation(request: Request[Any, Any, Any]) -> object:
+    # The route, not the URL: under a prefix `request.url.path` is not "/battles", and a
+    # check on it would let anonymous creations through uncounted.
+    return request.route_handler.operation_id
 
 
 def _with_headers(send: Send, limit: int, remaining: int, reset: int) -> Send:
@@ -321,14 +327,14 @@ def limit_middleware(settings: Settings) -> list[RateLimits]:
         "hour",
         "battles",
         identifier_for_request=client_address,
-        applies=_anonymous_creation("/battles", "/battles/import"),
+        applies=_anonymous_creation("createBattle", "importBattle"),
     )
     add(
         settings.limit_integrations_per_address,
         "hour",
         "integrations",
         identifier_for_request=client_address,
-        applies=_anonymous_creation("/integrations"),
+        applies=_anonymous_creation("createIntegration"),
     )
     return [RateLimits(policies)] if policies else []
 
@@ -336,12 +342,16 @@ def limit_middleware(settings: Settings) -> list[RateLimits]:
 def _forecast(request: Request[Any, Any, Any]) -> bool:
     # Counted apart from the other requests of a key: one forecast may keep a core busy
     # for its whole time budget (service.forecast).
-    return request.method == "POST" and request.url.path.endswith("/forecast") and _has_key(request)
+    return (
+        request.method == "POST" and _operation(request) == "forecastBattle" and _has_key(request)
+    )
 
 
-def _anonymous_creation(*paths: str) -> Any:
+def _anonymous_creation(*operations: str) -> Any:
     def check(request: Request[Any, Any, Any]) -> bool:
-        return request.method == "POST" and request.url.path in paths and not _has_key(request)
+        return (
+            request.method == "POST" and _operation(request) in operations and not _has_key(request)
+        )
 
     return check
 

@@ -34,13 +34,21 @@ class LiveServer:
 
 
 class ServerProcess:
-    """One `battle-service serve` process on a free loopback port, with extra environment."""
+    """One `battle-service serve` process on a free loopback port, with extra environment;
+    with `root_path`, uvicorn's own command line with `--root-path` (the app mounted under
+    a prefix that a proxy strips)."""
 
-    def __init__(self, env: dict[str, str]) -> None:
+    def __init__(self, env: dict[str, str], root_path: str | None = None) -> None:
         self.port = _free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
+        command = ["service.cli", "serve", "--port", str(self.port)]
+        if root_path is not None:
+            command = [
+                "uvicorn", "service.app:create_app", "--factory", "--port", str(self.port),
+                "--root-path", root_path,
+            ]  # fmt: skip
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "serve", "--port", str(self.port)],
+            [sys.executable, "-m", *command],
             cwd=ROOT,
             env={**os.environ, "BATTLE_LOG_LEVEL": "WARNING", **env},
             stdout=subprocess.DEVNULL,

@@ -35,8 +35,8 @@ def _client(server: ServerProcess, address: str) -> httpx.Client:
 
 
 @contextmanager
-def _server(tmp_path: Path, **env: str) -> Iterator[ServerProcess]:
-    server = ServerProcess({"BATTLE_DB": str(tmp_path / "b.db"), **env})
+def _server(tmp_path: Path, root_path: str | None = None, **env: str) -> Iterator[ServerProcess]:
+    server = ServerProcess({"BATTLE_DB": str(tmp_path / "b.db"), **env}, root_path)
     try:
         yield server
     finally:
@@ -126,6 +126,42 @@ def test_anonymous_creations_are_limited_per_address(tmp_path: Path) -> None:
         key = {"Authorization": f"Bearer {made.json()['key']}"}
         r = client.post("/battles", json={"ruleset": "quickstart", "setup": SETUP}, headers=key)
         assert r.status_code == 201, r.text
+
+
+def test_the_limits_hold_for_an_app_mounted_under_a_prefix(tmp_path: Path) -> None:
+    # Under uvicorn's --root-path the request's URL starts with the prefix: limits that
+    # matched its path against "/battles" let anonymous creations through.
+    env = {
+        "BATTLE_LIMIT_BATTLES_PER_ADDRESS": "2",
+        "BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS": "1",
+        "BATTLE_LIMIT_PER_ADDRESS": "8",
+        "BATTLE_LIMIT_FORECASTS_PER_KEY": "2",
+    }
+    with (
+        _server(tmp_path, root_path="/vtt", **env) as server,
+        _client(server, _address()) as client,
+        _client(server, _address()) as forecaster,
+    ):
+        for _ in range(10):  # more than the address may send: probes are not counted
+            assert client.get("/health").status_code == 200
+        b = create_battle(client)
+        create_battle(client)
+        _assert_429(client.post("/battles", json={"ruleset": "quickstart", "setup": SETUP}), 2)
+        export = client.get(f"/battles/{b.id}/export", headers=b.auth("referee"))
+        assert export.status_code == 200, export.text
+        headers = {"Content-Type": "application/jsonl"}
+        _assert_429(client.post("/battles/import", content=export.content, headers=headers), 2)
+        assert client.post("/integrations", json={"name": "vtt"}).status_code == 201
+        _assert_429(client.post("/integrations", json={"name": "vtt2"}), 1)
+        for _ in range(2):  # forecasts have their own count (service.limits._forecast)
+            r = forecaster.post(
+                f"/battles/{b.id}/forecast", json={"runs": 1, "seed": 1}, headers=b.auth("referee")
+            )
+            assert r.status_code == 200, r.text
+        r = forecaster.post(
+            f"/battles/{b.id}/forecast", json={"runs": 1, "seed": 1}, headers=b.auth("referee")
+        )
+        _assert_429(r, 2)
 
 
 def _open_sse(client: httpx.Client, b: Battle, who: str) -> httpx.Response:
