@@ -100,6 +100,25 @@ def test_a_roll_with_a_second_tag_is_read_whole() -> None:
     assert server_rolls_in_data(data) == (0, [])
 
 
+def test_rolls_in_lists_of_lists_are_found_in_document_order() -> None:
+    """A volley of volleys: rolls two lists deep, and beside lists, are all found, by the
+    pattern and by the walk (the tag spelled otherwise leaves the pattern incomplete)."""
+    a, b, c = (
+        Roll(sides=6, values=(v,), purpose=f"die {v}", source="server", epoch=1, version=2,
+             index=v)
+        for v in (1, 2, 3)
+    )  # fmt: skip
+    body = {"volleys": [[a], [7, [b, "x"], c]]}
+    expected = [msgspec.json.decode(msgspec.json.encode(r)) for r in (a, b, c)]
+    assert list(_walk(msgspec.json.decode(msgspec.json.encode(body)))) == expected
+    for data in (
+        msgspec.json.encode(body),
+        msgspec.json.encode(body).replace(b'"roll"', b'"\\u0072oll"'),
+    ):
+        assert rolls_in_data(data) == expected
+        assert server_rolls_in_data(data) == (0, expected)
+
+
 def _export(
     path: Path,
     n: int,
