@@ -349,8 +349,12 @@ def _forecast(request: Request[Any, Any, Any]) -> bool:
 
 def _anonymous_creation(*operations: str) -> Any:
     def check(request: Request[Any, Any, Any]) -> bool:
+        # A creation's key comes in its Authorization header only (`?access_key=` is for
+        # streams): a query key would leave the creation anonymous and uncounted.
         return (
-            request.method == "POST" and _operation(request) in operations and not _has_key(request)
+            request.method == "POST"
+            and _operation(request) in operations
+            and not request.headers.get("authorization")
         )
 
     return check
