@@ -206,3 +206,19 @@ def test_the_ruleset_is_described(live_server: LiveServer) -> None:
             "/battles", json={"ruleset": "tactical", "setup": {**SETUP, "colour": "red"}}
         )
         assert bad.status_code == 400 or bad.status_code == 422, bad.text
+
+
+def test_a_bow_without_its_range_is_refused_naming_it(live_server: LiveServer) -> None:
+    # A65: ranges come from the weapon data; left out, the bow shot one square (range 1)
+    bow = {"id": "longbow", "category": "ranged", "dice": "d8"}
+    setup = {**SETUP, "items": [SWORD, bow]}
+    with httpx.Client(base_url=live_server.base_url, timeout=30) as http:
+        r = http.post("/battles", json={"ruleset": "tactical", "setup": setup})
+        assert r.status_code == 422, r.text
+        assert r.headers["content-type"].startswith("application/problem+json")
+        body = r.json()
+        assert body["type"] == "urn:battle-service:problem:invalid-setup", body
+        assert "'longbow' is ranged: give its range" in body["detail"]
+        ok = {**setup, "items": [SWORD, {**bow, "range": 12}]}
+        r = http.post("/battles", json={"ruleset": "tactical", "setup": ok})
+        assert r.status_code == 201, r.text

@@ -107,6 +107,14 @@ def initial_state(setup: Setup, options: Options) -> State:
             parse_dice(d)
         except ValueError as exc:
             raise _fail(str(exc)) from None
+    for item in setup.items:
+        thrown = item.category == "melee" and item.throw
+        if item.range is None and (item.category in ("ranged", "spell") or thrown):
+            raise _fail(
+                f"item {item.id!r} is {'thrown' if thrown else item.category}: give its "
+                "range in squares (A65: ranges come from the weapon data)",
+                item=item.id,
+            )
     blocks_move: set[Square] = set()
     blocks_sight: set[Square] = set()
     cover: dict[Square, CoverKind] = {}

@@ -142,7 +142,9 @@ class ItemSetup(_S, frozen=True, kw_only=True, gc=False):
     add_stats: Annotated[tuple[StatName, ...], msgspec.Meta(max_length=8)] = ()
     bonus: Bonus = 0
     reach: Annotated[int, msgspec.Meta(ge=1, le=20)] = 1
-    range: Annotated[int, msgspec.Meta(ge=1, le=500)] = 1
+    # A65: ranges come from the weapon data and only reach has a default: a ranged or
+    # spell item, or a melee one with 'throw', must give its range (initial_state).
+    range: Annotated[int, msgspec.Meta(ge=1, le=500)] | None = None
     pool: PoolName | None = None
     parry: bool = False
     shield: bool = False

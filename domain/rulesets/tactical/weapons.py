@@ -66,8 +66,10 @@ class Weapon:
                 raise RuleViolation(f"{wid} is not a weapon", rule=R_STANDARD)
             self.kind: Kind = it.category
             self.dice, self.add_stats, self.bonus = it.dice, it.add_stats, it.bonus
-            self.reach = it.reach if it.category == "melee" else it.range
-            self.range = it.range  # a 'throw' melee weapon's thrown range
+            # initial_state refused a ranged, spell or 'throw' item without a range: only
+            # a melee item that is never thrown with its own range has none
+            self.range = it.range or 1  # a 'throw' melee weapon's thrown range
+            self.reach = it.reach if it.category == "melee" else self.range
             self.pool = it.pool
             self.area = it.area
             self.sta = self.wil = 0

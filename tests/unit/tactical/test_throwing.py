@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.errors import RuleViolation
+from domain.errors import InvalidSetup, RuleViolation
 from domain.rulesets.tactical.events import AttackResolved
 from domain.rulesets.tactical.model import State
 from tests.support.tactical_kit import ch, make, play, started, types
@@ -62,3 +62,31 @@ def test_a_weapon_with_the_throw_property_keeps_its_abilities_roll_and_range() -
                options={"reaction_window": "never"})  # fmt: skip
     with pytest.raises(RuleViolation):  # 6 squares: beyond the spear's range 5
         play(started(far, [12, 1]), cmd, [5])
+
+
+@pytest.mark.parametrize(
+    ("item", "what"),
+    [
+        ({"id": "longbow", "category": "ranged", "dice": "d8"}, "is ranged"),
+        ({"id": "orb", "category": "spell", "dice": "d6"}, "is spell"),
+        ({"id": "dagger", "category": "melee", "dice": "d4", "throw": True}, "is thrown"),
+    ],
+)
+def test_an_item_that_needs_a_range_and_gives_none_is_refused(
+    item: dict[str, object], what: str
+) -> None:
+    # A65: ranges come from the weapon data (only reach defaults to 1); a bow that shot one
+    # square because its range was left out would be a silent surprise
+    with pytest.raises(InvalidSetup, match=f"item '{item['id']}' {what}: give its range"):
+        make([ch("p", "a", 1, 5), ch("g", "b", 6, 5)], items=[item])
+
+
+def test_a_melee_item_never_thrown_by_its_data_needs_no_range() -> None:
+    # thrown without 'throw' it reaches the thrower's STR ([Throwing Melee Weapons], A63)
+    club = {"id": "club", "category": "melee", "dice": "d6"}
+    p = ch("p", "a", 1, 5, stats={"STR": 5}, main_hand="club")
+    s = started(make([p, ch("g", "b", 6, 5, main_hand=None)], items=[club],
+                     options={"reaction_window": "never"}), [12, 1])  # fmt: skip
+    cmd = {"type": "Attack", "character": "p", "weapon": "club", "target": "g", "throw": True}
+    r = next(e for e in play(s, cmd, [5])[0] if isinstance(e, AttackResolved))
+    assert r.attack.halved and r.attack.weapon_kind == "ranged"
