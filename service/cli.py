@@ -6,6 +6,7 @@ desk (export, verify, replay, import: service.desk_cli)."""
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 
 import msgspec
@@ -13,6 +14,21 @@ import msgspec
 from service import desk_cli
 
 __all__ = ["main"]
+
+# A public key as GET /keys gives it: base64url of its 32 bytes, unpadded.
+_RAW_KEY = re.compile(r"-[A-Za-z0-9_-]{42}")
+
+
+def _keys_attached(argv: list[str]) -> list[str]:
+    """`--key -Ab...` as `--key=-Ab...`: one key in 64 begins with '-', which argparse
+    takes for an option ("--key: expected one argument")."""
+    out: list[str] = []
+    for arg in argv:
+        if out and out[-1] == "--key" and _RAW_KEY.fullmatch(arg):
+            out[-1] = f"--key={arg}"
+        else:
+            out.append(arg)
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -52,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         "seal-old-seeds",
         help="encrypt the dice seeds older versions stored in clear (idempotent)",
     )
-    args = parser.parse_args(argv)
+    args = parser.parse_args(_keys_attached(sys.argv[1:] if argv is None else argv))
     if args.command in desk_cli.COMMANDS:
         return desk_cli.run(args)
     if args.command in ("sign-old-rows", "seal-old-seeds"):

@@ -114,6 +114,21 @@ def test_the_cli_checks_a_receipt_offline(
     assert main(["check-receipt", encode_receipt(receipt), "--key", "nonsense"]) == 2
 
 
+def test_a_key_that_begins_with_a_dash_is_taken_as_the_key(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # base64url: one key in 64 begins with '-', which argparse alone reads as an option
+    keys = next(k for k in iter(ServiceKeys.generate, None) if _b64(k).startswith("-"))
+    receipt = encode_receipt(keys.receipt(BATTLE, 7, HEAD))
+    assert main(["check-receipt", receipt, "--key", _b64(keys)]) == 0
+    assert "receipt valid" in capsys.readouterr().out
+    assert main(["check-receipt", "--key", _b64(keys), receipt]) == 0
+
+
+def _b64(keys: ServiceKeys) -> str:
+    return b64url(public_key_raw(_public(keys)))
+
+
 def test_a_receipt_type_is_strict() -> None:
     good = {
         "battle_id": BATTLE,
