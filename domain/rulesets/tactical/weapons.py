@@ -66,8 +66,8 @@ class Weapon:
                 raise RuleViolation(f"{wid} is not a weapon", rule=R_STANDARD)
             self.kind: Kind = it.category
             self.dice, self.add_stats, self.bonus = it.dice, it.add_stats, it.bonus
-            # initial_state refused a ranged, spell or 'throw' item without a range: only
-            # a melee item that is never thrown with its own range has none
+            # None only on a melee item without 'throw' (initial_state refuses the others),
+            # which never uses it: thrown, it reaches the thrower's STR (_reach)
             self.range = it.range or 1  # a 'throw' melee weapon's thrown range
             self.reach = it.reach if it.category == "melee" else self.range
             self.pool = it.pool
