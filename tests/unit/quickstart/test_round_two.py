@@ -5,10 +5,13 @@ events of quickstart 1.0.0 fold as they did. Given a state, when a command, then
 
 from __future__ import annotations
 
+from random import Random
 from typing import Any
 
 import msgspec
 
+from domain.forecast import playout
+from domain.rulesets.forecasts import FORECASTS
 from domain.rulesets.quickstart import RULESET
 from domain.rulesets.quickstart.events import (
     BattleEnded,
@@ -156,3 +159,20 @@ def test_a_roll_stored_by_1_0_0_decodes_and_folds_as_it_did() -> None:
     for e in ev:
         now = RULESET.evolve(now, e)
     assert then == now
+
+
+def test_forecast_playouts_of_two_paladins_draw_at_the_exact_odds() -> None:
+    # levels 3 and 2 side by side: an exchange is decisive unless both miss; both score
+    # with p q, p = 1 - (5/6)^3, q = 1 - (5/6)^2, so a draw has exactly
+    # p q / (1 - (1 - p)(1 - q)) = 0.2152 (0 before issue 32: the defender's hit dropped)
+    p, q = 1 - (5 / 6) ** 3, 1 - (5 / 6) ** 2
+    exact = p * q / (1 - (1 - p) * (1 - q))
+    squads = [sq("n", "north", "paladin", 3, 2, 2), sq("s", "south", "paladin", 2, 2, 3)]
+    state = make(squads, width=6, height=6)
+    rules = FORECASTS["quickstart"]
+    policy = rules.policies[rules.default_policy]
+    runs = [playout(RULESET, rules, state, policy, Random(i), max_commands=500) for i in range(800)]
+    assert all(r is not None and r.result == "decided" for r in runs)
+    draws = sum(1 for r in runs if r is not None and r.winner is None) / len(runs)
+    assert abs(exact - 0.2152) < 1e-4
+    assert abs(draws - exact) < 0.045, draws
