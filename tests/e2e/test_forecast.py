@@ -268,3 +268,26 @@ def test_in_a_ruleset_that_hides_nothing_any_key_may_forecast(http: httpx.Client
         _check_sums(answer.json())
         assert answer.json()["undecided"]["runs"] == 0
     assert _log(b) == before
+
+
+def test_two_paladins_draw_at_about_the_exact_odds(http: httpx.Client) -> None:
+    # issue 32: the hits of an exchange are simultaneous, so two adjacent paladins (levels
+    # 3 and 2) destroy each other in one exchange with p q / (1 - (1 - p)(1 - q)) = 0.2152
+    # (p = 1 - (5/6)^3, q = 1 - (5/6)^2); before, the defender's hit was dropped: 0 draws
+    setup = {
+        "sides": ["north", "south"],
+        "width": 6,
+        "height": 6,
+        "squads": [
+            {"id": "n", "side": "north", "kind": "paladin", "level": 3, "x": 2, "y": 2},
+            {"id": "s", "side": "south", "kind": "paladin", "level": 2, "x": 2, "y": 3},
+        ],
+    }
+    r = http.post("/battles", json={"ruleset": "quickstart", "setup": setup})
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    answer = _forecast(b, runs=600, seed=32, budget_seconds=20).json()
+    _check_sums(answer)
+    assert answer["runs_finished"] == 600 and answer["undecided"]["runs"] == 0
+    # 3 standard errors of 600 runs: 0.05 (the seed is fixed: the same runs every time)
+    assert abs(answer["draw"]["odds"] - 0.2152) < 0.05, answer["draw"]

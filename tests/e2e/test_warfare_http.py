@@ -227,3 +227,80 @@ def test_the_ruleset_is_described(live_server: LiveServer) -> None:
             "/battles", json={"ruleset": "warfare", "setup": {**SETUP, "sides": SETUP["sides"][:1]}}
         )
         assert bad.status_code in (400, 422), bad.text
+
+
+def _small_battle(http: httpx.Client) -> Battle:
+    """n1 and n2 (north, facing S) next to s1 and s2 (south, facing N); n3 alone; north's
+    turn in round 1 (table dice)."""
+    setup = {
+        **SETUP,
+        "units": [
+            _unit("n1", "north", 3, 4),
+            _unit("n2", "north", 5, 4, attack=-15),  # 5 vs 15 on a 20: misses by 10
+            _unit("n3", "north", 9, 2),
+            _unit("s1", "south", 3, 5),
+            _unit("s2", "south", 5, 5),
+        ],
+        "champions": [],
+        "equipment": [],
+    }
+    r = http.post("/battles", json={"ruleset": "warfare", "setup": setup, "client_dice": "any"})
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    started = b.command("referee", {"type": "StartRound"}, dice=[20, 1])
+    assert started.status_code == 200, started.text
+    return b
+
+
+def _attacks(r: httpx.Response) -> list[dict[str, Any]]:
+    assert r.status_code == 200, r.text
+    return [e["data"] for e in r.json()["events"] if e["type"] == "AttackResolved"]
+
+
+def test_a_retaliation_is_answered_by_one_retaliation(live_server: LiveServer) -> None:
+    # issue 32, [Retaliatory Attacks] "against any unit they are facing that attacks them in
+    # melee": s1's retaliation is a melee attack on n1, which faces it
+    with httpx.Client(base_url=live_server.base_url, timeout=30) as http:
+        b = _small_battle(http)
+        assert b.command("north", {"type": "Engage", "unit": "n1", "target": "s1"}).is_success
+        _attacks(b.command("north", {"type": "Attack", "unit": "n1", "target": "s1"}, dice=[10]))
+        back = {"type": "Retaliate", "unit": "s1", "target": "n1"}
+        _attacks(b.command("south", back, dice=[10]))
+        answer = {"type": "Retaliate", "unit": "n1", "target": "s1"}
+        # s1 at 10 of 30 checks its morale: 20 + 2 passes
+        (a,) = _attacks(b.command("north", answer, dice=[10, 20]))
+        assert (a["attacker"], a["kind"], a["opens_retaliation"]) == ("n1", "retaliation", True)
+        for who, cmd in (("south", back), ("north", answer)):
+            again = b.command(who, cmd, dice=[10])
+            assert again.status_code == 422, again.text
+            assert again.json()["rule"] == "003 Unit Actions / Retaliatory Attacks"
+            assert "one retaliatory attack this round" in again.json()["detail"]
+
+
+def test_a_natural_20_names_its_band_and_empty_moves_and_pursuits_are_refused(
+    live_server: LiveServer,
+) -> None:
+    # issue 32: a natural 20 that misses by 10 deals double damage (W07): the event names
+    # the band the damage came from; a Move to the unit's own tile and a Pursue of a unit
+    # that never shattered are refused with their reason, nothing appended
+    with httpx.Client(base_url=live_server.base_url, timeout=30) as http:
+        b = _small_battle(http)
+        assert b.command("north", {"type": "Engage", "unit": "n2", "target": "s2"}).is_success
+        # s2: 30 -> 10, diminished: its morale check 20 + 2 passes
+        attack = {"type": "Attack", "unit": "n2", "target": "s2"}
+        (a,) = _attacks(b.command("north", attack, dice=[20, 20]))
+        assert (a["band"], a["damage_band"], a["natural_20"], a["damage"]) == (
+            "miss", "natural-20", True, 20
+        )  # fmt: skip
+        version = b.view()["version"]
+        stay = b.command("north", {"type": "Move", "unit": "n3", "to": [9, 2]})
+        assert stay.status_code == 422, stay.text
+        assert stay.json()["rule"] == "003 Unit Actions / Actions"
+        assert "a move must leave its tile" in stay.json()["detail"]
+        chase = b.command("north", {"type": "Pursue", "unit": "n2", "shattered": "s2"})
+        assert chase.status_code == 422, chase.text
+        assert chase.json()["rule"] == "003 Unit Actions / Pursuit"
+        assert "s2 never shattered" in chase.json()["detail"]
+        assert b.view()["version"] == version
+        moved = b.command("north", {"type": "Move", "unit": "n3", "to": [9, 3]})
+        assert moved.status_code == 200, moved.text  # the refused move did not use it

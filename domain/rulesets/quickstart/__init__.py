@@ -22,7 +22,7 @@ __all__ = ["RULESET"]
 
 RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     id="quickstart",
-    version="1.0.0",
+    version="1.1.0",
     title="Mass Combat quickstart",
     seed="001_ba3cf8a7d547fae2.txt",
     options_type=Options,

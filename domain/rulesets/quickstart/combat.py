@@ -20,6 +20,7 @@ from domain.rulesets.quickstart.events import (
     CombatEnded,
     CombatRolled,
     CombatStarted,
+    DiceModifier,
     EngineDestroyed,
     EngineFired,
     HitApplied,
@@ -33,9 +34,11 @@ from domain.rulesets.quickstart.grid import Pos, adjacent, distance, neighbours
 from domain.rulesets.quickstart.hits import any_last, cannot_take, may_take, score
 from domain.rulesets.quickstart.knowledge import hidden_at
 from domain.rulesets.quickstart.model import Circle, Combat, Hit, Squad, State
+from domain.rulesets.quickstart.options import Options
 from domain.rulesets.quickstart.rules import (
     R_ACTION,
     R_COMBAT,
+    R_HEROES,
     R_SIEGE,
     Run,
     blocked,
@@ -223,16 +226,18 @@ def _exchange(run: Run, dice: Dice) -> None:
 
 def _opposition(
     foes: list[Squad], circles: dict[str, Circle], roller_side: str
-) -> tuple[bool, bool, bool] | None:
+) -> tuple[str | None, bool, bool] | None:
     """What the opposing squads still alive (`foes`) bring against a squad of `roller_side`,
-    in one pass: (an intimidate boost, one stands on a circle of roller_side, one is undead),
-    or None when none is left. The same for every roller of that side."""
+    in one pass: (the first squad with an intimidate boost, one stands on a circle of
+    roller_side, one is undead), or None when none is left. The same for every roller of
+    that side."""
     if not foes:
         return None
-    intimidated = on_circle = undead = False
+    intimidator: str | None = None
+    on_circle = undead = False
     for q in foes:
-        if "intimidate" in q.boosts:
-            intimidated = True
+        if intimidator is None and "intimidate" in q.boosts:
+            intimidator = q.id
         # Magic circles: a squad on an enemy circle is hit on a 5 or 6. Circles are few:
         # scanning them beats building a map of their squares for each roll.
         if circles and not on_circle:
@@ -242,7 +247,7 @@ def _opposition(
                     break
         if q.undead:
             undead = True
-    return intimidated, on_circle, undead
+    return intimidator, on_circle, undead
 
 
 def _roll(
@@ -300,21 +305,26 @@ def _side_rolls(
     brought = _opposition(foes, st.board.circles, side)
     if brought is None:
         return [], 0  # no foe left: the side does not roll
-    intimidated, on_circle, undead = brought
+    intimidator, on_circle, undead = brought
     o = st.board.options
     ambush = c.ambush
     hit_on = o.hit_on
     # Magic circles: "while standing on a magic circle, a squad is hit on a 5 or 6": a die
     # from circle_hit_on up to hit_on scores only against a squad on such a circle.
     band = o.circle_hit_on if on_circle and o.circle_hit_on < hit_on else None
-    penalty = o.intimidate_penalty if intimidated else 0  # Hero Units: intimidate
+    # Hero Units: intimidate "a penalty to their attack", one die fewer
+    penalty = o.intimidate_penalty if intimidator is not None else 0
     hits: list[Hit] = []
     soldiers = 0
     for s in rollers:
         sid = s.id
-        n = s.level - s.engines_fired - penalty
+        fired = s.engines_fired
+        n = s.level - fired - penalty
         if sid in ambush:
             n += o.ambush_bonus_dice  # Hero Units: stealth ambush
+        mods: tuple[DiceModifier, ...] = ()
+        if fired or penalty or sid in ambush or n < 0:  # rare: the plain count needs none
+            mods = _dice_modifiers(s, fired, penalty, intimidator, sid in ambush, n, o)
         if n < 0:
             n = 0
         ds = dice.roll_many(n, 6, f"combat dice of {sid}")
@@ -337,6 +347,8 @@ def _side_rolls(
                 circle_hit_on=band,
                 circle_only=circle_only,
                 undead_only=undead_only,
+                level=s.level,
+                modifiers=mods,
             )
         )
         if scored:
@@ -347,6 +359,43 @@ def _side_rolls(
     if len(hits) > 1:
         hits.sort(key=_strongest_first)  # stable: equal levels keep their roll order
     return hits, soldiers
+
+
+def _dice_modifiers(
+    s: Squad,
+    fired: int,
+    penalty: int,
+    intimidator: str | None,
+    ambush: bool,
+    n: int,
+    o: Options,
+) -> tuple[DiceModifier, ...]:
+    """Why `s` rolls other than its level in dice (issue 32), each with its rule; `n` is
+    the count before the floor at none."""
+    out: list[DiceModifier] = []
+    if fired:
+        # Defenses and siege weapons: "For every siege engine a squad fires during combat
+        # resolution, their combat dice is reduced by 1"
+        out.append(
+            DiceModifier(
+                value=-fired,
+                reason=f"fired {fired} siege engine{'s' if fired > 1 else ''}",
+                rule=R_SIEGE,
+            )
+        )
+    if penalty:
+        out.append(
+            DiceModifier(value=-penalty, reason=f"intimidated by {intimidator}", rule=R_HEROES)
+        )
+    if ambush:
+        out.append(
+            DiceModifier(
+                value=o.ambush_bonus_dice, reason="ambush: attacked from hiding", rule=R_HEROES
+            )
+        )
+    if n < 0:
+        out.append(DiceModifier(value=-n, reason="a count below 0 dice rolls none", rule=R_COMBAT))
+    return tuple(out)
 
 
 def _taken(
@@ -423,7 +472,8 @@ def apply_hit(
     )
     if outcome == "destroyed":
         retreat_heroes_of(run, t)
-        check_battle_end(run)
+        if not queued:
+            check_battle_end(run)  # an engine's hit stands alone: the end is checked at once
 
 
 def _process(run: Run, dice: Dice) -> None:
@@ -446,6 +496,13 @@ def _process(run: Run, dice: Dice) -> None:
             else:
                 return  # the victim side chooses its casualty
             continue
+        # Resolving Combat: "each squad in the combat rolls" at once, so the hits of one
+        # roll are simultaneous: all of them are applied (the attacker's and the defender's)
+        # before the end of the battle is checked, and both sides may be destroyed by one
+        # exchange (issue 32: "no squads left on any side", no winner)
+        check_battle_end(run)
+        if run.state.phase == "over":
+            return
         alive = st.squads.keys()
         if alive.isdisjoint(c.attackers) or alive.isdisjoint(c.defenders):
             run.emit(CombatEnded(reason="destroyed"))

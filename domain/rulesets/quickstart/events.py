@@ -21,6 +21,7 @@ __all__ = [
     "CombatEnded",
     "CombatRolled",
     "CombatStarted",
+    "DiceModifier",
     "EngineDestroyed",
     "EngineFired",
     "Event",
@@ -56,10 +57,24 @@ class SideRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     die: Roll
 
 
+class DiceModifier(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """Dice added to (or taken from) a squad's plain Xd6 (X its level), why, and the rule."""
+
+    value: int
+    reason: str
+    rule: str
+
+
 class SquadRoll(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     squad: str
     side: str
     dice: Roll
+    # Resolving Combat "Xd6, where X is the level of the squad": the squad's level, and
+    # each modifier that made its count of dice another (an engine fired, an intimidating
+    # foe, an ambush, the floor at none), so that level + their values = the dice rolled.
+    # None and () in the events of quickstart 1.0.0, which did not record them
+    level: int | None = None
+    modifiers: tuple[DiceModifier, ...] = ()
     hit_on: int  # a die at hit_on scores a hit any squad may take
     hits: int  # all the hits scored, those below included
     # Magic circles: the face from which a die scores against a squad standing on a circle

@@ -32,7 +32,7 @@ def _side_ids(setup: Setup) -> list[str]:
 
 RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     id="warfare",
-    version="0.1.0",
+    version="0.2.0",
     title="Strategic combat: units, facing, engagement and morale",
     seed="003_70d260850ad8865c.txt",
     options_type=Options,

@@ -133,6 +133,7 @@ def attack(
             margin=margin,
             band=band,
             natural_20=doubled,
+            damage_band="natural-20" if doubled else band,
             distance=distance(a.tile, t.tile) if t.on_field else 0,
             increments=increments,
             damage_before=base,
@@ -142,6 +143,10 @@ def attack(
             health_before=t.health,
             health_after=after,
             champion_exposed=t.joined_by,
+            # [Retaliatory Attacks] "any unit ... that attacks them in melee": a retaliation
+            # is a melee attack on the unit it hits too (issue 32); a free attack is not
+            # (RULINGS), and the automatic hit on a shattering unit leaves none to answer
+            opens_retaliation=melee and kind in ("attack", "retaliation"),
             rule=rule,
         )
     )

@@ -22,6 +22,7 @@ __all__ = [
     "ChampionActed",
     "ConditionApplied",
     "ConditionRemoved",
+    "DamageBand",
     "Disengaged",
     "Engaged",
     "EngagementsBroken",
@@ -45,6 +46,9 @@ __all__ = [
 ]
 
 Band = Literal["miss", "glancing", "hit", "critical"]
+# The band the damage came from: the roll's band, or "natural-20" when the natural 20's
+# double replaced the band's multiplier (a "miss" that deals double damage included)
+DamageBand = Literal["miss", "glancing", "hit", "critical", "natural-20"]
 Multiplier = Literal["0", "1/2", "1", "3/2", "2"]
 AttackKind = Literal["attack", "free", "retaliation", "shatter"]
 
@@ -162,6 +166,10 @@ class AttackResolved(EventBase, frozen=True, kw_only=True, gc=False, tag="Attack
     margin: int | None = None
     band: Band
     natural_20: bool = False  # the natural 20's double damage applies
+    # the band the damage came from ("natural-20" when the double applied): `band` is the
+    # roll's. None in events of warfare 0.1.0, which lack it: read `band`, or "natural-20"
+    # when `natural_20` is true
+    damage_band: DamageBand | None = None
     distance: int
     increments: int = 0  # range increments to the target (ranged and artillery)
     damage_before: int  # the attacker's damage with its modifiers
@@ -171,6 +179,10 @@ class AttackResolved(EventBase, frozen=True, kw_only=True, gc=False, tag="Attack
     health_before: int
     health_after: int
     champion_exposed: str | None = None  # a champion joined to the target
+    # [Retaliatory Attacks]: the target may retaliate on the attacker for this attack (a
+    # melee attack or a retaliation, from warfare 0.2.0). Events of 0.1.0 leave it false:
+    # there a melee `attack` opened a retaliation and a retaliation never did (evolve)
+    opens_retaliation: bool = False
     rule: str
 
 

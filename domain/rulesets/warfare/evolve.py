@@ -140,7 +140,9 @@ def _disengaged(s: State, e: Disengaged) -> State:
 def _attack(s: State, e: AttackResolved) -> State:
     t = s.units[e.target]
     attackers = t.melee_attackers
-    if e.kind == "attack" and e.melee and e.attacker not in attackers:
+    # a melee attack opens a retaliation; from 0.2.0 a retaliation too (opens_retaliation:
+    # false in 0.1.0's events, which fold as they did)
+    if e.melee and (e.kind == "attack" or e.opens_retaliation) and e.attacker not in attackers:
         attackers = (*attackers, e.attacker)
     t = replace(t, health=e.health_after, melee_attackers=attackers)
     if e.attacker == e.target:

@@ -175,6 +175,12 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
     ensure_can_act(s, u)
     if u.moved:
         raise RuleViolation(f"{u.id} has moved this round", rule=R_ACTIONS)
+    if cmd.to == u.tile:
+        # a move goes somewhere: one to the unit's own tile would spend the move (and break
+        # away from its engagements) for nothing
+        raise RuleViolation(
+            f"{u.id} is on {cmd.to} already: a move must leave its tile", rule=R_ACTIONS
+        )
     path = _path(s, u, cmd.to, cmd.path)
     if not _break_away(run, dice, u):
         return
@@ -281,10 +287,15 @@ def attack_order(run: Run, cmd: Attack, dice: Dice) -> None:
     melee, increments = _reach(s, u, t)
     attack(run, dice, u.id, t.id, "attack", melee, increments)
     if melee and s.options.retaliation == "automatic":
-        after = run.state
-        t, u = after.units[t.id], after.units[u.id]
-        if not after.over and _may_retaliate(after, t, u) is None:
-            attack(run, dice, t.id, u.id, "retaliation", True)
+        # a retaliation is a melee attack on the unit it hits, which may answer it in turn:
+        # one retaliation each a round, so the target's and then at most the attacker's
+        hitter, hit = u.id, t.id
+        while not run.state.over:
+            after = run.state
+            if _may_retaliate(after, after.units[hit], after.units[hitter]) is not None:
+                break
+            attack(run, dice, hit, hitter, "retaliation", True)
+            hitter, hit = hit, hitter
 
 
 def _may_retaliate(s: State, u: Unit, t: Unit) -> str | None:
@@ -339,6 +350,11 @@ def pursue(run: Run, cmd: Pursue, dice: Dice) -> None:
     u = unit(s, cmd.unit)
     ensure_on_field(u)
     chase = next((p for p in s.pursuits if p.unit == u.id and p.shattered == cmd.shattered), None)
+    if chase is None and unit(s, cmd.shattered).status != "shattered":
+        raise RuleViolation(
+            f"{u.id} may not pursue {cmd.shattered}: {cmd.shattered} never shattered",
+            rule=R_PURSUIT,
+        )
     if chase is None:
         raise RuleViolation(
             f"{u.id} may not pursue {cmd.shattered}: only a unit engaged with it when it "

@@ -135,8 +135,13 @@ def test_automatic_retaliation_by_option() -> None:
     s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5)],
                      options={"retaliation": "automatic"}))  # fmt: skip
     _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
-    events, s = play(s, {"type": "Attack", "unit": "a1", "target": "b1"}, [10, 10])
-    assert [e.kind for e in events if isinstance(e, AttackResolved)] == ["attack", "retaliation"]
+    events, s = play(s, {"type": "Attack", "unit": "a1", "target": "b1"}, [10, 10, 10, 20])
+    # b1 retaliates; b1's retaliation is a melee attack on a1, which faces it: a1 answers
+    # it (issue 32), and b1, its one retaliation made, does not answer that (b1 at 20
+    # health, diminished, checks its morale: 20 + 2 passes)
+    assert [(e.attacker, e.kind) for e in events if isinstance(e, AttackResolved)] == [
+        ("a1", "attack"), ("b1", "retaliation"), ("a1", "retaliation")
+    ]  # fmt: skip
 
 
 def test_a_side_with_no_unit_on_the_field_loses() -> None:
