@@ -199,6 +199,9 @@ def test_overlapping_dex_speed_bands_are_refused() -> None:
         make(dex_speed=bands)
     touching = [{"low": 1, "high": 10, "modifier": -1}, {"low": 11, "high": 30, "modifier": 1}]
     make(dex_speed=touching)
+    sharing = [{"low": 1, "high": 10, "modifier": -1}, {"low": 10, "high": 30, "modifier": 1}]
+    with pytest.raises(InvalidSetup, match="overlap"):  # Dex 10 alone is in both
+        make(dex_speed=sharing)
     with pytest.raises(InvalidSetup, match="overlap"):
         make(dex_speed=[{"low": 5, "high": 5, "modifier": 0}, touching[0]])
 
