@@ -6,12 +6,16 @@ nothing to the check stays secret."""
 
 from __future__ import annotations
 
+import msgspec
+
 from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.events import ActionResolved, TacticRevealed
 from domain.rulesets.skirmish.model import State
 from tests.support.skirmish_kit import fighters, orcs, ready, run, side, to_phase, types
+from tests.unit.skirmish.test_movement import engage
 
 ORC_TACTICS = ["cautious_combat", "expert_flankers"]
+_MANEUVER = {"name": "bull_rush", "kind": "maneuver", "maneuver": "bull_rush", "attack_bonus": 5}
 
 
 def _shoot(s: State, dice: list[int]) -> tuple[State, list[object]]:
@@ -74,3 +78,68 @@ def test_a_tactic_is_revealed_once_and_not_again_once_public() -> None:
     s, _ = run(s, "DeclareAction", army="a", profile="heavy crossbow", target="orcs")
     s, ev = run(s, "ResolvePhase", dice=[10])
     assert "TacticRevealed" not in types(ev)
+
+
+BOMB = {
+    "name": "bomb",
+    "kind": "area",
+    "save": "reflex",
+    "save_dc": 12,
+    "radius": 10,
+    "range": 200,
+    "damage": [{"count": 1, "sides": 6, "type": "fire"}],
+}
+
+
+def test_a_reflex_tactic_is_revealed_by_the_area_save_it_modifies() -> None:
+    s = ready(
+        north=[fighters(attacks=[BOMB])],
+        south=[orcs(tactics=["defensive_wall"])],
+        tactics={"orcs": "defensive_wall"},
+    )
+    s = to_phase(s, "ranged")
+    s, _ = run(s, "DeclareAction", army="fighters", profile="bomb", target="orcs")
+    s, ev = run(s, "ResolvePhase", dice=[10])
+    assert isinstance(ev[0], TacticRevealed) and ev[0].army == "orcs"
+    assert "Reflex save" in ev[0].reason  # its +2 AC is not in a save: the Reflex +1 is
+    assert ("tactic defensive_wall", 1) in [(t.label, t.value) for t in ev[1].check.terms]
+
+
+def test_an_ac_tactic_is_revealed_by_a_maneuver_against_the_cmd() -> None:
+    attacks = [*orcs()["attacks"], _MANEUVER]
+    s = engage(ready(south=[orcs(attacks=attacks)], tactics={"fighters": "cautious_combat"}))
+    s = to_phase(s, "melee")
+    s, _ = run(s, "DeclareAction", army="orcs", profile="bull_rush", target="fighters")
+    s, ev = run(s, "ResolvePhase", dice=[20])
+    assert isinstance(ev[0], TacticRevealed) and ev[0].army == "fighters"
+    assert "CMD" in ev[0].reason and ev[1].check.dc == 17  # CMD 15 + 2
+
+
+def test_a_flanking_tactic_is_revealed_by_a_flanking_attack_only() -> None:
+    s = engage(
+        ready(
+            north=[fighters()],
+            south=[orcs(), orcs("o2", army_size=100, tactics=["expert_flankers"])],
+            places={"o2": (10, 70, "north")},
+            tactics={"o2": "expert_flankers"},
+        )
+    )
+    o2 = msgspec.structs.replace(s.armies["o2"], x=1, y=62, facing="south")
+    s = msgspec.structs.replace(s, armies={**s.armies, "o2": o2})
+    s = to_phase(s, "melee")
+    s, _ = run(s, "DeclareAction", army="o2", profile="greataxe", target="fighters")
+    s, ev = run(s, "ResolvePhase", dice=[10])
+    assert isinstance(ev[0], TacticRevealed) and ev[0].army == "o2"
+    assert "flanking" in ev[0].reason
+
+
+def test_an_ac_tactic_is_not_in_an_area_save_and_stays_secret() -> None:
+    s = ready(
+        north=[fighters(attacks=[BOMB])],
+        south=[orcs(tactics=ORC_TACTICS)],
+        tactics={"orcs": "cautious_combat"},
+    )
+    s = to_phase(s, "ranged")
+    s, _ = run(s, "DeclareAction", army="fighters", profile="bomb", target="orcs")
+    s, ev = run(s, "ResolvePhase", dice=[10])
+    assert "TacticRevealed" not in types(ev) and _seen_by(s, "north", "orcs") == "secret"
