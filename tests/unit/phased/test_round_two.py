@@ -8,12 +8,15 @@ from __future__ import annotations
 import json
 from functools import reduce
 from pathlib import Path
+from random import Random
 from typing import Any
 
 import msgspec
 import pytest
 
 from domain.errors import InvalidSetup, RuleViolation
+from domain.forecast import playout
+from domain.rulesets.forecasts import FORECASTS
 from domain.rulesets.phased import RULESET
 from domain.rulesets.phased.access import now
 from domain.rulesets.phased.events import CheckRuled, CombatEventDrawn
@@ -253,3 +256,15 @@ def test_a_battle_stored_by_0_1_0_folds_to_the_state_it_had() -> None:
     assert options == {**then_state["board"].pop("options"), "initiative_first": False}
     assert now_state == then_state
     assert folded.round == 3 and "p1" in folded.pending  # the open save, as it was
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_forecast_policy_plays_initiative_first_to_the_end(seed: int) -> None:
+    """The referee's roll first, then the declarations, then the calls it must settle: the
+    `advance` policy's proposals still always include one the rules accept."""
+    rules = FORECASTS["phased"]
+    policy = rules.policies[rules.default_policy]
+    result = playout(
+        RULESET, rules, make(initiative_first=True), policy, Random(seed), max_commands=3000
+    )
+    assert result is not None and result.result == "decided", result
