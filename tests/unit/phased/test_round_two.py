@@ -25,6 +25,7 @@ from tests.support.phased_kit import cb, declare, make, play, setup_of, to_phase
 
 TIE = [5, 5, 3, 7, 2]  # red and blue tie on 5, re-roll 7 and 2: one combat event
 ATTACK = {"type": "DeclareAction", "kind": "attack", "weapon": "sword"}
+SIDES = (("r1", "red"), ("b1", "blue"), ("p1", "party"))
 
 
 def _attacked_last_round(**options: Any) -> State:
@@ -268,3 +269,19 @@ def test_the_forecast_policy_plays_initiative_first_to_the_end(seed: int) -> Non
         RULESET, rules, make(initiative_first=True), policy, Random(seed), max_commands=3000
     )
     assert result is not None and result.result == "decided", result
+
+
+def test_a_knock_down_save_holds_the_nearest_figures_action() -> None:
+    pos = {"r1": {"x": 0, "y": 0}, "b1": {"x": 1, "y": 0}, "p1": {"x": 9, "y": 9, "dex": 18}}
+    setup = setup_of(combatants=[cb(c, side, **pos[c]) for c, side in SIDES])
+    s = declare(make({**setup, "width": 10, "height": 10}), "b1", target="r1")
+    s = declare(s, "p1", target="r1")
+    # 9: Knock Down; d2 1: r1 falls; b1, the nearest, saves or falls (the referee's call)
+    events, s = to_phases(s, [*TIE, 9, 1])
+    (ev,) = [e for e in events if isinstance(e, CombatEventDrawn)]
+    assert ev.pending[0].combatant == "b1" and ev.pending[0].then == "prone"
+    # p1 (Dex 18, phase 0) does not depend on it; b1's attack (phase 1) waits
+    s = play(s, {"type": "ResolveAction", "action": "party.1"}, [1])[1]
+    assert now(s)["held"] == "blue.1" and now(s)["by"] == "referee"
+    with pytest.raises(RuleViolation, match=r"blue\.1 .* waits for"):
+        play(s, {"type": "ResolveAction", "action": "blue.1"}, [1])
