@@ -117,6 +117,8 @@ def test_every_view_says_who_acts_now(fought: dict[str, Any]) -> None:
         "action": "party.1",
         "kind": "attack",
         "queue": ["party.1"],
+        "by": "party",
+        "command": "ResolveAction",
     }
     assert fought["now_1"]["action"] == "red.1" and fought["now_1"]["queue"] == ["red.1", "blue.1"]
     r = fought["out_of_turn"]

@@ -26,7 +26,7 @@ __all__ = ["RULESET"]
 
 RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     id="phased",
-    version="0.1.0",
+    version="0.2.0",
     title="Combat Round: side initiative and speed-rank phases",
     seed="004_f6b8997953305d2a.txt",
     options_type=Options,

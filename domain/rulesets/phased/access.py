@@ -39,7 +39,8 @@ from domain.rulesets.phased.commands import (
 )
 from domain.rulesets.phased.decide import no_action
 from domain.rulesets.phased.events import Event
-from domain.rulesets.phased.model import Action, State, label
+from domain.rulesets.phased.holds import holding, waiting_by
+from domain.rulesets.phased.model import Action, Pending, State, label
 
 __all__ = ["audience", "authorize", "now", "view"]
 
@@ -107,22 +108,64 @@ def _action_view(a: Action) -> dict[str, Any]:
     return d
 
 
+def _call(p: Pending) -> dict[str, Any]:
+    return {"id": p.id, "kind": p.kind, "combatant": p.combatant, "test": p.test, "item": p.item}
+
+
+def _waiting(state: State, calls: list[Pending]) -> dict[str, Any]:
+    """Who settles the pending calls that hold the round, and with which command."""
+    by = waiting_by(state, calls)
+    return {
+        "by": by,
+        "command": "RuleCheck" if by == "referee" else "ChooseEffects",
+        "waiting": [_call(p) for p in calls],
+    }
+
+
+def _by(state: State, a: Action) -> dict[str, Any]:
+    """Who gives the command the current action needs: a pending call it depends on is
+    settled first (holds.py); an attack the roll cannot resolve (no target, `resolution:
+    referee`, its weapon not in hand) is recorded by the referee; else its side resolves."""
+    calls = holding(state, a)
+    if calls:
+        return {**_waiting(state, calls), "held": a.id}
+    if a.kind == "attack":
+        c = state.combatants.get(a.combatant)
+        item = c.items.get(a.weapon) if c is not None and a.weapon is not None else None
+        if state.options.resolution == "referee" or a.target is None:
+            return {"by": "referee", "command": "RecordOutcome"}
+        if item is not None and (item.dropped or not item.held or item.stuck):
+            # its side may cancel it instead (CancelAction)
+            return {"by": "referee", "command": "RecordOutcome"}
+    return {"by": a.side, "command": "ResolveAction"}
+
+
 def now(state: State) -> dict[str, Any]:
     """Whose action is next: in the Starting Phase the sides still declaring and the
-    carry-overs waiting for a decision (by side); in the phases the current action."""
+    carry-overs waiting for a decision (by side); in the phases the current action and who
+    gives its command (`by`: its side, or the referee when a pending call holds it or only
+    the referee can record it); at the round's end, the calls it waits for."""
     if state.stage == "over":
         return {"stage": "over"}
     if state.stage == "declare":
-        return {
-            "stage": "declare",
-            "phase": "S",
-            "declaring": [s for s in state.board.sides if s not in state.closed],
-            "initiative": "when every side has ended its declarations"
-            if state.options.auto_initiative
-            else "the referee rolls it (RollInitiative)",
-        }
+        o = state.options
+        out: dict[str, Any] = {"stage": "declare", "phase": "S"}
+        if o.initiative_first and not state.order:
+            out["declaring"] = []
+            out["initiative"] = "rolled first: the referee rolls it (RollInitiative)"
+        else:
+            out["declaring"] = [s for s in state.board.sides if s not in state.closed]
+            if o.initiative_first:
+                out["initiative"] = "rolled: the phases begin when every side has declared"
+            elif o.auto_initiative:
+                out["initiative"] = "when every side has ended its declarations"
+            else:
+                out["initiative"] = "the referee rolls it (RollInitiative)"
+        if state.pending:
+            out["waiting"] = [_call(p) for p in state.pending.values()]
+        return out
     a = state.current
-    return {
+    out = {
         "stage": "phases",
         "phase": label(state.phase),
         "side": a.side if a else None,
@@ -131,6 +174,11 @@ def now(state: State) -> dict[str, Any]:
         "kind": a.kind if a else None,
         "queue": list(state.queue),
     }
+    if a is not None:
+        out.update(_by(state, a))
+    elif state.pending:
+        out.update(_waiting(state, list(state.pending.values())), held="the round's end")
+    return out
 
 
 def view(state: State, actor: Actor) -> dict[str, Any]:

@@ -41,8 +41,10 @@ from domain.rulesets.phased.events import (
     EffectsChosen,
     EngagementSet,
     Event,
+    PhasesBegan,
     PromptClosed,
 )
+from domain.rulesets.phased.holds import describe, holding, holding_declaration
 from domain.rulesets.phased.initiative import roll_initiative
 from domain.rulesets.phased.model import FINAL, Action, Combatant, State, index_of, label
 from domain.rulesets.phased.outcomes import Outcome
@@ -50,6 +52,7 @@ from domain.rulesets.phased.phases import advance, start_phases
 from domain.rulesets.phased.resolution import record_outcome, resolve_roll
 from domain.rulesets.phased.rules import (
     R_EVENTS,
+    R_INITIATIVE,
     R_MULTI,
     R_PHASES,
     R_REFEREE,
@@ -84,6 +87,32 @@ def _combatant(state: State, cid: str) -> Combatant:
 def _in_starting(state: State) -> None:
     if state.stage != "declare":
         raise RuleViolation("actions are declared in the Starting Phase", rule=R_STARTING)
+
+
+def _rolled_first(state: State) -> bool:
+    """Under `initiative_first`, whether this round's initiative is rolled (the order is
+    known: it is reset when a round starts)."""
+    return bool(state.order)
+
+
+def _after_initiative(state: State) -> None:
+    """Option `initiative_first` ("At the start of each combat round, each side makes an
+    Initiative Roll"): the sides declare once the order is known."""
+    if state.options.initiative_first and not _rolled_first(state):
+        raise RuleViolation(
+            "initiative is rolled first this round (initiative_first): the referee rolls "
+            "it (RollInitiative), then the sides declare",
+            rule=R_INITIATIVE,
+        )
+
+
+def _waits(what: str, calls: list[Any]) -> RuleViolation:
+    """A pending call of a combat event holds what depends on it (seed 004 Combat Events:
+    "Disarmed unless they make a successful Save")."""
+    return RuleViolation(
+        f"{what} waits for {', '.join(describe(p) for p in calls)}: settle it first",
+        rule=R_EVENTS,
+    )
 
 
 def _earliest(state: State, c: Combatant, cmd: DeclareAction) -> tuple[int, int, int]:
@@ -129,8 +158,12 @@ def _declare(run: Run, cmd: DeclareAction, dice: Dice) -> None:
     st = run.state
     c = _combatant(st, cmd.combatant)
     _in_starting(st)
+    _after_initiative(st)
     if c.side in st.closed:
         raise RuleViolation(f"{c.side} has ended its declarations", rule=R_STARTING)
+    calls = holding_declaration(st, c.id, cmd.kind, cmd.weapon)
+    if calls:
+        raise _waits(f"a declaration of {c.id}", calls)
     if c.down:  # hit points are the assumed game's, not the text's
         raise RuleViolation(f"{c.id} cannot act (out)", rule=R_REFEREE)
     if c.has("stunned"):  # Mount or Vehicle Trouble: "Stunned for 1d6 rounds"
@@ -157,6 +190,12 @@ def _declare(run: Run, cmd: DeclareAction, dice: Dice) -> None:
     start = index_of(rank)
     phases = cmd.phases + extra_phases
     due = start + phases
+    # initiative_first: the 1's delay or the 10's advance applies as it is declared (the
+    # default flow applies it when initiative is rolled, evolve._initiative)
+    shift = st.shifts.get(c.side, 0) if o.initiative_first and extra_rounds == 0 else 0
+    if shift:
+        floor = 0 if o.ten_lifts_to_starting else 1
+        start, due = max(start + shift, floor), max(due + shift, floor)
     if o.multi_phase_exclusive:
         for a in mine:
             lo, hi = _span(a, st.round)
@@ -184,6 +223,7 @@ def _declare(run: Run, cmd: DeclareAction, dice: Dice) -> None:
         target=cmd.target,
         note=cmd.note,
         revealed=not secret,
+        shift=shift,
     )
     run.emit(ActionDeclared(action=action, hidden_side=c.side if secret else None))
 
@@ -250,16 +290,27 @@ def _end_declarations(run: Run, cmd: EndDeclarations, dice: Dice) -> None:
     if cmd.side not in st.board.sides:
         raise UnknownEntity(f"no side {cmd.side!r}", side=cmd.side)
     _in_starting(st)
+    _after_initiative(st)
     if cmd.side in st.closed:
         raise RuleViolation(f"{cmd.side} has already ended its declarations", rule=R_STARTING)
     _close(run, cmd.side, "side")
-    if st.options.auto_initiative and len(run.state.closed) == len(st.board.sides):
+    if len(run.state.closed) != len(st.board.sides):
+        return
+    if st.options.initiative_first:
+        run.emit(PhasesBegan(round=st.round, order=st.order))
+        start_phases(run)
+    elif st.options.auto_initiative:
         roll_initiative(run, dice)
         start_phases(run)
 
 
 def _roll_initiative(run: Run, cmd: RollInitiative, dice: Dice) -> None:
     _in_starting(run.state)
+    if run.state.options.initiative_first:
+        if _rolled_first(run.state):
+            raise RuleViolation("initiative is already rolled this round", rule=R_INITIATIVE)
+        roll_initiative(run, dice)  # the sides declare next, knowing the order
+        return
     for side in run.state.board.sides:
         if side not in run.state.closed:
             _close(run, side, "referee")
@@ -279,6 +330,9 @@ def _current(state: State, aid: str) -> Action:
             f"it is {cur.id}'s turn ({cur.side}, {cur.combatant}) in phase {label(state.phase)}",
             rule=R_PHASES,
         )
+    calls = holding(state, a)
+    if calls:
+        raise _waits(f"{a.id} ({a.combatant}'s {a.kind})", calls)
     return a
 
 
@@ -312,6 +366,14 @@ def _rule_test(run: Run, cmd: RuleCheck, dice: Dice) -> None:
             pending=tuple(o.pending),
         )
     )
+    _settled(run)
+
+
+def _settled(run: Run) -> None:
+    """A call settled: the round goes on if it was waiting for it (the round's end, or an
+    action whose combatant the result made unable to act)."""
+    if run.state.stage == "phases":
+        advance(run)
 
 
 def _choose(run: Run, cmd: ChooseEffects, dice: Dice) -> None:
@@ -325,6 +387,7 @@ def _choose(run: Run, cmd: ChooseEffects, dice: Dice) -> None:
             rule=R_EVENTS,
         )
     run.emit(EffectsChosen(choice=p.id, applied=tuple(p.effects[i] for i in picks)))
+    _settled(run)
 
 
 def _close_prompt(run: Run, cmd: ClosePrompt, dice: Dice) -> None:

@@ -34,6 +34,7 @@ __all__ = [
     "Event",
     "InitiativeRolled",
     "PhaseStarted",
+    "PhasesBegan",
     "PromptClosed",
     "Reroll",
     "RoundEnded",
@@ -189,6 +190,15 @@ class CombatEventDrawn(EventBase, frozen=True, gc=False, tag="CombatEventDrawn")
     pending: tuple[Pending, ...] = ()
 
 
+class PhasesBegan(EventBase, frozen=True, gc=False, tag="PhasesBegan"):
+    """[Initiative] under option `initiative_first`: initiative was rolled at the start of
+    the round, every side has declared knowing the order, and the phases begin.
+    """
+
+    round: int
+    order: tuple[str, ...]
+
+
 class PhaseStarted(EventBase, frozen=True, gc=False, tag="PhaseStarted"):
     """[Combat Phases]: a phase begins: the actions due in it, in the order they act
     (sides in initiative order), and the multi-phase actions beginning in it.
@@ -314,6 +324,7 @@ Event = (
     | InitiativeRolled
     | CombatEventDrawn
     | PhaseStarted
+    | PhasesBegan
     | ActionResolved
     | ActionCarriedOver
     | RoundEnded

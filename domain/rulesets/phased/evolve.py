@@ -26,6 +26,7 @@ from domain.rulesets.phased.events import (
     EngagementSet,
     Event,
     InitiativeRolled,
+    PhasesBegan,
     PhaseStarted,
     PromptClosed,
     RoundEnded,
@@ -161,6 +162,9 @@ def _initiative(s: State, e: InitiativeRolled) -> State:
                 shift=shift,
             )
     first = {r.side: r.die.value for r in e.rolls}
+    if s.board.options.initiative_first:
+        # the Starting Phase goes on: the sides declare knowing the order (PhasesBegan)
+        return replace(s, order=e.order, initiative=first, shifts=dict(e.shifts), actions=actions)
     return replace(
         s,
         stage="phases",
@@ -171,6 +175,10 @@ def _initiative(s: State, e: InitiativeRolled) -> State:
         actions=actions,
         closed=frozenset(s.board.sides),
     )
+
+
+def _phases_began(s: State, e: PhasesBegan) -> State:
+    return replace(s, stage="phases", phase=0, closed=frozenset(s.board.sides))
 
 
 def _phase_started(s: State, e: PhaseStarted) -> State:
@@ -283,6 +291,7 @@ HANDLERS: dict[type[Any], Callable[[State, Any], State]] = {
     InitiativeRolled: _initiative,
     CombatEventDrawn: _with_outcomes,
     PhaseStarted: _phase_started,
+    PhasesBegan: _phases_began,
     ActionResolved: _resolved,
     ActionCarriedOver: _carried,
     RoundEnded: _round_ended,

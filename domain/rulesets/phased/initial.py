@@ -63,6 +63,23 @@ def _combatant(c: CombatantSetup, options: Options) -> Combatant:
     )
 
 
+def _check_dex_bands(options: Options) -> None:
+    """Speed Rank and Actions: the lost Dexterity table gives one modifier per Dexterity, so
+    the option's bands may not overlap (the first would win silently)."""
+    bands = options.dex_speed
+    for i, band in enumerate(bands):
+        if band.low > band.high:
+            raise _fail("a dex_speed band's low is above its high", band=i)
+        for j in range(i):
+            other = bands[j]
+            if band.low <= other.high and other.low <= band.high:
+                raise _fail(
+                    f"dex_speed bands {j} (Dex {other.low}-{other.high}) and {i} "
+                    f"(Dex {band.low}-{band.high}) overlap: each Dexterity has one modifier",
+                    bands=[j, i],
+                )
+
+
 def initial_state(setup: Setup, options: Options) -> State:
     """Round 1, Starting Phase; raises InvalidSetup for an inconsistent setup."""
     sides = tuple(s.id for s in setup.sides)
@@ -90,9 +107,7 @@ def initial_state(setup: Setup, options: Options) -> State:
         if a not in combatants or b not in combatants or a == b:
             raise _fail(f"engaged pair ({a!r}, {b!r}) names no two combatants")
         engaged.add((min(a, b), max(a, b)))
-    for band in options.dex_speed:
-        if band.low > band.high:
-            raise _fail("a dex_speed band's low is above its high")
+    _check_dex_bands(options)
     board = Board(
         options=options,
         sides=sides,

@@ -47,6 +47,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     events_per_reroll: Literal["group", "side"] = "group"
     combat_events: bool = True
     auto_initiative: bool = True
+    # "At the start of each combat round, each side makes an Initiative Roll": false keeps
+    # the declarations first (plans made blind); true rolls first, then the sides declare
+    initiative_first: bool = False
     declarations: Literal["secret", "open"] = "secret"
     # Combat Events
     random_direction: Literal["d8", "d4"] = "d8"

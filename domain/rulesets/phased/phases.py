@@ -144,6 +144,8 @@ def advance(run: Run) -> None:
         if st.queue:
             return
         if st.phase >= FINAL:
+            if st.pending:  # holds.py: the round ends once its combat events are settled
+                return
             _end_round(run)
             return
         nxt = st.phase + 1

@@ -28,7 +28,7 @@ __all__ = ["RULESET"]
 
 RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     id="skirmish",
-    version="1.0.0",
+    version="1.1.0",
     title="Skirmish Combat",
     seed="000_3c2569068bd44279.txt",
     options_type=Options,

@@ -25,6 +25,7 @@ from domain.rulesets.skirmish.events import (
     ManeuverResolved,
     PhaseBegan,
     PhaseDamageApplied,
+    TacticRevealed,
     TemporaryHpGranted,
 )
 from domain.rulesets.skirmish.geometry import (
@@ -57,8 +58,9 @@ from domain.rulesets.skirmish.rules import (
     R_OPPORTUNITY,
     R_PHASES,
     R_RANGED,
+    R_TACTICS,
 )
-from domain.rulesets.skirmish.volley import damage_roll, resolve_declaration
+from domain.rulesets.skirmish.volley import damage_roll, resolve_declaration, tactics_shown
 
 __all__ = ["declare_action", "resolve_phase"]
 
@@ -303,6 +305,25 @@ def _fits(state: State, a: Army, squares: frozenset[tuple[int, int]]) -> bool:
     )
 
 
+# Issue 31.4: the tactic is "a particular action or style of combat that a specific army
+# takes"; fought in the open, its modifier is in the check every side reads (the DC, the
+# terms), so it is known from that moment rather than hidden behind figures that show it.
+_FOUGHT = (
+    'fought in the open: "A tactic is a particular action or style of combat that a specific '
+    "army takes\"; its {what} modifier is in this action's check"
+)
+
+
+def _shown(army: Army, what: str) -> TacticRevealed:
+    return TacticRevealed(
+        army=army.id,
+        side=army.side,
+        tactic=army.tactic,
+        reason=_FOUGHT.format(what=what),
+        rule=R_TACTICS,
+    )
+
+
 def _attack_phase(state: State, dice: Dice) -> list[Event]:
     opportunity = state.phase == "opportunity"
     declared = _opportunity_declarations(state) if opportunity else list(state.declared)
@@ -313,6 +334,7 @@ def _attack_phase(state: State, dice: Dice) -> list[Event]:
         events += failed
     volleys: dict[str, list[Volley]] = {}
     healing: dict[str, list[Healing]] = {}
+    shown: set[str] = set()
     rs = state.options.resolution
     for d in sorted(declared, key=lambda d: (d.army, d.target)):
         a, t = state.armies[d.army], state.armies[d.target]
@@ -344,6 +366,10 @@ def _attack_phase(state: State, dice: Dice) -> list[Event]:
             )
             continue
         d = replace(d, partial=d.partial + _condition_partials(state, a, t, p.kind))
+        for army, what in tactics_shown(state, a, t, d):
+            if army.id not in shown:  # the phase's state is not folded between actions
+                shown.add(army.id)
+                events.append(_shown(army, what))
         r = resolve_declaration(state, d, dice, opportunity)
         events.append(r)
         if r.diversion is not None and r.diverted_to is not None:

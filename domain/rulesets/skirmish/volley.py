@@ -61,6 +61,7 @@ __all__ = [
     "damage_roll",
     "option_names",
     "resolve_declaration",
+    "tactics_shown",
 ]
 
 R_DAMAGE_OPTIONS = "000 Average Damage Value (ADV) / Damage Options"
@@ -148,6 +149,28 @@ def _roll_check(
     what = "opportunity attack" if opportunity else p.name
     result = check(dice, f"{a.id} {what} against {t.id} (DC {dc})", terms, dc, R_ACTIONS)
     return result, sum(x.value for x in terms)
+
+
+def tactics_shown(state: State, a: Army, t: Army, d: Declaration) -> list[tuple[Army, str]]:
+    """The armies whose secret tactic adds a term to this action's check (the same
+    conditions as `_roll_check`), each with what it adds to: the attacker's attack bonus
+    (and its flanking bonus), the target's AC or CMD, or its Reflex save against an area."""
+    tactics = state.options.tactics
+    p = d.profile
+    out: list[tuple[Army, str]] = []
+    mine, theirs = tactics.get(a.tactic), tactics.get(t.tactic)
+    if p.kind != "area" and mine is not None:
+        if mine.attack:
+            out.append((a, "attack"))
+        elif d.flanking and mine.flanking:
+            out.append((a, "flanking"))
+    if theirs is not None and t.id != a.id:
+        if p.kind == "area":
+            if (p.save or "reflex") == "reflex" and theirs.reflex:
+                out.append((t, "Reflex save"))
+        elif theirs.ac:
+            out.append((t, "CMD" if p.kind == "maneuver" else "AC"))
+    return [(army, what) for army, what in out if not army.tactic_public]
 
 
 def _broken(state: State, a: Army, t: Army, d: Declaration) -> tuple[PartialModifier, ...]:

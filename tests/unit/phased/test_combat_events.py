@@ -316,6 +316,9 @@ def test_a_knocked_down_combatant_is_not_knocked_down_again() -> None:
     pos = {"r1": {"x": 0, "y": 0}, "b1": {"x": 1, "y": 0}, "p1": {"x": 9, "y": 9}}
     ev, s, _ = _draw(make(_three(**pos)), [9, 1])  # r1 down; b1 is nearest, no save value
     assert s.combatants["r1"].has("prone")
+    # the round ends once b1's save is settled (holds.py)
+    _events, s = play(s, {"type": "RuleCheck", "check": ev.pending[0].id, "result": "success"})
+    assert s.round == 2
     ev, s, _ = _draw(s, [9])
     assert ev.selections[0].candidates == ("b1",) and ev.selections[0].die is None
 

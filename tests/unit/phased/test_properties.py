@@ -94,8 +94,24 @@ def _declare(log: Log, d: tuple[str, str, int, int]) -> None:
     log.give(body)
 
 
+def _settle(log: Log, how: int) -> None:
+    """Settle every pending call (issue 32.5: a call holds the actions depending on it, and
+    the round's end)."""
+    for p in list(log.state.pending.values()):
+        if p.kind == "test":
+            result = ("success", "fail", "glancing", "fail")[how]
+            assert log.give({"type": "RuleCheck", "check": p.id, "result": result})
+        else:
+            assert log.give(
+                {"type": "ChooseEffects", "choice": p.id, "effects": list(range(p.count))}
+            )
+
+
 def _play_round(log: Log, r: tuple[Any, ...]) -> None:
     decls, acts, withdraw, sustain = r
+    if log.state.options.initiative_first:
+        assert log.give({"type": "RollInitiative"})
+        _settle(log, 0)
     s = log.state
     for a in s.actions.values():
         if a.carried and not a.decided and a.status == "declared":
@@ -109,10 +125,12 @@ def _play_round(log: Log, r: tuple[Any, ...]) -> None:
         log.give({"type": "EndDeclarations", "side": side})
     i = 0
     while log.state.stage == "phases":
-        cur = log.state.current
-        assert cur is not None
         how = acts[i] if i < len(acts) else 0
         i += 1
+        _settle(log, how)
+        cur = log.state.current
+        if cur is None:  # the round's end waited for a call, now settled
+            continue
         if how == 3:
             log.give({"type": "CancelAction", "action": cur.id})
         elif how == 2 or not log.give({"type": "ResolveAction", "action": cur.id}):
@@ -127,6 +145,7 @@ def _play_round(log: Log, r: tuple[Any, ...]) -> None:
             "declarations": st.sampled_from(["secret", "open"]),
             "carry_over_default": st.sampled_from(["sustain", "cancel"]),
             "ten_lifts_to_starting": st.booleans(),
+            "initiative_first": st.booleans(),
             "auto_end": st.just(False),
         }
     ),
@@ -163,7 +182,10 @@ def test_every_action_resolves_once_or_is_cancelled_never_before_its_phase(
         if isinstance(e, ActionResolved):
             a = declared[e.action].action
             at = PHASES.index(e.phase)
-            if e.round == a.declared_round:
+            if e.round == a.declared_round and options["initiative_first"]:
+                # declared knowing the roll: its shift is in its due from the start
+                assert at == a.due and a.shift == shift[(e.round, a.side)], (e, a)
+            elif e.round == a.declared_round:
                 allowed = max(a.due + shift[(e.round, a.side)], floor)
                 assert at == allowed and at >= min(a.earliest - 1, a.earliest), (e, a)
                 assert at >= a.earliest or shift[(e.round, a.side)] == -1

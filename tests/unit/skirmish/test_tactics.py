@@ -102,7 +102,9 @@ def test_tactic_modifiers_apply_to_rolls() -> None:
     s = to_phase(s, "ranged")
     s, _ = run(s, "DeclareAction", army="fighters", profile="heavy crossbow", target="orcs")
     s, ev = run(s, "ResolvePhase", dice=[10])
-    assert [(t.label, t.value) for t in ev[0].check.terms][1] == ("tactic cautious_combat", -2)
+    # fought in the open, the tactic is known from then on (issue 31.4)
+    assert types(ev)[:2] == ["TacticRevealed", "ActionResolved"]
+    assert [(t.label, t.value) for t in ev[1].check.terms][1] == ("tactic cautious_combat", -2)
 
 
 def test_change_formation_tactic() -> None:
