@@ -129,7 +129,9 @@ function describePhased(view) {
   if (now.stage === "declare") {
     return `round ${st.round} · starting phase · declaring: ${now.declaring.join(", ") || "nobody"}`;
   }
-  const who = now.combatant ? `${now.combatant} (${now.side}) acts now: ${now.action}, ${now.kind}` : "nobody acts now";
+  let who = now.combatant ? `${now.combatant} (${now.side}) acts now: ${now.action}, ${now.kind}` : "nobody acts now";
+  // A call to settle first (or an outcome only the referee records) holds the action.
+  if (now.by && now.by !== now.side) who += ` · waits for ${now.by} (${now.command})`;
   return `round ${st.round} · phase ${now.phase} · ${who}`;
 }
 
