@@ -216,6 +216,8 @@ class ServerDice:
         """The dice for an event only `audience` may read: its sub-seed's stream, or the
         battle's seed when the epoch has no sub-seed for it (or it is "all")."""
         name = self.stream_of(audience)
+        if name == ALL:
+            return self
         stream = self.streams.get(name)
         if stream is None:
             stream = self.streams[name] = _Stream(self, name, self._sub_seeds[name])

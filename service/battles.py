@@ -46,6 +46,7 @@ from domain.errors import DiceError, NotPermitted, RuleViolation
 from domain.rulesets import RULESETS, get_ruleset
 from domain.snapshot import snapshot_of
 from events.chain import canonical, encode_event, seal
+from events.dice_streams import check_streams, hidden_audiences, sub_seeds
 from events.envelope import CommandRecord, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, LogDamaged, VersionConflict
 from events.receipts import Receipt
@@ -53,7 +54,6 @@ from events.store import EventStore
 from events.verify import audit_log
 from service.auth import KeyRing, Principal
 from service.battle_cache import DEFAULT_CACHE_MB, KEEP_VERSIONS, ByteLRU, timeline_bytes
-from service.dice_streams import check_streams, hidden_audiences, sub_seeds
 from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
 from service.founding import create_battle, fork_battle
 from service.json_body import UNREADABLE, invalid_body, read_json

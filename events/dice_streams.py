@@ -1,4 +1,5 @@
-"""The sub-seeds of hidden dice, on the service's side (domain.dice, "Hidden dice").
+"""The sub-seeds of hidden dice, and the check that each die sits in its audience's event
+(domain.dice, "Hidden dice").
 
 Each dice epoch commits, beside the battle's seed, one secret sub-seed per audience an
 event may be hidden for: the referee and every side. The service keeps one secret per
