@@ -248,6 +248,8 @@ class BattleMeta(msgspec.Struct, frozen=True, kw_only=True):
     client_seeds: dict[str, str] = {}  # side -> the client seed it set last
     # epoch -> audience -> sha256(its sub-seed) (domain.dice, "Hidden dice")
     sub_commitments: dict[int, dict[str, str]] = {}
+    # epoch -> audience -> its sub-seed (hex), once revealed (DiceSubSeedRevealed)
+    sub_revealed: dict[int, dict[str, str]] = {}
 
 
 class Battle(msgspec.Struct, frozen=True, kw_only=True):
@@ -614,4 +616,8 @@ class Timeline:
         if isinstance(ev, ClientSeedSet):
             seeds = {**meta.client_seeds, ev.side: ev.seed}
             return msgspec.structs.replace(meta, client_seeds=seeds), game
-        return meta, game  # RulingRecorded, DiceSubSeedRevealed: a record, no change of state
+        if isinstance(ev, DiceSubSeedRevealed):
+            epoch_subs = {**meta.sub_revealed.get(ev.epoch, {}), ev.audience: ev.seed}
+            subs = {**meta.sub_revealed, ev.epoch: epoch_subs}
+            return msgspec.structs.replace(meta, sub_revealed=subs), game
+        return meta, game  # RulingRecorded: a record, no change of state

@@ -194,6 +194,13 @@ def _export_report(b: Battle, who: str, path: Path) -> ExportReport:
     return report
 
 
+def _narrated_dice(b: Battle, who: str) -> list[str]:
+    """The status of every server die `who`'s narrative tells (GET /battles/{id}/narrative)."""
+    narrative = _ok(b.http.get(f"/battles/{b.id}/narrative", headers=b.auth(who)))
+    dice = [d for n in narrative["entries"] for e in n["events"] for d in e["dice"]]
+    return [d["status"] for d in dice if d["source"] == "server"]
+
+
 def test_an_export_checks_every_hidden_die_its_reader_may_read(
     http: httpx.Client, tmp_path: Path
 ) -> None:
@@ -213,7 +220,11 @@ def test_an_export_checks_every_hidden_die_its_reader_may_read(
     south = _export_report(b, "south", tmp_path / "south.jsonl")
     assert (south.dice_checked, south.dice_pending) == (dice - 1, 0)
     assert rolls(checked["data"]) and south.events_sealed > 0
+    # The narrative checks the hiding check's die with north's sub-seed, as /verify does.
+    assert _narrated_dice(b, "north") == _narrated_dice(b, "referee") == ["verified"] * dice
+    assert _narrated_dice(b, "south") == ["verified"] * (dice - 1)
     # Unsealed at the battle's end: south's export checks every die, none pending.
     _ok(b.command("referee", {"type": "EndBattle", "winner": "north", "reason": "t"}))
     south = _export_report(b, "south", tmp_path / "south-end.jsonl")
     assert (south.dice_checked, south.dice_pending, south.events_sealed) == (dice, 0, 0)
+    assert _narrated_dice(b, "south") == ["verified"] * dice
