@@ -251,6 +251,7 @@ def test_a_secret_tactic_and_each_notice_draw_from_their_sides_sub_seeds() -> No
         places={"o2": (10, 70, "north")},
     )
     issue = {"type": "IssueTactic", "army": "fighters", "tactic": "cautious_combat"}
-    hidden = _hidden_dice(_decide("skirmish", s, issue))
-    assert hidden["side:north"] == 2  # the Morale check and the notice DC's die
-    assert hidden.get("side:south", 0) in (0, 2)  # each notice check, if the order held
+    decided = _decide("skirmish", s, issue)
+    assert [type(e).__name__ for e, _ in decided] == ["TacticIssued", *["TacticNoticed"] * 2]
+    # north's: the Morale check and the notice DC's die; south's: each force's notice check
+    assert _hidden_dice(decided) == {"side:north": 2, "side:south": 2}

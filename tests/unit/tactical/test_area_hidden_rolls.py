@@ -13,14 +13,18 @@ import pytest
 from domain.dice import ServerDice
 from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.access import audience
-from domain.rulesets.tactical.events import AttackResolved, UnseenAttackResolved
+from domain.rulesets.tactical.events import (
+    AttackResolved,
+    StructureDamaged,
+    UnseenAttackResolved,
+)
 from domain.rulesets.tactical.model import State
 from tests.support.tactical_kit import ch, make, play, started
 
 _POWER = {"id": "area", "kind": "spell", "dice": "d6", "pool": "STA", "range": 6,
           "area": {"shape": "close_burst", "rating": 1}}  # fmt: skip
 _ATTACK = {"type": "Attack", "character": "p", "weapon": "area"}
-# The squares around p (5, 5) in the order the close burst lists them, and more.
+# The squares around p (5, 5), in the order the close burst lists them.
 _AROUND = [(4, 4), (5, 4), (6, 4), (4, 5), (6, 5), (4, 6), (5, 6), (6, 6)]
 
 
@@ -42,13 +46,21 @@ def _public(events: list[Any]) -> list[bytes]:
     return [msgspec.json.encode(e) for e in events if audience(e) == "all"]
 
 
-@pytest.mark.parametrize("where", _AROUND[:4])
+# (the unseen creature's square, the two visible foes'): before both, between, after both
+_PLACES = [
+    ((4, 4), (5, 6), (6, 6)),
+    *[(ghost, (4, 4), (6, 6)) for ghost in _AROUND[1:-1]],
+    ((6, 6), (4, 4), (5, 4)),
+]
+
+
+@pytest.mark.parametrize(("where", "g", "h"), _PLACES)
 def test_an_unseen_creature_in_the_area_draws_no_die_and_moves_no_index(
-    where: tuple[int, int],
+    where: tuple[int, int], g: tuple[int, int], h: tuple[int, int]
 ) -> None:
-    # Two visible foes after the unseen one in the area's order, which the area misses.
+    # Two visible foes and an unseen one, which the area misses (FOC 40).
     ghost = ch("ghost", "b", *where, FOC=40, conditions=[{"name": "invisible"}])
-    seen = [ch("g", "b", 6, 6, FOC=1), ch("h", "b", 5, 6, FOC=1)]
+    seen = [ch("g", "b", *g, FOC=1), ch("h", "b", *h, FOC=1)]
     events, dice = _server_decide(_state(ghost, *seen))
     hits = {e.attack.target: e.attack.dice for e in events if isinstance(e, AttackResolved)}
     assert set(hits) == {"g", "h"}
@@ -77,3 +89,18 @@ def test_each_further_target_seen_still_gets_its_own_roll() -> None:
     events, _ = play(_state(*seen), _ATTACK, [5, 2, 3])
     rolled = [e.attack.dice.values for e in events if isinstance(e, AttackResolved)]
     assert sorted(rolled) == [(2,), (3,), (5,)]
+
+
+def test_a_structure_in_the_area_takes_the_areas_roll() -> None:
+    """Not the last target's roll (which was an unseen creature's when it came last)."""
+    power = {**_POWER, "dice": "d20", "pool": "HEA"}
+    door = {"id": "door", "squares": [[6, 5]], "sth": 3}
+    p = ch("p", "a", 5, 5, powers=["area"], main_hand=None)
+    options = {"reaction_window": "never", "area_roll_per_target": True}
+    foes = [ch("g", "b", 4, 4, FOC=1), ch("h", "b", 6, 6, FOC=1)]
+    s = started(make([p, *foes], powers=[power], options=options, structures=[door]), [12, 1, 2])
+    damage = [
+        [e.hea_damage for e in play(s, _ATTACK, [18, last])[0] if isinstance(e, StructureDamaged)]
+        for last in (2, 19)
+    ]
+    assert damage[0] == damage[1] and len(damage[0]) == 1
