@@ -6,7 +6,8 @@ Each ruleset that draws dice for a hidden event is played here with the service'
 tactical (the referee's secret `CallCheck`), quickstart (a hero's hiding check) and
 skirmish (a secret tactic's checks, and another force's notice check). The phased
 ruleset's secret declarations and tactical's hidden moves hold no dice
-(tests/unit/test_hidden_dice_streams.py).
+(tests/unit/test_hidden_dice_streams.py). And issue 31.3: an unseen creature in a tactical area
+shows the attacking side no die of its own.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from tests.e2e.test_skirmish_leaks import ARMY as SKIRMISH_ARMY
 from tests.e2e.test_skirmish_leaks import SETUP as SKIRMISH_SETUP
 from tests.e2e.test_skirmish_leaks import _ready
 from tests.e2e.test_tactical_http import SETUP as TACTICAL_SETUP
+from tests.support.tactical_kit import SWORD, ch
 
 
 def _ok(r: httpx.Response) -> dict[str, Any]:
@@ -228,3 +230,41 @@ def test_an_export_checks_every_hidden_die_its_reader_may_read(
     south = _export_report(b, "south", tmp_path / "south-end.jsonl")
     assert (south.dice_checked, south.dice_pending, south.events_sealed) == (dice, 0, 0)
     assert _narrated_dice(b, "south") == ["verified"] * dice
+
+
+def test_an_unseen_creature_in_an_area_shows_no_die_to_the_attackers_side(
+    http: httpx.Client,
+) -> None:
+    """Issue 31.3, `area_roll_per_target`: north's area covers an unseen south creature
+    listed before the visible one; north reads one die, index 0, as with nobody unseen."""
+    power = {"id": "area", "kind": "spell", "dice": "d6", "pool": "STA", "range": 6,
+             "area": {"shape": "close_burst", "rating": 1}}  # fmt: skip
+    setup = {
+        "width": 12,
+        "height": 12,
+        "sides": [{"id": "north"}, {"id": "south"}],
+        "characters": [
+            ch("p", "north", 5, 5, powers=["area"], main_hand=None),
+            ch("ghost", "south", 4, 4, FOC=40),
+            ch("g", "south", 6, 6, FOC=1),
+        ],
+        "items": [SWORD],
+        "powers": [power],
+    }
+    options = {"area_roll_per_target": True, "reaction_window": "never"}
+    body = {"ruleset": "tactical", "setup": setup, "options": options, "client_dice": "any"}
+    b = Battle(http, _ok(http.post("/battles", json=body)))
+    hide = {"type": "SetCondition", "character": "ghost", "condition": "invisible"}
+    _ok(b.command("referee", {**hide, "reason": "starts unseen"}))
+    _ok(b.command("referee", {"type": "RollInitiative"}, dice=[12, 1, 2]))
+    answer = _ok(b.command("north", {"type": "Attack", "character": "p", "weapon": "area"}))
+    seen = [e for e in answer["events"] if not e.get("sealed")]
+    dice = [(roll, i) for e in seen for roll, i in _server_dice(e)]
+    assert [(roll["index"], i) for roll, i in dice] == [(0, 0)] * len(dice)  # one roll, quoted
+    assert {roll["purpose"] for roll, _ in dice} == {"attack of p with area"}
+    assert "ghost" not in str([e["data"] for e in seen])
+    # The referee reads who stood there unseen; every die checks once revealed.
+    unseen = [e for e in b.events("referee") if e["type"] == "UnseenAttackResolved"]
+    assert unseen[-1]["data"]["present"] == ["ghost"]
+    _reveal(b, "north")
+    assert _verify(b, "north")["dice_pending"] == 0
