@@ -6,8 +6,8 @@ Each ruleset that draws dice for a hidden event is played here with the service'
 tactical (the referee's secret `CallCheck`), quickstart (a hero's hiding check) and
 skirmish (a secret tactic's checks, and another force's notice check). The phased
 ruleset's secret declarations and tactical's hidden moves hold no dice
-(tests/unit/test_hidden_dice_streams.py). And issue 31.3: an unseen creature in a tactical area
-shows the attacking side no die of its own.
+(tests/unit/test_hidden_dice_streams.py). And issue 31.3: an unseen creature in a
+tactical area shows the attacking side no die of its own.
 """
 
 from __future__ import annotations

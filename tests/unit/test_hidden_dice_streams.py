@@ -13,6 +13,7 @@ import pytest
 
 from domain.dice import Roll, ServerDice, SuppliedDice, commitment, derive_value, dice_for
 from domain.rulesets import RULESETS
+from domain.rulesets.quickstart.access import _HIDEABLE as QS_HIDEABLE
 from events.chain import GENESIS_HASH, canonical, seal
 from events.dice_streams import check_streams, hidden_audiences, sub_seeds
 from events.envelope import EventActor, StoredEvent
@@ -178,15 +179,29 @@ def _holds_roll(tp: Any, seen: set[int]) -> bool:
     return False
 
 
-def test_phased_secret_declarations_hold_no_dice() -> None:
-    """The phased ruleset hides only what a side declares (events with `hidden_side`):
-    none of them holds a die, so it has no hidden dice to draw from a sub-seed."""
-    hideable = [
-        t for t in typing.get_args(RULESETS["phased"].event_type)
-        if "hidden_side" in t.__struct_fields__
-    ]  # fmt: skip
-    assert hideable
-    assert not [t.__name__ for t in hideable if _holds_roll(t, set())]
+# The event types each ruleset may hide (its `audience` names one reader for some of
+# them), and those of them that hold dice: each of these is drawn from its audience's
+# sub-seed by its decider (the tests below), and any other would need to be.
+_HIDEABLE = {
+    "tactical": ({"UnseenAttackResolved", "CheckCalled", "Moved", "CharacterRevealed",
+                  "ActionInterrupted", "CharacterPlaced"}, {"CheckCalled"}),
+    "quickstart": ({"SkillChecked", *(t.__name__ for t in QS_HIDEABLE)}, {"SkillChecked"}),
+    "skirmish": ({"TacticChosen", "TacticIssued", "TacticLearned", "TacticNoticed",
+                  "ActionDeclared"}, {"TacticIssued", "TacticNoticed"}),
+    "phased": ({t.__name__ for t in typing.get_args(RULESETS["phased"].event_type)
+                if "hidden_side" in t.__struct_fields__}, set()),
+    "warfare": (set(), set()),
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("ruleset_id", sorted(_HIDEABLE))
+def test_the_hidden_events_that_hold_dice_are_those_drawn_from_sub_seeds(
+    ruleset_id: str,
+) -> None:
+    hideable, with_dice = _HIDEABLE[ruleset_id]
+    types = {t.__name__: t for t in typing.get_args(RULESETS[ruleset_id].event_type)}
+    assert hideable <= set(types)
+    assert {n for n in hideable if _holds_roll(types[n], set())} == with_dice
 
 
 # Each decider that draws dice for a hidden event draws them from that event's audience.
