@@ -273,7 +273,7 @@ class DiceAudit:
     def _subs(self, epoch: int, subs: object) -> None:
         if subs:
             if not isinstance(subs, dict):
-                raise TypeError("sub-seed commitments are not an object")
+                raise TypeError  # named by `fact`: the event is malformed
             self.sub_commitments[epoch] = subs
 
     def expected_sides(self, version: int) -> dict[str, str]:

@@ -107,6 +107,21 @@ def test_a_sub_seed_that_is_not_the_one_committed_fails() -> None:
     assert "does not match its commitment" in (report.reason or "")
 
 
+@pytest.mark.parametrize(
+    ("event", "reason"),
+    [
+        (_created(["r1"]), "the BattleCreated event is malformed"),  # type: ignore[arg-type]
+        (("DiceSubSeedRevealed", {"epoch": 1, "audience": "referee", "seed": "zz"}, "referee"),
+         "revealed sub-seed of referee is not hex"),
+        (("DiceSubSeedRevealed", {"epoch": 1, "seed": "00"}, "referee"),
+         "the DiceSubSeedRevealed event is malformed"),
+    ],
+)  # fmt: skip
+def test_a_malformed_sub_seed_fact_is_named(event: Any, reason: str) -> None:
+    report = audit_log(_log(_created(), event) if event[0] != "BattleCreated" else _log(event))
+    assert not report.ok and report.reason == reason
+
+
 def test_a_die_for_an_audience_with_no_sub_seed_committed_fails() -> None:
     odd = ("Hidden", {"roll": _roll(SEED, 2)}, "side:west")
     report = audit_log(_log(_created(), odd, REVEALED))
