@@ -1,7 +1,7 @@
 """Battle-level events (any ruleset) and the pure fold that turns a log into state.
 
 A battle's log holds two kinds of events: the battle's own (`BattleCreated`,
-`DiceSeedRevealed`, `DiceEpochStarted`, `BattleUndone`, `RulingRecorded`,
+`DiceSeedRevealed`, `DiceSubSeedRevealed`, `DiceEpochStarted`, `BattleUndone`, `RulingRecorded`,
 `ClientSeedSet`) and its ruleset's. `Timeline` folds both: it keeps the decoded events
 after its start (version 0 or a stored snapshot's) and a mark of the state every
 `snapshot_every` versions, so the state right after any version it holds is one mark
@@ -37,6 +37,7 @@ __all__ = [
     "DiceEpochStarted",
     "DiceIdSpan",
     "DiceSeedRevealed",
+    "DiceSubSeedRevealed",
     "HistoryNeeded",
     "ImportedFrom",
     "RulingRecorded",
@@ -119,6 +120,9 @@ class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="Battl
     client_dice: ClientDicePolicy
     dice_epoch: int
     dice_commitment: str  # sha256(seed) of the seed every server die of this epoch derives from
+    # audience -> sha256(its sub-seed): the dice of events only that audience may read
+    # (domain.dice, "Hidden dice"). Empty for a battle created before sub-seeds existed.
+    dice_sub_commitments: dict[str, str] = {}
     forked_from: str | None = None
     forked_at: int | None = None
     forked_head_hash: str | None = None
@@ -153,6 +157,18 @@ class DiceSeedRevealed(BattleEventBase, frozen=True, tag="DiceSeedRevealed"):
     reason: Literal["requested", "battle-over"]
     next_epoch: int | None = None
     next_commitment: str | None = None
+    next_sub_commitments: dict[str, str] = {}  # audience -> sha256(its next sub-seed)
+
+
+class DiceSubSeedRevealed(BattleEventBase, frozen=True, tag="DiceSubSeedRevealed"):
+    """The sub-seed of one audience for an epoch, revealed with the epoch's seed, in an
+    event only that audience may read (and everyone once its events are unsealed): the
+    dice of that audience's events can then be checked by whoever may read them, and by
+    nobody else (domain.dice, "Hidden dice")."""
+
+    epoch: int
+    audience: str  # "referee" or "side:<id>"
+    seed: str  # hex
 
 
 class DiceEpochStarted(BattleEventBase, frozen=True, tag="DiceEpochStarted"):
@@ -164,6 +180,7 @@ class DiceEpochStarted(BattleEventBase, frozen=True, tag="DiceEpochStarted"):
     epoch: int
     commitment: str  # sha256(seed)
     reason: Literal["imported"] = "imported"
+    sub_commitments: dict[str, str] = {}  # audience -> sha256(its sub-seed)
 
 
 class BattleUndone(BattleEventBase, frozen=True, tag="BattleUndone"):
@@ -196,6 +213,7 @@ class ClientSeedSet(BattleEventBase, frozen=True, tag="ClientSeedSet"):
 BattleEvent = (
     BattleCreated
     | DiceSeedRevealed
+    | DiceSubSeedRevealed
     | DiceEpochStarted
     | BattleUndone
     | RulingRecorded
@@ -205,6 +223,7 @@ BATTLE_EVENT_TYPES = frozenset(
     {
         "BattleCreated",
         "DiceSeedRevealed",
+        "DiceSubSeedRevealed",
         "DiceEpochStarted",
         "BattleUndone",
         "RulingRecorded",
@@ -227,6 +246,10 @@ class BattleMeta(msgspec.Struct, frozen=True, kw_only=True):
     # (events up to it are unsealed for every reader if `created.reveal_hidden_on_end`).
     ended_at: int | None = None
     client_seeds: dict[str, str] = {}  # side -> the client seed it set last
+    # epoch -> audience -> sha256(its sub-seed) (domain.dice, "Hidden dice")
+    sub_commitments: dict[int, dict[str, str]] = {}
+    # epoch -> audience -> its sub-seed (hex), once revealed (DiceSubSeedRevealed)
+    sub_revealed: dict[int, dict[str, str]] = {}
 
 
 class Battle(msgspec.Struct, frozen=True, kw_only=True):
@@ -535,6 +558,9 @@ class Timeline:
                 dice_epoch=ev.dice_epoch,
                 commitments={ev.dice_epoch: ev.dice_commitment},
                 revealed={},
+                sub_commitments=(
+                    {ev.dice_epoch: ev.dice_sub_commitments} if ev.dice_sub_commitments else {}
+                ),
             )
             if ev.forked_from is None:
                 game = ruleset.initial_state(setup, options)
@@ -551,15 +577,19 @@ class Timeline:
         assert meta is not None
         if isinstance(ev, DiceSeedRevealed):
             commitments = dict(meta.commitments)
+            subs = meta.sub_commitments
             epoch = meta.dice_epoch
             if ev.next_epoch is not None and ev.next_commitment is not None:
                 commitments[ev.next_epoch] = ev.next_commitment
                 epoch = ev.next_epoch
+                if ev.next_sub_commitments:
+                    subs = {**subs, ev.next_epoch: ev.next_sub_commitments}
             return (
                 msgspec.structs.replace(
                     meta,
                     dice_epoch=epoch,
                     commitments=commitments,
+                    sub_commitments=subs,
                     revealed={**meta.revealed, ev.epoch: ev.seed},
                     ended_at=version if ev.reason == "battle-over" else meta.ended_at,
                 ),
@@ -567,8 +597,13 @@ class Timeline:
             )
         if isinstance(ev, DiceEpochStarted):
             commitments = {**meta.commitments, ev.epoch: ev.commitment}
+            subs = meta.sub_commitments
+            if ev.sub_commitments:
+                subs = {**subs, ev.epoch: ev.sub_commitments}
             return (
-                msgspec.structs.replace(meta, dice_epoch=ev.epoch, commitments=commitments),
+                msgspec.structs.replace(
+                    meta, dice_epoch=ev.epoch, commitments=commitments, sub_commitments=subs
+                ),
                 game,
             )
         if isinstance(ev, BattleUndone):
@@ -581,4 +616,8 @@ class Timeline:
         if isinstance(ev, ClientSeedSet):
             seeds = {**meta.client_seeds, ev.side: ev.seed}
             return msgspec.structs.replace(meta, client_seeds=seeds), game
+        if isinstance(ev, DiceSubSeedRevealed):
+            epoch_subs = {**meta.sub_revealed.get(ev.epoch, {}), ev.audience: ev.seed}
+            subs = {**meta.sub_revealed, ev.epoch: epoch_subs}
+            return msgspec.structs.replace(meta, sub_revealed=subs), game
         return meta, game  # RulingRecorded: a record, no change of state

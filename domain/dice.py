@@ -23,6 +23,18 @@ has set a client seed (`SetClientSeed`). Once one has, it is the canonical JSON 
 (`client_seed_for`): `{"command":"<the command's>","sides":{"<side>":"<its seed>",...}}`
 (sorted keys, compact), with every side's latest seed set before the command. Each roll
 records the `client_seed` its dice used.
+
+Hidden dice (sub-seeds): a die drawn for an event that some reader may not see (its
+audience is "referee" or "side:<id>") must not be derivable by that reader when another
+reveals the battle's seed. So each epoch also commits one secret sub-seed per audience
+that may be hidden ("referee" and every "side:<id>"), and such a die is derived exactly
+as above with the sub-seed of its event's audience as the key. Each audience's dice form
+their own stream: `index` counts the dice the command drew *for that audience*, from 0,
+so the indexes a reader sees never count a die drawn for an event it may not see. A
+sub-seed is revealed in an event of its own audience, so that whoever may read the
+events that used it (that audience, the referee, everyone once they are unsealed) gets it
+with them, and nobody else. An epoch committed before sub-seeds existed has none: its
+hidden dice derive from the battle's seed, as they were drawn.
 """
 
 from __future__ import annotations
@@ -34,6 +46,7 @@ from typing import Literal, Protocol
 
 import msgspec
 
+from domain.actors import ALL
 from domain.errors import DiceError
 
 __all__ = [
@@ -45,6 +58,7 @@ __all__ = [
     "client_seed_for",
     "commitment",
     "derive_value",
+    "dice_for",
 ]
 
 DieSource = Literal["server", "client"]
@@ -124,17 +138,14 @@ def derive_value(
         k += 1
 
 
-class ServerDice:
-    """Dice derived from the battle's committed seed. Pure: the seed is handed in."""
+class _Stream:
+    """The dice of one audience within one command: its key (the battle's seed, or the
+    audience's sub-seed) and its own counter index."""
 
-    def __init__(
-        self, *, seed: bytes, epoch: int, battle_id: str, version: int, client_seed: str = ""
-    ) -> None:
+    def __init__(self, owner: ServerDice, name: str, seed: bytes) -> None:
+        self._owner = owner
+        self.name = name
         self._seed = seed
-        self._epoch = epoch
-        self._battle_id = battle_id
-        self._version = version
-        self._client_seed = client_seed
         self._next_index = 0  # the counter index of the next die: never repeats in a command
         self.drawn: list[Roll] = []
 
@@ -144,11 +155,10 @@ class ServerDice:
     def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
         _check_count(count)
         _check_sides(sides)
+        o = self._owner
         index = self._next_index
         values = tuple(
-            derive_value(
-                self._seed, self._battle_id, self._version, index + i, self._client_seed, sides
-            )
+            derive_value(self._seed, o.battle_id, o.version, index + i, o.client_seed, sides)
             for i in range(count)
         )
         roll = Roll(
@@ -156,14 +166,72 @@ class ServerDice:
             values=values,
             purpose=purpose,
             source="server",
-            epoch=self._epoch,
-            version=self._version,
+            epoch=o.epoch,
+            version=o.version,
             index=index,
-            client_seed=self._client_seed,
+            client_seed=o.client_seed,
         )
         self._next_index = index + count
         self.drawn.append(roll)
+        o.drawn.append(roll)
         return roll
+
+
+class ServerDice:
+    """Dice derived from the battle's committed seed. Pure: the seed is handed in.
+
+    `sub_seeds`: the epoch's sub-seed of each audience that may be hidden (none for an
+    epoch committed before sub-seeds existed); `for_audience` draws from one of them."""
+
+    def __init__(
+        self,
+        *,
+        seed: bytes,
+        epoch: int,
+        battle_id: str,
+        version: int,
+        client_seed: str = "",
+        sub_seeds: Mapping[str, bytes] | None = None,
+    ) -> None:
+        self.epoch = epoch
+        self.battle_id = battle_id
+        self.version = version
+        self.client_seed = client_seed
+        self._sub_seeds = dict(sub_seeds or {})
+        self.drawn: list[Roll] = []  # every roll of every stream, in the order drawn
+        self._public = _Stream(self, ALL, seed)
+        self.streams: dict[str, _Stream] = {ALL: self._public}
+
+    def roll(self, sides: int, purpose: str) -> Roll:
+        return self._public.roll_many(1, sides, purpose)
+
+    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+        return self._public.roll_many(count, sides, purpose)
+
+    def stream_of(self, audience: str) -> str:
+        """The stream a die for an event of `audience` is drawn from (and derived with)."""
+        return audience if audience in self._sub_seeds else ALL
+
+    def for_audience(self, audience: str) -> Dice:
+        """The dice for an event only `audience` may read: its sub-seed's stream, or the
+        battle's seed when the epoch has no sub-seed for it (or it is "all")."""
+        name = self.stream_of(audience)
+        if name == ALL:
+            return self
+        stream = self.streams.get(name)
+        if stream is None:
+            stream = self.streams[name] = _Stream(self, name, self._sub_seeds[name])
+        return stream
+
+
+def dice_for(dice: Dice, audience: str) -> Dice:
+    """The dice a decider draws for an event that only `audience` may read ("all",
+    "referee", "side:<id>"): the server dice's stream of that audience (module docstring,
+    "Hidden dice"). Table dice and the stand-ins of forecasts and tests have no streams:
+    every die is taken from them alike."""
+    if isinstance(dice, ServerDice):
+        return dice.for_audience(audience)
+    return dice
 
 
 class SuppliedDice:

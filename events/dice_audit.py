@@ -5,7 +5,12 @@ Dice are found by shape: any JSON object with `"kind": "roll"` in any event's da
 counter (version, index + i) from the seed of its epoch once that seed is revealed
 (`DiceSeedRevealed`), after checking the seed against the commitment published for that
 epoch (`BattleCreated`, then each reveal's `next_commitment`, or a `DiceEpochStarted`).
-Dice of an epoch not yet revealed are counted as pending. Every server die must also
+Dice of an epoch not yet revealed are counted as pending. A die in an event for one
+audience only ("referee", "side:<id>") derives from that audience's sub-seed of its epoch
+when the epoch committed sub-seeds (domain.dice, "Hidden dice"): it is checked once the
+sub-seed is revealed (`DiceSubSeedRevealed`, an event of that audience) against its
+commitment, and counted as pending until then; each audience's dice have counters of
+their own. Every server die must also
 have used the client seeds the sides set before it (`ClientSeedSet`). A die derives from
 the id of the battle that rolled it (`DiceIds`: an imported battle's first event says
 which).
@@ -44,8 +49,15 @@ __all__ = [
 ]
 
 DICE_FACT_TYPES = frozenset(
-    {"BattleCreated", "DiceSeedRevealed", "DiceEpochStarted", "ClientSeedSet"}
+    {
+        "BattleCreated",
+        "DiceSeedRevealed",
+        "DiceSubSeedRevealed",
+        "DiceEpochStarted",
+        "ClientSeedSet",
+    }
 )
+_ALL = "all"  # the audience of an event every reader may see (domain.actors.ALL)
 
 _decode = msgspec.json.Decoder()
 
@@ -195,11 +207,14 @@ class DiceAudit:
     def __init__(self) -> None:
         self.commitments: dict[int, str] = {}
         self.seeds: dict[int, bytes] = {}
+        # epoch -> audience -> the commitment of its sub-seed; (epoch, audience) -> sub-seed
+        self.sub_commitments: dict[int, dict[str, str]] = {}
+        self.sub_seeds: dict[tuple[int, str], bytes] = {}
         self._seed_versions: list[int] = []  # versions of the ClientSeedSet events
         self._side_seeds: list[dict[str, str]] = []  # the seeds in force right after each
         self.ids = DiceIds("")
         self.checked = self.pending = self.client = 0
-        self._seen: dict[tuple[int, int], tuple[Any, ...]] = {}
+        self._seen: dict[tuple[str, int, int], tuple[Any, ...]] = {}
 
     def battle_id(self, battle_id: str) -> None:
         """The id of the battle whose log this is (its first whole event's)."""
@@ -215,6 +230,7 @@ class DiceAudit:
     def _fact(self, version: int, type_: str, data: Any) -> None:
         if type_ == "BattleCreated":
             self.commitments[data["dice_epoch"]] = data["dice_commitment"]
+            self._subs(data["dice_epoch"], data.get("dice_sub_commitments"))
             self.ids = DiceIds(self.ids.own, _import_spans(data))
         elif type_ == "DiceSeedRevealed":
             epoch, seed_hex = data["epoch"], data["seed"]
@@ -231,12 +247,34 @@ class DiceAudit:
             self.seeds[epoch] = seed
             if data.get("next_epoch") is not None:
                 self.commitments[data["next_epoch"]] = data["next_commitment"]
+                self._subs(data["next_epoch"], data.get("next_sub_commitments"))
+        elif type_ == "DiceSubSeedRevealed":
+            epoch, audience, seed_hex = data["epoch"], data["audience"], data["seed"]
+            try:
+                seed = bytes.fromhex(seed_hex)
+            except (TypeError, ValueError):
+                raise DiceFailure(version, f"revealed sub-seed of {audience} is not hex") from None
+            committed = self.sub_commitments.get(epoch, {}).get(audience)
+            if committed != commitment(seed):
+                raise DiceFailure(
+                    version,
+                    f"the sub-seed revealed for {audience} in epoch {epoch} does not match "
+                    f"its commitment {committed}",
+                )
+            self.sub_seeds[(epoch, audience)] = seed
         elif type_ == "DiceEpochStarted":
             self.commitments[data["epoch"]] = data["commitment"]
+            self._subs(data["epoch"], data.get("sub_commitments"))
         elif type_ == "ClientSeedSet":
             current = self._side_seeds[-1] if self._side_seeds else {}
             self._seed_versions.append(version)
             self._side_seeds.append({**current, str(data.get("side")): str(data.get("seed"))})
+
+    def _subs(self, epoch: int, subs: object) -> None:
+        if subs:
+            if not isinstance(subs, dict):
+                raise TypeError  # named by `fact`: the event is malformed
+            self.sub_commitments[epoch] = subs
 
     def expected_sides(self, version: int) -> dict[str, str]:
         """The sides' seeds in force for a command whose first event is `version`."""
@@ -257,8 +295,9 @@ class DiceAudit:
         command = combined.get("command") if isinstance(combined, dict) else None
         return isinstance(command, str) and client_seed_for(command, sides) == client_seed
 
-    def rolls(self, ev_version: int, rolls: Sequence[dict[str, Any]]) -> None:
-        """The rolls of the event at `ev_version`, in document order (events in order)."""
+    def rolls(self, ev_version: int, rolls: Sequence[dict[str, Any]], audience: str = _ALL) -> None:
+        """The rolls of the event at `ev_version`, whose audience is `audience`, in
+        document order (events in order)."""
         for roll in rolls:
             values = roll.get("values")
             if not isinstance(values, list):
@@ -268,14 +307,28 @@ class DiceAudit:
             if roll.get("source") != "server":
                 self.client += len(values)
                 continue
-            self._server(ev_version, roll, values)
+            self._server(ev_version, roll, values, audience)
 
-    def _server(self, ev_version: int, roll: dict[str, Any], values: list[Any]) -> None:
+    def _server(
+        self, ev_version: int, roll: dict[str, Any], values: list[Any], audience: str
+    ) -> None:
         epoch, version, index = roll.get("epoch"), roll.get("version"), roll.get("index")
         if epoch not in self.commitments or version is None or index is None:
             raise DiceFailure(ev_version, "a server die names no committed epoch")
         if not isinstance(version, int) or not isinstance(index, int):
             raise DiceFailure(ev_version, "a server die is malformed")
+        # The stream: a hidden event's dice derive from its audience's sub-seed, when the
+        # epoch committed any (an older epoch's hidden dice derive from the battle's seed).
+        subs = self.sub_commitments.get(epoch) or {}
+        stream = audience if subs and audience != _ALL else _ALL
+        if stream == _ALL:
+            revealed = self.seeds.get(epoch)
+        elif stream in subs:
+            revealed = self.sub_seeds.get((epoch, stream))
+        else:
+            raise DiceFailure(
+                ev_version, f"a server die for {audience} names no committed sub-seed"
+            )
         used = roll.get("client_seed", "")
         if not self._used_by(version, used):
             raise DiceFailure(
@@ -283,10 +336,10 @@ class DiceAudit:
                 f"roll {version}/{index} ({roll.get('purpose')}) did not use the client "
                 f"seeds the sides had set: {self.expected_sides(version)}",
             )
-        revealed = self.seeds.get(epoch)
+        source = "seed" if stream == _ALL else f"sub-seed of {stream}"
         seen = self._seen
         for i, value in enumerate(values):
-            counter = (version, index + i)
+            counter = (stream, version, index + i)
             die = (epoch, roll.get("sides"), value, used, roll.get("purpose"), ev_version)
             earlier = seen.get(counter)
             # A later event may quote a die whole (a tactical attack resolved after the
@@ -317,6 +370,6 @@ class DiceAudit:
                 raise DiceFailure(
                     ev_version,
                     f"die {index + i} of roll {version} ({roll.get('purpose')}) shows "
-                    f"{value}, but the revealed seed gives {expected}",
+                    f"{value}, but the revealed {source} gives {expected}",
                 )
             self.checked += 1

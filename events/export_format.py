@@ -273,7 +273,7 @@ def combine_scans(
     events = sealed = client = 0
     battle_id: str | None = None
     facts: list[tuple[int, str, bytes]] = []
-    rolls: list[tuple[int, list[dict[str, Any]]]] = []
+    rolls: list[tuple[int, str, list[dict[str, Any]]]] = []
     hashes: dict[int, str] = {}
     for scan in scans:
         if trailer is not None and scan.first_line:
@@ -354,7 +354,7 @@ def _audit(
     brk: tuple[int, str] | None,
     battle_id: str | None,
     facts: list[tuple[int, str, bytes]],
-    rolls: list[tuple[int, list[dict[str, Any]]]],
+    rolls: list[tuple[int, str, list[dict[str, Any]]]],
 ) -> LogAudit:
     """`events.verify.audit_log`'s report, from what the scans kept of the events."""
 
@@ -371,8 +371,8 @@ def _audit(
     try:
         for version, type_, data in facts:
             dice.fact(version, type_, _decode.decode(data))
-        for version, server in rolls:
-            dice.rolls(version, server)
+        for version, audience, server in rolls:
+            dice.rolls(version, server, audience)
     except DiceFailure as e:
         return failed(True, e.version, e.reason)
     return LogAudit(

@@ -57,7 +57,9 @@ class ChunkScan(msgspec.Struct, kw_only=True):
     trailer_line: int = 0
     battle_id: str | None = None  # the first whole event's
     facts: list[tuple[int, str, bytes]] = []  # (version, type, data) of the dice facts
-    server_rolls: list[tuple[int, list[dict[str, Any]]]] = []  # (version, its server rolls)
+    # (version, its audience, its server rolls): a hidden event's dice derive from its
+    # audience's sub-seed (events.dice_audit)
+    server_rolls: list[tuple[int, str, list[dict[str, Any]]]] = []
     client_dice: int = 0
     hashes: dict[int, str] = {}  # version -> hash, for the versions asked for
 
@@ -155,7 +157,7 @@ def scan_lines(
             table, server = server_rolls_in_data(text)
             client += table
             if server:
-                server_rolls.append((version, server))
+                server_rolls.append((version, line.audience, server))
     finally:
         out.lines, out.events, out.sealed, out.client_dice = n, events, sealed, client
         out.last_version = expected_version - 1 if expected_version else 0

@@ -129,7 +129,7 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
                 dice.fact(ev.version, ev.type, _decode.decode(ev.data))
         for ev in whole:
             if ev.type in DICE_FACT_TYPES or may_hold_rolls(ev.data):
-                dice.rolls(ev.version, rolls_in_data(ev.data))
+                dice.rolls(ev.version, rolls_in_data(ev.data), ev.audience)
     except DiceFailure as e:
         return _dice_failure(events, e.version, e.reason)
     return LogAudit(

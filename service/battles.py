@@ -23,7 +23,9 @@ from domain.actors import ALL, Actor, can_see
 from domain.battle import (
     Battle,
     BattleCreated,
+    BattleMeta,
     DiceSeedRevealed,
+    DiceSubSeedRevealed,
     HistoryNeeded,
     RulingRecorded,
     Timeline,
@@ -44,6 +46,7 @@ from domain.errors import DiceError, NotPermitted, RuleViolation
 from domain.rulesets import RULESETS, get_ruleset
 from domain.snapshot import snapshot_of
 from events.chain import canonical, encode_event, seal
+from events.dice_streams import check_streams, hidden_audiences, sub_seeds
 from events.envelope import CommandRecord, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, LogDamaged, VersionConflict
 from events.receipts import Receipt
@@ -103,6 +106,11 @@ def _now() -> str:
     if sec != _second[0]:
         _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
     return f"{_second[1]}.{ms:03d}Z"
+
+
+def _sub_name(commit: str) -> str:
+    # The secret of an epoch's sub-seeds, named by the commitment of the epoch's seed.
+    return f"sub-seeds:{commit}"
 
 
 def _seed_name(commit: str) -> str:
@@ -313,6 +321,55 @@ class BattleService:
             loaded.seeds[commit] = seed
         return seed
 
+    async def _sub_seeds(
+        self, battle_id: str, loaded: _Loaded, meta: BattleMeta
+    ) -> dict[str, bytes]:
+        """The sub-seeds of the current epoch's hidden dice (none for an epoch committed
+        before they existed), each checked against its commitment in the chain."""
+        epoch = meta.dice_epoch
+        subs = meta.sub_commitments.get(epoch, {})
+        out: dict[str, bytes] = {}
+        for audience, commit in subs.items():
+            seed = loaded.seeds.get(commit)
+            if seed is None:
+                name = _sub_name(meta.commitments[epoch])
+                stored = await self.store.load_secret(battle_id, name)
+                if stored is None:
+                    raise RuntimeError(f"the hidden dice secret of battle {battle_id} is missing")
+                derived = sub_seeds(self.secrets.open_secret(battle_id, name, stored), subs)
+                for a, c in subs.items():
+                    if commitment(derived[a]) != c:  # bound to the commitments in the chain
+                        raise SecretDamaged(
+                            f"the stored hidden dice secret of battle {battle_id} does not "
+                            f"match the commitment of {a}'s sub-seed {c}: refused"
+                        )
+                    loaded.seeds[c] = derived[a]
+                seed = derived[audience]
+            out[audience] = seed
+        return out
+
+    async def _new_sub_seeds(
+        self, battle_id: str, loaded: _Loaded | None, commit: str, sides: Sequence[str]
+    ) -> tuple[dict[str, bytes], dict[str, str]]:
+        """A new secret for the hidden dice of the epoch whose seed is committed as
+        `commit`, stored beside it; each audience's sub-seed and its commitment."""
+        secret = os.urandom(32)
+        name = _sub_name(commit)
+        await self.store.save_secret(
+            battle_id, name, self.secrets.seal_secret(battle_id, name, secret)
+        )
+        seeds = sub_seeds(secret, hidden_audiences(sides))
+        commits = {a: commitment(s) for a, s in seeds.items()}
+        if loaded is not None:
+            loaded.seeds.update({commits[a]: s for a, s in seeds.items()})
+        return seeds, commits
+
+    async def new_sub_seeds(
+        self, battle_id: str, commit: str, sides: Sequence[str]
+    ) -> tuple[dict[str, bytes], dict[str, str]]:
+        """The sub-seeds of a new battle's first epoch (service.founding)."""
+        return await self._new_sub_seeds(battle_id, None, commit, sides)
+
     async def _new_seed(self, battle_id: str, loaded: _Loaded | None) -> tuple[bytes, str]:
         seed = os.urandom(32)
         commit = commitment(seed)
@@ -521,8 +578,7 @@ class BattleService:
         if isinstance(command, BattleCommandBase) and req.dice is not None:
             raise DiceError(f"{_tag(command)} rolls no dice")
         if isinstance(command, RevealDice):
-            reveal = await self._reveal_event(battle_id, loaded, battle, actor, "requested")
-            return [(reveal, ALL)], None
+            return await self._reveal_events(battle_id, loaded, battle, actor, "requested"), None
         if isinstance(command, Undo | RecordRuling | SetClientSeed):
             return [
                 (ev, ev.audience if isinstance(ev, RulingRecorded) else ALL)
@@ -546,13 +602,15 @@ class BattleService:
         if req.dice is not None:
             dice = SuppliedDice(req.dice)
         else:
-            commit = battle.meta.commitments[battle.meta.dice_epoch]
+            epoch = battle.meta.dice_epoch
+            commit = battle.meta.commitments[epoch]
             dice = ServerDice(
                 seed=await self._seed(battle_id, loaded, commit),
-                epoch=battle.meta.dice_epoch,
+                epoch=epoch,
                 battle_id=battle_id,
                 version=battle.version + 1,
                 client_seed=client_seed_for(req.client_seed, battle.meta.client_seeds),
+                sub_seeds=await self._sub_seeds(battle_id, loaded, battle.meta),
             )
         if ruleset.decide_folded is not None:
             events, after = ruleset.decide_folded(game, command, dice)
@@ -561,29 +619,47 @@ class BattleService:
             after = game
             for ev in events:
                 after = ruleset.evolve(after, ev)
+        decided: list[tuple[Any, str]] = [(ev, ruleset.audience(ev)) for ev in events]
         if isinstance(dice, SuppliedDice):
             dice.finish()
-        decided: list[tuple[Any, str]] = [(ev, ruleset.audience(ev)) for ev in events]
+        else:
+            check_streams(dice, decided)
         if events and ruleset.is_over(after):
-            reveal = await self._reveal_event(battle_id, loaded, battle, actor, "battle-over")
-            decided.append((reveal, ALL))
+            decided += await self._reveal_events(battle_id, loaded, battle, actor, "battle-over")
         return decided, after
 
-    async def _reveal_event(
+    async def _reveal_events(
         self, battle_id: str, loaded: _Loaded, battle: Battle, actor: Actor, reason: str
-    ) -> DiceSeedRevealed:
+    ) -> list[tuple[Any, str]]:
+        """The epoch's seed revealed (for all) and the next one committed; before it, each
+        audience's sub-seed revealed in an event for that audience only (domain.dice,
+        "Hidden dice"), so that a battle's end, which unseals its events up to the
+        seed's reveal, unseals them too."""
         if reason == "requested" and actor.role not in ("referee", "side"):
             raise Forbidden("only the referee or a side may reveal the dice seed")
         meta = battle.meta
-        seed = await self._seed(battle_id, loaded, meta.commitments[meta.dice_epoch])
+        epoch = meta.dice_epoch
+        out: list[tuple[Any, str]] = []
+        for audience, sub_seed in sorted((await self._sub_seeds(battle_id, loaded, meta)).items()):
+            revealed = DiceSubSeedRevealed(epoch=epoch, audience=audience, seed=sub_seed.hex())
+            out.append((revealed, audience))
+        seed = await self._seed(battle_id, loaded, meta.commitments[epoch])
         _, next_commit = await self._new_seed(battle_id, loaded)
-        return DiceSeedRevealed(
-            epoch=meta.dice_epoch,
-            seed=seed.hex(),
-            reason=reason,  # type: ignore[arg-type]
-            next_epoch=meta.dice_epoch + 1,
-            next_commitment=next_commit,
+        _, next_subs = await self._new_sub_seeds(battle_id, loaded, next_commit, meta.created.sides)
+        out.append(
+            (
+                DiceSeedRevealed(
+                    epoch=epoch,
+                    seed=seed.hex(),
+                    reason=reason,  # type: ignore[arg-type]
+                    next_epoch=epoch + 1,
+                    next_commitment=next_commit,
+                    next_sub_commitments=next_subs,
+                ),
+                ALL,
+            )
         )
+        return out
 
     # -- queries ------------------------------------------------------------------------
 

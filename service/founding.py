@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
 
 import msgspec
@@ -98,6 +98,10 @@ class FoundingHost(Protocol):
 
     async def new_seed(self, battle_id: str) -> tuple[bytes, str]: ...
 
+    async def new_sub_seeds(
+        self, battle_id: str, commit: str, sides: Sequence[str]
+    ) -> tuple[dict[str, bytes], dict[str, str]]: ...
+
     def now(self) -> str: ...
 
     def adopt(
@@ -145,6 +149,7 @@ class Founding(msgspec.Struct, kw_only=True):
     # `next_epoch` commits this battle's own seed.
     dice_epoch: int = 1
     dice_commitment: str | None = None
+    dice_sub_commitments: dict[str, str] = {}  # an import: the original's first epoch's
     imported_from: ImportedFrom | None = None
     imported: list[StoredEvent] = []
     next_epoch: int = 0
@@ -334,6 +339,9 @@ async def _found(
     integration_id: str | None,
 ) -> BattleCreatedResponse:
     seed, commit = await service.new_seed(battle_id)
+    # The sub-seeds of hidden dice (domain.dice, "Hidden dice"): one per audience.
+    sub_seeds, subs = await service.new_sub_seeds(battle_id, commit, f.sides)
+    seeds = {commit: seed, **{subs[a]: s for a, s in sub_seeds.items()}}
     created = BattleCreated(
         battle_id=battle_id,
         title=f.title,
@@ -345,6 +353,7 @@ async def _found(
         client_dice=f.client_dice,
         dice_epoch=f.dice_epoch,
         dice_commitment=f.dice_commitment or commit,
+        dice_sub_commitments=subs if f.dice_commitment is None else f.dice_sub_commitments,
         forked_from=f.forked_from,
         forked_at=f.forked_at,
         forked_head_hash=f.forked_head_hash,
@@ -375,7 +384,7 @@ async def _found(
         command_id=None,
     )
     if f.imported_from is not None:
-        pending += _rechain(pending[0], f.imported, f.next_epoch, commit, service.now())
+        pending += _rechain(pending[0], f.imported, f.next_epoch, commit, subs, service.now())
     head = pending[-1]
     response = BattleCreatedResponse(
         battle_id=battle_id,
@@ -408,7 +417,7 @@ async def _found(
     timeline = Timeline(f.ruleset, fork_base=f.fork_base)
     timeline.extend_decoded([created])
     timeline.extend(p.data for p in pending[1:])
-    service.adopt(battle_id, f.ruleset, timeline, stored, {commit: seed})
+    service.adopt(battle_id, f.ruleset, timeline, stored, seeds)
     return response
 
 
@@ -421,7 +430,12 @@ def _imported_out(origin: ImportedFrom | None) -> ImportedFromOut | None:
 
 
 def _rechain(
-    created: PendingEvent, events: list[StoredEvent], epoch: int, commit: str, now: str
+    created: PendingEvent,
+    events: list[StoredEvent],
+    epoch: int,
+    commit: str,
+    subs: dict[str, str],
+    now: str,
 ) -> list[PendingEvent]:
     """An import's events after its `BattleCreated`: the original's (type, data, audience,
     time, actor, command as they were; a fresh salt for each hidden one), chained under
@@ -435,7 +449,7 @@ def _rechain(
             actor=ev.actor, command_id=ev.command_id, salts=draw_salts([ev.audience]),
         )  # fmt: skip
         prev_version, prev_hash = out[-1].version, out[-1].hash
-    started = DiceEpochStarted(epoch=epoch, commitment=commit)
+    started = DiceEpochStarted(epoch=epoch, commitment=commit, sub_commitments=subs)
     out += seal(
         battle_id=created.battle_id, prev_version=prev_version, prev_hash=prev_hash,
         items=[("DiceEpochStarted", encode_event(started), ALL)], recorded_at=now,

@@ -126,6 +126,7 @@ def importable(lines: Sequence[bytes]) -> Founding:
         reveal_hidden_on_end=first.reveal_hidden_on_end,
         dice_epoch=first.dice_epoch,
         dice_commitment=first.dice_commitment,
+        dice_sub_commitments=first.dice_sub_commitments,
         imported_from=ImportedFrom(
             battle_id=first.battle_id,
             version=header.version,

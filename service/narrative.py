@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, get_args
 
 import msgspec
 
-from domain.actors import Actor
+from domain.actors import ALL, Actor
 from domain.dice import derive_value
 from service.schemas import EventOut, SealedEventOut
 
@@ -36,6 +36,10 @@ __all__ = [
     "narrate",
     "tell",
 ]
+
+# The sub-seeds of hidden dice: epoch -> audience -> commitment, and -> revealed seed (hex)
+SubSeeds = tuple[dict[int, dict[str, str]], dict[int, dict[str, str]]]
+HiddenSeeds = tuple[str, dict[int, dict[str, str]], dict[int, dict[str, str]]]  # + audience
 
 _MAX_CHANGES = 40  # per entry: past this, the entry says how many more there were
 _SUMMARY_CHARS = 200
@@ -134,13 +138,22 @@ def _summary(data: Any) -> str:
 
 
 def _die(
-    roll: dict[str, Any], dice_id: Callable[[int], str], revealed: dict[int, str]
+    roll: dict[str, Any],
+    dice_id: Callable[[int], str],
+    revealed: dict[int, str],
+    hidden: HiddenSeeds | None,
 ) -> NarrativeDie:
     values = [v for v in roll.get("values", []) if isinstance(v, int)]
     source = str(roll.get("source", ""))
     status = "table"
     if source == "server":
-        seed = revealed.get(roll.get("epoch", -1))
+        epoch = roll.get("epoch", -1)
+        # A hidden event's die: its audience's sub-seed, when the epoch committed them
+        # (domain.dice, "Hidden dice"); whoever reads the event may read that sub-seed.
+        if hidden is not None and hidden[0] != ALL and hidden[1].get(epoch):
+            seed = hidden[2].get(epoch, {}).get(hidden[0])
+        else:
+            seed = revealed.get(epoch)
         if seed is None:
             status = "pending"
         else:
@@ -183,7 +196,11 @@ def citations(ruleset: Any) -> dict[str, str]:
 
 
 def _event(
-    out: EventOut, dice_id: Callable[[int], str], revealed: dict[int, str], cited: dict[str, str]
+    out: EventOut,
+    dice_id: Callable[[int], str],
+    revealed: dict[int, str],
+    cited: dict[str, str],
+    subs: SubSeeds | None = None,
 ) -> NarrativeEvent:
     data = msgspec.json.decode(out.data)
     rules, reasons, modifiers = [cited[out.type]] if out.type in cited else [], [], []
@@ -202,7 +219,10 @@ def _event(
         rules=list(dict.fromkeys(rules)),
         reasons=list(dict.fromkeys(reasons)),
         modifiers=modifiers,
-        dice=[_die(r, dice_id, revealed) for r in _rolls(data)],
+        dice=[
+            _die(r, dice_id, revealed, None if subs is None else (out.audience, *subs))
+            for r in _rolls(data)
+        ],
     )
 
 
@@ -287,16 +307,20 @@ def tell(
     dice_id: Callable[[int], str],
     revealed: dict[int, str],
     cited: dict[str, str],
+    subs: SubSeeds | None = None,
 ) -> NarrativeEntry:
     """One entry: a command's events (or a run of hidden ones), told with the reader's
     view of the state `before` its first and `after` its last; `dice_id` gives the battle
     id a server die of a version derived from, `revealed` the seeds by epoch, `cited` the
-    sections the ruleset's event types cite (`citations`)."""
+    sections the ruleset's event types cite (`citations`); `subs` the sub-seeds of hidden
+    dice, committed and revealed, by epoch and audience (`BattleMeta`)."""
     first, last = group[0], group[-1]
     changes: list[NarrativeChange] = []
     _diff(before, after, "", changes)
     if isinstance(first, EventOut):
-        events = [_event(e, dice_id, revealed, cited) for e in group if isinstance(e, EventOut)]
+        events = [
+            _event(e, dice_id, revealed, cited, subs) for e in group if isinstance(e, EventOut)
+        ]
         who = (first.actor.role, first.actor.side, first.command_id, first.recorded_at)
     else:
         events = [
@@ -330,6 +354,7 @@ async def narrate(
     if 1 < start <= end:
         start = await _command_start(service, battle_id, actor, start)
     revealed = loaded.battle.meta.revealed
+    subs = (loaded.battle.meta.sub_commitments, loaded.battle.meta.sub_revealed)
     dice_id = loaded.battle.meta.created.dice_battle_id  # an import's dice: the original id
     cited = citations(loaded.ruleset)
     entries: list[NarrativeEntry] = []
@@ -352,7 +377,7 @@ async def narrate(
                 break
             first, last = group[0], group[-1]
             before, after = await view_at(first.version - 1), await view_at(last.version)
-            entries.append(tell(group, before, after, dice_id, revealed, cited))
+            entries.append(tell(group, before, after, dice_id, revealed, cited, subs))
     return Narrative(
         battle_id=battle_id,
         ruleset=loaded.battle.meta.created.ruleset,

@@ -79,6 +79,8 @@ SCOPE: dict[str, tuple[str, ...]] = {
         "view",
     ),
     "domain/rulesets/skirmish/access.py": ("authorize", "audience", "_army_view", "view"),
+    # The referee's secret check: its die from the referee's sub-seed (issue 31.5).
+    "domain/rulesets/tactical/referee.py": ("call_check",),
     "domain/rulesets/phased/access.py": (
         "_deny",
         "_visible",

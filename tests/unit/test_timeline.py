@@ -15,7 +15,9 @@ from domain.actors import ALL, Actor
 from domain.battle import (
     BattleCreated,
     BattleUndone,
+    DiceEpochStarted,
     DiceSeedRevealed,
+    DiceSubSeedRevealed,
     HistoryNeeded,
     RulingRecorded,
     Timeline,
@@ -351,3 +353,32 @@ def test_extend_leaves_the_garbage_collector_as_it_found_it(enabled: bool) -> No
         assert t.version == 2
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_each_epochs_sub_seed_commitments_are_folded_with_it() -> None:
+    """Issue 31.5: the sub-seeds of hidden dice are committed with each epoch's seed (at
+    creation, at each reveal, at an import's new epoch); a reveal's sub-seeds change nothing."""
+    t = Timeline(COUNTER)
+    first = {"referee": "r1", "side:a": "a1"}
+    t.extend_decoded(
+        [
+            msgspec.structs.replace(_created(), dice_sub_commitments=first),
+            DiceSubSeedRevealed(epoch=1, audience="side:a", seed="00"),
+            DiceSeedRevealed(
+                epoch=1,
+                seed="00",
+                reason="requested",
+                next_epoch=2,
+                next_commitment="c2",
+                next_sub_commitments={"referee": "r2"},
+            ),
+            DiceEpochStarted(epoch=3, commitment="c3"),  # an older import's: none
+            DiceEpochStarted(epoch=4, commitment="c4", sub_commitments={"side:b": "b4"}),
+        ]
+    )
+    meta = t.current.meta
+    assert meta.sub_commitments == {1: first, 2: {"referee": "r2"}, 4: {"side:b": "b4"}}
+    assert meta.dice_epoch == 4 and meta.commitments[4] == "c4"
+    old = Timeline(COUNTER)
+    old.extend_decoded([_created()])  # created before sub-seeds: none
+    assert old.current.meta.sub_commitments == {}

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
-from domain.dice import Dice
+from domain.actors import side_audience
+from domain.dice import Dice, dice_for
 from domain.errors import RuleViolation, UnknownEntity
 from domain.rulesets.quickstart.combat import attack, choose_casualty, fire_engine, press, retreat
 from domain.rulesets.quickstart.commands import (
@@ -280,7 +281,10 @@ def _use_skill(run: Run, cmd: UseSkill, dice: Dice) -> None:
         if effect == "arcana" and q.kind != "caster":
             raise RuleViolation("arcana extends a magical attack: a caster squad", rule=R_HEROES)
         squad = q.id
-    die = dice.roll(20, f"{cmd.skill} check of {h.id}")
+    # A hiding check is its side's secret (access.audience): its die comes from that
+    # side's sub-seed, which another side revealing the dice never learns.
+    own = dice_for(dice, side_audience(h.side)) if effect == "hide" else dice
+    die = own.roll(20, f"{cmd.skill} check of {h.id}")
     mod = h.skills.get(cmd.skill, 0)
     ok = die.value + mod >= o.skill_dc
     run.emit(

@@ -7,7 +7,8 @@ resolved in the opportunity phase). Turning is in `turning`, charges in `charge`
 
 from __future__ import annotations
 
-from domain.dice import Dice
+from domain.actors import side_audience
+from domain.dice import Dice, dice_for
 from domain.rulesets.skirmish.army import formation_dims
 from domain.rulesets.skirmish.commands import (
     ChangeStrategy,
@@ -181,19 +182,22 @@ def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
         for x in engaged(state, a)
         if not state.armies[x].routed and c.tactic in o.opposed_tactics
     ]
+    # The order is its side's secret (access.audience: TacticIssued): its dice come from
+    # that side's sub-seed, which another side revealing the dice never learns.
+    secret = dice_for(dice, side_audience(a.side))
     if opponents:
         # "Opposed Morale Checks": the issuer against every enemy army in melee with it
-        result, opposed = opposed_check(dice, a, opponents, f"tactic {c.tactic}")
+        result, opposed = opposed_check(secret, a, opponents, f"tactic {c.tactic}")
     else:
         result = check(
-            dice,
+            secret,
             f"Morale check of {a.id}: tactic {c.tactic}",
             [Term(label="morale", value=a.morale, rule=R_MORALE_DCS)],
             spec.dc,
             R_TACTICS,
         )
         opposed = ()
-    notice = dice.roll(20, f"Profession (soldier) of {issuer.id}'s commander: notice DC")
+    notice = secret.roll(20, f"Profession (soldier) of {issuer.id}'s commander: notice DC")
     notice_dc = notice.value + issuer.spec.commander.profession_soldier
     events: list[Event] = [
         TacticIssued(
@@ -214,7 +218,7 @@ def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
         if other.side == a.side or other.commander_lost or not other.fighting:
             continue
         seen = check(
-            dice,
+            dice_for(dice, side_audience(other.side)),  # TacticNoticed: that side's alone
             f"Profession (soldier) of {other.id}'s commander: notice {a.id}",
             [
                 Term(

@@ -138,11 +138,20 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
     pool = w.pool or ("STA" if spell else "HEA")
     missed_hidden: list[str] = []
     records: list[AttackRecord] = []
+    area_roll, area_total, area_base = roll, dice_total, base
+    own_roll = False  # whether the next target seen gets a roll of its own (A57 option)
     for t in targets:
-        if st.options.area_roll_per_target and t is not targets[0]:
+        unseen = t.id in hidden
+        if unseen or not own_roll:
+            # A57 option, ruling (RULINGS.md): a creature the attacker cannot see is
+            # compared with the area's roll, as without the option. A roll of its own
+            # would be a die no side could check until the battle ends, and the indexes
+            # of the rolls after it would tell the attacker's side it was there.
+            roll, dice_total, base = area_roll, area_total, area_base
+            own_roll = own_roll or (st.options.area_roll_per_target and not unseen)
+        else:
             roll, dice_total = roll_weapon(dice, w, a.id, False)  # A57 option: a roll each
             base = dice_total + sum(b.value for b in abilities) + w.bonus
-        unseen = t.id in hidden
         mods = attack_modifiers(run.state, a, t, w.kind)
         if unseen and shape == "line":
             mods.append(
@@ -183,7 +192,8 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
         records.append(record)
     for sid in structures:
         s = run.state.structures[sid]
-        structure_damage(run, sid, pool, base - (s.FOC if spell else s.DEF))
+        # the area's roll: a structure is no target of a roll of its own (A57 option)
+        structure_damage(run, sid, pool, area_base - (s.FOC if spell else s.DEF))
     # Always emitted, so that its presence tells the attacker's side nothing (§2).
     run.emit(
         UnseenAttackResolved(

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import get_args
 
-from domain.dice import Dice
+from domain.actors import REFEREE
+from domain.dice import Dice, dice_for
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import (
     CallCheck,
@@ -48,6 +49,9 @@ def call_check(run: Run, cmd: CallCheck, dice: Dice) -> None:
     if c.dead:
         raise RuleViolation(f"{c.id} is dead", rule=R_REFEREE)
     dc = cmd.dc if cmd.dc is not None else run.state.dc
+    # A secret check is the referee's alone: its die comes from the referee's sub-seed,
+    # which a side revealing the dice never learns (domain.dice, "Hidden dice").
+    dice = dice_for(dice, REFEREE) if cmd.secret else dice
     die = dice.roll(run.state.options.check_die, f"{c.id}'s {cmd.stat} check")
     bonus = getattr(c.stats, cmd.stat)
     run.emit(
