@@ -109,6 +109,7 @@ def test_open_streams_per_address_are_capped_whatever_the_keys(tmp_path: Path) -
                 assert opened[-1].status_code == 200
         fifth = _open(client, battles[0], "north")  # a key of its own, the address's fifth
         opened.append(fifth)
+        assert fifth.status_code == 429  # before reading: a stream admitted never ends
         fifth.read()
         body = _assert_429(fifth)
         assert body["type"] == "urn:battle-service:problem:too-many-streams"
