@@ -54,7 +54,7 @@ from service.battle_cache import DEFAULT_CACHE_MB, KEEP_VERSIONS, ByteLRU, timel
 from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
 from service.founding import create_battle, fork_battle
 from service.json_body import UNREADABLE, invalid_body, read_json
-from service.log_integrity import check_links, decode_created, fold_checked
+from service.log_integrity import check_links, decode_created, fold_checked, head_behind
 from service.receipt_checks import check_receipts
 from service.record_macs import RecordMacs
 from service.schemas import (
@@ -292,6 +292,14 @@ class BattleService:
                     self._cache.pop(battle_id)
                 raise
 
+    def _forget_damaged(self, battle_id: str, loaded: _Loaded, head: int) -> LogDamaged:
+        """The store's head is behind the cached battle: drop it (the next request loads
+        what the store holds) and say which versions are gone, rather than decide again
+        on a version the store will never be at."""
+        if self._cache.get(battle_id) is loaded:
+            self._cache.pop(battle_id)
+        return head_behind(battle_id, loaded.timeline.version, head)
+
     async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
         seed = loaded.seeds.get(commit)
         if seed is None:
@@ -434,7 +442,9 @@ class BattleService:
                     )
                 try:
                     stored = await self.store.append(battle_id, battle.version, pending, record)
-                except VersionConflict:
+                except VersionConflict as conflict:
+                    if conflict.current < battle.version:  # the log lost what was folded
+                        raise self._forget_damaged(battle_id, loaded, conflict.current) from None
                     await self._catch_up(loaded, battle_id)
                     if req.expected_version is not None:
                         raise VersionConflict(
