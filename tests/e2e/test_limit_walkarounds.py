@@ -5,11 +5,13 @@ it, and one address cannot take every connection with streams over many keys."""
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
+from websockets.sync.client import connect
 
 from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ServerProcess
@@ -64,6 +66,11 @@ def test_a_named_proxys_forwarded_address_is_the_client(tmp_path: Path) -> None:
         # The rightmost address no named proxy holds is counted: the client's lie is not.
         _assert_429(_guess(proxy, b, f"{_spoofed()}, 203.0.113.7"), 3)
         _assert_429(_guess(proxy, b, "203.0.113.7, 10.1.9.9"), 3)
+        # A WebSocket through the proxy is counted by the same forwarded address.
+        url = server.base_url.replace("http://", "ws://") + f"/battles/{b.id}/events/ws"
+        headers = {"Authorization": "Bearer bk_wrong", "X-Forwarded-For": "203.0.113.7"}
+        with connect(url, additional_headers=headers, source_address=("127.0.0.1", 0)) as ws:
+            assert json.loads(ws.recv(timeout=10))["status"] == 429
         # Another client behind the same proxy has a count of its own...
         assert _guess(proxy, b, "203.0.113.8").status_code == 401
         # ...and a client that is not a named proxy cannot borrow it.
