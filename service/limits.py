@@ -1,5 +1,7 @@
 """Rate limits: requests per client address and per access key, failed authentications
-per address, anonymous creations per address, forecasts per key, and open streams per key.
+per address, anonymous creations per address, forecasts per key, and open streams per key,
+per address and per worker (`StreamSlots`). The client address is the connection's, or
+the one a named proxy forwarded (service.proxies).
 
 The limits are Litestar's `RateLimitConfig`s (with a name and a way of counting), run
 together by one middleware, `RateLimits`, that keeps a fixed-window counter in the app's

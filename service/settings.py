@@ -34,7 +34,9 @@ BATTLE_REDIS_URL is set, so that every worker shares them):
 BATTLE_LIMIT_PER_ADDRESS        requests per minute from one client address (default 3000)
 BATTLE_LIMIT_PER_KEY            requests per minute with one access key (default 1200)
 BATTLE_LIMIT_AUTH_FAILURES      failed authentications per minute from one address; once
-                                reached, that address is refused until the minute ends (60)
+                                reached, that address's further guesses (keys that open
+                                nothing) are refused until the minute ends; valid keys are
+                                not (default 60)
 BATTLE_LIMIT_BATTLES_PER_ADDRESS       battles created without a key, per hour per address (300)
 BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS  integrations registered per hour per address (20)
 BATTLE_LIMIT_STREAMS_PER_KEY    streams (SSE and WebSocket) one key holds open (default 16)
