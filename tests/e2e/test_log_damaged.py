@@ -189,6 +189,14 @@ def test_a_forged_append_met_by_a_catch_up_is_log_damaged(server: Server) -> Non
     http.close()
 
 
+def _truncate(database: str, battle_id: str, cut: int) -> None:
+    """Delete the battle's events after `cut`, past the guard, which is put back."""
+    with psycopg.connect(database) as conn:
+        conn.execute("ALTER TABLE events DISABLE TRIGGER events_refuse_update_delete")
+        conn.execute("DELETE FROM events WHERE battle_id = %s AND version > %s", (battle_id, cut))
+        conn.execute("ALTER TABLE events ENABLE ALWAYS TRIGGER events_refuse_update_delete")
+
+
 @pytest.mark.postgres
 def test_a_log_truncated_behind_a_worker_on_postgres_is_log_damaged_not_busy() -> None:
     # The worker has the battle folded up to its head; the tail is then deleted in the
@@ -203,12 +211,7 @@ def test_a_log_truncated_behind_a_worker_on_postgres_is_log_damaged_not_busy() -
             play(battle, stop_after=8)
             head = battle.view()["version"]
             cut = head - 3
-            with psycopg.connect(database) as conn:  # past the guard, which is put back
-                conn.execute("ALTER TABLE events DISABLE TRIGGER events_refuse_update_delete")
-                conn.execute(
-                    "DELETE FROM events WHERE battle_id = %s AND version > %s", (battle.id, cut)
-                )
-                conn.execute("ALTER TABLE events ENABLE ALWAYS TRIGGER events_refuse_update_delete")
+            _truncate(database, battle.id, cut)
             r = battle.command("referee", {"type": "RecordRuling", "ruling": "x", "reason": "y"})
             assert r.status_code == 500, r.text
             problem = r.json()
@@ -219,6 +222,15 @@ def test_a_log_truncated_behind_a_worker_on_postgres_is_log_damaged_not_busy() -
             assert f"{cut + 1}..{head} were removed" in problem["reason"]
             # Dropped from the cache: the next request loads what the store holds.
             assert battle.view()["version"] == cut
+            # A read meets it too (a cached battle is caught up with the store first).
+            play(battle, stop_after=3)
+            head = battle.view()["version"]
+            _truncate(database, battle.id, head - 2)
+            r = http.get(f"/battles/{battle.id}", headers=battle.auth("observer"))
+            assert r.status_code == 500, r.text
+            assert r.json()["type"] == DAMAGED and r.json()["version"] == head - 1
+            assert f"{head - 1}..{head} were removed" in r.json()["reason"]
+            assert battle.view()["version"] == head - 2
             http.close()
         finally:
             server.stop()
