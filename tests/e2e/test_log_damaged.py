@@ -189,6 +189,22 @@ def test_a_forged_append_met_by_a_catch_up_is_log_damaged(server: Server) -> Non
     http.close()
 
 
+def test_the_last_event_read_rewritten_behind_a_worker_is_log_damaged(server: Server) -> None:
+    # The chain of the stored log holds (re-hashed), but its last event is not the one
+    # the worker folded: a catch-up that only read what came after served the old state.
+    http, battle = _played(server)
+    head = battle.view()["version"]  # cached by the server
+    data = _data(server.db, battle.id, head)
+    data["_forged"] = True
+    _edit(server.db, battle.id, head, canonical(data), rehash=True)
+    r = http.get(f"/battles/{battle.id}", headers=battle.auth("referee"))
+    assert r.status_code == 500, r.text
+    problem = r.json()
+    assert problem["type"] == DAMAGED and problem["version"] == head
+    assert "hash changed" in problem["reason"]
+    http.close()
+
+
 def _truncate(database: str, battle_id: str, cut: int) -> None:
     """Delete the battle's events after `cut`, past the guard, which is put back."""
     with psycopg.connect(database) as conn:
