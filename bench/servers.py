@@ -18,7 +18,13 @@ __all__ = ["NO_RATE_LIMITS", "ROOT", "cpu_seconds", "serve"]
 # (service.limits) would refuse it, so they are off here (the command path is measured).
 NO_RATE_LIMITS = {
     f"BATTLE_LIMIT_{name}": "0"
-    for name in ("PER_ADDRESS", "PER_KEY", "BATTLES_PER_ADDRESS", "STREAMS_PER_KEY")
+    for name in (
+        "PER_ADDRESS",
+        "PER_KEY",
+        "BATTLES_PER_ADDRESS",
+        "STREAMS_PER_KEY",
+        "STREAMS_PER_ADDRESS",
+    )
 }
 
 ROOT = Path(__file__).resolve().parents[1]

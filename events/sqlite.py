@@ -2,8 +2,11 @@
 
 One process owns the file. Appends are committed on the event loop, all the appends
 of one loop iteration in one transaction (group commit); a conflict in one refuses it
-before it writes, so the others go on. In WAL mode with synchronous=NORMAL such a
-commit does not fsync. Checkpoints, which do, run on a background thread.
+before it writes, so the others go on. In WAL mode with synchronous=NORMAL (the
+default) such a commit does not fsync: an acknowledged event survives the process
+dying, not the machine losing power. With `sync="full"` (BATTLE_SQLITE_SYNC=full) each
+commit batch fsyncs the WAL before the appends are acknowledged (`bench.sqlite_sync`
+measures the cost). Checkpoints, which fsync either way, run on a background thread.
 Reads run on a small pool of threads, each with its own connection. Triggers refuse
 UPDATE, DELETE and REPLACE on the events table and the records that grant power; they
 are installed and checked at start-up by `events.sqlite_guards`.
@@ -40,7 +43,7 @@ from events.firsts_sql import firsts_query
 from events.sqlite_guards import check_guards
 from events.sqlite_webhooks import WEBHOOK_SCHEMA, SQLiteWebhooks
 
-__all__ = ["SQLiteEventStore"]
+__all__ = ["SQLITE_SYNC_MODES", "SQLiteEventStore"]
 
 T = TypeVar("T")
 Job = Callable[[sqlite3.Cursor], Any]  # a write, run on the writer's cursor in a batch
@@ -154,10 +157,14 @@ def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
     )
 
 
-def _connect(path: str) -> sqlite3.Connection:
+# BATTLE_SQLITE_SYNC: the PRAGMA synchronous each names (NORMAL reads back 1, FULL 2).
+SQLITE_SYNC_MODES = {"normal": "NORMAL", "full": "FULL"}
+
+
+def _connect(path: str, sync: str = "normal") -> sqlite3.Connection:
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.execute("PRAGMA journal_mode=WAL")
-    conn.execute("PRAGMA synchronous=NORMAL")
+    conn.execute(f"PRAGMA synchronous={SQLITE_SYNC_MODES[sync]}")
     conn.execute("PRAGMA busy_timeout=5000")
     return conn
 
@@ -285,12 +292,15 @@ class _Writer:
 
     A commit in WAL mode with synchronous=NORMAL does not fsync, so a batch costs tens
     of microseconds: less than handing it to a thread and back. Only checkpoints fsync;
-    they run on `_Checkpointer`'s thread, never on the loop. While `hold` is set (the
-    checkpointer is starting the WAL over) batches wait; `resume` lets them go.
+    they run on `_Checkpointer`'s thread, never on the loop. With synchronous=FULL
+    (`sync="full"`) the commit fsyncs the WAL too, on the loop: the appends of the
+    iterations meanwhile wait and then commit together, one fsync for all of them.
+    While `hold` is set (the checkpointer is starting the WAL over) batches wait;
+    `resume` lets them go.
     """
 
-    def __init__(self, path: str) -> None:
-        self.conn = _connect(path)
+    def __init__(self, path: str, sync: str = "normal") -> None:
+        self.conn = _connect(path, sync)
         try:
             self.conn.executescript(SCHEMA)
             self.conn.executescript(WEBHOOK_SCHEMA)
@@ -504,9 +514,16 @@ class SQLiteEventStore(SQLiteWebhooks):
     """The EventStore on one SQLite file. `path=":memory:"` is not supported (threads)."""
 
     def __init__(
-        self, path: str | Path, readers: int = 2, checkpoints: dict[str, Any] | None = None
+        self,
+        path: str | Path,
+        readers: int = 2,
+        checkpoints: dict[str, Any] | None = None,
+        sync: str = "normal",
     ) -> None:
+        if sync not in SQLITE_SYNC_MODES:
+            raise ValueError(f"sync must be one of {sorted(SQLITE_SYNC_MODES)}, not {sync!r}")
         self.path = str(path)
+        self.sync = sync
         self._readers = readers
         self._checkpoints = checkpoints or {}  # _Checkpointer's `every`, `restart_frames`
         self._writer: _Writer | None = None
@@ -519,7 +536,7 @@ class SQLiteEventStore(SQLiteWebhooks):
     async def open(self) -> None:
         Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         try:
-            self._writer = _Writer(self.path)
+            self._writer = _Writer(self.path, self.sync)
         except sqlite3.Error as e:
             raise StoreUnavailable(f"cannot open {self.path}: {e}") from e
         self._checkpointer = _Checkpointer(

@@ -40,11 +40,13 @@ from service.limits import (
     counters_of,
     limit_middleware,
     limit_store,
+    stream_room,
 )
 from service.narrative_routes import NARRATIVE_ROUTES
 from service.openapi_contract import install_contract
 from service.origin import ORIGIN_ROUTES
 from service.problems import exception_handlers
+from service.proxies import ForwardedFor, TrustedProxies
 from service.read_openapi import ReadsSchemaPlugin
 from service.receipt_routes import RECEIPT_ROUTES
 from service.routes import ROUTES, SERVICE_VERSION
@@ -69,7 +71,7 @@ def make_store(settings: Settings) -> EventStore:
         return PostgresEventStore(
             settings.database, pool_size=settings.db_pool_size, role=settings.db_role
         )
-    return SQLiteEventStore(settings.sqlite_path)
+    return SQLiteEventStore(settings.sqlite_path, sync=settings.sqlite_sync)
 
 
 def service_keys(settings: Settings, store: EventStore) -> ServiceKeys:
@@ -131,6 +133,11 @@ _DOCUMENTED_FIELDS: dict[type, dict[str, Any]] = {
 _gc_tuned = False
 
 
+def _forwarded_for(settings: Settings) -> list[ForwardedFor]:
+    proxies = TrustedProxies(settings.trusted_proxies)
+    return [ForwardedFor(proxies)] if proxies else []
+
+
 def tune_gc() -> None:
     """Once per process, when the first app has started: the objects alive then (modules,
     the app, its routes: some 60,000) move to the collector's permanent generation, and a
@@ -187,7 +194,12 @@ def create_app(
             verify_cache_seconds=settings.verify_cache_seconds,
         )
         app.state.store_kind = kind
-        app.state.stream_slots = StreamSlots(counters_of(app), settings.limit_streams_per_key)
+        app.state.stream_slots = StreamSlots(
+            counters_of(app),
+            settings.limit_streams_per_key,
+            per_address=settings.limit_streams_per_address,
+            per_worker=stream_room(settings.max_connections),
+        )
         app.state.auth_failures = AuthFailures(counters_of(app), settings.limit_auth_failures)
         # Its processes start with the first forecast (service.forecast.pool).
         forecast_pool = app.state.forecast_pool = ForecastPool(settings.forecast_workers)
@@ -236,7 +248,8 @@ def create_app(
         state=State({"store_kind": kind, "cors": cors}),
         cors_config=cors,
         exception_handlers=exception_handlers,
-        middleware=limit_middleware(settings),
+        # The client address first (service.proxies): the limits count by it.
+        middleware=[*_forwarded_for(settings), *limit_middleware(settings)],
         stores={STORE_NAME: limit_store(settings)},
         request_class=JSONBodyRequest,  # unreadable JSON bodies: 400, not 500
         request_max_body_size=SMALL_BODY_MAX,  # larger per route: service.json_body

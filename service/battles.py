@@ -57,7 +57,7 @@ from service.battle_cache import DEFAULT_CACHE_MB, KEEP_VERSIONS, ByteLRU, timel
 from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
 from service.founding import create_battle, fork_battle
 from service.json_body import UNREADABLE, invalid_body, read_json
-from service.log_integrity import check_links, decode_created, fold_checked
+from service.log_integrity import check_links, decode_created, fold_checked, head_behind
 from service.receipt_checks import check_receipts
 from service.record_macs import RecordMacs
 from service.schemas import (
@@ -282,7 +282,14 @@ class BattleService:
             timeline.trim(KEEP_VERSIONS)
 
     async def _catch_up(self, loaded: _Loaded, battle_id: str) -> None:
-        rows = await self.store.read(battle_id, after=loaded.timeline.version)
+        known, known_hash = loaded.timeline.version, loaded.head_hash
+        # One row more than is new: the last one folded. Versions only grow, so if it is
+        # gone, or another, the log lost (or replaced) what this worker read.
+        rows = await self.store.read(battle_id, after=known - 1)
+        if not rows or rows[0].version != known or rows[0].hash != known_hash:
+            raise self._forget_damaged(
+                battle_id, loaded, await self._lost(battle_id, known, rows[:1])
+            )
         # Reads are not serialised by the battle's lock: another catch-up or a command may
         # have folded some of these rows while this read was awaited. Fold only the rest.
         done = loaded.timeline.version
@@ -299,6 +306,27 @@ class BattleService:
                 if self._cache.get(battle_id) is loaded:
                     self._cache.pop(battle_id)
                 raise
+
+    def _forget_damaged(self, battle_id: str, loaded: _Loaded, damage: LogDamaged) -> LogDamaged:
+        """The store no longer holds what the cached battle was folded from: drop it (the
+        next request loads what the store holds) and say what is gone, rather than serve
+        it, or decide again on a version the store will never be at."""
+        if self._cache.get(battle_id) is loaded:
+            self._cache.pop(battle_id)
+        return damage
+
+    async def _lost(self, battle_id: str, known: int, found: list[StoredEvent]) -> LogDamaged:
+        """The damage when the store's event at `known` (the last one folded) is `found`
+        (empty: not there) and is not the one that was folded."""
+        if found and found[0].version == known:
+            return LogDamaged(
+                battle_id, known, "the event is not the one this worker read (its hash changed)"
+            )
+        head = await self.store.head(battle_id)
+        current = head.version if head is not None else 0
+        if current < known:
+            return head_behind(battle_id, known, current)
+        return LogDamaged(battle_id, known, "the event this worker read is gone")
 
     async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
         seed = loaded.seeds.get(commit)
@@ -491,7 +519,10 @@ class BattleService:
                     )
                 try:
                     stored = await self.store.append(battle_id, battle.version, pending, record)
-                except VersionConflict:
+                except VersionConflict as conflict:
+                    if conflict.current < battle.version:  # the log lost what was folded
+                        damage = head_behind(battle_id, battle.version, conflict.current)
+                        raise self._forget_damaged(battle_id, loaded, damage) from None
                     await self._catch_up(loaded, battle_id)
                     if req.expected_version is not None:
                         raise VersionConflict(

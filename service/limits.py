@@ -1,5 +1,7 @@
 """Rate limits: requests per client address and per access key, failed authentications
-per address, anonymous creations per address, forecasts per key, and open streams per key.
+per address, anonymous creations per address, forecasts per key, and open streams per key,
+per address and per worker (`StreamSlots`). The client address is the connection's, or
+the one a named proxy forwarded (service.proxies).
 
 The limits are Litestar's `RateLimitConfig`s (with a name and a way of counting), run
 together by one middleware, `RateLimits`, that keeps a fixed-window counter in the app's
@@ -16,8 +18,10 @@ service.problems); an admitted request carries the `RateLimit-*` headers of its 
 
 Failed authentications are counted after the fact: the guard watches the status of each
 answer to a request that carried a key, and a 401 adds one to its address's counter;
-once the counter reaches the limit, every request from that address is refused until
-the window ends (a valid key sent from another address is not affected).
+once the counter reaches the limit, further *guesses* from that address are refused
+until the window ends: a request whose key is not valid is answered 429, not looked at
+further. A request with a valid key (or none) still goes through: a VTT server that
+proxies a whole table from one address is not locked out by one player's typo.
 """
 
 from __future__ import annotations
@@ -37,6 +41,8 @@ from litestar.stores.memory import MemoryStore
 from litestar.stores.redis import RedisStore
 from redis.exceptions import RedisError
 
+from service.errors import Unauthenticated
+
 if TYPE_CHECKING:
     from collections.abc import Callable
 
@@ -52,12 +58,15 @@ __all__ = [
     "Counters",
     "LimitConfig",
     "RateLimits",
+    "StreamSlot",
     "StreamSlots",
     "TooManyStreams",
+    "client_address",
     "counters_of",
     "key_identity",
     "limit_middleware",
     "limit_store",
+    "stream_room",
 ]
 
 STORE_NAME = "rate_limit"
@@ -240,7 +249,7 @@ class RateLimits(ASGIMiddleware):
                 count += 1  # this request, were it to fail too
                 if _has_key(request):
                     send = _counting_failures(send, counters, key, window)
-            if count > limit:
+            if count > limit and (policy.counts_requests or await _guess(app, request)):
                 headers = refusal_headers(limit, 0, reset)
                 headers["RateLimit-Policy"] = f"{limit}; w={window}"
                 raise TooManyRequestsException(
@@ -253,6 +262,22 @@ class RateLimits(ASGIMiddleware):
         if shown is not None:
             send = _with_headers(send, *shown)
         await next_app(scope, receive, send)
+
+
+async def _guess(app: Litestar, request: Request[Any, Any, Any]) -> bool:
+    """Whether a request from an address past its failed-authentication limit is a guess:
+    it sends a key, and that key opens nothing. The key ring looks it up as the request
+    would (cached once known), so a valid key costs no more than it does anyway."""
+    sent = _key_sent(request)
+    service = app.state.get("service")
+    if sent is None or service is None:
+        return sent is not None
+    authorization = sent if request.headers.get("authorization") else f"Bearer {sent}"
+    try:
+        await service.keys.principal(authorization)
+    except Unauthenticated:
+        return True
+    return False
 
 
 def _unlimited(scope: Scope) -> bool:
@@ -361,33 +386,86 @@ def _anonymous_creation(*operations: str) -> Any:
 
 
 class TooManyStreams(Exception):
-    """A key holds as many open streams as it may."""
+    """A key, or an address, holds as many open streams as it may (429); or this worker
+    holds as many as it keeps room for (503, `streams-full`: retry, or another worker)."""
 
-    def __init__(self, limit: int) -> None:
-        super().__init__(f"this key already holds {limit} open streams; close one first")
+    def __init__(self, limit: int, holder: str = "key") -> None:
+        if holder == "worker":
+            text = f"this server holds {limit} open streams, all it has room for; retry soon"
+        else:
+            text = f"this {holder} already holds {limit} open streams; close one first"
+        super().__init__(text)
         self.limit = limit
+        self.holder = holder
+        self.status = 503 if holder == "worker" else 429
+        self.code = "streams-full" if holder == "worker" else "too-many-streams"
+
+
+def stream_room(max_connections: int) -> int:
+    """The streams one worker may hold: BATTLE_MAX_CONNECTIONS less a reserve of a tenth
+    (at least one), so that while the streams hold all they may, /health and ordinary
+    requests still find a connection (uvicorn answers 503 past the maximum)."""
+    return max(max_connections - max(max_connections // 10, 1), 0)
+
+
+@dataclass
+class StreamSlot:
+    """What one open stream holds, to give back when it ends."""
+
+    names: list[str]  # the gauges it added one to (its key's, its address's)
+    worker: bool  # whether it counts in this worker's streams
 
 
 class StreamSlots:
-    """How many streams each key holds open, across workers when Redis is configured."""
+    """How many streams each key and each client address hold open (across workers when
+    Redis is configured), and how many this worker holds.
 
-    def __init__(self, counters: Counters, limit: int) -> None:
+    Keys are free (anyone may create battles, each with a key per side), so a cap per key
+    alone let one address take every connection of the worker; the cap per address and
+    the worker's reserve (`stream_room`) keep the service answering the others."""
+
+    def __init__(
+        self, counters: Counters, limit: int, *, per_address: int = 0, per_worker: int = 0
+    ) -> None:
         self._counters = counters
         self.limit = limit
+        self.per_address = per_address
+        self.per_worker = per_worker
+        self.open = 0  # streams this worker holds
 
-    async def take(self, authorization: str | None) -> str | None:
-        """Take a slot for this key (None: no limit); `TooManyStreams` when none is left."""
-        if self.limit <= 0 or not authorization:
-            return None
-        name = "streams:" + key_identity(authorization.removeprefix("Bearer ").strip())
-        if await self._counters.adjust(name, 1, _STREAM_SLOT_TTL) > self.limit:
+    async def take(self, authorization: str | None, address: str = "unknown") -> StreamSlot:
+        """Take a slot for this key from this address; `TooManyStreams` when none is left."""
+        if self.per_worker > 0 and self.open >= self.per_worker:
+            raise TooManyStreams(self.per_worker, "worker")
+        slot = StreamSlot(names=[], worker=self.per_worker > 0)
+        if slot.worker:
+            self.open += 1
+        try:
+            if self.limit > 0 and authorization:
+                key = "streams:" + key_identity(authorization.removeprefix("Bearer ").strip())
+                await self._hold(slot, key, self.limit, "key")
+            if self.per_address > 0:
+                await self._hold(slot, f"streams-address:{address}", self.per_address, "address")
+        except TooManyStreams:
+            await self.give_back(slot)
+            raise
+        return slot
+
+    async def _hold(self, slot: StreamSlot, name: str, limit: int, holder: str) -> None:
+        if await self._counters.adjust(name, 1, _STREAM_SLOT_TTL) > limit:
             await self._counters.adjust(name, -1, _STREAM_SLOT_TTL)
-            raise TooManyStreams(self.limit)
-        return name
+            raise TooManyStreams(limit, holder)
+        slot.names.append(name)
 
-    async def give_back(self, slot: str | None) -> None:
-        if slot is not None:
-            await self._counters.adjust(slot, -1, _STREAM_SLOT_TTL)
+    async def give_back(self, slot: StreamSlot | None) -> None:
+        if slot is None:
+            return
+        if slot.worker:
+            slot.worker = False  # once only
+            self.open -= 1
+        names, slot.names = slot.names, []
+        for name in names:
+            await self._counters.adjust(name, -1, _STREAM_SLOT_TTL)
 
 
 class AuthFailures:

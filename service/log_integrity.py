@@ -6,7 +6,8 @@ load, or a catch-up with what other workers appended) is checked before it is fo
 its version follows the previous one, its `prev_hash` is the previous event's hash, and
 its own hash is recomputed from its content. An event that does not decode, or whose
 fold fails, is damage too. Any of these raises `LogDamaged`, naming the battle and the
-first version that fails; the problem mapping answers it as `log-damaged`.
+first version that fails; the problem mapping answers it as `log-damaged`. So is a store
+head behind what a worker has folded (`head_behind`): the log lost its tail.
 
 The recomputed hash is most of the cost of a cold load (see README, Benchmarks); a
 catch-up checks a few events at a time.
@@ -25,7 +26,7 @@ from events.errors import LogDamaged
 from events.readahead import read_rows_ahead
 from events.store import EventStore
 
-__all__ = ["check_links", "decode_created", "fold_checked", "fold_stored_log"]
+__all__ = ["check_links", "decode_created", "fold_checked", "fold_stored_log", "head_behind"]
 
 
 def check_links(
@@ -41,6 +42,18 @@ def check_links(
     for row in rows:
         if row.battle_id != battle_id:  # the chain hashes the battle id: this cannot pass
             raise LogDamaged(battle_id, row.version, f"event belongs to {row.battle_id}")
+
+
+def head_behind(battle_id: str, folded: int, head: int) -> LogDamaged:
+    """The damage of a log whose head is `head` while `folded` versions of it were read
+    before: versions only grow, so the events after `head` were removed behind the
+    service's back (a truncation, a restore of an older backup)."""
+    return LogDamaged(
+        battle_id,
+        head + 1,
+        f"the log ends at version {head}, but versions up to {folded} were read from it "
+        f"before: {head + 1}..{folded} were removed",
+    )
 
 
 def decode_created(battle_id: str, first: StoredEvent) -> BattleCreated:

@@ -175,9 +175,9 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
 def _too_many_streams(request: Request[Any, Any, Any], exc: TooManyStreams) -> Response[Any]:
     return _problem(
         request,
-        429,
-        "too-many-streams",
-        "Too many requests",
+        exc.status,
+        exc.code,
+        "Too many requests" if exc.status == 429 else "Busy: retry",
         str(exc),
         {"limit": exc.limit},
         headers={"Retry-After": "5"},

@@ -119,4 +119,7 @@ def run(host: str, port: int, workers: int) -> None:
         access_log=False,
         timeout_graceful_shutdown=math.ceil(settings.shutdown_timeout),
         limit_concurrency=settings.max_connections,
+        # The client address behind a proxy is service.proxies' (BATTLE_TRUSTED_PROXIES):
+        # uvicorn's own would believe any X-Forwarded-For from 127.0.0.1.
+        proxy_headers=False,
     )

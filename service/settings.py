@@ -19,6 +19,12 @@ BATTLE_SHUTDOWN_TIMEOUT  seconds requests may take to finish after SIGTERM (defa
 BATTLE_MAX_CONNECTIONS   open connections per worker; more are answered 503 (default 1000)
 BATTLE_FANOUT_POLL_SECONDS  how often the live fan-out reads the store when no one rings
                      (default 1; the tests set it long so that only a ring can deliver)
+BATTLE_TRUSTED_PROXIES  the proxies whose X-Forwarded-For is believed: IP addresses or
+                     CIDR networks, comma-separated (default none: the header is ignored;
+                     the client address is the rightmost not in the list, service.proxies)
+BATTLE_SQLITE_SYNC   normal (default) or full: how the SQLite store commits (full: an
+                     fsync per commit batch, so an acknowledged event survives a power
+                     failure; normal: it survives a crash of the process, not of the host)
 BATTLE_CORS_ORIGINS  origins whose pages may call the API and open its WebSockets,
                      comma-separated (`https://vtt.example`; `*` in a part is a wildcard;
                      default `*`: any, since keys are Bearer tokens, never cookies)
@@ -28,10 +34,16 @@ BATTLE_REDIS_URL is set, so that every worker shares them):
 BATTLE_LIMIT_PER_ADDRESS        requests per minute from one client address (default 3000)
 BATTLE_LIMIT_PER_KEY            requests per minute with one access key (default 1200)
 BATTLE_LIMIT_AUTH_FAILURES      failed authentications per minute from one address; once
-                                reached, that address is refused until the minute ends (60)
+                                reached, that address's further guesses (keys that open
+                                nothing) are refused until the minute ends; valid keys are
+                                not (default 60)
 BATTLE_LIMIT_BATTLES_PER_ADDRESS       battles created without a key, per hour per address (300)
 BATTLE_LIMIT_INTEGRATIONS_PER_ADDRESS  integrations registered per hour per address (20)
 BATTLE_LIMIT_STREAMS_PER_KEY    streams (SSE and WebSocket) one key holds open (default 16)
+BATTLE_LIMIT_STREAMS_PER_ADDRESS  streams one client address holds open, whatever its keys
+                                (default 64); besides, the streams of a worker never take
+                                more than 90% of BATTLE_MAX_CONNECTIONS (the rest answers
+                                /health and ordinary requests)
 BATTLE_LIMIT_FORECASTS_PER_KEY  forecasts (POST /battles/{id}/forecast) per minute with one
                                 key (default 30): each may keep a core busy for seconds
 BATTLE_VERIFY_CACHE_SECONDS     how long /verify reuses its dice audit while the battle's head
@@ -63,6 +75,9 @@ from typing import Any
 
 import msgspec
 
+from events.sqlite import SQLITE_SYNC_MODES
+from service.proxies import parse_proxies
+
 __all__ = ["Settings"]
 
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
@@ -73,6 +88,7 @@ _LIMIT_DEFAULTS = {
     "limit_battles_per_address": 300,
     "limit_integrations_per_address": 20,
     "limit_streams_per_key": 16,
+    "limit_streams_per_address": 64,
     "limit_forecasts_per_key": 30,
     "verify_cache_seconds": 60,
 }
@@ -106,6 +122,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     limit_battles_per_address: int = 300
     limit_integrations_per_address: int = 20
     limit_streams_per_key: int = 16
+    limit_streams_per_address: int = 64
     limit_forecasts_per_key: int = 30
     forecast_workers: int = 2
     forecast_max_seconds: float = 10.0
@@ -113,6 +130,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cache_mb: float = 256
     snapshot_every: int = 128
     cors_origins: tuple[str, ...] = ("*",)
+    trusted_proxies: tuple[str, ...] = ()
+    sqlite_sync: str = "normal"
     webhooks: bool = True
     webhook_timeout: float = 10.0
     webhook_retry_base: float = 5.0
@@ -175,6 +194,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             forecast_workers=int(_positive(env, "BATTLE_FORECAST_WORKERS", 2, integer=True)),
             forecast_max_seconds=_positive(env, "BATTLE_FORECAST_MAX_SECONDS", 10.0),
             cors_origins=_origins(env.get("BATTLE_CORS_ORIGINS", "*")),
+            trusted_proxies=parse_proxies(env.get("BATTLE_TRUSTED_PROXIES", "")),
+            sqlite_sync=_sqlite_sync(env.get("BATTLE_SQLITE_SYNC", "")),
             **_webhook_settings(env),
         )
 
@@ -185,6 +206,13 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     @property
     def sqlite_path(self) -> str:
         return self.database.removeprefix("sqlite:///")
+
+
+def _sqlite_sync(text: str) -> str:
+    mode = text.strip().lower() or "normal"
+    if mode not in SQLITE_SYNC_MODES:
+        raise ValueError(f"BATTLE_SQLITE_SYNC must be normal or full, not {text!r}")
+    return mode
 
 
 def _origins(text: str) -> tuple[str, ...]:

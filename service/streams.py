@@ -35,7 +35,7 @@ from service.battles import BattleService
 from service.cors import origin_refusal
 from service.errors import BadRequest, NotFound, ServiceError
 from service.fanout import Hub, follow
-from service.limits import AuthFailures, StreamSlots, TooManyStreams
+from service.limits import AuthFailures, StreamSlot, StreamSlots, TooManyStreams, client_address
 from service.problems import problem_type
 from service.routes import (
     MAX_VERSION,
@@ -220,7 +220,7 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
 
 
 async def _sse(
-    stream: _Stream, hub: Hub, slots: StreamSlots, slot: str | None
+    stream: _Stream, hub: Hub, slots: StreamSlots, slot: StreamSlot
 ) -> AsyncIterator[ServerSentEventMessage]:
     try:
         yield ServerSentEventMessage(comment="connected", retry=1000, data=None)
@@ -243,9 +243,10 @@ async def _sse(
 async def _sse_response(
     request: AppRequest, stream: _Stream, authorization: str | None
 ) -> ServerSentEvent:
-    """The stream as SSE, once the key has a free slot (service.limits.StreamSlots)."""
+    """The stream as SSE, once the key and the address have a free slot (and the worker
+    room for it: service.limits.StreamSlots)."""
     slots: StreamSlots = request.app.state["stream_slots"]
-    slot = await slots.take(authorization)
+    slot = await slots.take(authorization, client_address(request))
     return ServerSentEvent(
         _sse(stream, request.app.state.hub, slots, slot), headers={"Cache-Control": "no-store"}
     )
@@ -364,17 +365,18 @@ async def _serve_ws(socket: WebSocket[Any, Any, State], open_stream: OpenStream)
         authorization = _authorization(
             socket.headers.get("authorization"), socket.query_params.get("access_key")
         )
-        wait = await failures.refused(address)
-        if wait is not None:
-            raise _limited(f"too many failed authentications; retry in {wait} s")
+        # Past the limit only a guess is refused (a key that opens nothing), as over HTTP.
+        wait = await failures.refused(address) if authorization else None
         cursor = _parse_cursor(socket.headers.get("last-event-id"), _ws_query_int(socket, "after"))
         try:
             stream = await open_stream(service, authorization, cursor)
         except ServiceError as e:
             if e.status == 401 and authorization:
+                if wait is not None:
+                    raise _limited(f"too many failed authentications; retry in {wait} s") from e
                 await failures.failed(address)
             raise
-        slot = await slots.take(authorization)
+        slot = await slots.take(authorization, address)
     except ServiceError as e:
         await _refuse(socket, e)
         return
@@ -402,7 +404,10 @@ async def _serve_ws(socket: WebSocket[Any, Any, State], open_stream: OpenStream)
 
 
 def _too_many(e: TooManyStreams) -> ServiceError:
-    return _limited(str(e), code="too-many-streams", limit=e.limit)
+    error = _limited(str(e), code=e.code, limit=e.limit)
+    if e.status != 429:  # the worker is full: not this client's doing
+        error.status, error.title = e.status, "Busy: retry"
+    return error
 
 
 def _limited(detail: str, code: str = "rate-limited", **context: Any) -> ServiceError:

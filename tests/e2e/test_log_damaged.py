@@ -13,12 +13,16 @@ from typing import Any
 
 import httpx
 import msgspec
+import psycopg
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events.chain import canonical, event_hash
 from events.envelope import EventActor
+from service.signing import private_key_text
 from tests.e2e.battle_client import Battle, create_battle, play
 from tests.e2e.conftest import ServerProcess
+from tests.support.servers import postgres_schema
 
 DAMAGED = "urn:battle-service:problem:log-damaged"
 GUARD = (
@@ -183,3 +187,66 @@ def test_a_forged_append_met_by_a_catch_up_is_log_damaged(server: Server) -> Non
 
     _assert_damaged(battle, head + 1, "prev_hash")
     http.close()
+
+
+def test_the_last_event_read_rewritten_behind_a_worker_is_log_damaged(server: Server) -> None:
+    # The chain of the stored log holds (re-hashed), but its last event is not the one
+    # the worker folded: a catch-up that only read what came after served the old state.
+    http, battle = _played(server)
+    head = battle.view()["version"]  # cached by the server
+    data = _data(server.db, battle.id, head)
+    data["_forged"] = True
+    _edit(server.db, battle.id, head, canonical(data), rehash=True)
+    r = http.get(f"/battles/{battle.id}", headers=battle.auth("referee"))
+    assert r.status_code == 500, r.text
+    problem = r.json()
+    assert problem["type"] == DAMAGED and problem["version"] == head
+    assert "hash changed" in problem["reason"]
+    http.close()
+
+
+def _truncate(database: str, battle_id: str, cut: int) -> None:
+    """Delete the battle's events after `cut`, past the guard, which is put back."""
+    with psycopg.connect(database) as conn:
+        conn.execute("ALTER TABLE events DISABLE TRIGGER events_refuse_update_delete")
+        conn.execute("DELETE FROM events WHERE battle_id = %s AND version > %s", (battle_id, cut))
+        conn.execute("ALTER TABLE events ENABLE ALWAYS TRIGGER events_refuse_update_delete")
+
+
+@pytest.mark.postgres
+def test_a_log_truncated_behind_a_worker_on_postgres_is_log_damaged_not_busy() -> None:
+    # The worker has the battle folded up to its head; the tail is then deleted in the
+    # database. A command met a head behind its own, decided again 100 times and
+    # answered 503 battle-busy; it is damage, named, and the cached battle is dropped.
+    with postgres_schema() as database:
+        key = private_key_text(Ed25519PrivateKey.generate())
+        server = ServerProcess({"BATTLE_DB": database, "BATTLE_SIGNING_KEY": key})
+        try:
+            http = httpx.Client(base_url=server.base_url, timeout=30)
+            battle = create_battle(http)
+            play(battle, stop_after=8)
+            head = battle.view()["version"]
+            cut = head - 3
+            _truncate(database, battle.id, cut)
+            r = battle.command("referee", {"type": "RecordRuling", "ruling": "x", "reason": "y"})
+            assert r.status_code == 500, r.text
+            problem = r.json()
+            assert problem["type"] == DAMAGED
+            assert problem["battle_id"] == battle.id
+            assert problem["version"] == cut + 1
+            assert f"ends at version {cut}" in problem["reason"]
+            assert f"{cut + 1}..{head} were removed" in problem["reason"]
+            # Dropped from the cache: the next request loads what the store holds.
+            assert battle.view()["version"] == cut
+            # A read meets it too (a cached battle is caught up with the store first).
+            play(battle, stop_after=3)
+            head = battle.view()["version"]
+            _truncate(database, battle.id, head - 2)
+            r = http.get(f"/battles/{battle.id}", headers=battle.auth("observer"))
+            assert r.status_code == 500, r.text
+            assert r.json()["type"] == DAMAGED and r.json()["version"] == head - 1
+            assert f"{head - 1}..{head} were removed" in r.json()["reason"]
+            assert battle.view()["version"] == head - 2
+            http.close()
+        finally:
+            server.stop()

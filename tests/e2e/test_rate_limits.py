@@ -69,9 +69,21 @@ def test_the_61st_failed_authentication_from_one_address_is_refused(tmp_path: Pa
                 assert _wrong_key(guesser, b).status_code == 401
             body = _assert_429(_wrong_key(guesser, b), 60)
             assert body["type"] == "urn:battle-service:problem:rate-limited"
-            # Hard: that address is refused even with a valid key...
-            assert guesser.get(f"/battles/{b.id}", headers=b.auth("referee")).status_code == 429
-            # ...and someone else's failures do not block a valid key from another address.
+            # Further guesses are refused, not the table: a valid key from the same address
+            # (a VTT server that proxies every player) still goes through...
+            assert guesser.get(f"/battles/{b.id}", headers=b.auth("referee")).status_code == 200
+            stream = f"/battles/{b.id}/events/stream"
+            with guesser.stream("GET", stream, params={"access_key": b.keys["observer"]}) as r:
+                assert r.status_code == 200  # a stream's key may come in the query
+            ruling = {"command": {"type": "RecordRuling", "ruling": "x", "reason": "y"}}
+            r = guesser.post(f"/battles/{b.id}/commands", json=ruling, headers=b.auth("referee"))
+            assert r.status_code in (200, 201), r.text
+            assert guesser.get("/rulesets").status_code == 200  # no key: not a guess
+            # ...while every guess, malformed or in the query too, is refused unlooked-at.
+            _assert_429(_wrong_key(guesser, b), 60)
+            _assert_429(guesser.get(f"/battles/{b.id}", headers={"Authorization": "Basic x"}))
+            _assert_429(guesser.get(stream, params={"access_key": "bk_no"}))
+            # Someone else's failures do not block a valid key from another address.
             assert player.get(f"/battles/{b.id}", headers=b.auth("referee")).status_code == 200
 
 
@@ -300,5 +312,10 @@ def test_websocket_guesses_count_with_http_ones(tmp_path: Path) -> None:
         for _ in range(3):
             assert _ws_close_code(server, b, address, "bk_wrong") == 4401
         _assert_429(_wrong_key(client, b), 4)
-        # Refused over a WebSocket too, even with the battle's own key.
-        assert _ws_close_code(server, b, address, b.keys["observer"]) == 4429
+        # Further guesses are refused over a WebSocket too; the battle's own key is not.
+        assert _ws_close_code(server, b, address, "bk_wrong") == 4429
+        headers = b.auth("observer")
+        with connect(
+            _ws_url(server, b), additional_headers=headers, source_address=(address, 0)
+        ) as ws:
+            assert json.loads(ws.recv(timeout=10))["kind"] == "event"

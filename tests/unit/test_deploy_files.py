@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.server
 import importlib
+import ipaddress
 import json
 import re
 import shlex
@@ -28,6 +29,9 @@ from urllib.parse import urlsplit
 import msgspec
 import pytest
 import yaml
+
+from service.proxies import parse_proxies
+from service.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"
@@ -901,3 +905,20 @@ def test_the_deploy_readme_covers_building_settings_scaling_and_watching() -> No
         assert f"`{setting}`" in text, setting
     for topic in ("/health", "migrate", "stateless", "source of truth", "replica", "one process"):
         assert topic in text, topic
+
+
+def test_the_workers_believe_x_forwarded_for_only_from_their_own_proxy() -> None:
+    # Trusting `*` let the leftmost, client-written entry of nginx's header win: every
+    # per-address limit fell to a header (issue 31, item 9).
+    name, proxy = service_by_image("nginx")
+    address = ipaddress.ip_address(proxy["networks"]["default"]["ipv4_address"])
+    subnets = [c["subnet"] for c in compose()["networks"]["default"]["ipam"]["config"]]
+    assert any(address in ipaddress.ip_network(s) for s in subnets), name
+    for worker in api_workers().values():
+        env = compose_env(worker)
+        assert "FORWARDED_ALLOW_IPS" not in env
+        trusted = Settings.from_env(env | {"BATTLE_DB": "x.db"}).trusted_proxies
+        assert trusted == (f"{address}/32",), "name the proxy, and only it"
+    data = k8s("configmap.yaml")["data"]
+    networks = parse_proxies(data["BATTLE_TRUSTED_PROXIES"])
+    assert networks and all(ipaddress.ip_network(n).prefixlen > 0 for n in networks)
