@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import statistics
 import time
 import uuid
@@ -43,7 +44,7 @@ from bench.postgres import fresh_schema
 from events.envelope import EventActor, PendingEvent
 from events.postgres import APP_ROLE, PostgresEventStore
 
-__all__ = ["NO_COUNTER", "main", "remove_counter"]
+__all__ = ["NO_COUNTER", "bench_writers", "main", "remove_counter", "summary"]
 
 WRITERS = (1, 2, 4, 8, 16)
 VARIANTS = ("counter", "no counter", "one store")
@@ -127,7 +128,8 @@ async def _writer(store: PostgresEventStore, battle_id: str, until: float) -> li
 async def _cell(
     stores: Sequence[PostgresEventStore], writers: int, seconds: float
 ) -> dict[str, Any]:
-    """`writers` writers for `seconds`, writer i on stores[i % len(stores)]."""
+    """`writers` writers for `seconds`, writer i on stores[i % len(stores)]: the
+    appends' latencies, the wall time and this process's CPU time."""
     run = uuid.uuid4().hex[:8]
     cpu = time.process_time()
     start = time.perf_counter()
@@ -136,46 +138,76 @@ async def _cell(
     )
     wall = time.perf_counter() - start
     cpu = time.process_time() - cpu
-    latencies = sorted(t for ts in took for t in ts)
+    latencies = [t for ts in took for t in ts]
     rows = await stores[0]._fetch(
         "SELECT count(*) FROM events WHERE battle_id LIKE %s", (f"w{run}-%",)
     )
     if rows[0][0] != len(latencies):
         raise RuntimeError(f"{len(latencies)} appends answered, {rows[0][0]} events stored")
+    return {"latencies": latencies, "wall": wall, "cpu": cpu}
+
+
+def summary(cells: Sequence[dict[str, Any]]) -> dict[str, float]:
+    """One variant's cells at one writer count (its turns) as one figure: appends/s over
+    the time of all turns, p50/p99 of all appends' latencies, client CPU per append."""
+    latencies = sorted(t for c in cells for t in c["latencies"])
     appends = len(latencies)
+    wall = sum(c["wall"] for c in cells)
+    if not appends:
+        nan = float("nan")
+        return {"appends": 0, "rate": 0.0, "p50_ms": nan, "p99_ms": nan, "cpu_us": nan}
     return {
         "appends": appends,
         "rate": appends / wall,
-        "p50_ms": statistics.median(latencies) * 1000 if latencies else float("nan"),
-        "p99_ms": latencies[int(appends * 0.99)] * 1000 if latencies else float("nan"),
-        "cpu_us": cpu / appends * 1e6 if appends else float("nan"),
+        "p50_ms": statistics.median(latencies) * 1000,
+        "p99_ms": latencies[min(appends - 1, int(appends * 0.99))] * 1000,
+        "cpu_us": sum(c["cpu"] for c in cells) / appends * 1e6,
     }
 
 
-async def bench_variant(variant: str, counts: Sequence[int], seconds: float) -> list[Any]:
-    """One variant's cells, writer count by writer count, on a fresh schema."""
-    with fresh_schema() as database:
-        first = PostgresEventStore(database, pool_size=8 if variant == "one store" else 1)
-        await first.open()  # migrates the fresh schema
-        stores = [first]
-        try:
-            if variant == "no counter":
-                await _drop_counter(database)
-            if variant != "one store":
-                for _ in range(max(counts) - 1):
-                    store = PostgresEventStore(database, pool_size=1, migrate=False)
-                    await store.open()
-                    stores.append(store)
-            await _cell(stores, max(counts), min(1.0, seconds))  # warm-up
-            cells = [await _cell(stores, n, seconds) for n in counts]
-            if variant == "no counter":
-                position = await first.last_position()
-                if position != 0:
-                    raise RuntimeError(f"the counter row moved to {position}: not rewritten")
-            return cells
-        finally:
-            for store in stores:
-                await store.close()
+async def _open_variant(
+    variant: str, database: str, writers: int, stack: contextlib.AsyncExitStack
+) -> list[PostgresEventStore]:
+    """The stores of `variant` on the fresh schema `database`, closed with `stack`."""
+    first = PostgresEventStore(database, pool_size=8 if variant == "one store" else 1)
+    await first.open()  # migrates the fresh schema
+    stack.push_async_callback(first.close)
+    stores = [first]
+    if variant == "no counter":
+        await _drop_counter(database)
+    if variant != "one store":
+        for _ in range(writers - 1):
+            store = PostgresEventStore(database, pool_size=1, migrate=False)
+            await store.open()
+            stack.push_async_callback(store.close)
+            stores.append(store)
+    return stores
+
+
+async def bench_writers(
+    counts: Sequence[int], seconds: float, turns: int
+) -> dict[str, list[dict[str, float]]]:
+    """Each variant's figure per writer count. The variants (each on a fresh schema, all
+    open at once) take turns at each writer count, so a machine whose speed changes
+    weighs on all of them alike."""
+    with contextlib.ExitStack() as schemas:
+        databases = {v: schemas.enter_context(fresh_schema()) for v in VARIANTS}
+        async with contextlib.AsyncExitStack() as stack:
+            stores = {v: await _open_variant(v, databases[v], max(counts), stack) for v in VARIANTS}
+            for v in VARIANTS:  # warm-up
+                await _cell(stores[v], max(counts), min(1.0, seconds))
+            figures: dict[str, list[dict[str, float]]] = {v: [] for v in VARIANTS}
+            for n in counts:
+                cells: dict[str, list[dict[str, Any]]] = {v: [] for v in VARIANTS}
+                for _ in range(turns):
+                    for v in VARIANTS:
+                        cells[v].append(await _cell(stores[v], n, seconds / turns))
+                for v in VARIANTS:
+                    figures[v].append(summary(cells[v]))
+            position = await stores["no counter"][0].last_position()
+            if position != 0:
+                raise RuntimeError(f"the counter row moved to {position}: not rewritten")
+    return figures
 
 
 def _cell_text(cell: dict[str, Any]) -> str:
@@ -187,14 +219,17 @@ def _cell_text(cell: dict[str, Any]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="bench.pg_writers")
-    parser.add_argument("--seconds", type=float, default=5.0, help="per cell")
+    parser.add_argument(
+        "--seconds", type=float, default=6.0, help="per variant and writer count, all turns"
+    )
+    parser.add_argument("--turns", type=int, default=3)
     parser.add_argument("--writers", type=int, nargs="+", default=list(WRITERS))
     args = parser.parse_args()
     print(
         "== many writers on PostgreSQL: appends/s at the store, one small event per "
-        f"append, {args.seconds:g} s per cell =="
+        f"append, {args.seconds:g} s per cell in {args.turns} turns =="
     )
-    results = {v: asyncio.run(bench_variant(v, args.writers, args.seconds)) for v in VARIANTS}
+    results = asyncio.run(bench_writers(args.writers, args.seconds, args.turns))
     print(
         "writers | counter appends/s (p50 / p99 ms, client CPU us) | no counter (bench "
         "only) | no counter / counter | one store, group commit"

@@ -1,10 +1,12 @@
-"""bench.pg_writers: the bench-only rewrite of battle_try_append_many without the counter row."""
+"""bench.pg_writers: the bench-only rewrite without the counter row, and the table's arithmetic."""
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from bench.pg_writers import NO_COUNTER, remove_counter
+from bench.pg_writers import NO_COUNTER, remove_counter, summary
 from events.migrate import migrations
 
 
@@ -43,3 +45,21 @@ def test_a_line_said_twice_stops_the_bench() -> None:
     old = NO_COUNTER[0][0]
     with pytest.raises(RuntimeError, match="2 times"):
         remove_counter(_current_definition().replace(old, old + "\n" + old))
+
+
+def test_turns_sum_up_over_all_their_time_and_all_their_appends() -> None:
+    cells = [
+        {"latencies": [0.001] * 60 + [0.100], "wall": 1.0, "cpu": 0.0305},
+        {"latencies": [0.003] * 39, "wall": 1.5, "cpu": 0.0195},
+    ]
+    figure = summary(cells)
+    assert figure["appends"] == 100
+    assert figure["rate"] == 40.0  # 100 appends in the 2.5 s of both turns
+    assert figure["p50_ms"] == 1.0  # of all appends, not a median of the turns' medians
+    assert figure["p99_ms"] == 100.0
+    assert figure["cpu_us"] == pytest.approx(500.0)
+
+
+def test_a_cell_without_appends_reads_as_none() -> None:
+    figure = summary([{"latencies": [], "wall": 1.0, "cpu": 0.1}])
+    assert figure["rate"] == 0.0 and math.isnan(figure["p50_ms"])
