@@ -20,10 +20,12 @@ append per transaction, for a fixed time. Three variants, each on a fresh schema
   concurrent requests in one worker do; the store commits the appends waiting at once
   in one transaction (group commit), so the counter is taken once per batch.
 
-Printed per writer count: appends/s of each variant, p50/p99 append latency, and the
-CPU this (client) process spent per append: on a small machine the client's own CPU
-and PostgreSQL's compete for the same cores, so a flat line may be the machine, not the
-lock; the no-counter column tells which. Each cell also checks that the events are all
+The three, all open at once, take turns at each writer count (`--turns`), so a machine
+whose speed changes weighs on all of them alike. Printed per writer count: appends/s
+of each variant, p50/p99 append latency, and the CPU this (client) process spent per
+append: on a small machine the client's own CPU and PostgreSQL's compete for the same
+cores, so a flat line may be the machine, not the lock; the no-counter column tells
+which. Each cell also checks that the events are all
 there (rows counted against appends answered).
 """
 
