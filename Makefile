@@ -59,6 +59,7 @@ bench: $(STAMP) wrk
 	$(BIN)/python -m bench.wrk
 	$(BIN)/python -m bench.postgres
 	$(BIN)/python -m bench.sqlite_sync
+	$(BIN)/python -m bench.pg_writers
 	$(BIN)/python -m bench.skirmish
 	$(BIN)/python -m bench.worst_command
 	$(BIN)/python -m bench.tactical

@@ -1,13 +1,17 @@
-"""`make bench` (python -m bench.wrk): the HTTP ratio measured by wrk, a C load generator.
+"""`make bench` (python -m bench.wrk): the HTTP ratios measured by wrk, a C load generator.
 
 Our own generator (bench.load) is cheap but still Python on the same two cores, which
 flatters the slower server less than it should; wrk is the yardstick the issue was
 measured with. Each wrk thread holds one connection (`-t N -c N`) and plays its own
 battle's legal quickstart script in order (bench.scripts: the script, Undo to 1, again),
-so every command is legal; the bare Litestar endpoint (bench.bare_app) gets the same
-number of connections. Both servers are up at once and take the load in turns, at 2 and
-at 32 connections. Printed: requests/s of each, the ratio (target >= 0.6 at both), the
-non-2xx answers wrk saw, and each server's CPU per request (from /proc).
+so every command is legal. Two yardsticks get the same number of connections: the bare
+Litestar endpoint (bench.bare_app), which does no durable work, and the durable floor
+(bench.floor_app, issue 37), which commits one event row per request in SQLite and is
+sent the service's very requests (its answers padded to the service's mean answer
+size). The three servers are up at once and take the load in turns, at 2 and at 32
+connections. Printed per server: requests/s, server CPU per request (from /proc), p50
+and p99 latency (wrk --latency; the median of the turns), bytes read per request and
+non-2xx answers; then service/floor (target >= 0.8 at both) and service/bare.
 
 Not a test: nothing here fails on a slow machine, it reports. Needs `wrk` on PATH
 (Debian package `wrk`; `make bench` installs it when it can).
@@ -16,12 +20,13 @@ Not a test: nothing here fails on a slow machine, it reports. Needs `wrk` on PAT
 from __future__ import annotations
 
 import argparse
-import re
+import contextlib
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +35,7 @@ import msgspec
 from bench.__main__ import _post
 from bench.scripts import command_bodies, play_script
 from bench.servers import cpu_seconds, serve
+from bench.wrk_output import combine, parse_wrk, ratio
 from tests.support.quickstart_play import SETUP
 
 __all__ = ["main", "run_wrk"]
@@ -63,11 +69,6 @@ function response(status, headers, body)
 end
 """
 
-_RPS = re.compile(r"Requests/sec:\s+([\d.]+)")
-_TOTAL = re.compile(r"(\d+) requests in")
-_NON2XX = re.compile(r"Non-2xx or 3xx responses: (\d+)")
-_ERRORS = re.compile(r"Socket errors: (.*)")
-
 
 def _write_connections(folder: Path, conns: list[tuple[str, str, list[bytes]]]) -> None:
     for n, (path, auth, bodies) in enumerate(conns):
@@ -80,7 +81,7 @@ def run_wrk(port: int, folder: Path, connections: int, seconds: float) -> dict[s
     before = cpu_seconds(port)
     out = subprocess.run(
         [
-            "wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds:g}s",
+            "wrk", f"-t{connections}", f"-c{connections}", f"-d{seconds:g}s", "--latency",
             "-s", str(folder / "play.lua"), f"http://127.0.0.1:{port}", "--", str(folder),
         ],
         check=True, capture_output=True, text=True,
@@ -89,19 +90,12 @@ def run_wrk(port: int, folder: Path, connections: int, seconds: float) -> dict[s
     # wrk stops with a request in flight on each connection; let the server finish it
     # before the next run's Undo arrives on a new connection, or it lands after the Undo.
     time.sleep(0.5)
-    rps, total = _RPS.search(out), _TOTAL.search(out)
-    if rps is None or total is None:
-        raise RuntimeError(f"wrk printed no rate:\n{out}")
-    non2xx, errors = _NON2XX.search(out), _ERRORS.search(out)
-    requests = int(total.group(1))
-    cpu_us = (after - before) / requests * 1e6 if before is not None and after else None
-    return {
-        "rps": float(rps.group(1)),
-        "requests": requests,
-        "non2xx": int(non2xx.group(1)) if non2xx else 0,
-        "errors": errors.group(1) if errors else "",
-        "cpu_us": cpu_us,
-    }
+    run = parse_wrk(out)
+    requests = run["requests"]
+    run["cpu_us"] = (
+        (after - before) / requests * 1e6 if before is not None and after and requests else None
+    )
+    return run
 
 
 def _battles(
@@ -115,68 +109,119 @@ def _battles(
     return conns
 
 
+def _answer_bytes(port: int, bodies: list[bytes]) -> int:
+    """The mean size of the service's answers to `bodies` (a script, then its Undo),
+    played once in a battle of their own: the size the floor pads its answers to."""
+    created = _post(port, "/battles", {"ruleset": "quickstart", "setup": SETUP})
+    sizes = []
+    for body in bodies:
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/battles/{created['battle_id']}/commands",
+            data=body,
+            headers={
+                "Content-Type": "application/json",
+                "Authorization": f"Bearer {created['keys']['referee']}",
+            },
+        )
+        with urllib.request.urlopen(request) as answer:
+            sizes.append(len(answer.read()))
+    return round(sum(sizes) / len(sizes))
+
+
+SERVERS = ("bare", "floor", "service")
+
+
 def bench_wrk(connections: int, seconds: float, turns: int) -> dict[str, Any]:
+    """Each server's runs (`turns` of them, `seconds` in all per server) at `connections`."""
     script, _ = play_script(seed=7)
     # The Undo first: a run that wrk stops cuts its connections mid-script, so each run
     # starts the battle over (at version 1 the Undo is refused, once, and counted).
     looped = command_bodies(script)
     bodies = looped[-1:] + looped[:-1]
     bare_body = msgspec.json.encode({"command": {"type": "EndStep"}})
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, contextlib.ExitStack() as servers:
         root = Path(tmp)
-        bare_dir, svc_dir = root / "bare", root / "service"
-        for d in (bare_dir, svc_dir):
+        dirs = {name: root / name for name in SERVERS}
+        for d in dirs.values():
             d.mkdir()
             (d / "play.lua").write_text(_LUA)
         env = {"BATTLE_DB": str(root / "bench.db"), "BATTLE_LOG_LEVEL": "WARNING"}
-        with (
-            serve("bench.bare_app:app", factory=False, env={}, probe="/schema") as bare_port,
-            serve("service.app:create_app", factory=True, env=env, probe="/health") as port,
-        ):
-            _write_connections(bare_dir, [("/bare", "", [bare_body])] * connections)
-            _write_connections(svc_dir, _battles(port, connections, bodies))
-            run_wrk(bare_port, bare_dir, connections, 1)  # warm-up
-            run_wrk(port, svc_dir, connections, 1)
-            bare, svc = [], []
-            for _ in range(turns):  # in turns: a machine that changes speed weighs on both
-                bare.append(run_wrk(bare_port, bare_dir, connections, seconds / turns))
-                svc.append(run_wrk(port, svc_dir, connections, seconds / turns))
-    return {"bare": bare, "service": svc, "script_length": len(script)}
+        port = servers.enter_context(
+            serve("service.app:create_app", factory=True, env=env, probe="/health")
+        )
+        answer_bytes = _answer_bytes(port, looped)
+        floor_env = {
+            "BATTLE_FLOOR_DB": str(root / "floor.db"),
+            "BATTLE_FLOOR_ANSWER_BYTES": str(answer_bytes),
+        }
+        ports = {
+            "bare": servers.enter_context(
+                serve("bench.bare_app:app", factory=False, env={}, probe="/schema")
+            ),
+            "floor": servers.enter_context(
+                serve("bench.floor_app:create_app", factory=True, env=floor_env, probe="/schema")
+            ),
+            "service": port,
+        }
+        battles = _battles(port, connections, bodies)
+        _write_connections(dirs["bare"], [("/bare", "", [bare_body])] * connections)
+        # The floor gets the service's very requests: same paths' shape, key and bodies.
+        floor = [
+            (f"/battles/floor-{n}/commands", auth, b) for n, (_, auth, b) in enumerate(battles)
+        ]
+        _write_connections(dirs["floor"], floor)
+        _write_connections(dirs["service"], battles)
+        for name in SERVERS:  # warm-up
+            run_wrk(ports[name], dirs[name], connections, 1)
+        runs: dict[str, list[dict[str, Any]]] = {name: [] for name in SERVERS}
+        for _ in range(turns):  # in turns: a machine that changes speed weighs on all
+            for name in SERVERS:
+                runs[name].append(run_wrk(ports[name], dirs[name], connections, seconds / turns))
+    return {"runs": runs, "script_length": len(script), "answer_bytes": answer_bytes}
 
 
-def _sum(runs: list[dict[str, Any]], seconds: float) -> dict[str, float]:
-    requests = sum(r["requests"] for r in runs)
-    cpus = [r["cpu_us"] * r["requests"] for r in runs if r["cpu_us"] is not None]
-    return {
-        "rps": requests / seconds,
-        "non2xx": sum(r["non2xx"] for r in runs),
-        "cpu_us": sum(cpus) / requests if cpus and requests else float("nan"),
-    }
+def _turn_ratios(service: list[dict[str, Any]], yardstick: list[dict[str, Any]]) -> str:
+    turns = [s["rps"] / y["rps"] for s, y in zip(service, yardstick, strict=True) if y["rps"]]
+    return f"turns {min(turns):.2f}-{max(turns):.2f}" if turns else "no turns"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(prog="bench.wrk")
-    parser.add_argument("--seconds", type=float, default=15.0)  # per server and setting
+    parser.add_argument(
+        "--seconds", type=float, default=15.0, help="per server and setting, over all turns"
+    )
     parser.add_argument("--turns", type=int, default=5)
     parser.add_argument("--connections", type=int, nargs="+", default=[2, 32])
     args = parser.parse_args()
     if shutil.which("wrk") is None:
         print("bench.wrk: wrk is not installed (Debian package `wrk`): skipped")
         sys.exit(0)
-    print("== commands over HTTP measured by wrk (embedded SQLite, one uvicorn worker) ==")
+    print(
+        "== commands over HTTP measured by wrk (embedded SQLite, one uvicorn worker each; "
+        "bare endpoint, durable floor, service in turns) =="
+    )
     for connections in args.connections:
         figures = bench_wrk(connections, args.seconds, args.turns)
-        bare = _sum(figures["bare"], args.seconds)
-        svc = _sum(figures["service"], args.seconds)
-        turns = [
-            s["rps"] / b["rps"] for b, s in zip(figures["bare"], figures["service"], strict=True)
-        ]
+        runs = figures["runs"]
+        sums = {name: combine(runs[name], args.seconds) for name in SERVERS}
         print(
-            f"{connections:2d} connections: bare {bare['rps']:7.0f} req/s, service "
-            f"{svc['rps']:7.0f} commands/s, ratio {svc['rps'] / bare['rps']:.2f} "
-            f"(target >= 0.60; turns {min(turns):.2f}-{max(turns):.2f}); server CPU bare "
-            f"{bare['cpu_us']:.0f} us, service {svc['cpu_us']:.0f} us; non-2xx "
-            f"{svc['non2xx']:.0f} (script of {figures['script_length']} commands + Undo)"
+            f"{connections:2d} connections ({args.turns} turns of {args.seconds / args.turns:g} s"
+            f" each; p50/p99: median of the turns; answers padded to {figures['answer_bytes']}"
+            " bytes on the floor):"
+        )
+        for name in SERVERS:
+            f = sums[name]
+            print(
+                f"   {name:8s} {f['rps']:7.0f} req/s  CPU {f['cpu_us']:4.0f} us/req  "
+                f"p50 {f['p50_us'] / 1000:6.2f} ms  p99 {f['p99_us'] / 1000:6.2f} ms  "
+                f"{f['bytes']:5.0f} B read/req  non-2xx {f['non2xx']:.0f}"
+            )
+        svc = sums["service"]
+        print(
+            f"   service/floor {ratio(svc, sums['floor']):.2f} (target >= 0.80; "
+            f"{_turn_ratios(runs['service'], runs['floor'])}), service/bare "
+            f"{ratio(svc, sums['bare']):.2f} ({_turn_ratios(runs['service'], runs['bare'])}); "
+            f"script of {figures['script_length']} commands + Undo"
         )
 
 
