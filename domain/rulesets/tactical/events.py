@@ -158,6 +158,10 @@ class CharacterRevealed(EventBase, frozen=True, kw_only=True, gc=False, tag="Cha
     reason: str
     rule: str
     hidden_side: str | None = None  # an invisible mover: only its side (and the referee)
+    # How long the glimpse lasts (§4): True (0.3.0 on) "until the end of their next turn";
+    # False, as every event stored before 0.3.0 reads: until that next turn's start came
+    # round again (turns_taken + 1 compared at turn start), which evolve keeps for them.
+    glimpse_ends_with_turn: bool = False
 
 
 class ActionInterrupted(EventBase, frozen=True, kw_only=True, gc=False, tag="ActionInterrupted"):
@@ -208,6 +212,8 @@ class AttackResolved(EventBase, frozen=True, kw_only=True, gc=False, tag="Attack
     damage: int = 0  # applied to `attack.pool` (or to STH through HEA damage)
     hit: bool = False
     counts_action: bool = True  # False for the second roll of a dual-wield attack
+    # A hit on an unseen target (§4): as CharacterRevealed's field of the same name
+    glimpse_ends_with_turn: bool = False
 
 
 class UnseenAttackResolved(

@@ -182,6 +182,7 @@ def finish(
             damage=max(final, 0),
             hit=hit,
             counts_action=counts,
+            glimpse_ends_with_turn=record.unseen,  # §4, 0.3.0 on (evolve)
         )
     )
     for r in reactions:

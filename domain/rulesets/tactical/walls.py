@@ -83,5 +83,6 @@ def raise_wall(
                     by=a.id,
                     reason=f"{a.id}'s wall meets {hid}, unseen in {list(sq)}",
                     rule=R_WALL,
+                    glimpse_ends_with_turn=True,  # §4 (0.3.0)
                 )
             )
