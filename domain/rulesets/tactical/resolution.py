@@ -28,6 +28,7 @@ __all__ = [
     "asks_reaction",
     "finish",
     "finish_unseen",
+    "finisher_spares",
     "reactions_open",
     "resolve_in_turn",
     "structure_damage",
@@ -142,6 +143,18 @@ def structure_damage(run: Run, sid: str, pool: str, damage: int) -> None:
     )
 
 
+def finisher_spares(st: State, record: AttackRecord, t: Char | None) -> bool:
+    """[Standard Actions] Finisher: "it deals a wound or failed death save if they are
+    dying". `finisher_on_dying` "death_save_only" reads the failed death save as what it
+    deals to a dying foe, instead of its damage; "both" (the default) deals both."""
+    return (
+        record.action == "finisher"
+        and t is not None
+        and t.has("dying")
+        and st.options.finisher_on_dying == "death_save_only"
+    )
+
+
 def finish(
     run: Run,
     record: AttackRecord,
@@ -174,6 +187,8 @@ def finish(
         shield = any(r.kind == "shield" and r.effect == "shielded" for r in reactions)
         hit = shield and not st.options.shield_is_miss
         final = 0
+    elif hit and finisher_spares(st, record, t):
+        final = bonus = 0  # [Standard Actions] Finisher: the failed death save instead (A06)
     run.emit(
         AttackResolved(
             attack=record,
