@@ -1,0 +1,104 @@
+"""[Attack Modifiers] and creatures a side cannot see (issue 31, items 1 and 2), through
+the decider: an attack's record is public, so no modifier may come from an invisible
+creature other than the attacker and its target. Each test plays the same attack with the
+invisible creature on the line (or on the flanking corner) and elsewhere: what every side
+reads is the same, and names neither it nor its square. A visible creature in the same
+place still gives its modifier (the control)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import msgspec
+
+from domain.actors import ALL
+from domain.rulesets.tactical.access import audience
+from domain.rulesets.tactical.events import AttackResolved
+from domain.rulesets.tactical.model import Condition, State
+from tests.support.tactical_kit import ch, make, play, started
+
+INVISIBLE = [{"name": "invisible"}]
+SHOOT = {"type": "Attack", "character": "p", "weapon": "bow", "target": "g"}
+STAB = {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}
+AREA = {"id": "area", "kind": "spell", "dice": "d6", "pool": "STA", "range": 8,
+        "area": {"shape": "burst", "rating": 1}}  # fmt: skip
+
+
+def _st(*others: dict[str, Any], hand: str = "bow") -> State:
+    p = ch("p", "a", 1, 5, main_hand=hand, powers=["area"], stats={"DEX": 2, "STR": 2})
+    s = make([p, ch("g", "b", 6, 5), *others], powers=[AREA],
+             options={"reaction_window": "never"})  # fmt: skip
+    return started(s, [12, *range(1, 2 + len(others))])
+
+
+def _public(events: list[Any]) -> list[bytes]:
+    """What every side reads of `events`, as JSON."""
+    return [msgspec.json.encode(e) for e in events if audience(e) == ALL]
+
+
+def _mods(events: list[Any]) -> list[tuple[str, int, str]]:
+    return [(m.kind, m.value, m.reason) for e in events if isinstance(e, AttackResolved)
+            for m in e.attack.modifiers]  # fmt: skip
+
+
+def test_an_invisible_creature_on_the_line_gives_no_cover() -> None:
+    on_line, _ = play(_st(ch("ghost", "b", 3, 5, conditions=INVISIBLE)), SHOOT, [5])
+    away, _ = play(_st(ch("ghost", "b", 10, 10, conditions=INVISIBLE)), SHOOT, [5])
+    assert _public(on_line) == _public(away)
+    assert not any(b"ghost" in e or b"[3,5]" in e for e in _public(on_line))
+    assert _mods(on_line) == []
+    seen, _ = play(_st(ch("ghost", "b", 3, 5)), SHOOT, [5])  # visible: cover, named
+    assert _mods(seen) == [("cover", -2, "ghost stands in between")]
+
+
+def test_an_invisible_ally_does_not_flank_and_is_not_named() -> None:
+    flank = ch("shade", "a", 7, 5, conditions=INVISIBLE)  # g's far side, from p at (5, 5)
+    s = _st(flank, hand="sword")
+    s = msgspec.structs.replace(
+        s, chars={**s.chars, "p": msgspec.structs.replace(s.chars["p"], x=5)},
+        occupied={k: v for k, v in s.occupied.items() if v != "p"} | {(5, 5): "p"},
+    )  # fmt: skip
+    on_corner, _ = play(s, STAB, [4])
+    away = msgspec.structs.replace(
+        s, chars={**s.chars, "shade": msgspec.structs.replace(s.chars["shade"], y=9)},
+        occupied={k: v for k, v in s.occupied.items() if v != "shade"} | {(7, 9): "shade"},
+    )  # fmt: skip
+    elsewhere, _ = play(away, STAB, [4])
+    assert _public(on_corner) == _public(elsewhere)
+    assert not any(b"shade" in e for e in _public(on_corner))
+    assert _mods(on_corner) == []
+    seen = msgspec.structs.replace(
+        s, chars={**s.chars, "shade": msgspec.structs.replace(s.chars["shade"], conditions=())}
+    )
+    flanked, _ = play(seen, STAB, [4])
+    assert _mods(flanked) == [("combat_advantage", 2, "flanking g with shade")]
+
+
+def test_an_area_target_gets_no_cover_from_an_invisible_creature() -> None:
+    burst = {"type": "Attack", "character": "p", "weapon": "area", "square": [6, 5]}
+    on_line, _ = play(_st(ch("ghost", "b", 3, 5, conditions=INVISIBLE)), burst, [4])
+    away, _ = play(_st(ch("ghost", "b", 10, 10, conditions=INVISIBLE)), burst, [4])
+    assert _public(on_line) == _public(away)
+    assert _mods(on_line) == []
+
+
+def test_an_attack_on_a_square_reads_the_same_whoever_stands_there() -> None:
+    # [Targeting What You Can't See §2]: g is invisible in (6, 5) and its ally h stands on
+    # the line; a miss must read as one on an empty square (no cover from g's ally, no
+    # superior cover the referee ruled for g)
+    at = {"type": "Attack", "character": "p", "weapon": "bow", "square": [6, 5]}
+    h = ch("h", "b", 3, 5)
+    s = _st(h)
+    hidden = msgspec.structs.replace(
+        s.chars["g"], conditions=(Condition(name="invisible"),), DEF=30,
+        superior_cover=True,
+    )  # fmt: skip
+    there = msgspec.structs.replace(s, chars={**s.chars, "g": hidden})
+    empty = msgspec.structs.replace(
+        there, chars={**there.chars, "g": msgspec.structs.replace(hidden, x=10, y=10)},
+        occupied={k: v for k, v in there.occupied.items() if v != "g"} | {(10, 10): "g"},
+    )  # fmt: skip
+    a, _ = play(there, at, [5])
+    b, _ = play(empty, at, [5])
+    assert _public(a) == _public(b)
+    assert _mods(a) == [("unseen_square", -4, "attack on square [6, 5] (p cannot see into it)")]
