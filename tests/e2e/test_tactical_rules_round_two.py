@@ -79,7 +79,10 @@ def test_a_glimpsed_target_is_unseen_again_after_its_next_turn(http: httpx.Clien
     shot = _send(b, "north", {"type": "Attack", "character": "aria", "weapon": "bow",
                               "square": [6, 2]}, 3)  # fmt: skip
     hit = next(e for e in shot["events"] if e["type"] == "AttackResolved")["data"]
-    assert hit["hit"] and hit["attack"]["target"] == "ghost" and hit["glimpse_ends_with_turn"]
+    assert hit["hit"] and hit["attack"]["target"] == "ghost"
+    seen = next(e for e in shot["events"] if e["type"] == "CharacterRevealed")
+    assert seen["audience"] == "all" and seen["data"]["glimpse_ends_with_turn"]
+    assert "until the end of its next turn" in seen["data"]["reason"]
     named = {"type": "Attack", "character": "aria", "weapon": "bow", "target": "ghost"}
     _end_turns_until(b, "ghost")  # ghost's next turn: still only concealed ...
     ghost = next(c for c in b.view("south")["state"]["characters"] if c["id"] == "ghost")

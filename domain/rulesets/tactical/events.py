@@ -150,7 +150,8 @@ class CharacterRevealed(EventBase, frozen=True, kw_only=True, gc=False, tag="Cha
     """A mover met a creature it could not see ([Total Concealment], [Invisibility]): its
     move stopped in the last free square (the Moved before this one) and the creature is
     revealed there; like a hit on an unseen square ([Targeting What You Can't See §4]) it
-    only has concealment until the end of its next turn (RULINGS, hidden creatures)."""
+    only has concealment until the end of its next turn (RULINGS, hidden creatures).
+    Since 0.3.0 it also follows such a hit (`by` the attacker), to say how long."""
 
     character: str  # the creature revealed
     square: tuple[int, int]
@@ -212,8 +213,6 @@ class AttackResolved(EventBase, frozen=True, kw_only=True, gc=False, tag="Attack
     damage: int = 0  # applied to `attack.pool` (or to STH through HEA damage)
     hit: bool = False
     counts_action: bool = True  # False for the second roll of a dual-wield attack
-    # A hit on an unseen target (§4): as CharacterRevealed's field of the same name
-    glimpse_ends_with_turn: bool = False
 
 
 class UnseenAttackResolved(

@@ -15,6 +15,7 @@ from domain.rulesets.tactical.conditions import can_react
 from domain.rulesets.tactical.events import (
     AttackDeclared,
     AttackResolved,
+    CharacterRevealed,
     StructureDamaged,
     UnseenAttackResolved,
 )
@@ -22,7 +23,7 @@ from domain.rulesets.tactical.hits import after_hit, concentration_check
 from domain.rulesets.tactical.model import Char, Condition, State
 from domain.rulesets.tactical.pools import after_loss, check_end, gain_condition
 from domain.rulesets.tactical.records import AttackRecord, ReactionTaken
-from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run
+from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, R_UNSEEN, Run
 
 __all__ = [
     "asks_reaction",
@@ -197,9 +198,23 @@ def finish(
             damage=max(final, 0),
             hit=hit,
             counts_action=counts,
-            glimpse_ends_with_turn=record.unseen,  # §4, 0.3.0 on (evolve)
         )
     )
+    if t is not None and hit and record.unseen:
+        # [Targeting What You Can't See §4]: "the target only has concealment instead of
+        # total concealment until the end of their next turn" (0.3.0: evolve reads how
+        # long from this event; a hit stored before it alone kept the old length)
+        run.emit(
+            CharacterRevealed(
+                character=t.id,
+                square=t.pos,
+                by=record.attacker,
+                reason=f"hit by {record.attacker} in {list(t.pos)}, unseen: concealment "
+                "only until the end of its next turn",
+                rule=R_UNSEEN,
+                glimpse_ends_with_turn=True,
+            )
+        )
     for r in reactions:
         if r.kind in ("shield", "parry", "dodge") and r.sta:
             c = run.state.chars[r.character]

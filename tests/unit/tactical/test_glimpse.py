@@ -6,9 +6,9 @@ after that one began (about a round too long); events stored then fold as they d
 
 from __future__ import annotations
 
+from functools import reduce
 from typing import Any
 
-import msgspec
 import pytest
 
 from domain.dice import DiceError
@@ -17,7 +17,7 @@ from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.events import AttackResolved, CharacterRevealed
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.modifiers import glimpsed
-from tests.support.tactical_kit import ch, make, play, started
+from tests.support.tactical_kit import ch, make, play, started, types
 
 HIT = {"type": "Attack", "character": "p", "weapon": "sword", "square": [6, 5]}
 NAMED = {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}
@@ -37,17 +37,24 @@ def _end(s: State, cid: str) -> State:
     return _send(s, {"type": "EndTurn", "character": cid})[1]
 
 
-def _hit() -> State:
-    """p (side a) acts first and hits the invisible g in its square; g acts second."""
+def _before_hit() -> State:
+    """p (side a) acts first next to the invisible g, which acts second."""
     g = ch("g", "b", 6, 5, conditions=[{"name": "invisible"}], main_hand=None)
     s = make(
         [ch("p", "a", 5, 5, stats={"STR": 2, "END": 2, "DEX": 9}), g],
         options={"reaction_window": "never"},
     )
-    s = started(s, [12, 1])
-    events, s = play(s, HIT, [6])
-    hit = next(e for e in events if isinstance(e, AttackResolved))
-    assert hit.hit and hit.attack.target == "g" and hit.glimpse_ends_with_turn
+    return started(s, [12, 1])
+
+
+def _hit() -> State:
+    """p hits g in its square: the hit, then the reveal that says how long (§4)."""
+    events, s = play(_before_hit(), HIT, [6])
+    assert types(events) == ["AttackResolved", "CharacterRevealed", "UnseenAttackResolved"]
+    hit, revealed = events[0], events[1]
+    assert hit.hit and hit.attack.target == "g"
+    assert isinstance(revealed, CharacterRevealed) and revealed.glimpse_ends_with_turn
+    assert (revealed.character, revealed.square, revealed.by) == ("g", (6, 5), "p")
     return s
 
 
@@ -101,20 +108,21 @@ def test_a_reveal_ends_with_the_revealed_ones_next_turn() -> None:
 
 
 def test_a_glimpse_stored_before_0_3_0_folds_as_it_did() -> None:
-    # an AttackResolved without the field (as 0.2.0 stored it) keeps its old meaning: the
-    # glimpse lasts until g's turn after next begins, so a stored battle folds the same
-    s = _hit()
-    before = _end(s, "p")
-    g = before.chars["g"]
-    old = msgspec.structs.replace(g, glimpse_ends_with_turn=False)
-    before = msgspec.structs.replace(before, chars={**before.chars, "g": old})
-    s = _end(before, "g")
+    # 0.2.0 stored the hit alone (no CharacterRevealed after it): folded, its glimpse
+    # keeps the old length, until g's turn after next begins, so a stored battle replays
+    # to the same state
+    start = _before_hit()
+    events, _ = play(start, HIT, [6])
+    old = [e for e in events if not isinstance(e, CharacterRevealed)]
+    s = reduce(RULESET.evolve, old, start)
+    assert not s.chars["g"].glimpse_ends_with_turn and glimpsed(s.chars["g"])
+    s = _end(_end(s, "p"), "g")
     assert glimpsed(s.chars["g"]) and s.chars["g"].glimpsed_until == 1
+    # a reveal stored by 0.2.0 has no field: the same old length
     stored = b'{"type":"CharacterRevealed","character":"g","square":[6,5],"by":"p",' \
              b'"reason":"r","rule":"x"}'  # fmt: skip
     e = RULESET.event_decoder.decode(stored)
     assert isinstance(e, CharacterRevealed) and not e.glimpse_ends_with_turn
-    s = RULESET.evolve(_end(before, "g"), e)
-    assert not s.chars["g"].glimpse_ends_with_turn
+    s = RULESET.evolve(start, e)
     s = _end(_end(s, "p"), "g")
-    assert glimpsed(s.chars["g"])  # the old reading, kept for what was stored under it
+    assert glimpsed(s.chars["g"])
