@@ -123,3 +123,41 @@ def test_an_invisible_ally_neither_flanks_nor_is_named(http: httpx.Client) -> No
     assert "shade" not in text and "flanking" not in text
     hit = next(d for t, d in flanking[0] if t == "AttackResolved")
     assert hit["attack"]["modifiers"] == [] and hit["damage"] == 4 + 3
+
+
+def _helped(http: httpx.Client, help_given: bool) -> Any:
+    """The invisible shade (first in the order) helps aria next to it, or does not."""
+    setup = {
+        "width": 10,
+        "height": 8,
+        "sides": [{"id": "north", "controller": "player"}, {"id": "south", "controller": "gm"}],
+        "characters": [
+            _char("aria", "north", 2, 2, 5),
+            _char("shade", "north", 3, 3, 6),
+            _char("gnar", "south", 8, 7, 0),
+        ],
+        "items": [SWORD],
+    }
+    r = http.post("/battles", json={"ruleset": "tactical", "setup": setup, "client_dice": "any"})
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    hide = {"type": "SetCondition", "character": "shade", "condition": "invisible"}
+    _send(b, "referee", {**hide, "reason": "a potion"})
+    _send(b, "referee", {"type": "RollInitiative"})
+    assert b.view("referee")["state"]["active"] == "shade"
+    if help_given:
+        given = _send(b, "north", {"type": "Help", "character": "shade", "ally": "aria"})
+        assert [e["audience"] for e in given["events"]] == ["side:north"]
+    _send(b, "north", {"type": "EndTurn", "character": "shade"})
+    log = [(e["type"], e.get("data")) for e in b.events("south") if not e.get("sealed")]
+    log[0][1].pop("dice_commitment")
+    chars = b.view("south")["state"]["characters"]
+    return json.loads(json.dumps([log, chars]).replace(b.id, "<battle>"))
+
+
+def test_an_unseen_help_tells_the_foes_nothing(http: httpx.Client) -> None:
+    # [Help] "an ally within close burst 1": a public HelpGiven, or aria's reroll token in
+    # south's view, told south that the invisible shade stood next to aria
+    helped, idle = _helped(http, True), _helped(http, False)
+    assert helped == idle
+    assert "HelpGiven" not in json.dumps(helped)

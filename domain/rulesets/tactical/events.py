@@ -363,8 +363,13 @@ class Rested(EventBase, frozen=True, kw_only=True, gc=False, tag="Rested"):
 
 
 class HelpGiven(EventBase, frozen=True, kw_only=True, gc=False, tag="HelpGiven"):
+    """[Help]: `character` helped `ally`, within close burst 1 of it."""
+
     character: str
     ally: str
+    # either is invisible: only their side (and the referee) see it, as it tells that the
+    # two stand within one square of each other (0.3.0; issue 31)
+    hidden_side: str | None = None
 
 
 class DieRerolled(EventBase, frozen=True, kw_only=True, gc=False, tag="DieRerolled"):

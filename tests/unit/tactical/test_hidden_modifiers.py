@@ -3,7 +3,8 @@ the decider: an attack's record is public, so no modifier may come from an invis
 creature other than the attacker and its target. Each test plays the same attack with the
 invisible creature on the line (or on the flanking corner) and elsewhere: what every side
 reads is the same, and names neither it nor its square. A visible creature in the same
-place still gives its modifier (the control)."""
+place still gives its modifier (the control). A Help given or taken unseen stays with its
+side."""
 
 from __future__ import annotations
 
@@ -11,8 +12,8 @@ from typing import Any
 
 import msgspec
 
-from domain.actors import ALL
-from domain.rulesets.tactical.access import audience
+from domain.actors import ALL, Actor, side_audience
+from domain.rulesets.tactical.access import audience, view
 from domain.rulesets.tactical.events import AttackResolved
 from domain.rulesets.tactical.model import Condition, State
 from tests.support.tactical_kit import ch, make, play, started
@@ -102,3 +103,39 @@ def test_an_attack_on_a_square_reads_the_same_whoever_stands_there() -> None:
     b, _ = play(empty, at, [5])
     assert _public(a) == _public(b)
     assert _mods(a) == [("unseen_square", -4, "attack on square [6, 5] (p cannot see into it)")]
+
+
+def _before_help(p_invisible: bool, q_invisible: bool) -> State:
+    inv = {"conditions": INVISIBLE}
+    p = ch("p", "a", 5, 5, **(inv if p_invisible else {}))
+    q = ch("q", "a", 6, 6, **(inv if q_invisible else {}))
+    s = make([p, q, ch("g", "b", 10, 10)])
+    return started(s, [12, 5, 1])
+
+
+def _help(p_invisible: bool, q_invisible: bool) -> tuple[list[Any], State]:
+    s = _before_help(p_invisible, q_invisible)
+    return play(s, {"type": "Help", "character": "p", "ally": "q"})
+
+
+def test_a_help_given_or_taken_unseen_is_for_its_side_only() -> None:
+    # [Help] "an ally within close burst 1": a public HelpGiven would tell the foes that
+    # the invisible one stands within one square of the other
+    for hidden in ((True, False), (False, True)):
+        events, s = _help(*hidden)
+        assert [audience(e) for e in events] == [side_audience("a")]
+        assert s.chars["q"].rerolls == 1
+    events, _ = _help(False, False)
+    assert [audience(e) for e in events] == [ALL]
+
+
+def test_the_foes_view_holds_no_reroll_token_nor_an_unseen_ones_action() -> None:
+    _, s = _help(True, False)
+    foes = {c["id"]: c for c in view(s, Actor(role="side", side="b"))["characters"]}
+    own = {c["id"]: c for c in view(s, Actor(role="side", side="a"))["characters"]}
+    assert "rerolls" not in foes["q"] and own["q"]["rerolls"] == 1
+    assert "standard_used" not in foes["p"] and own["p"]["standard_used"]
+    assert "standard_used" in foes["q"]  # a visible one's is seen
+    # the foes' view after the unseen help is their view before it
+    before = view(_before_help(True, False), Actor(role="side", side="b"))
+    assert foes == {c["id"]: c for c in before["characters"]}
