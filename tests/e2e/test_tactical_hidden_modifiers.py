@@ -73,12 +73,12 @@ def _read(b: Battle, who: str, answer: dict[str, Any]) -> Any:
     log = [(e["type"], e.get("data")) for e in b.events(who) if not e.get("sealed")]
     log[0][1].pop("dice_commitment")  # each battle's own seed
     view = b.view(who)["state"]
-    text = json.dumps([[(e["type"], e.get("data")) for e in answer["events"]], log, view])
+    text = json.dumps([[(e.get("type"), e.get("data")) for e in answer["events"]], log, view])
     return json.loads(text.replace(b.id, "<battle>"))
 
 
 def _attack_text(read: Any) -> str:
-    return json.dumps([d for t, d in read[0] if t.startswith("Attack")])
+    return json.dumps([d for t, d in read[0] if t and t.startswith("Attack")])
 
 
 def _cover(http: httpx.Client, at: list[int]) -> tuple[Battle, Any]:
@@ -161,3 +161,21 @@ def test_an_unseen_help_tells_the_foes_nothing(http: httpx.Client) -> None:
     helped, idle = _helped(http, True), _helped(http, False)
     assert helped == idle
     assert "HelpGiven" not in json.dumps(helped)
+
+
+def _square(http: httpx.Client, at: list[int]) -> Any:
+    ghost = {**_char("ghost", "south", 6, 6, 6), "DEF": 3}
+    chars = [_char("aria", "north", 1, 2, 5, "bow"), _char("gnar", "south", 3, 2, 0), ghost]
+    b = _battle(http, chars, "ghost", "south", at)
+    shot = _send(b, "north", {"type": "Attack", "character": "aria", "weapon": "bow",
+                              "square": [6, 2]}, 1)  # fmt: skip
+    return _read(b, "north", shot)
+
+
+def test_an_attack_on_a_square_reads_the_same_whoever_stands_there(http: httpx.Client) -> None:
+    # [Targeting What You Can't See §2]: gnar stands on the line; it gave the square cover
+    # when its invisible ally ghost stood there (a -2 on a miss that reads "empty" else)
+    there, empty = _square(http, [6, 2]), _square(http, [6, 7])
+    assert there == empty
+    miss = next(d for t, d in there[0] if t == "AttackResolved")
+    assert not miss["hit"] and miss["attack"]["total"] == 1 + 5 - 4
