@@ -8,14 +8,21 @@ side."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import msgspec
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from domain.actors import ALL, Actor, side_audience
+from domain.errors import DomainError
+from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.access import audience, view
 from domain.rulesets.tactical.events import AttackResolved
-from domain.rulesets.tactical.model import Condition, State
+from domain.rulesets.tactical.model import Condition, Square, State
+from domain.rulesets.tactical.sight import squares_between
+from tests.support.quickstart_play import SeededDice
 from tests.support.tactical_kit import ch, make, play, started
 
 INVISIBLE = [{"name": "invisible"}]
@@ -139,3 +146,57 @@ def test_the_foes_view_holds_no_reroll_token_nor_an_unseen_ones_action() -> None
     # the foes' view after the unseen help is their view before it
     before = view(_before_help(True, False), Actor(role="side", side="b"))
     assert foes == {c["id"]: c for c in before["characters"]}
+
+
+def _world(window: str, foe: Square, ally: Square, squares: list[Square]) -> State:
+    """a1 (sword and bow, acts first), b2 its target, b3 far; the invisible foe b1 and the
+    invisible ally a3 where told."""
+    a1, b2, b3 = squares
+    s = make(
+        [
+            ch("a1", "a", *a1, main_hand="sword", off_hand="bow", stats={"DEX": 2, "STR": 2}),
+            ch("b2", "b", *b2),
+            ch("b3", "b", *b3),
+            ch("b1", "b", *foe, conditions=INVISIBLE),
+            ch("a3", "a", *ally, conditions=INVISIBLE),
+        ],
+        options={"reaction_window": window},
+    )
+    return started(s, [12, 1, 2, 3, 4])
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=0, max_value=10**6))
+def test_an_attack_on_a_visible_foe_reads_the_same_wherever_the_invisible_stand(
+    seed: int,
+) -> None:
+    # issue 31: in one world b1 stands on the line a1 -> b2 and a3 on the corner that
+    # flanks b2 with a1 (where the board allows), in the other both stand elsewhere;
+    # every attack of a1 on b2 reads the same to every side, whatever the dice
+    rng = random.Random(seed)
+    everything = [(x, y) for x in range(12) for y in range(12)]
+    a1, b2, b3 = rng.sample(everything, k=3)
+    free = [sq for sq in everything if sq not in (a1, b2, b3)]
+    line = [sq for sq in squares_between(a1, b2) if sq in free]
+    mirror = (2 * b2[0] - a1[0], 2 * b2[1] - a1[1])
+    corner = mirror if max(abs(a1[0] - b2[0]), abs(a1[1] - b2[1])) == 1 else None
+    foe_here = rng.choice(line) if line else rng.choice(free)
+    ally_here = corner if corner in free and corner != foe_here else rng.choice(
+        [sq for sq in free if sq != foe_here])  # fmt: skip
+    elsewhere = [sq for sq in free if sq not in (foe_here, ally_here)]
+    foe_away, ally_away = rng.sample(elsewhere, k=2)
+    window = rng.choice(["ask", "never"])
+    here = _world(window, foe_here, ally_here, [a1, b2, b3])
+    away = _world(window, foe_away, ally_away, [a1, b2, b3])
+    for weapon in ("bow", "sword"):
+        body = {"type": "Attack", "character": "a1", "weapon": weapon, "target": "b2"}
+        assert _public_outcome(here, body, seed) == _public_outcome(away, body, seed), body
+
+
+def _public_outcome(state: State, body: dict[str, Any], seed: int) -> Any:
+    cmd = RULESET.command_decoder.decode(msgspec.json.encode(body))
+    try:
+        events = RULESET.decide(state, cmd, SeededDice(seed))
+    except DomainError as e:
+        return type(e).__name__, e.reason, e.rule
+    return _public(events)
