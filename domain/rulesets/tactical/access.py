@@ -5,7 +5,8 @@ A side orders only its own characters; the referee gives every command, and alon
 where the text says the GM decides (surprise, DCs, healing, conditions, superior cover,
 the end of combat). Hidden: a miss on a square must not tell the attacker's side whether
 anyone was there ([Targeting What You Can't See §2]), so who was there is referee-only;
-an invisible character's moves and position are known to its side only.
+an invisible character's moves and position are known to its side only, and so is a
+Help it gives or is given.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from domain.rulesets.tactical.events import (
     CharacterRevealed,
     CheckCalled,
     Event,
+    HelpGiven,
     Moved,
     UnseenAttackResolved,
 )
@@ -74,7 +76,7 @@ def audience(event: Event) -> str:
     t = type(event)
     if t is UnseenAttackResolved or (t is CheckCalled and event.secret):  # type: ignore[union-attr]
         return REFEREE
-    if t in (Moved, CharacterRevealed, ActionInterrupted, CharacterPlaced):
+    if t in (Moved, CharacterRevealed, ActionInterrupted, CharacterPlaced, HelpGiven):
         hidden = event.hidden_side  # type: ignore[union-attr]
         if hidden is not None:
             return side_audience(hidden)
@@ -82,16 +84,31 @@ def audience(event: Event) -> str:
 
 
 # What a foe learns only by watching: an invisible character's square, and the stamina and
-# move count its unseen moves spend (a second move costs 6 STA, [Stamina Actions]).
-_UNSEEN_KEYS = ("x", "y", "STA", "moves", "sta_spent", "sprinting", "drained_at", "perceived")
+# move count its unseen moves spend (a second move costs 6 STA, [Stamina Actions]), and
+# the standard action an unseen Help spends.
+_UNSEEN_KEYS = (
+    "x",
+    "y",
+    "STA",
+    "moves",
+    "sta_spent",
+    "sprinting",
+    "drained_at",
+    "perceived",
+    "standard_used",
+)
 
 
 def _char_view(c: Char, private: bool) -> dict[str, Any]:
     d: dict[str, Any] = msgspec.to_builtins(c)
     d["down"] = c.down
-    if not private and c.has("invisible"):
-        for key in _UNSEEN_KEYS:
-            d.pop(key, None)
+    if not private:
+        # a Help's reroll token: a foe learns of it when it is used (DieRerolled); held,
+        # it would tell that an ally it cannot see stood within one square (issue 31)
+        d.pop("rerolls", None)
+        if c.has("invisible"):
+            for key in _UNSEEN_KEYS:
+                d.pop(key, None)
     return d
 
 

@@ -117,7 +117,8 @@ def help_ally(run: Run, cmd: Help, dice: Dice) -> None:
         raise RuleViolation("help an ally", rule=R_STANDARD)
     if distance(c.pos, ally.pos, "chebyshev") > 1:
         raise RuleViolation(f"{ally.id} is not within close burst 1", rule=R_STANDARD)
-    run.emit(HelpGiven(character=c.id, ally=ally.id))
+    unseen = c.has("invisible") or ally.has("invisible")
+    run.emit(HelpGiven(character=c.id, ally=ally.id, hidden_side=c.side if unseen else None))
 
 
 def _free_cost(run: Run, c: Char, action: str) -> int:

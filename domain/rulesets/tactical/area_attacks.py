@@ -67,7 +67,7 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
         raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)
     if shape == "wall":  # [Wall]: the origin within range, the first section on it (A61)
         requested = [(q[0], q[1]) for q in cmd.sections]
-        check_wall(w.id, rating, requested)
+        check_wall(w.id, rating, requested, no_loops=st.options.wall_no_loops)
         check_range(st, a, w, requested[0], None, False)
         # [Stamina Actions] trigger (b)/(c): a ranged wall, or a spell wall (it has neither
         # the blast nor the close burst attribute), provokes before it is placed (A58)

@@ -94,14 +94,16 @@ def _ortho(sq: Square) -> tuple[Square, ...]:
     return tuple((x + dx, y + dy) for dx, dy in _ORTHO)
 
 
-def wall_problem(sections: Sequence[Square]) -> str | None:
+def wall_problem(sections: Sequence[Square], *, no_loops: bool = False) -> str | None:
     """Why these wall sections break [Wall], or None when they form a valid wall.
 
     Read on the final shape (A61): no section twice; "you cannot place a piece that is
     orthogonal to three or more sections at the same time"; "you cannot place sections
     diagonal of each other" and "the wall must be continuous", so every section is
-    joined to the others through orthogonal neighbours. A closed 2 x 2 loop passes: no
-    section in it touches three (A61). The reason names the rule and the square.
+    joined to the others through orthogonal neighbours. A closed loop (the 2 x 2 one
+    among them) passes: no section in it touches three; the text does not say whether
+    a wall may close on itself (A61), so `no_loops` (option `wall_no_loops`) refuses
+    one. The reason names the rule and the square.
     """
     if not sections:
         return "[Wall] a wall has at least one section"
@@ -133,6 +135,32 @@ def wall_problem(sections: Sequence[Square]) -> str | None:
                 "(sections cannot be placed diagonal of each other)"
             )
         return f"[Wall] section {list(sq)} is not joined to the wall (it must be continuous)"
+    return _loop(sections) if no_loops else None
+
+
+def _loop(sections: Sequence[Square]) -> str | None:
+    """The section that closes the wall on itself (joined orthogonally to two sections
+    already joined to each other), in the order asked; None for a wall with two ends."""
+    root: dict[Square, Square] = {}
+
+    def find(sq: Square) -> Square:
+        while root[sq] != sq:
+            root[sq] = root[root[sq]]
+            sq = root[sq]
+        return sq
+
+    for sq in sections:
+        root[sq] = sq
+        for nb in _ortho(sq):
+            if nb not in root:
+                continue
+            a, b = find(nb), find(sq)
+            if a == b:
+                return (
+                    f"[Wall] section {list(sq)} closes the wall on itself "
+                    "(a loop; option wall_no_loops)"
+                )
+            root[a] = b
     return None
 
 

@@ -83,7 +83,10 @@ def single(
         concealed_total = t.has("invisible") or st.board.concealment.get(t.pos) == "total"
         mods = attack_modifiers(st, a, t, kind, perceived_unseen=perceived and concealed_total)
     else:
-        mods = cover_modifier(st, a, sq, t)
+        # [Targeting What You Can't See §2]: the figures of an attack on a square are the
+        # same whoever stands there (a miss is public): cover as for an empty square, so
+        # neither the hidden one's allies on the line nor its superior cover show
+        mods = cover_modifier(st, a, sq, None)
         mods.append(
             Modifier(
                 kind="unseen_square",

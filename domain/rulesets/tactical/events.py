@@ -150,7 +150,8 @@ class CharacterRevealed(EventBase, frozen=True, kw_only=True, gc=False, tag="Cha
     """A mover met a creature it could not see ([Total Concealment], [Invisibility]): its
     move stopped in the last free square (the Moved before this one) and the creature is
     revealed there; like a hit on an unseen square ([Targeting What You Can't See §4]) it
-    only has concealment until the end of its next turn (RULINGS, hidden creatures)."""
+    only has concealment until the end of its next turn (RULINGS, hidden creatures).
+    Since 0.3.0 it also follows such a hit (`by` the attacker), to say how long."""
 
     character: str  # the creature revealed
     square: tuple[int, int]
@@ -158,6 +159,10 @@ class CharacterRevealed(EventBase, frozen=True, kw_only=True, gc=False, tag="Cha
     reason: str
     rule: str
     hidden_side: str | None = None  # an invisible mover: only its side (and the referee)
+    # How long the glimpse lasts (§4): True (0.3.0 on) "until the end of their next turn";
+    # False, as every event stored before 0.3.0 reads: until that next turn's start came
+    # round again (turns_taken + 1 compared at turn start), which evolve keeps for them.
+    glimpse_ends_with_turn: bool = False
 
 
 class ActionInterrupted(EventBase, frozen=True, kw_only=True, gc=False, tag="ActionInterrupted"):
@@ -358,8 +363,13 @@ class Rested(EventBase, frozen=True, kw_only=True, gc=False, tag="Rested"):
 
 
 class HelpGiven(EventBase, frozen=True, kw_only=True, gc=False, tag="HelpGiven"):
+    """[Help]: `character` helped `ally`, within close burst 1 of it."""
+
     character: str
     ally: str
+    # either is invisible: only their side (and the referee) see it, as it tells that the
+    # two stand within one square of each other (0.3.0; issue 31)
+    hidden_side: str | None = None
 
 
 class DieRerolled(EventBase, frozen=True, kw_only=True, gc=False, tag="DieRerolled"):

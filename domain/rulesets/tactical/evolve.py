@@ -40,6 +40,7 @@ from domain.rulesets.tactical.state_ops import (
     costs,
     effective_max,
     gain,
+    glimpse,
     lose,
     put,
     spend,
@@ -71,7 +72,8 @@ def _resolved(s: State, e: AttackResolved) -> State:
         s = put(s, lose(s.chars[a.target], a.pool, e.damage))
     if a.target is not None and a.target_kind == "character" and a.unseen and e.hit:
         t = s.chars[a.target]
-        s = put(s, replace(t, glimpsed_until=t.turns_taken + 1))
+        # as 0.2.0 stored it; since 0.3.0 the CharacterRevealed that follows says how long
+        s = put(s, glimpse(t, False))
     return s
 
 

@@ -31,7 +31,7 @@ from domain.rulesets.tactical.events import (
     StandardActionLost,
 )
 from domain.rulesets.tactical.model import Condition, State
-from domain.rulesets.tactical.state_ops import effective_max, gain, put, spend
+from domain.rulesets.tactical.state_ops import effective_max, gain, glimpse, put, spend
 
 __all__ = ["ACTION_HANDLERS"]
 
@@ -177,7 +177,7 @@ def _reloaded(s: State, e: Reloaded) -> State:
 
 def _revealed(s: State, e: CharacterRevealed) -> State:
     t = s.chars[e.character]
-    return put(s, replace(t, glimpsed_until=t.turns_taken + 1))
+    return put(s, glimpse(t, e.glimpse_ends_with_turn))
 
 
 def _interrupted(s: State, e: ActionInterrupted) -> State:

@@ -24,7 +24,7 @@ from domain.rulesets.tactical.events import (
     VisibilityRuled,
 )
 from domain.rulesets.tactical.model import Char, State
-from domain.rulesets.tactical.state_ops import put
+from domain.rulesets.tactical.state_ops import glimpse_over, put
 
 __all__ = ["TURN_HANDLERS"]
 
@@ -109,8 +109,7 @@ def _turn_started(s: State, e: TurnStarted) -> State:
 
 
 def _turn_ended(s: State, e: TurnEnded) -> State:
-    c = s.chars[e.character]
-    c = replace(c, rerolls=0)
+    c = glimpse_over(replace(s.chars[e.character], rerolls=0))
     if s.options.regen_window == "since_previous_turn":
         c = replace(c, sta_spent=False, wil_spent=False)
     return replace(put(s, c), active=None)

@@ -27,7 +27,9 @@ def after_hit(run: Run, record: AttackRecord, tid: str) -> None:
         return
     if record.action == "finisher":
         if t.has("dying"):
-            fail_death_save(run, tid, f"finisher by {record.attacker}")
+            spared = st.options.finisher_on_dying == "death_save_only"
+            how = " (instead of its damage: finisher_on_dying)" if spared else ""
+            fail_death_save(run, tid, f"finisher by {record.attacker}{how}")
         elif st.options.finisher_on_stable == "wound":
             why = f"finisher by {record.attacker}"
             if t.HEA.cur > 0:

@@ -169,6 +169,7 @@ def _rush(run: Run, dice: Dice, c: Char, t: Char, push: int, follow: bool, bonus
                 by=c.id,
                 reason=f"{t.id}, pushed by {c.id}, meets {hid}, unseen in {list(stopper)}",
                 rule=R_STANDARD,
+                glimpse_ends_with_turn=True,  # §4 (0.3.0)
             )
         )
     if push == 1:

@@ -101,7 +101,10 @@ class Char(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     stunned_lost: Literal["standard", "move"] | None = None
     rerolls: int = 0  # Help
     perceived: tuple[str, ...] = ()  # unseen foes perceived this turn
-    glimpsed_until: int = -1  # concealment only (not total) until end of this own turn
+    glimpsed_until: int = -1  # concealment only (not total) up to this own turn
+    # ... and the glimpse ends when that turn ends (0.3.0 on); False: a glimpse from an
+    # event stored before 0.3.0, which lasted until the turn after it began (as recorded)
+    glimpse_ends_with_turn: bool = False
     concentration: str | None = None  # the power concentrated on
     concentration_rating: int = 0
 

@@ -1,5 +1,12 @@
 """[Attack Modifiers] of seed 002: combat advantage (flanking, prone, sprinting), cover and
 superior cover, concealment, prone and grappled penalties; each with its reason and rule.
+
+An attack's record is read by every side, so no modifier comes from a creature some side
+cannot see (DESIGN: no answer or figure may depend on what the reader cannot see; issue
+31): an invisible creature other than the attacker and its target neither gives cover nor
+flanks. Its name, its square, or a -2 or +2 with no visible cause would tell a side where
+it stands ([Targeting What You Can't See §2]: "the GM should not tell you if the creature
+was present"). RULINGS, tactical, fixed rulings.
 """
 
 from __future__ import annotations
@@ -16,6 +23,7 @@ __all__ = [
     "glimpsed",
     "sight_blockers",
     "totally_concealed",
+    "unseen_by_some",
 ]
 
 
@@ -46,8 +54,15 @@ def glimpsed(t: Char) -> bool:
     return t.glimpsed_until > 0 and t.glimpsed_until >= t.turns_taken
 
 
+def unseen_by_some(c: Char) -> bool:
+    """Whether some side cannot see `c`: invisible, its square known to its side only
+    (access.view leaves it out of every other side's view)."""
+    return c.has("invisible")
+
+
 def _conscious_foes_of(state: State, t: Char, attacker: Char) -> dict[Square, str]:
-    """Squares of the target's enemies that may flank it with `attacker` (A52)."""
+    """Squares of the target's enemies that may flank it with `attacker` (A52); not one
+    the target's side cannot see (the record would name it and its corner, issue 31)."""
     out: dict[Square, str] = {}
     hostile = state.board.hostile
     flank_down = state.options.unconscious_flank
@@ -56,7 +71,7 @@ def _conscious_foes_of(state: State, t: Char, attacker: Char) -> dict[Square, st
         if cid is None or cid == attacker.id:
             continue
         c = state.chars[cid]
-        if c.side in hostile[t.side] and (flank_down or not c.down):
+        if c.side in hostile[t.side] and (flank_down or not c.down) and not unseen_by_some(c):
             out[sq] = cid
     return out
 
@@ -73,7 +88,8 @@ def cover_modifier(
 
     A49: map cover squares, structures that give cover, and creatures allied to the
     target give cover; against an adjacent attacker only terrain does. A50: the worst
-    cover counts, once.
+    cover counts, once. A creature some side cannot see gives none (issue 31: the record
+    would name it and its square, or show a -2 with no visible cause).
     """
     o = state.options
     if target is not None and target.superior_cover:
@@ -105,7 +121,8 @@ def cover_modifier(
         cid = occupied.get(sq)
         if cid is None or cid == attacker.id or target is None or cid == target.id:
             return False
-        return any_creature or chars[cid].side == target.side
+        c = chars[cid]
+        return (any_creature or c.side == target.side) and not unseen_by_some(c)
 
     squares = cover_squares(
         attacker.pos,

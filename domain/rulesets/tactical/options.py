@@ -35,6 +35,9 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     death_save_timing: Literal["start", "end"] = "start"
     # A06 a Finisher on a stable / helpless foe deals a wound (or does nothing)
     finisher_on_stable: Literal["wound", "no_effect"] = "wound"
+    # A06 a Finisher that hits a dying foe: its damage and a failed death save ("both"),
+    # or the failed death save instead of its damage ("death_save_only")
+    finisher_on_dying: Literal["both", "death_save_only"] = "both"
     # A08 WIL <= 0 gives Dazed (unsaveable while WIL <= 0), or nothing
     wil_zero: Literal["dazed", "none"] = "dazed"
     # A09 damage to a dying character only lowers HEA (or also fails a death save)
@@ -122,6 +125,8 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     perceived_penalty: Modifier = 2
     # A57 area attacks: one roll compared with each target's own defence
     area_roll_per_target: bool = False
+    # A61 a wall may close on itself (a 2 x 2 loop among others), or it is refused (True)
+    wall_no_loops: bool = False
     # A62 structures: STH lost = floor(total HEA damage / 10), cumulative (or per hit)
     sth_per_hit: bool = False
     sth_divisor: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 10

@@ -15,6 +15,7 @@ from domain.rulesets.tactical.conditions import can_react
 from domain.rulesets.tactical.events import (
     AttackDeclared,
     AttackResolved,
+    CharacterRevealed,
     StructureDamaged,
     UnseenAttackResolved,
 )
@@ -22,12 +23,13 @@ from domain.rulesets.tactical.hits import after_hit, concentration_check
 from domain.rulesets.tactical.model import Char, Condition, State
 from domain.rulesets.tactical.pools import after_loss, check_end, gain_condition
 from domain.rulesets.tactical.records import AttackRecord, ReactionTaken
-from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run
+from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, R_UNSEEN, Run
 
 __all__ = [
     "asks_reaction",
     "finish",
     "finish_unseen",
+    "finisher_spares",
     "reactions_open",
     "resolve_in_turn",
     "structure_damage",
@@ -142,6 +144,18 @@ def structure_damage(run: Run, sid: str, pool: str, damage: int) -> None:
     )
 
 
+def finisher_spares(st: State, record: AttackRecord, t: Char | None) -> bool:
+    """[Standard Actions] Finisher: "it deals a wound or failed death save if they are
+    dying". `finisher_on_dying` "death_save_only" reads the failed death save as what it
+    deals to a dying foe, instead of its damage; "both" (the default) deals both."""
+    return (
+        record.action == "finisher"
+        and t is not None
+        and t.has("dying")
+        and st.options.finisher_on_dying == "death_save_only"
+    )
+
+
 def finish(
     run: Run,
     record: AttackRecord,
@@ -174,6 +188,8 @@ def finish(
         shield = any(r.kind == "shield" and r.effect == "shielded" for r in reactions)
         hit = shield and not st.options.shield_is_miss
         final = 0
+    elif hit and finisher_spares(st, record, t):
+        final = bonus = 0  # [Standard Actions] Finisher: the failed death save instead (A06)
     run.emit(
         AttackResolved(
             attack=record,
@@ -184,6 +200,21 @@ def finish(
             counts_action=counts,
         )
     )
+    if t is not None and hit and record.unseen:
+        # [Targeting What You Can't See §4]: "the target only has concealment instead of
+        # total concealment until the end of their next turn" (0.3.0: evolve reads how
+        # long from this event; a hit stored before it alone kept the old length)
+        run.emit(
+            CharacterRevealed(
+                character=t.id,
+                square=t.pos,
+                by=record.attacker,
+                reason=f"hit by {record.attacker} in {list(t.pos)}, unseen: concealment "
+                "only until the end of its next turn",
+                rule=R_UNSEEN,
+                glimpse_ends_with_turn=True,
+            )
+        )
     for r in reactions:
         if r.kind in ("shield", "parry", "dodge") and r.sta:
             c = run.state.chars[r.character]

@@ -74,6 +74,7 @@ def place(run: Run, cid: str, to: tuple[int, int]) -> None:
                 by=c.id,
                 reason=f"{c.id} is placed on {list(sq)}, where {there} stands unseen",
                 rule=R_TOTAL_CONCEALMENT,
+                glimpse_ends_with_turn=True,  # §4 (0.3.0)
             )
         )
         return

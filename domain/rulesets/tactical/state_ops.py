@@ -9,7 +9,17 @@ from msgspec.structs import replace
 from domain.rulesets.tactical.model import Char, Pool, State
 from domain.rulesets.tactical.records import AttackRecord
 
-__all__ = ["attack_costs", "costs", "effective_max", "gain", "lose", "put", "spend"]
+__all__ = [
+    "attack_costs",
+    "costs",
+    "effective_max",
+    "gain",
+    "glimpse",
+    "glimpse_over",
+    "lose",
+    "put",
+    "spend",
+]
 
 
 def effective_max(c: Char, pool: str) -> int:
@@ -32,6 +42,21 @@ def gain(c: Char, pool: str, amount: int) -> Char:
     p: Pool = getattr(c, pool)
     cur = max(p.cur, min(p.cur + amount, effective_max(c, pool)))
     return replace(c, **{pool: replace(p, cur=cur)})
+
+
+def glimpse(t: Char, ends_with_turn: bool) -> Char:
+    """[Targeting What You Can't See §4]: `t` only has concealment "until the end of their
+    next turn" (its turns_taken moves at each turn's start, so that turn is number
+    turns_taken + 1, whether or not one is under way). `ends_with_turn` False: an event
+    stored before 0.3.0, whose glimpse lasted until the turn after that one began."""
+    return replace(t, glimpsed_until=t.turns_taken + 1, glimpse_ends_with_turn=ends_with_turn)
+
+
+def glimpse_over(c: Char) -> Char:
+    """The end of `c`'s turn: a glimpse that lasts until the end of this turn ends (§4)."""
+    if c.glimpse_ends_with_turn and 0 < c.glimpsed_until <= c.turns_taken:
+        return replace(c, glimpsed_until=-1, glimpse_ends_with_turn=False)
+    return c
 
 
 def lose(c: Char, pool: str, amount: int) -> Char:

@@ -125,6 +125,7 @@ def _met(run: Run, first: Moved, sq: Square, hid: str, then: ResumeAttack | None
             reason=reason,
             rule=R_TOTAL_CONCEALMENT,
             hidden_side=first.hidden_side,
+            glimpse_ends_with_turn=True,  # §4 (0.3.0)
         )
     )
     run.emit(

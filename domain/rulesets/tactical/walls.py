@@ -20,14 +20,17 @@ __all__ = ["R_WALL", "check_wall", "raise_wall"]
 R_WALL = "002 Ranges / Wall"
 
 
-def check_wall(power: str, sections: int, requested: list[Square]) -> None:
+def check_wall(
+    power: str, sections: int, requested: list[Square], *, no_loops: bool = False
+) -> None:
     """The requested shape ([Wall], A61): refused before anything happens (and before the
-    opportunity attacks it provokes), whoever stands where."""
+    opportunity attacks it provokes), whoever stands where. `no_loops`: option
+    `wall_no_loops`, a wall that closes on itself is refused."""
     if not requested:
         raise RuleViolation("name the wall's sections, the origin first", rule=R_WALL)
     if len(requested) > sections:
         raise RuleViolation(f"{power} places {sections} sections", rule=R_WALL)
-    problem = wall_problem(requested)
+    problem = wall_problem(requested, no_loops=no_loops)
     if problem is not None:
         raise RuleViolation(problem, rule=R_WALL)
 
@@ -44,7 +47,7 @@ def raise_wall(
     sth: int,
 ) -> None:
     st: State = run.state
-    check_wall(power, sections, requested)
+    check_wall(power, sections, requested, no_loops=st.options.wall_no_loops)
     w, h = st.board.width, st.board.height
 
     def free(sq: Square) -> bool:
@@ -83,5 +86,6 @@ def raise_wall(
                     by=a.id,
                     reason=f"{a.id}'s wall meets {hid}, unseen in {list(sq)}",
                     rule=R_WALL,
+                    glimpse_ends_with_turn=True,  # §4 (0.3.0)
                 )
             )
