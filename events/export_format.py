@@ -99,6 +99,7 @@ class ReceiptResult(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     ok: bool
     detail: str
+    key_id: str = ""  # the key the receipt names as its signer
 
 
 class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -114,6 +115,18 @@ class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
     keys_from: str  # "caller": keys given to the check; "file": the header's own
     receipts: list[ReceiptResult]
     first_failure: str | None = None  # the first thing that failed, naming its version
+
+    @property
+    def vouched(self) -> bool:
+        """Whether the signer is vouched for: the receipts were checked against keys the
+        caller gave (the service's, as it knows them), not against the file's own, which
+        whoever wrote the file chose (a forger signs with a key of their own)."""
+        return self.keys_from == "caller"
+
+    @property
+    def signers(self) -> list[str]:
+        """The key ids the receipts name, each once, in order."""
+        return list(dict.fromkeys(r.key_id for r in self.receipts if r.key_id))
 
 
 _header_decoder = msgspec.json.Decoder(ExportHeader)
@@ -182,7 +195,9 @@ def _check_receipt(
     keys: dict[str, Ed25519PublicKey],
 ) -> ReceiptResult:
     def result(ok: bool, detail: str) -> ReceiptResult:
-        return ReceiptResult(source=source, version=r.version, ok=ok, detail=detail)
+        return ReceiptResult(
+            source=source, version=r.version, ok=ok, detail=detail, key_id=r.key_id
+        )
 
     if r.battle_id != battle_id:
         return result(False, f"the receipt is for battle {r.battle_id}, not {battle_id}")

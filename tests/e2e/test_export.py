@@ -21,6 +21,7 @@ from events.envelope import EventActor
 from tests.e2e.battle_client import Battle, create_battle, rolls
 from tests.e2e.conftest import ROOT
 from tests.e2e.sealed_kit import stealth_battle
+from tests.support.forge import forge_export
 from tests.support.quickstart_play import next_command
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -247,3 +248,34 @@ def test_a_rewritten_and_rehashed_file_fails_on_its_receipt(
         f"{trailer['receipt']['head_hash'][:16]}… at version {header['version']}, but the "
         f"file's event {header['version']} has hash {prev[:16]}…: the log was rewritten"
     ) in run.stdout
+
+
+def test_a_file_signed_by_its_own_key_is_not_vouched_for_without_key(
+    http: httpx.Client, played: tuple[Battle, dict[int, dict[str, Any]]], tmp_path: Path
+) -> None:
+    """Issue 31, item 8: a forger rewrites the chain and signs it with a key of their own,
+    placed in the header. Without --key the check can only say the file holds together:
+    it exits 3 (not 0) and says the signer is not vouched for; with --key it fails."""
+    b, _ = played
+    file = tmp_path / "battle.jsonl"
+    _export(b, "referee", file)
+
+    def rewrite(e: dict[str, Any]) -> list[dict[str, Any]]:
+        if e["version"] == 3:
+            e = {**e, "recorded_at": "2001-01-01T00:00:00.000Z"}
+        return [e]
+
+    body, forger = forge_export(file.read_bytes(), rewrite)
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(body)
+    run = _cli("verify", str(forged))
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "VERIFIED" not in run.stdout
+    assert f"UNVOUCHED: the file holds together, but it is signed by key {forger}" in run.stdout
+    run = _cli("verify", str(forged), "--key", _pem(http))
+    assert run.returncode == 1, run.stdout
+    # the genuine file: the same status without a key, VERIFIED with the service's
+    assert _cli("verify", str(file)).returncode == 3
+    run = _cli("verify", str(file), "--key", _pem(http))
+    assert run.returncode == 0 and "VERIFIED" in run.stdout, run.stdout
+    assert "exit status: 0 VERIFIED" in " ".join(_cli("verify", "--help").stdout.split())
