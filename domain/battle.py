@@ -86,6 +86,12 @@ class ImportedFrom(msgspec.Struct, frozen=True, kw_only=True):
     # of versions up to each span's `upto`, from its `battle_id` (a battle imported from
     # an import holds both). Later dice derive from this battle's own id.
     dice_ids: tuple[DiceIdSpan, ...] = ()
+    # The key ids that signed the histories this one came through before the export it
+    # was imported from (an import of an import: the earlier receipts' keys, the oldest
+    # first); empty for an import of a battle that was not itself imported, and for an
+    # import made before they were recorded. A battle's origin is verified by a service
+    # only if it holds every one of them and `receipt_key_id` (service.provenance).
+    signers: tuple[str, ...] = ()
 
     def dice_battle_id(self, version: int, own: str) -> str:
         for span in self.dice_ids:

@@ -27,7 +27,7 @@ those that need them (replay, import).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -51,6 +51,7 @@ __all__ = [
     "ExportReader",
     "ExportReport",
     "InvalidExport",
+    "Provenance",
     "ReceiptResult",
     "combine_scans",
     "encode_line",
@@ -83,6 +84,17 @@ class ExportReader(msgspec.Struct, frozen=True, kw_only=True):
     side: str | None = None
 
 
+class Provenance(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Where a battle's history comes from, as the service that holds it vouches for it
+    (service.provenance): `created` here; `verified`, imported from an export whose
+    receipts this service's own keys (current or retired) verify; `not-verified`,
+    imported from one signed by a key it does not hold (`key_ids`), only on request."""
+
+    origin: Literal["created", "verified", "not-verified"]
+    key_ids: list[str] = []  # the signers of its history this service does not hold
+    note: str | None = None  # "origin not verified by this service: ..." when not verified
+
+
 class ExportHeader(msgspec.Struct, frozen=True, kw_only=True):
     format: str
     battle_id: str
@@ -92,6 +104,9 @@ class ExportHeader(msgspec.Struct, frozen=True, kw_only=True):
     reader: ExportReader
     exported_at: str
     public_keys: list[ExportKey] = []
+    # What the exporting service vouches for of the history's origin (absent from files
+    # written before it was recorded). Not signed: a reader checks the receipts instead.
+    origin: Provenance | None = None
 
 
 class ReceiptResult(msgspec.Struct, frozen=True, kw_only=True):

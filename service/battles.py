@@ -55,6 +55,7 @@ from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
 from service.founding import create_battle, fork_battle
 from service.json_body import UNREADABLE, invalid_body, read_json
 from service.log_integrity import check_links, decode_created, fold_checked
+from service.provenance import battle_provenance
 from service.receipt_checks import check_receipts
 from service.record_macs import RecordMacs
 from service.schemas import (
@@ -734,6 +735,7 @@ class BattleService:
             first_failure=failure,
             events_sealed=audit.events_sealed,
             cached=cached,
+            origin=await battle_provenance(self, battle_id),
         )
 
 

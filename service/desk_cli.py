@@ -81,6 +81,12 @@ def add_parsers(sub: Any) -> None:
         "new keys: printed once, as POST /battles/import answers them)",
     )
     imported.add_argument("file")
+    imported.add_argument(
+        "--allow-foreign",
+        action="store_true",
+        help="take a file signed by a key this service does not hold (its battle then reads "
+        "'origin not verified by this service'); refused without it",
+    )
 
 
 def run(args: Any) -> int:
@@ -89,7 +95,7 @@ def run(args: Any) -> int:
     if args.command == "verify":
         return verify_command(args.file, args.key, args.receipt)
     if args.command == "import":
-        return import_command(args.file)
+        return import_command(args.file, args.allow_foreign)
     return replay_command(args.file, args.to)
 
 
@@ -126,7 +132,7 @@ def export_command(battle_id: str, out: str | None) -> int:
     return 0
 
 
-def import_command(file: str) -> int:
+def import_command(file: str, allow_foreign: bool = False) -> int:
     """Verify `file` and store it in BATTLE_DB as a new battle; print the answer (its id
     and keys, shown once) as JSON."""
     from service.app import make_store, service_keys
@@ -148,7 +154,7 @@ def import_command(file: str) -> int:
         await store.open()
         try:
             service = BattleService(store, signing=keys, snapshot_every=0)
-            return await import_battle(service, body, None, None)
+            return await import_battle(service, body, None, None, allow_foreign)
         finally:
             await store.close()
 

@@ -21,6 +21,8 @@ import msgspec
 
 from domain.actors import Actor
 from domain.dice import derive_value
+from events.export_format import Provenance
+from service.provenance import battle_provenance
 from service.schemas import EventOut, SealedEventOut
 
 if TYPE_CHECKING:
@@ -92,6 +94,9 @@ class Narrative(msgspec.Struct, kw_only=True):
     to_version: int
     entries: list[NarrativeEntry]
     next_from: int | None  # pass as ?from= for the next page; null at the end
+    # Where the history it tells comes from (service.provenance): an import this service
+    # did not sign says "origin not verified by this service", with the key.
+    origin: Provenance | None = None
 
 
 def _walk(obj: Any) -> Iterator[tuple[str, Any]]:
@@ -361,4 +366,5 @@ async def narrate(
         to_version=max(end, entries[-1].last_version) if next_from is None and entries else end,
         entries=entries,
         next_from=next_from,
+        origin=await battle_provenance(service, battle_id),
     )

@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from events.export_format import Provenance
 from events.receipts import Receipt
 
 __all__ = [
@@ -285,6 +286,9 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     # The dice audit was made earlier at this same head (service.verify_cache); the chain
     # and the receipts are always checked afresh.
     cached: bool = False
+    # Where the history comes from (service.provenance): `ok` says the log holds
+    # together; an import signed by a key this service does not hold is `not-verified`.
+    origin: Provenance | None = None
 
 
 MAX_RECEIPTS = 100
@@ -326,6 +330,8 @@ class BattleSummary(msgspec.Struct, kw_only=True):
     version: int  # its current version
     over: bool
     forked_from: str | None = None
+    # Where its history comes from, as this service vouches for it (service.provenance).
+    origin: Provenance | None = None
 
 
 class BattleList(msgspec.Struct, kw_only=True):

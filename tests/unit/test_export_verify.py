@@ -151,14 +151,15 @@ def test_a_sound_export_is_verified_with_the_callers_key(tmp_path: Path) -> None
     kept = [receipt(2, events[1].hash)]
     keys = [OTHER.public_key(), KEY.public_key()]
     report = verify(tmp_path, export(events), keys=keys, kept=kept)
+    signer = _fingerprint(KEY)
     assert report == ExportReport(
         battle_id=B, ok=True, events_checked=5, events_sealed=1, chain_ok=True, dice_ok=True,
         dice_checked=1, dice_pending=1, client_dice=2, keys_from="caller",
         receipts=[
             ReceiptResult(source="trailer", version=5, ok=True,
-                          detail="the service signed the head at version 5"),
+                          detail="the service signed the head at version 5", key_id=signer),
             ReceiptResult(source="kept 0", version=2, ok=True,
-                          detail="the service signed the head at version 2"),
+                          detail="the service signed the head at version 2", key_id=signer),
         ],
         first_failure=None,
     )  # fmt: skip
@@ -225,7 +226,13 @@ def test_a_trailer_receipt_that_does_not_hold_is_named(
     report = verify(tmp_path, export(EVENTS, trailer=trailer), keys=[KEY.public_key()])
     assert (report.chain_ok, report.dice_ok, report.ok) == (True, True, False)
     assert report.receipts == [
-        ReceiptResult(source="trailer", version=trailer.version, ok=False, detail=detail)
+        ReceiptResult(
+            source="trailer",
+            version=trailer.version,
+            ok=False,
+            detail=detail,
+            key_id=trailer.key_id,
+        )
     ]
     assert report.first_failure == f"receipt (trailer) at version {trailer.version}: {detail}"
 
