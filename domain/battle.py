@@ -134,6 +134,10 @@ class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="Battl
     ancestry: tuple[Ancestor, ...] = ()
     # An imported battle (`battle-service import`, POST /battles/import): where from.
     imported_from: ImportedFrom | None = None
+    # The hash chain's format its events are written in (events.chain): 1 for a battle
+    # created before format 2 (the default, so a stored battle reads as it was written),
+    # 2 since. Nothing in the game depends on it.
+    chain_format: int = 1
 
     def dice_battle_id(self, version: int) -> str:
         """The battle id the server dice of roll counter `version` were derived with."""

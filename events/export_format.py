@@ -13,7 +13,10 @@ The file (`battle-service/export/v1`), one JSON object per line:
 3. the trailer: `{"receipt": {...}}`, the service's signed receipt of the head.
 
 `verify_export` checks, in one pass and with no server or database: the hash chain
-(sealed events by their links), every server die whose seed is revealed, recomputed
+(sealed events by their links; of chain format 2, also by their audience and body:
+events.chain), that no sealed event is one the header's reader may see and that every
+server die is counted from the first event of its command (events.command_audit), every
+server die whose seed is revealed, recomputed
 (events.verify), that the file's last event is the header's head, the trailer's receipt
 and any receipt the caller kept, each against a public key. The keys come from the
 caller (`GET /keys`, kept beforehand) or, failing that, from the header itself, which
@@ -32,6 +35,8 @@ from typing import Any, Literal
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from events.chain import command_break, format_break
+from events.command_audit import misplaced_die, readable_stub
 from events.dice_audit import DiceAudit, DiceFailure
 from events.envelope import GENESIS_HASH, SealedEvent, StoredEvent
 from events.export_scan import ChunkScan, line_decoder, scan_lines
@@ -305,6 +310,9 @@ def combine_scans(
     facts: list[tuple[int, str, bytes]] = []
     rolls: list[tuple[int, list[dict[str, Any]]]] = []
     hashes: dict[int, str] = {}
+    stubs: list[tuple[int, str]] = []
+    roll_commands: dict[int, int | None] = {}
+    last_format, last_command = 0, None
     for scan in scans:
         if trailer is not None and scan.first_line:
             raise InvalidExport(base + scan.first_line, "a line after the trailer's receipt")
@@ -328,15 +336,27 @@ def combine_scans(
                     f"prev_hash of event {scan.first_version} does not match the hash of "
                     f"event {scan.first_version - 1}",
                 )
+            elif last_format and (
+                why := format_break(scan.first_version, scan.first_format, last_format)
+                or command_break(scan.first_version, scan.first_command, last_command)
+            ):
+                brk = (scan.first_version, why)  # the link between two chunks
             else:
                 brk = scan.chain_break
                 # Up to its own first break, as one pass keeps it: not past a broken link.
                 last_version, last_hash = scan.last_version, scan.last_hash
+                last_format, last_command = scan.last_format, scan.last_command
             if battle_id is None:
                 battle_id = scan.battle_id
             facts += scan.facts
             rolls += scan.server_rolls
+            stubs += scan.stubs
+            roll_commands.update(scan.roll_commands)
         base += scan.lines
+    if brk is None:  # a stub the reader may see; a die outside its command (command_audit)
+        brk = readable_stub(stubs, header.reader.role, header.reader.side) or misplaced_die(
+            rolls, roll_commands, [v for v, _ in stubs]
+        )
     audit = _audit(events, sealed, client, brk, battle_id, facts, rolls)
     by_key = {key_fingerprint(k): k for k in keys} if keys else _keys_of(header)
     results = []

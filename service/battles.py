@@ -423,6 +423,11 @@ class BattleService:
                     actor=principal.event_actor,
                     command_id=idempotency_key,
                     salts=draw_salts([audience for _, audience in decided]),
+                    # Chain format 2: the command is numbered by its first event (which is
+                    # also the version its server dice are counted from).
+                    command_version=battle.version + 1
+                    if battle.meta.created.chain_format >= 2
+                    else None,
                 )
                 record = None
                 if idempotency_key is not None:

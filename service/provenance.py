@@ -21,7 +21,9 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from domain.battle import BattleCreated, ImportedFrom
+from events.errors import LogDamaged
 from events.export_format import Provenance
+from service.log_integrity import decode_created
 
 if TYPE_CHECKING:
     from service.battles import BattleService
@@ -66,10 +68,24 @@ def provenance_of(created: Sequence[BattleCreated], held: Collection[str]) -> Pr
     )
 
 
+async def _created(service: BattleService, battle_id: str) -> BattleCreated | None:
+    """The battle's `BattleCreated`, read from its first event alone (no fold: a battle
+    whose later log is damaged still has an origin to report). None: no such battle."""
+    first = await service.store.read(battle_id, after=0, limit=1)
+    return decode_created(battle_id, first[0]) if first else None
+
+
 async def battle_provenance(service: BattleService, battle_id: str) -> Provenance:
     """The origin of `battle_id` (see the module docstring)."""
-    created = (await service.loaded(battle_id)).battle.meta.created
+    try:
+        created = await _created(service, battle_id)
+    except LogDamaged as e:  # /verify names the damage; the origin cannot be read
+        return Provenance(origin="not-verified", note=f"{NOT_VERIFIED}: {e.reason}")
+    if created is None:
+        return CREATED
     chain = [created]
     for ancestor in created.lineage():
-        chain.append((await service.loaded(ancestor.battle_id)).battle.meta.created)
+        parent = await _created(service, ancestor.battle_id)
+        if parent is not None:
+            chain.append(parent)
     return provenance_of(chain, service.signing.key_ids)

@@ -172,6 +172,9 @@ class EventOut(msgspec.Struct, kw_only=True):
     # The secret salt the event's hash commits to (hex), for an event some reader may not
     # see; null for an event everyone sees (and for events written before salts).
     salt: str | None = None
+    # The version of the first event of the command that appended it: the battle's
+    # command sequence, in the hash (chain format 2); null in a battle chained before it.
+    command_version: int | None = None
 
 
 class SealedEventOut(msgspec.Struct, kw_only=True):
@@ -184,6 +187,10 @@ class SealedEventOut(msgspec.Struct, kw_only=True):
     prev_hash: str
     hash: str
     sealed: Literal[True]  # required: whole events never carry it (one oneOf branch fits)
+    # Chain format 2: the hash of what it hides (salted): its hash is
+    # sha256(canonical {audience, body, prev_hash, version}), so its audience is checked.
+    # Null in a battle chained before it (format 1).
+    body: str | None = None
 
 
 class CommandResponse(msgspec.Struct, kw_only=True):

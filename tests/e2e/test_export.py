@@ -170,7 +170,7 @@ def test_a_side_export_is_sealed_where_it_may_not_see_and_verifies(
     assert lines[0]["reader"] == {"role": "side", "side": "south"}
     sealed = [e for e in lines[1:-1] if e.get("sealed")]
     assert sealed and all(
-        set(e) == {"version", "audience", "prev_hash", "hash", "sealed"} for e in sealed
+        set(e) == {"version", "audience", "prev_hash", "hash", "body", "sealed"} for e in sealed
     )
     assert lines[1:-1] == b.events("south")
 
@@ -232,6 +232,7 @@ def test_a_rewritten_and_rehashed_file_fails_on_its_receipt(
                 audience=e["audience"], recorded_at=e["recorded_at"],
                 actor=EventActor(**e["actor"]), command_id=e["command_id"],
                 prev_hash=prev, data=payload, salt=e["salt"],
+                command_version=e["command_version"],
             )  # fmt: skip
             prev = e["hash"]
         out.append(msgspec.json.encode({**e, "data": msgspec.Raw(payload)}))

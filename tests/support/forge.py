@@ -12,12 +12,12 @@ from typing import Any
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from events.chain import event_hash
+from events.chain import body_hash, event_hash
 from events.envelope import GENESIS_HASH, EventActor
 from events.receipts import b64url, key_fingerprint, signed_bytes
 from service.signing import public_key_raw
 
-__all__ = ["Edit", "forge_export", "split_export"]
+__all__ = ["Edit", "forge_export", "split_export", "stub_body_of"]
 
 # An edit of one event line (a dict, its `data` the bytes as hashed): the line(s) to
 # write instead (none: drop it).
@@ -40,10 +40,22 @@ def split_export(body: bytes) -> tuple[dict[str, Any], list[dict[str, Any]], dic
     return json.loads(lines[0]), events, json.loads(lines[-1])
 
 
+def stub_body_of(e: dict[str, Any]) -> str | None:
+    """The body a stub of the whole event `e` (as a read gives it, decoded) carries: None
+    for chain format 1. Its data re-encoded compactly, as the service wrote it."""
+    if e.get("command_version") is None:
+        return None
+    data = e["data"] if isinstance(e["data"], bytes) else msgspec.json.encode(e["data"])
+    return body_hash(
+        EventActor(**e["actor"]), e["battle_id"], e["command_id"], e["command_version"],
+        data, e["recorded_at"], e.get("salt"), e["type"],
+    )  # fmt: skip
+
+
 def _rehash(e: dict[str, Any], prev: str) -> str:
     fields: dict[str, Any] = {}
-    if e.get("command_seq") is not None:  # chain format 2 (events.chain)
-        fields["command_seq"] = e["command_seq"]
+    if e.get("command_version") is not None:  # chain format 2 (events.chain)
+        fields["command_version"] = e["command_version"]
     return event_hash(
         battle_id=e["battle_id"], version=e["version"], type=e["type"],
         audience=e["audience"], recorded_at=e["recorded_at"],
