@@ -223,9 +223,13 @@ def _diff(before: Any, after: Any, path: str, out: list[NarrativeChange]) -> Non
 
 
 def _command_of(ev: EventOut) -> tuple[Any, ...]:
-    """What tells one command's events from the next: its id when the client gave one
-    (Idempotency-Key), else who appended them and when (a command's events share one
-    recording time, to the millisecond)."""
+    """What tells one command's events from the next: the command it records (chain
+    format 2: the version of its first event, in its hash; issue 31, item 13). In a battle
+    chained before that: its id when the client gave one (Idempotency-Key), else who
+    appended them and when (a command's events share one recording time, to the
+    millisecond: two commands in one millisecond by one actor read as one)."""
+    if ev.command_version is not None:
+        return ("command", ev.command_version)
     if ev.command_id is not None:
         return (ev.command_id,)
     return (ev.recorded_at, ev.actor.role, ev.actor.side)
