@@ -382,7 +382,7 @@ async def _found(
         recorded_at=service.now(),
         actor=EventActor(role="creator"),
         command_id=None,
-        command_version=1,
+        command_version=_first_of_command(1),
     )
     if f.imported_from is not None:
         pending += _rechain(pending[0], f.imported, f.next_epoch, commit, service.now())
@@ -430,6 +430,12 @@ def _imported_out(origin: ImportedFrom | None) -> ImportedFromOut | None:
     )
 
 
+def _first_of_command(version: int) -> int | None:
+    """An event's `command_version` in a battle created now: None if this build writes
+    chain format 1 (tests make battles as an older version did by setting it)."""
+    return version if CHAIN_FORMAT >= 2 else None
+
+
 def imported_commands(events: Sequence[StoredEvent]) -> list[int]:
     """The command each imported event belongs to (its first version; the imported log
     keeps the original's versions): the original's own record (chain format 2), or, for
@@ -462,13 +468,14 @@ def _rechain(
             battle_id=created.battle_id, prev_version=prev_version, prev_hash=prev_hash,
             items=[(ev.type, ev.data, ev.audience)], recorded_at=ev.recorded_at,
             actor=ev.actor, command_id=ev.command_id, salts=draw_salts([ev.audience]),
-            command_version=command,
+            command_version=_first_of_command(command),
         )  # fmt: skip
         prev_version, prev_hash = out[-1].version, out[-1].hash
     started = DiceEpochStarted(epoch=epoch, commitment=commit)
     out += seal(
         battle_id=created.battle_id, prev_version=prev_version, prev_hash=prev_hash,
         items=[("DiceEpochStarted", encode_event(started), ALL)], recorded_at=now,
-        actor=EventActor(role="creator"), command_id=None, command_version=prev_version + 1,
+        actor=EventActor(role="creator"), command_id=None,
+        command_version=_first_of_command(prev_version + 1),
     )  # fmt: skip
     return out
