@@ -18,19 +18,19 @@ of the public key that verified the receipt at import, so "this service holds it
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from domain.battle import BattleCreated, ImportedFrom
 from events.errors import LogDamaged
 from events.export_format import Provenance
+from events.store import EventStore
 from service.log_integrity import decode_created
-
-if TYPE_CHECKING:
-    from service.battles import BattleService
+from service.signing import ServiceKeys
 
 __all__ = [
     "CREATED",
     "NOT_VERIFIED",
+    "ProvenanceHost",
     "battle_provenance",
     "history_signers",
     "provenance_of",
@@ -38,6 +38,19 @@ __all__ = [
 ]
 
 NOT_VERIFIED = "origin not verified by this service"
+
+
+class ProvenanceHost(Protocol):
+    """What the origin needs of the battle service (service.battles.BattleService): a
+    Protocol, not an import, so that the service and this module do not import each other."""
+
+    @property
+    def store(self) -> EventStore: ...
+
+    @property
+    def signing(self) -> ServiceKeys: ...
+
+
 CREATED = Provenance(origin="created")
 
 
@@ -68,14 +81,14 @@ def provenance_of(created: Sequence[BattleCreated], held: Collection[str]) -> Pr
     )
 
 
-async def _created(service: BattleService, battle_id: str) -> BattleCreated | None:
+async def _created(service: ProvenanceHost, battle_id: str) -> BattleCreated | None:
     """The battle's `BattleCreated`, read from its first event alone (no fold: a battle
     whose later log is damaged still has an origin to report). None: no such battle."""
     first = await service.store.read(battle_id, after=0, limit=1)
     return decode_created(battle_id, first[0]) if first else None
 
 
-async def battle_provenance(service: BattleService, battle_id: str) -> Provenance:
+async def battle_provenance(service: ProvenanceHost, battle_id: str) -> Provenance:
     """The origin of `battle_id` (see the module docstring)."""
     try:
         created = await _created(service, battle_id)
