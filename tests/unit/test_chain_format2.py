@@ -12,8 +12,10 @@ from typing import Any
 import msgspec
 import pytest
 
+from domain.dice import commitment
 from events.chain import (
     body_hash,
+    canonical,
     chain_format_of,
     command_break,
     event_hash,
@@ -25,6 +27,7 @@ from events.chain import (
 )
 from events.command_audit import misplaced_die, readable_stub
 from events.envelope import GENESIS_HASH, EventActor, PendingEvent, SealedEvent, StoredEvent
+from events.verify import audit_log
 
 RED = EventActor(role="side", side="red")
 
@@ -221,3 +224,25 @@ def test_a_stub_the_reader_may_read_is_named(
         f"event 7 is sealed with audience {audience!r}, which the export's reader ({who}) "
         "may see: a reader is given whole every event it may see",
     )
+
+
+def test_audit_log_fails_a_die_counted_from_another_command() -> None:
+    """`/verify` and a client's audit of a read (events.verify.audit_log) check it too."""
+    created = canonical({"dice_epoch": 1, "dice_commitment": commitment(b"s" * 32)})
+    roll = {**_roll(2), "sides": 6, "values": [3], "epoch": 1, "client_seed": ""}
+    items = [("BattleCreated", created, "all"), ("Attacked", canonical({"roll": roll}), "all")]
+
+    def log(first: list[int]) -> list[StoredEvent]:
+        events: list[PendingEvent] = []
+        for (t, d, a), command in zip(items, first, strict=True):
+            events += seal(
+                battle_id="b", prev_version=len(events),
+                prev_hash=events[-1].hash if events else GENESIS_HASH, items=[(t, d, a)],
+                recorded_at="t", actor=RED, command_id=None, command_version=command,
+            )  # fmt: skip
+        return _stored(events)
+
+    assert audit_log(log([1, 2])).ok  # each its own command: the die counted from 2
+    audit = audit_log(log([1, 1]))  # one command beginning at 1: the die names 2
+    assert not audit.ok and audit.chain_ok and audit.failed_version == 2
+    assert audit.reason is not None and "the command that begins at version 1" in audit.reason
