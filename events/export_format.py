@@ -5,7 +5,8 @@ The file (`battle-service/export/v1`), one JSON object per line:
 1. the header: `{"format": "battle-service/export/v1", "battle_id", "ruleset", "version",
    "head_hash", "reader": {"role", "side"}, "exported_at", "public_keys": [{"key_id",
    "public_key"}]}` (the service's Ed25519 keys, base64url of their 32 bytes, as
-   `GET /keys` gives them);
+   `GET /keys` gives them), and `origin` (`Provenance`: where the history comes from, as
+   the exporting service vouches for it; not signed, and absent from older files);
 2. every event of the log, in version order, exactly as `GET /battles/{id}/events`
    answers it to that reader: whole, or sealed (`{"version", "audience", "prev_hash",
    "hash", "sealed": true}`) where the reader may not see it. Revealed dice seeds are in
