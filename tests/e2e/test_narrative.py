@@ -192,9 +192,7 @@ def test_bad_ranges_and_strangers_are_refused(http: httpx.Client) -> None:
     assert r.status_code == 400 and r.headers["content-type"].startswith("application/problem")
 
 
-def test_two_commands_in_one_millisecond_are_two_entries(
-    tmp_path: Any, monkeypatch: Any
-) -> None:
+def test_two_commands_in_one_millisecond_are_two_entries(tmp_path: Any, monkeypatch: Any) -> None:
     """Issue 31, item 13: commands without an Idempotency-Key, by one actor, recorded in the
     same millisecond (the clock held still) are still told apart: each event records the
     command it belongs to (its first version), in the hash, and the narrative groups by it."""
