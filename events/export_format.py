@@ -136,13 +136,16 @@ class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
     keys_from: str  # "caller": keys given to the check; "file": the header's own
     receipts: list[ReceiptResult]
     first_failure: str | None = None  # the first thing that failed, naming its version
+    origin: Provenance | None = None  # the header's: what the exporting service vouches for
 
     @property
     def vouched(self) -> bool:
         """Whether the signer is vouched for: the receipts were checked against keys the
         caller gave (the service's, as it knows them), not against the file's own, which
-        whoever wrote the file chose (a forger signs with a key of their own)."""
-        return self.keys_from == "caller"
+        whoever wrote the file chose (a forger signs with a key of their own); and the
+        exporting service did not say the history came from a key it does not hold."""
+        foreign = self.origin is not None and self.origin.origin == "not-verified"
+        return self.keys_from == "caller" and not foreign
 
     @property
     def signers(self) -> list[str]:
@@ -395,6 +398,7 @@ def combine_scans(
         keys_from="caller" if keys else "file",
         receipts=results,
         first_failure=failure,
+        origin=header.origin,
     )
 
 

@@ -239,10 +239,15 @@ def _print_report(report: Any) -> None:
             f"  receipt ({r.source}, version {r.version}): {'ok' if r.ok else 'FAILED'}: {r.detail}"
         )
     print(f"  receipts checked against {where}")
+    if report.origin is not None and report.origin.note is not None:
+        print(f"  origin: {report.origin.note} (as the exporting service says)")
     if not report.ok:
         print(f"FAILED: {report.first_failure}")
     elif report.vouched:
         print("VERIFIED")
+    elif report.keys_from == "caller":
+        print("UNVOUCHED: the receipts verify, but the service that signed them did not "
+              "sign the history it was imported from (see origin)")  # fmt: skip
     else:
         # Not "VERIFIED": a forger's file, signed with the forger's key placed in its own
         # header, holds together just as well (issue 31, item 8).

@@ -364,7 +364,7 @@ _FORGER = Ed25519PrivateKey.generate()
 
 
 def test_a_history_signed_by_a_foreign_key_is_refused_then_flagged_everywhere(
-    server: httpx.Client,
+    server: httpx.Client, tmp_path: Path
 ) -> None:
     """Issue 31, item 7: a chain rewritten and re-signed with the forger's own key, placed
     in the header, is refused (422 naming the key); with allow_foreign=true it is taken,
@@ -403,6 +403,16 @@ def test_a_history_signed_by_a_foreign_key_is_refused_then_flagged_everywhere(
     assert note in md.text, md.text[:400]
     again = _export(imported)
     assert json.loads(again.splitlines()[0])["origin"] == origin
+    # offline, with this service's key: its receipts verify, its origin does not
+    (tmp_path / "again.jsonl").write_bytes(again)
+    key = next(k for k in server.get("/keys").json()["keys"] if k["current"])["public_key"]
+    run = subprocess.run(
+        [sys.executable, "-m", "service.cli", "verify", str(tmp_path / "again.jsonl"),
+         f"--key={key}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 3 and "VERIFIED" not in run.stdout, run.stdout + run.stderr
+    assert f"origin: {origin['note']}" in run.stdout
     listed = server.get("/battles", headers=auth).json()["battles"]
     assert [b["origin"] for b in listed if b["battle_id"] == imported.id] == [origin]
     # a fork starts from its state: the same origin
