@@ -41,7 +41,8 @@ VERIFY_EPILOG = (
     "--key given); 1 FAILED (the chain, a die, a stub or a receipt does not hold); 2 the "
     "file or an argument cannot be read; 3 UNVOUCHED (the file holds together, but without "
     "--key its receipts were checked against the keys in the file itself, which whoever "
-    "wrote it chose: nothing says this service signed it)"
+    "wrote it chose: nothing says this service signed it; or its header says the history was "
+    "imported from a file signed by a key the service does not hold)"
 )
 
 
