@@ -137,6 +137,9 @@ class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
     receipts: list[ReceiptResult]
     first_failure: str | None = None  # the first thing that failed, naming its version
     origin: Provenance | None = None  # the header's: what the exporting service vouches for
+    # An import's history (its `BattleCreated.imported_from`, in the hashed chain): the
+    # keys that signed it which are not among the keys the caller gave (none given: all).
+    unvouched_history: list[str] = []
 
     @property
     def vouched(self) -> bool:
@@ -145,7 +148,7 @@ class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
         whoever wrote the file chose (a forger signs with a key of their own); and the
         exporting service did not say the history came from a key it does not hold."""
         foreign = self.origin is not None and self.origin.origin == "not-verified"
-        return self.keys_from == "caller" and not foreign
+        return self.keys_from == "caller" and not foreign and not self.unvouched_history
 
     @property
     def signers(self) -> list[str]:
@@ -399,7 +402,23 @@ def combine_scans(
         receipts=results,
         first_failure=failure,
         origin=header.origin,
+        unvouched_history=[k for k in _history_signers(facts) if k not in by_key],
     )
+
+
+def _history_signers(facts: list[tuple[int, str, bytes]]) -> list[str]:
+    """The keys that signed the history an imported battle came from, as its first event
+    (hashed: the file cannot change it) records them; none for a battle not imported."""
+    for version, type_, data in facts:
+        if version != 1 or type_ != "BattleCreated":
+            continue
+        origin = _decode.decode(data).get("imported_from")
+        if not isinstance(origin, dict):
+            return []
+        signers = origin.get("signers") or []
+        keys = [*signers, origin.get("receipt_key_id")] if isinstance(signers, list) else []
+        return list(dict.fromkeys(k for k in keys if isinstance(k, str) and k))
+    return []
 
 
 def _audit(

@@ -242,6 +242,11 @@ def _print_report(report: Any) -> None:
     print(f"  receipts checked against {where}")
     if report.origin is not None and report.origin.note is not None:
         print(f"  origin: {report.origin.note} (as the exporting service says)")
+    if report.unvouched_history and report.keys_from == "caller":
+        print(
+            "  origin: imported from a file signed by key "
+            f"{', '.join(report.unvouched_history)}, not among the keys given"
+        )
     if not report.ok:
         print(f"FAILED: {report.first_failure}")
     elif report.vouched:

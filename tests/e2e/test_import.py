@@ -413,6 +413,18 @@ def test_a_history_signed_by_a_foreign_key_is_refused_then_flagged_everywhere(
     )  # fmt: skip
     assert run.returncode == 3 and "VERIFIED" not in run.stdout, run.stdout + run.stderr
     assert f"origin: {origin['note']}" in run.stdout
+    # the header is not signed: without its origin, the first event (hashed) still tells
+    first, *rest = again.splitlines(keepends=True)
+    header = json.loads(first)
+    del header["origin"]
+    (tmp_path / "again.jsonl").write_bytes(json.dumps(header).encode() + b"\n" + b"".join(rest))
+    run = subprocess.run(
+        [sys.executable, "-m", "service.cli", "verify", str(tmp_path / "again.jsonl"),
+         f"--key={key}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert f"imported from a file signed by key {forger}, not among the keys given" in run.stdout
     listed = server.get("/battles", headers=auth).json()["battles"]
     assert [b["origin"] for b in listed if b["battle_id"] == imported.id] == [origin]
     # a fork starts from its state: the same origin

@@ -539,3 +539,26 @@ def test_a_die_counted_from_another_command_fails(tmp_path: Path) -> None:
         "belongs to the command that begins at version 1: a die is counted from the first "
         "event of its command"
     )
+
+
+def test_an_imports_history_signers_must_be_among_the_keys_given(tmp_path: Path) -> None:
+    """Issue 31, items 7 and 8: an imported battle's first event (hashed) names the keys
+    that signed the history it came from; offline, those the caller did not give leave the
+    file holding together but not vouched for, whatever its (unsigned) header says."""
+    me = _fingerprint(KEY)
+    for signers, receipt_key, unvouched in (
+        (["k0"], "k1", ["k0", "k1"]),
+        ([], me, []),
+        (["k0", me], me, ["k0"]),
+    ):
+        origin = {
+            "battle_id": "o", "version": 4, "head_hash": "0" * 64, "exported_at": "t",
+            "receipt_key_id": receipt_key, "receipt_signature": "s", "signers": signers,
+        }  # fmt: skip
+        items = [(ITEMS[0][0], {**ITEMS[0][1], "imported_from": origin}, "all"), *ITEMS[1:]]
+        events = chain(items)
+        report = verify(tmp_path, export(events), keys=[KEY.public_key()])
+        assert report.ok and report.unvouched_history == unvouched
+        assert report.vouched is (not unvouched)
+    report = verify(tmp_path, export(chain()), keys=[KEY.public_key()])
+    assert report.unvouched_history == [] and report.vouched
