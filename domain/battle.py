@@ -87,6 +87,12 @@ class ImportedFrom(msgspec.Struct, frozen=True, kw_only=True):
     # of versions up to each span's `upto`, from its `battle_id` (a battle imported from
     # an import holds both). Later dice derive from this battle's own id.
     dice_ids: tuple[DiceIdSpan, ...] = ()
+    # The key ids that signed the histories this one came through before the export it
+    # was imported from (an import of an import: the earlier receipts' keys, the oldest
+    # first); empty for an import of a battle that was not itself imported, and for an
+    # import made before they were recorded. A battle's origin is verified by a service
+    # only if it holds every one of them and `receipt_key_id` (service.provenance).
+    signers: tuple[str, ...] = ()
 
     def dice_battle_id(self, version: int, own: str) -> str:
         for span in self.dice_ids:
@@ -132,6 +138,10 @@ class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="Battl
     ancestry: tuple[Ancestor, ...] = ()
     # An imported battle (`battle-service import`, POST /battles/import): where from.
     imported_from: ImportedFrom | None = None
+    # The hash chain's format its events are written in (events.chain): 1 for a battle
+    # created before format 2 (the default, so a stored battle reads as it was written),
+    # 2 since. Nothing in the game depends on it.
+    chain_format: int = 1
 
     def dice_battle_id(self, version: int) -> str:
         """The battle id the server dice of roll counter `version` were derived with."""

@@ -26,6 +26,28 @@ existing logs still verify.
 
 A reader who may not see an event is given it sealed (`SealedEvent`: version, audience,
 prev_hash, hash): `find_chain_break` checks its links but cannot recompute its hash.
+
+Chain format 2 (every battle created since; issue 31, items 6 and 13). Format 1 hashes
+the audience with the rest, so a sealed event's audience could not be checked by anyone
+who may not see the event: a forger could hand a reader a stub claiming any audience. In
+format 2 the hash is two-level:
+
+    body = sha256(canonical_json({"actor", "battle_id", "command_id", "command_version",
+                                  "data", "recorded_at", ["salt",] "type"})).hexdigest()
+    hash = sha256(canonical_json({"audience", "body", "prev_hash", "version"})).hexdigest()
+
+and a sealed event carries its `body`: every reader recomputes its hash from its version,
+audience, prev_hash and body, so its audience is authenticated, while the body (salted
+for a hidden event) still tells nothing. `command_version` is the version of the first
+event of the command that appended the event: one value per command, increasing (the
+battle's command sequence, each command numbered by where it begins), so that the events
+of two commands recorded in the same millisecond are told apart, and a verifier can check
+that each server die's roll counter names the first event of its command.
+
+An event is of format 2 when it has a `command_version` (whole) or a `body` (sealed). A
+battle's events are all of one format, that of its first event (whose `BattleCreated`
+also says so, `chain_format`): a battle stored before format 2 keeps format 1 for all its
+events and verifies as before; `find_chain_break` refuses a log that changes format.
 """
 
 from __future__ import annotations
@@ -38,14 +60,23 @@ import msgspec
 from events.envelope import GENESIS_HASH, EventActor, PendingEvent, SealedEvent, StoredEvent
 
 __all__ = [
+    "CHAIN_FORMAT",
     "ChainBreak",
+    "body_hash",
     "canonical",
+    "chain_format_of",
+    "command_break",
     "encode_event",
     "event_hash",
     "find_chain_break",
+    "format_break",
+    "link_hash",
     "raw_event_hash",
     "seal",
+    "stub_body",
 ]
+
+CHAIN_FORMAT = 2  # what a new battle is chained with (see the module docstring)
 
 _canonical = msgspec.json.Encoder(order="sorted")
 _plain = msgspec.json.Encoder()
@@ -94,6 +125,139 @@ class _SaltedHeader(msgspec.Struct):
     version: int
 
 
+class _Body(msgspec.Struct):
+    """Format 2: what the body hash covers, fields in sorted order."""
+
+    actor: EventActor
+    battle_id: str
+    command_id: str | None
+    command_version: int
+    data: msgspec.Raw
+    recorded_at: str
+    type: str
+
+
+class _SaltedBody(msgspec.Struct):
+    actor: EventActor
+    battle_id: str
+    command_id: str | None
+    command_version: int
+    data: msgspec.Raw
+    recorded_at: str
+    salt: str
+    type: str
+
+
+class _Link(msgspec.Struct):
+    """Format 2: what the hash covers, a sealed event's included (sorted order)."""
+
+    audience: str
+    body: str
+    prev_hash: str
+    version: int
+
+
+def _sha(b: bytes) -> str:
+    h = _SHA256.copy()
+    h.update(b)
+    return h.hexdigest()
+
+
+def body_hash(
+    actor: EventActor,
+    battle_id: str,
+    command_id: str | None,
+    command_version: int,
+    data: bytes | msgspec.Raw,
+    recorded_at: str,
+    salt: str | None,
+    type: str,
+) -> str:
+    """Format 2: the hash of what a sealed event hides (positional, in sorted order)."""
+    raw = data if isinstance(data, msgspec.Raw) else msgspec.Raw(data)
+    body: _Body | _SaltedBody
+    if salt is None:
+        body = _Body(actor, battle_id, command_id, command_version, raw, recorded_at, type)
+    else:
+        body = _SaltedBody(
+            actor, battle_id, command_id, command_version, raw, recorded_at, salt, type
+        )
+    return _sha(_plain.encode(body))
+
+
+def link_hash(audience: str, body: str, prev_hash: str, version: int) -> str:
+    """Format 2: an event's hash from its audience, body hash, prev_hash and version."""
+    return _sha(_plain.encode(_Link(audience, body, prev_hash, version)))
+
+
+def stub_body(ev: StoredEvent) -> str | None:
+    """The body hash a sealed copy of `ev` carries (None for an event of format 1)."""
+    if ev.command_version is None:
+        return None
+    return body_hash(
+        ev.actor, ev.battle_id, ev.command_id, ev.command_version, ev.data, ev.recorded_at,
+        ev.salt, ev.type,
+    )  # fmt: skip
+
+
+def chain_format_of(ev: StoredEvent | SealedEvent) -> int:
+    """The chain format an event is written in (see the module docstring)."""
+    if type(ev) is SealedEvent:
+        return 1 if ev.body is None else 2
+    assert isinstance(ev, StoredEvent)
+    return 1 if ev.command_version is None else 2
+
+
+def format_break(version: int, fmt: int, before: int) -> str | None:
+    """Why an event of format `fmt` cannot follow one of format `before` (None: it can)."""
+    if fmt == before:
+        return None
+    return (
+        f"event {version} is of chain format {fmt}, the event before it of format {before}: "
+        "a battle's events are all of one format (a sealed event of format 2 carries its "
+        "body, a whole one its command_version)"
+    )
+
+
+def command_break(version: int, command_version: int | None, before: int | None) -> str | None:
+    """Why an event at `version` cannot belong to the command beginning at
+    `command_version` when the event before it (if whole) belongs to the one beginning at
+    `before` (None: sealed, or none). None: it can."""
+    if command_version is None:
+        return None
+    if command_version == version:
+        return None  # the first event of its command
+    if command_version > version or command_version < 1:
+        return (
+            f"event {version} names the command beginning at version {command_version}, "
+            "which is not at or before it"
+        )
+    if before is not None and before != command_version:
+        return (
+            f"event {version} names the command beginning at version {command_version}, but "
+            f"the event before it belongs to the command beginning at version {before}: a "
+            "command's events follow one another"
+        )
+    return None
+
+
+def _format2_hash(
+    actor: EventActor,
+    audience: str,
+    battle_id: str,
+    command_id: str | None,
+    command_version: int,
+    data: bytes | msgspec.Raw,
+    prev_hash: str,
+    recorded_at: str,
+    salt: str | None,
+    type: str,
+    version: int,
+) -> str:
+    body = body_hash(actor, battle_id, command_id, command_version, data, recorded_at, salt, type)
+    return link_hash(audience, body, prev_hash, version)
+
+
 def event_hash(
     *,
     battle_id: str,
@@ -106,7 +270,14 @@ def event_hash(
     prev_hash: str,
     data: bytes,
     salt: str | None = None,
+    command_version: int | None = None,
 ) -> str:
+    """An event's hash: of chain format 2 when it has a `command_version`, else 1."""
+    if command_version is not None:
+        return _format2_hash(
+            actor, audience, battle_id, command_id, command_version, data, prev_hash,
+            recorded_at, salt, type, version,
+        )  # fmt: skip
     if salt is not None:
         return _salted_hash(
             actor, audience, battle_id, command_id, data, prev_hash, recorded_at, salt, type,
@@ -171,9 +342,15 @@ def raw_event_hash(
     salt: str | None,
     type: str,
     version: int,
+    command_version: int | None = None,
 ) -> str:
     """`event_hash` of an event whose data is still the `msgspec.Raw` it was decoded as
     (an export's line): positional, in the hashed header's order, no copy of the data."""
+    if command_version is not None:
+        return _format2_hash(
+            actor, audience, battle_id, command_id, command_version, data, prev_hash,
+            recorded_at, salt, type, version,
+        )  # fmt: skip
     header: _Header | _SaltedHeader
     if salt is None:
         header = _Header(
@@ -199,14 +376,22 @@ def seal(
     actor: EventActor,
     command_id: str | None,
     salts: Sequence[str | None] | None = None,
+    command_version: int | None = None,
 ) -> list[PendingEvent]:
     """Chain (type, data, audience) triples after `prev_version` / `prev_hash`; `salts`,
-    if given, holds each item's salt (None: hashed without one)."""
+    if given, holds each item's salt (None: hashed without one). `command_version`: the
+    version of the first event of the command they belong to (chain format 2), None for
+    a battle of format 1."""
     sealed: list[PendingEvent] = []
     for offset, (type_, data, audience) in enumerate(items, start=1):
         version = prev_version + offset
         salt = None if salts is None else salts[offset - 1]
-        if salt is None:
+        if command_version is not None:
+            h = _format2_hash(
+                actor, audience, battle_id, command_id, command_version, data, prev_hash,
+                recorded_at, salt, type_, version,
+            )  # fmt: skip
+        elif salt is None:
             h = _hash(
                 actor, audience, battle_id, command_id, data, prev_hash, recorded_at, type_,
                 version,
@@ -229,6 +414,7 @@ def seal(
                 prev_hash=prev_hash,
                 hash=h,
                 salt=salt,
+                command_version=command_version,
             )
         )
         prev_hash = h
@@ -253,9 +439,14 @@ def find_chain_break(
     By default the events are the log from its start; `after_version` and `after_hash`
     check a tail that follows an event already checked (a catch-up, a chunk of a load).
     A sealed event's links are checked (its prev_hash against the hash before it, its
-    hash against the next prev_hash), not its own hash: that needs what it hides."""
+    hash against the next prev_hash), not its own hash: that needs what it hides. A sealed
+    event of chain format 2 is rehashed from its audience and body, so its audience is
+    checked too; every event must be of the format of the one before it, and of format 2
+    follow its command (`command_break`)."""
     expected_prev = after_hash
     expected_version = after_version + 1
+    fmt = 0  # the previous event's chain format (0: none read yet)
+    command: int | None = None  # the previous whole event's command_version
     for ev in events:
         if ev.version != expected_version:
             return ChainBreak(
@@ -268,13 +459,37 @@ def find_chain_break(
                 reason=f"prev_hash of event {ev.version} does not match the hash of event "
                 f"{ev.version - 1}",
             )
+        this = chain_format_of(ev)
+        why = format_break(ev.version, this, fmt) if fmt else None
+        if why is not None:
+            return ChainBreak(version=ev.version, reason=why)
+        fmt = this
         if type(ev) is SealedEvent:
+            if (
+                ev.body is not None
+                and link_hash(ev.audience, ev.body, ev.prev_hash, ev.version) != ev.hash
+            ):
+                return ChainBreak(
+                    version=ev.version,
+                    reason=f"sealed event {ev.version} does not hash to its recorded hash: "
+                    "its audience or body was changed",
+                )
             expected_prev = ev.hash
             expected_version += 1
+            command = None
             continue
         assert isinstance(ev, StoredEvent)
+        why = command_break(ev.version, ev.command_version, command)
+        if why is not None:
+            return ChainBreak(version=ev.version, reason=why)
+        command = ev.command_version
         # Positional, as in `seal`: a service's cold load checks every event this way.
-        if ev.salt is None:
+        if ev.command_version is not None:
+            actual = _format2_hash(
+                ev.actor, ev.audience, ev.battle_id, ev.command_id, ev.command_version,
+                ev.data, ev.prev_hash, ev.recorded_at, ev.salt, ev.type, ev.version,
+            )  # fmt: skip
+        elif ev.salt is None:
             actual = _hash(
                 ev.actor, ev.audience, ev.battle_id, ev.command_id, ev.data, ev.prev_hash,
                 ev.recorded_at, ev.type, ev.version,

@@ -44,6 +44,9 @@ class PendingEvent(msgspec.Struct, frozen=True, kw_only=True):
     # it enters the hash, so the hash of a hidden event cannot be brute-forced from the
     # few values its data may take. None for an event everyone sees (see events.chain).
     salt: str | None = None
+    # The version of the first event of the command that appended it (chain format 2,
+    # events.chain); None for an event of a battle chained before it (format 1).
+    command_version: int | None = None
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -61,6 +64,7 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     prev_hash: str
     hash: str
     salt: str | None = None
+    command_version: int | None = None  # see PendingEvent
 
 
 class SealedEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -73,6 +77,9 @@ class SealedEvent(msgspec.Struct, frozen=True, kw_only=True):
     audience: str
     prev_hash: str
     hash: str
+    # Chain format 2: the hash of what it hides (salted), from which, with its version,
+    # audience and prev_hash, anyone recomputes its hash: its audience is authenticated.
+    body: str | None = None
 
 
 class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):

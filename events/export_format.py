@@ -5,7 +5,8 @@ The file (`battle-service/export/v1`), one JSON object per line:
 1. the header: `{"format": "battle-service/export/v1", "battle_id", "ruleset", "version",
    "head_hash", "reader": {"role", "side"}, "exported_at", "public_keys": [{"key_id",
    "public_key"}]}` (the service's Ed25519 keys, base64url of their 32 bytes, as
-   `GET /keys` gives them);
+   `GET /keys` gives them), and `origin` (`Provenance`: where the history comes from, as
+   the exporting service vouches for it; not signed, and absent from older files);
 2. every event of the log, in version order, exactly as `GET /battles/{id}/events`
    answers it to that reader: whole, or sealed (`{"version", "audience", "prev_hash",
    "hash", "sealed": true}`) where the reader may not see it. Revealed dice seeds are in
@@ -13,7 +14,10 @@ The file (`battle-service/export/v1`), one JSON object per line:
 3. the trailer: `{"receipt": {...}}`, the service's signed receipt of the head.
 
 `verify_export` checks, in one pass and with no server or database: the hash chain
-(sealed events by their links), every server die whose seed is revealed, recomputed
+(sealed events by their links; of chain format 2, also by their audience and body:
+events.chain), that no sealed event is one the header's reader may see and that every
+server die is counted from the first event of its command (events.command_audit), every
+server die whose seed is revealed, recomputed
 (events.verify), that the file's last event is the header's head, the trailer's receipt
 and any receipt the caller kept, each against a public key. The keys come from the
 caller (`GET /keys`, kept beforehand) or, failing that, from the header itself, which
@@ -27,11 +31,13 @@ those that need them (replay, import).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from events.chain import command_break, format_break
+from events.command_audit import misplaced_die, readable_stub
 from events.dice_audit import DiceAudit, DiceFailure
 from events.envelope import GENESIS_HASH, SealedEvent, StoredEvent
 from events.export_scan import ChunkScan, line_decoder, scan_lines
@@ -51,6 +57,7 @@ __all__ = [
     "ExportReader",
     "ExportReport",
     "InvalidExport",
+    "Provenance",
     "ReceiptResult",
     "combine_scans",
     "encode_line",
@@ -83,6 +90,17 @@ class ExportReader(msgspec.Struct, frozen=True, kw_only=True):
     side: str | None = None
 
 
+class Provenance(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True):
+    """Where a battle's history comes from, as the service that holds it vouches for it
+    (service.provenance): `created` here; `verified`, imported from an export whose
+    receipts this service's own keys (current or retired) verify; `not-verified`,
+    imported from one signed by a key it does not hold (`key_ids`), only on request."""
+
+    origin: Literal["created", "verified", "not-verified"]
+    key_ids: list[str] = []  # the signers of its history this service does not hold
+    note: str | None = None  # "origin not verified by this service: ..." when not verified
+
+
 class ExportHeader(msgspec.Struct, frozen=True, kw_only=True):
     format: str
     battle_id: str
@@ -92,6 +110,9 @@ class ExportHeader(msgspec.Struct, frozen=True, kw_only=True):
     reader: ExportReader
     exported_at: str
     public_keys: list[ExportKey] = []
+    # What the exporting service vouches for of the history's origin (absent from files
+    # written before it was recorded). Not signed: a reader checks the receipts instead.
+    origin: Provenance | None = None
 
 
 class ReceiptResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -99,6 +120,7 @@ class ReceiptResult(msgspec.Struct, frozen=True, kw_only=True):
     version: int
     ok: bool
     detail: str
+    key_id: str = ""  # the key the receipt names as its signer
 
 
 class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
@@ -114,6 +136,24 @@ class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
     keys_from: str  # "caller": keys given to the check; "file": the header's own
     receipts: list[ReceiptResult]
     first_failure: str | None = None  # the first thing that failed, naming its version
+    origin: Provenance | None = None  # the header's: what the exporting service vouches for
+    # An import's history (its `BattleCreated.imported_from`, in the hashed chain): the
+    # keys that signed it which are not among the keys the caller gave (none given: all).
+    unvouched_history: list[str] = []
+
+    @property
+    def vouched(self) -> bool:
+        """Whether the signer is vouched for: the receipts were checked against keys the
+        caller gave (the service's, as it knows them), not against the file's own, which
+        whoever wrote the file chose (a forger signs with a key of their own); and the
+        exporting service did not say the history came from a key it does not hold."""
+        foreign = self.origin is not None and self.origin.origin == "not-verified"
+        return self.keys_from == "caller" and not foreign and not self.unvouched_history
+
+    @property
+    def signers(self) -> list[str]:
+        """The key ids the receipts name, each once, in order."""
+        return list(dict.fromkeys(r.key_id for r in self.receipts if r.key_id))
 
 
 _header_decoder = msgspec.json.Decoder(ExportHeader)
@@ -182,7 +222,9 @@ def _check_receipt(
     keys: dict[str, Ed25519PublicKey],
 ) -> ReceiptResult:
     def result(ok: bool, detail: str) -> ReceiptResult:
-        return ReceiptResult(source=source, version=r.version, ok=ok, detail=detail)
+        return ReceiptResult(
+            source=source, version=r.version, ok=ok, detail=detail, key_id=r.key_id
+        )
 
     if r.battle_id != battle_id:
         return result(False, f"the receipt is for battle {r.battle_id}, not {battle_id}")
@@ -275,6 +317,9 @@ def combine_scans(
     facts: list[tuple[int, str, bytes]] = []
     rolls: list[tuple[int, str, list[dict[str, Any]]]] = []
     hashes: dict[int, str] = {}
+    stubs: list[tuple[int, str]] = []
+    roll_commands: dict[int, int | None] = {}
+    last_format, last_command = 0, None
     for scan in scans:
         if trailer is not None and scan.first_line:
             raise InvalidExport(base + scan.first_line, "a line after the trailer's receipt")
@@ -298,15 +343,27 @@ def combine_scans(
                     f"prev_hash of event {scan.first_version} does not match the hash of "
                     f"event {scan.first_version - 1}",
                 )
+            elif last_format and (
+                why := format_break(scan.first_version, scan.first_format, last_format)
+                or command_break(scan.first_version, scan.first_command, last_command)
+            ):
+                brk = (scan.first_version, why)  # the link between two chunks
             else:
                 brk = scan.chain_break
                 # Up to its own first break, as one pass keeps it: not past a broken link.
                 last_version, last_hash = scan.last_version, scan.last_hash
+                last_format, last_command = scan.last_format, scan.last_command
             if battle_id is None:
                 battle_id = scan.battle_id
             facts += scan.facts
             rolls += scan.server_rolls
+            stubs += scan.stubs
+            roll_commands.update(scan.roll_commands)
         base += scan.lines
+    if brk is None:  # a stub the reader may see; a die outside its command (command_audit)
+        brk = readable_stub(stubs, header.reader.role, header.reader.side) or misplaced_die(
+            [(v, s) for v, _, s in rolls], roll_commands, [v for v, _ in stubs]
+        )
     audit = _audit(events, sealed, client, brk, battle_id, facts, rolls)
     by_key = {key_fingerprint(k): k for k in keys} if keys else _keys_of(header)
     results = []
@@ -344,7 +401,24 @@ def combine_scans(
         keys_from="caller" if keys else "file",
         receipts=results,
         first_failure=failure,
+        origin=header.origin,
+        unvouched_history=[k for k in _history_signers(facts) if k not in by_key],
     )
+
+
+def _history_signers(facts: list[tuple[int, str, bytes]]) -> list[str]:
+    """The keys that signed the history an imported battle came from, as its first event
+    (hashed: the file cannot change it) records them; none for a battle not imported."""
+    for version, type_, data in facts:
+        if version != 1 or type_ != "BattleCreated":
+            continue
+        origin = _decode.decode(data).get("imported_from")
+        if not isinstance(origin, dict):
+            return []
+        signers = origin.get("signers") or []
+        keys = [*signers, origin.get("receipt_key_id")] if isinstance(signers, list) else []
+        return list(dict.fromkeys(k for k in keys if isinstance(k, str) and k))
+    return []
 
 
 def _audit(

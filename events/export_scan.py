@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from events.chain import raw_event_hash
+from events.chain import command_break, format_break, link_hash, raw_event_hash
 from events.dice_audit import DICE_FACT_TYPES, server_rolls_in_data
 from events.receipts import Receipt
 from events.verify import ReadEvent
@@ -62,6 +62,15 @@ class ChunkScan(msgspec.Struct, kw_only=True):
     server_rolls: list[tuple[int, str, list[dict[str, Any]]]] = []
     client_dice: int = 0
     hashes: dict[int, str] = {}  # version -> hash, for the versions asked for
+    # Chain format 2 (events.chain): the formats of the first and last events (0: none),
+    # the command_version of the first and last (None: sealed, or format 1), each sealed
+    # event's (version, audience), and the command_version of each event with server rolls.
+    first_format: int = 0
+    last_format: int = 0
+    first_command: int | None = None
+    last_command: int | None = None
+    stubs: list[tuple[int, str]] = []
+    roll_commands: dict[int, int | None] = {}
 
 
 def scan_lines(
@@ -71,9 +80,12 @@ def scan_lines(
     of the `wanted` versions. Stops at the first line that cannot be read. `escapes`:
     False when the caller knows that no line holds a `\\u` escape (none of a chunk's
     bytes do), which spares looking for one in each."""
-    out = ChunkScan(facts=[], server_rolls=[], hashes={})
+    out = ChunkScan(facts=[], server_rolls=[], hashes={}, stubs=[], roll_commands={})
     decode = line_decoder.decode
     facts, server_rolls, hashes = out.facts, out.server_rolls, out.hashes
+    stubs, roll_commands = out.stubs, out.roll_commands
+    fmt = 0  # the previous event's chain format
+    command: int | None = None  # the previous event's command_version (None: sealed)
     fact_types = DICE_FACT_TYPES
     expected_version, expected_prev = 0, ""
     broken = False
@@ -110,8 +122,16 @@ def scan_lines(
                 hashes[version] = line.hash
             if broken:
                 continue  # the lines are still read: one that cannot be is still named
+            sealed_line = line.sealed
+            this = (
+                (1 if line.body is None else 2)
+                if sealed_line
+                else (1 if line.command_version is None else 2)
+            )
             if not expected_version:
                 out.first_version, out.first_prev = version, line.prev_hash
+                out.first_format = this
+                out.first_command = None if sealed_line else line.command_version
             elif version != expected_version:
                 out.chain_break = (
                     version,
@@ -126,15 +146,37 @@ def scan_lines(
                 )
                 broken = True
                 continue
+            elif (why := format_break(version, this, fmt)) is not None:
+                out.chain_break = (version, why)
+                broken = True
+                continue
+            fmt = this
             last_hash = expected_prev = line.hash
             expected_version = version + 1
-            if line.sealed:
+            if sealed_line:
                 sealed += 1
+                stubs.append((version, line.audience))
+                command = None
+                if line.body is not None and (
+                    link_hash(line.audience, line.body, line.prev_hash, version) != line.hash
+                ):
+                    out.chain_break = (
+                        version,
+                        f"sealed event {version} does not hash to its recorded hash: "
+                        "its audience or body was changed",
+                    )
+                    broken = True
                 continue
+            if why := command_break(version, line.command_version, command):
+                out.chain_break = (version, why)
+                broken = True
+                continue
+            command = line.command_version
             data = line.data
             actual = raw_event_hash(
                 line.actor, line.audience, line.battle_id, line.command_id, data,
                 line.prev_hash, line.recorded_at, line.salt, line.type, version,
+                line.command_version,
             )  # fmt: skip
             if actual != line.hash:
                 out.chain_break = (
@@ -158,9 +200,11 @@ def scan_lines(
             client += table
             if server:
                 server_rolls.append((version, line.audience, server))
+                roll_commands[version] = line.command_version
     finally:
         out.lines, out.events, out.sealed, out.client_dice = n, events, sealed, client
         out.last_version = expected_version - 1 if expected_version else 0
+        out.last_format, out.last_command = fmt, command
         out.last_hash, out.battle_id, out.trailer, out.first_line = (
             last_hash,
             battle_id,

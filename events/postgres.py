@@ -55,14 +55,15 @@ APP_ROLE = "battle_app"  # the role migration 0007 creates and grants
 
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
-    "actor_role, actor_side, command_id, prev_hash, hash, salt"
+    "actor_role, actor_side, command_id, prev_hash, hash, salt, command_version"
 )
 
 _APPEND_MANY = (
     "SELECT i, code, first_position, message, detail FROM battle_try_append_many("
     "%s::integer[], %s::text[], %s::integer[], %s::text[], %s::text[], %s::integer[], "
     "%s::integer[], %s::integer[], %s::text[], %b::bytea[], %s::text[], %s::text[], "
-    "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) ORDER BY i"
+    "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], "
+    "%s::integer[]) ORDER BY i"
 )
 _BATCH = 256  # appends committed together at most
 
@@ -98,6 +99,7 @@ def _flatten(batch: list[_Append]) -> tuple[list[Any], ...]:
         [ev.prev_hash for ev in events],
         [ev.hash for ev in events],
         [ev.salt for ev in events],
+        [ev.command_version for ev in events],
     )
 
 
@@ -115,6 +117,7 @@ def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
         prev_hash=row[10],
         hash=row[11],
         salt=row[12],
+        command_version=row[13],
     )
 
 
@@ -318,6 +321,7 @@ class PostgresEventStore(PostgresWebhooks):
                 prev_hash=ev.prev_hash,
                 hash=ev.hash,
                 salt=ev.salt,
+                command_version=ev.command_version,
             )
             for i, ev in enumerate(events)
         ]

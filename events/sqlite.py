@@ -65,6 +65,7 @@ CREATE TABLE IF NOT EXISTS events (
     prev_hash    TEXT    NOT NULL,
     hash         TEXT    NOT NULL,
     salt         TEXT,
+    command_version INTEGER,
     UNIQUE (battle_id, version)
 );
 CREATE TABLE IF NOT EXISTS commands (
@@ -114,6 +115,7 @@ CREATE TABLE IF NOT EXISTS integration_battles (
 # older version gets them when it is opened (SQLite has no ADD COLUMN IF NOT EXISTS).
 _ADDED_COLUMNS = (
     ("events", "salt", "TEXT"),  # events of such a file have none, and hash without one
+    ("events", "command_version", "INTEGER"),  # none: chain format 1 (events.chain)
     ("access_keys", "mac", "TEXT NOT NULL DEFAULT ''"),
     ("integrations", "mac", "TEXT NOT NULL DEFAULT ''"),
     ("integration_battles", "mac", "TEXT NOT NULL DEFAULT ''"),
@@ -136,7 +138,7 @@ def _upgrade_schema(conn: sqlite3.Connection) -> None:
 
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
-    "actor_role, actor_side, command_id, prev_hash, hash, salt"
+    "actor_role, actor_side, command_id, prev_hash, hash, salt, command_version"
 )
 
 
@@ -154,6 +156,7 @@ def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
         prev_hash=row[10],
         hash=row[11],
         salt=row[12],
+        command_version=row[13],
     )
 
 
@@ -175,16 +178,19 @@ def _connect(path: str, sync: str = "normal") -> sqlite3.Connection:
 # an eighth of the INSERT's instructions, counted with callgrind). So the data goes as a
 # bytearray (stored as the same BLOB) and NULL columns are written into the statement.
 _INSERT_EVENT = {
-    (has_side, has_command): "INSERT INTO events (battle_id, version, type, data, audience, "
-    "recorded_at, actor_role, actor_side, command_id, prev_hash, hash) VALUES "
+    (has_side, has_command, has_seq): "INSERT INTO events (battle_id, version, type, data, "
+    "audience, recorded_at, actor_role, actor_side, command_id, prev_hash, hash, "
+    "command_version) VALUES "
     f"(?, ?, ?, ?, ?, ?, ?, {'?' if has_side else 'NULL'}, "
-    f"{'?' if has_command else 'NULL'}, ?, ?)"
+    f"{'?' if has_command else 'NULL'}, ?, ?, {'?' if has_seq else 'NULL'})"
     for has_side in (False, True)
     for has_command in (False, True)
+    for has_seq in (False, True)
 }
 _INSERT_SALTED = (
     "INSERT INTO events (battle_id, version, type, data, audience, recorded_at, actor_role, "
-    "actor_side, command_id, prev_hash, hash, salt) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "actor_side, command_id, prev_hash, hash, salt, command_version) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -196,15 +202,18 @@ def _insert_event(ev: PendingEvent) -> tuple[str, tuple[Any, ...]]:
     if ev.salt is not None:  # rare (hidden events): the general statement, NULLs and all
         return _INSERT_SALTED, (
             *head, ev.actor.role, side, command_id, ev.prev_hash, ev.hash, ev.salt,
+            ev.command_version,
         )  # fmt: skip
-    tail = (ev.prev_hash, ev.hash)
+    seq = ev.command_version
+    has_seq = seq is not None
+    tail = (ev.prev_hash, ev.hash, seq) if has_seq else (ev.prev_hash, ev.hash)
     if side is None:
         if command_id is None:
-            return _INSERT_EVENT[False, False], (*head, ev.actor.role, *tail)
-        return _INSERT_EVENT[False, True], (*head, ev.actor.role, command_id, *tail)
+            return _INSERT_EVENT[False, False, has_seq], (*head, ev.actor.role, *tail)
+        return _INSERT_EVENT[False, True, has_seq], (*head, ev.actor.role, command_id, *tail)
     if command_id is None:
-        return _INSERT_EVENT[True, False], (*head, ev.actor.role, side, *tail)
-    return _INSERT_EVENT[True, True], (*head, ev.actor.role, side, command_id, *tail)
+        return _INSERT_EVENT[True, False, has_seq], (*head, ev.actor.role, side, *tail)
+    return _INSERT_EVENT[True, True, has_seq], (*head, ev.actor.role, side, command_id, *tail)
 
 
 def _append_job(
@@ -260,6 +269,7 @@ def _append_job(
                 prev_hash=ev.prev_hash,
                 hash=ev.hash,
                 salt=ev.salt,
+                command_version=ev.command_version,
             )
         )
     if command is not None:

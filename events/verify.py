@@ -21,10 +21,12 @@ them, revealed or not, so a server that ignored a side's seed is caught.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
 from events.chain import find_chain_break
+from events.command_audit import misplaced_die
 from events.dice_audit import (
     DICE_FACT_TYPES,
     DiceAudit,
@@ -55,6 +57,8 @@ class ReadEvent(msgspec.Struct, kw_only=True):
     actor: EventActor = EventActor(role="")
     command_id: str | None = None
     salt: str | None = None
+    command_version: int | None = None  # chain format 2 (events.chain), whole events
+    body: str | None = None  # chain format 2, sealed events
 
 
 _decode_read = msgspec.json.Decoder(list[ReadEvent])
@@ -69,8 +73,9 @@ def read_event(e: ReadEvent) -> StoredEvent | SealedEvent:
     """One event as a read gave it, in the form `audit_log` takes."""
     if e.sealed:
         return SealedEvent(
-            version=e.version, audience=e.audience, prev_hash=e.prev_hash, hash=e.hash
-        )
+            version=e.version, audience=e.audience, prev_hash=e.prev_hash, hash=e.hash,
+            body=e.body,
+        )  # fmt: skip
     return StoredEvent(
         battle_id=e.battle_id,
         version=e.version,
@@ -84,6 +89,7 @@ def read_event(e: ReadEvent) -> StoredEvent | SealedEvent:
         prev_hash=e.prev_hash,
         hash=e.hash,
         salt=e.salt,
+        command_version=e.command_version,
     )
 
 
@@ -123,15 +129,24 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
     dice = DiceAudit()
     if whole:
         dice.battle_id(whole[0].battle_id)
+    server: list[tuple[int, list[dict[str, Any]]]] = []
     try:
         for ev in whole:
             if ev.type in DICE_FACT_TYPES:
                 dice.fact(ev.version, ev.type, _decode.decode(ev.data))
         for ev in whole:
             if ev.type in DICE_FACT_TYPES or may_hold_rolls(ev.data):
-                dice.rolls(ev.version, rolls_in_data(ev.data), ev.audience)
+                rolls = rolls_in_data(ev.data)
+                dice.rolls(ev.version, rolls, ev.audience)
+                server.append((ev.version, [r for r in rolls if r.get("source") == "server"]))
     except DiceFailure as e:
         return _dice_failure(events, e.version, e.reason)
+    # Chain format 2: every server die counted from the first event of its command.
+    commands = {ev.version: ev.command_version for ev in whole}
+    stubs = [ev.version for ev in events if type(ev) is SealedEvent]
+    misplaced = misplaced_die(server, commands, stubs)
+    if misplaced is not None:
+        return _dice_failure(events, *misplaced)
     return LogAudit(
         events_checked=len(events),
         chain_ok=True,

@@ -22,6 +22,7 @@ from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_204_NO_CONTENT
 
 from events.envelope import StoredEvent
+from service.provenance import battle_provenance
 from service.routes import MAX_VERSION, SECURED, AppRequest, Authorization, problems, service_of
 from service.schemas import BattleList, BattleSummary
 
@@ -137,6 +138,7 @@ async def _summary(
         version=battle.version,
         over=finished,
         forked_from=first.forked_from,
+        origin=await battle_provenance(service, ev.battle_id),
     )
 
 

@@ -58,6 +58,7 @@ from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
 from service.founding import create_battle, fork_battle
 from service.json_body import UNREADABLE, invalid_body, read_json
 from service.log_integrity import check_links, decode_created, fold_checked, head_behind
+from service.provenance import battle_provenance
 from service.receipt_checks import check_receipts
 from service.record_macs import RecordMacs
 from service.schemas import (
@@ -507,6 +508,11 @@ class BattleService:
                     actor=principal.event_actor,
                     command_id=idempotency_key,
                     salts=draw_salts([audience for _, audience in decided]),
+                    # Chain format 2: the command is numbered by its first event (which is
+                    # also the version its server dice are counted from).
+                    command_version=battle.version + 1
+                    if battle.meta.created.chain_format >= 2
+                    else None,
                 )
                 record = None
                 if idempotency_key is not None:
@@ -841,6 +847,7 @@ class BattleService:
             first_failure=failure,
             events_sealed=audit.events_sealed,
             cached=cached,
+            origin=await battle_provenance(self, battle_id),
         )
 
 

@@ -19,6 +19,11 @@ import msgspec
 
 __all__ = [
     "COMMANDS",
+    "FAILED",
+    "UNUSABLE",
+    "UNVOUCHED",
+    "VERIFIED",
+    "VERIFY_EPILOG",
     "add_parsers",
     "export_command",
     "import_command",
@@ -28,6 +33,17 @@ __all__ = [
 ]
 
 COMMANDS = ("export", "verify", "replay", "import")
+
+# `verify`'s exit status (also in its --help and the README).
+VERIFIED, FAILED, UNUSABLE, UNVOUCHED = 0, 1, 2, 3
+VERIFY_EPILOG = (
+    "exit status: 0 VERIFIED (the file holds together and its receipts verify against a "
+    "--key given); 1 FAILED (the chain, a die, a stub or a receipt does not hold); 2 the "
+    "file or an argument cannot be read; 3 UNVOUCHED (the file holds together, but without "
+    "--key its receipts were checked against the keys in the file itself, which whoever "
+    "wrote it chose: nothing says this service signed it; or its header says the history was "
+    "imported from a file signed by a key the service does not hold)"
+)
 
 
 def add_parsers(sub: Any) -> None:
@@ -39,14 +55,17 @@ def add_parsers(sub: Any) -> None:
     export.add_argument("-o", "--out", help="the file to write (default: standard output)")
     verify = sub.add_parser(
         "verify",
-        help="check an exported battle with no server and no database (exit 1 if it fails)",
+        help="check an exported battle with no server and no database (exit 1 if it fails, "
+        "3 if it holds but no --key vouches for its signer)",
+        epilog=VERIFY_EPILOG,
     )
     verify.add_argument("file", help="the export (GET /battles/{id}/export or `export`)")
     verify.add_argument(
         "--key",
         action="append",
         default=[],
-        help="the service's public key (GET /keys; repeat for several); default: the file's",
+        help="the service's public key (GET /keys; repeat for several); without it the "
+        "file's own keys are used and a file that holds exits 3, not 0",
     )
     verify.add_argument(
         "--receipt",
@@ -63,6 +82,12 @@ def add_parsers(sub: Any) -> None:
         "new keys: printed once, as POST /battles/import answers them)",
     )
     imported.add_argument("file")
+    imported.add_argument(
+        "--allow-foreign",
+        action="store_true",
+        help="take a file signed by a key this service does not hold (its battle then reads "
+        "'origin not verified by this service'); refused without it",
+    )
 
 
 def run(args: Any) -> int:
@@ -71,7 +96,7 @@ def run(args: Any) -> int:
     if args.command == "verify":
         return verify_command(args.file, args.key, args.receipt)
     if args.command == "import":
-        return import_command(args.file)
+        return import_command(args.file, args.allow_foreign)
     return replay_command(args.file, args.to)
 
 
@@ -108,7 +133,7 @@ def export_command(battle_id: str, out: str | None) -> int:
     return 0
 
 
-def import_command(file: str) -> int:
+def import_command(file: str, allow_foreign: bool = False) -> int:
     """Verify `file` and store it in BATTLE_DB as a new battle; print the answer (its id
     and keys, shown once) as JSON."""
     from service.app import make_store, service_keys
@@ -130,7 +155,7 @@ def import_command(file: str) -> int:
         await store.open()
         try:
             service = BattleService(store, signing=keys, snapshot_every=0)
-            return await import_battle(service, body, None, None)
+            return await import_battle(service, body, None, None, allow_foreign)
         finally:
             await store.close()
 
@@ -164,7 +189,7 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
         kept = [parse_receipt(_text_or_file(r)) for r in receipts]
     except (ValueError, InvalidReceipt) as e:
         print(f"bad argument: {e}", file=sys.stderr)
-        return 2
+        return UNUSABLE
     console = Console(stderr=True)
     try:
         if console.is_terminal:
@@ -185,12 +210,14 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
             report = verify_export_file(path, keys=public, kept=kept)
     except InvalidExport as e:
         print(f"{file}: not a readable export: {e}", file=sys.stderr)
-        return 1
+        return FAILED
     except OSError as e:
         print(f"{file}: {e}", file=sys.stderr)
-        return 2
+        return UNUSABLE
     _print_report(report)
-    return 0 if report.ok else 1
+    if not report.ok:
+        return FAILED
+    return VERIFIED if report.vouched else UNVOUCHED
 
 
 def _print_report(report: Any) -> None:
@@ -213,10 +240,29 @@ def _print_report(report: Any) -> None:
             f"  receipt ({r.source}, version {r.version}): {'ok' if r.ok else 'FAILED'}: {r.detail}"
         )
     print(f"  receipts checked against {where}")
-    if report.ok:
-        print("VERIFIED")
-    else:
+    if report.origin is not None and report.origin.note is not None:
+        print(f"  origin: {report.origin.note} (as the exporting service says)")
+    if report.unvouched_history and report.keys_from == "caller":
+        print(
+            "  origin: imported from a file signed by key "
+            f"{', '.join(report.unvouched_history)}, not among the keys given"
+        )
+    if not report.ok:
         print(f"FAILED: {report.first_failure}")
+    elif report.vouched:
+        print("VERIFIED")
+    elif report.keys_from == "caller":
+        print("UNVOUCHED: the receipts verify, but the service that signed them did not "
+              "sign the history it was imported from (see origin)")  # fmt: skip
+    else:
+        # Not "VERIFIED": a forger's file, signed with the forger's key placed in its own
+        # header, holds together just as well (issue 31, item 8).
+        signers = ", ".join(report.signers) or "none"
+        print(
+            f"UNVOUCHED: the file holds together, but it is signed by key {signers}, taken "
+            "from the file itself: nothing says this service signed it (pass --key from "
+            "GET /keys)"
+        )
 
 
 def replay_command(file: str, to: int | None) -> int:

@@ -25,6 +25,7 @@ from events.export_format import (
     encode_line,
 )
 from events.receipts import b64url
+from service.provenance import battle_provenance
 from service.routes import SECURED, AppRequest, Authorization, BattleId, problems, service_of
 from service.signing import public_key_raw
 
@@ -57,6 +58,7 @@ async def export_lines(
             ExportKey(key_id=key_id, public_key=b64url(public_key_raw(key)))
             for key_id, key in service.signing.public_keys()
         ],
+        origin=await battle_provenance(service, battle_id),
     )
     receipt = service.signing.receipt(battle_id, head, head_hash)
     return _lines(service, battle_id, reader, header, receipt)

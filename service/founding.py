@@ -43,7 +43,7 @@ from domain.battle import (
 )
 from domain.decider import Ruleset
 from domain.rulesets import RULESETS, get_ruleset
-from events.chain import canonical, encode_event, seal
+from events.chain import CHAIN_FORMAT, canonical, encode_event, seal
 from events.envelope import AccessKey, EventActor, PendingEvent, StoredEvent
 from events.errors import IdempotencyMismatch, VersionConflict
 from events.store import EventStore
@@ -62,7 +62,15 @@ from service.sealing import draw_salts
 from service.secrets_at_rest import SecretBox
 from service.signing import ServiceKeys
 
-__all__ = ["Founding", "FoundingHost", "ancestry_out", "create_battle", "fork_battle", "found_once"]
+__all__ = [
+    "Founding",
+    "FoundingHost",
+    "ancestry_out",
+    "create_battle",
+    "fork_battle",
+    "found_once",
+    "imported_commands",
+]
 
 
 class _LoadedBattle(Protocol):
@@ -360,6 +368,7 @@ async def _found(
         reveal_hidden_on_end=f.reveal_hidden_on_end,
         ancestry=f.ancestry,
         imported_from=f.imported_from,
+        chain_format=CHAIN_FORMAT,
     )
     keys = BattleKeys(
         referee=mint_key(), observer=mint_key(), sides={s: mint_key() for s in f.sides}
@@ -382,6 +391,7 @@ async def _found(
         recorded_at=service.now(),
         actor=EventActor(role="creator"),
         command_id=None,
+        command_version=_first_of_command(1),
     )
     if f.imported_from is not None:
         pending += _rechain(pending[0], f.imported, f.next_epoch, commit, subs, service.now())
@@ -429,6 +439,31 @@ def _imported_out(origin: ImportedFrom | None) -> ImportedFromOut | None:
     )
 
 
+def _first_of_command(version: int) -> int | None:
+    """An event's `command_version` in a battle created now: None if this build writes
+    chain format 1 (tests make battles as an older version did by setting it)."""
+    return version if CHAIN_FORMAT >= 2 else None
+
+
+def imported_commands(events: Sequence[StoredEvent]) -> list[int]:
+    """The command each imported event belongs to (its first version; the imported log
+    keeps the original's versions): the original's own record (chain format 2), or, for
+    a battle chained before it, the run of events that share an Idempotency-Key, or else
+    a recording time and an actor (what told commands apart before they were recorded)."""
+    out: list[int] = []
+    for i, ev in enumerate(events):
+        if ev.command_version is not None:
+            out.append(ev.command_version)
+            continue
+        before = events[i - 1] if i else None
+        same = before is not None and (
+            (ev.command_id, ev.recorded_at, ev.actor)
+            == (before.command_id, before.recorded_at, before.actor)
+        )
+        out.append(out[-1] if same else ev.version)
+    return out
+
+
 def _rechain(
     created: PendingEvent,
     events: list[StoredEvent],
@@ -442,11 +477,12 @@ def _rechain(
     the new id, then the `DiceEpochStarted` that commits this battle's own seed."""
     out: list[PendingEvent] = []
     prev_version, prev_hash = created.version, created.hash
-    for ev in events:
+    for ev, command in zip(events, imported_commands(events), strict=True):
         out += seal(
             battle_id=created.battle_id, prev_version=prev_version, prev_hash=prev_hash,
             items=[(ev.type, ev.data, ev.audience)], recorded_at=ev.recorded_at,
             actor=ev.actor, command_id=ev.command_id, salts=draw_salts([ev.audience]),
+            command_version=_first_of_command(command),
         )  # fmt: skip
         prev_version, prev_hash = out[-1].version, out[-1].hash
     started = DiceEpochStarted(epoch=epoch, commitment=commit, sub_commitments=subs)
@@ -454,5 +490,6 @@ def _rechain(
         battle_id=created.battle_id, prev_version=prev_version, prev_hash=prev_hash,
         items=[("DiceEpochStarted", encode_event(started), ALL)], recorded_at=now,
         actor=EventActor(role="creator"), command_id=None,
+        command_version=_first_of_command(prev_version + 1),
     )  # fmt: skip
     return out

@@ -1,11 +1,17 @@
 """Importing an exported battle: `battle-service import FILE` and `POST /battles/import`.
 
-The file is verified first, exactly as `battle-service verify` does with the file's own
-keys (events.export_format: the chain, every revealed die, the trailer's receipt), and
-nothing is stored unless it holds. Only a complete export can be imported: the
-referee's (or a finished battle's), with nothing sealed, of a battle that is not a fork
-(a fork's game starts from its parent's state, which the file does not hold), whose log
-this build can fold.
+The file is verified first, as `battle-service verify` does (events.export_format: the
+chain, every revealed die, the trailer's receipt), and nothing is stored unless it
+holds. Where the history comes from (service.provenance): a receipt signed by one of
+this service's keys is checked against that key; one signed by any other key (a forger
+re-signs a rewritten chain with a key placed in the file's header) is refused (422
+`export-foreign-key`, naming it), unless the caller asks for it (`allow_foreign`): then
+the battle reads "origin not verified by this service" wherever it is vouched for. An
+export naming a battle this service holds must match that battle's log.
+
+Only a complete export can be imported: the referee's (or a finished battle's), with
+nothing sealed, of a battle that is not a fork (a fork's game starts from its parent's
+state, which the file does not hold), whose log this build can fold.
 
 The battle is stored under a new id, with new keys (service.founding, as a creation: an
 Idempotency-Key and an integration key work the same). Its `BattleCreated` is the
@@ -26,12 +32,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from functools import partial
 from typing import Annotated, Any
 
 import anyio
 import msgspec
 from litestar import Response, post
-from litestar.params import Body
+from litestar.params import Body, QueryParameter
 
 from domain.battle import BattleCreated, DiceIdSpan, ImportedFrom, Timeline
 from domain.rulesets import get_ruleset
@@ -41,6 +48,7 @@ from service.errors import Unprocessable
 from service.founding import Founding, FoundingHost, found_once
 from service.json_body import IMPORT_BODY_MAX, JSONBodyRequest
 from service.openapi_links import CreatesBattle
+from service.provenance import NOT_VERIFIED, history_signers, unvouched
 from service.routes import (
     SECURED,
     AppRequest,
@@ -52,6 +60,7 @@ from service.routes import (
     service_of,
 )
 from service.schemas import BattleCreatedResponse
+from service.signing import ServiceKeys
 
 __all__ = ["IMPORT_ROUTES", "import_battle", "importable"]
 
@@ -66,11 +75,43 @@ class _RawBodyRequest(JSONBodyRequest):
         return await self.body()
 
 
-def importable(lines: Sequence[bytes]) -> Founding:
-    """The founding of an import of these lines, once they verify; `Unprocessable` (422)
-    naming why not. Pure but for the CPU it takes: run it off the event loop."""
+def _signer(lines: Sequence[bytes]) -> str | None:
+    """The key id the trailer's receipt names (None: no trailer, which fails later)."""
     try:
-        report = verify_export(lines)
+        _, _, receipt = read_export(lines)
+    except InvalidExport as e:
+        raise Unprocessable(f"not a readable export: {e}", code="export-unreadable") from e
+    return None if receipt is None else receipt.key_id
+
+
+def _foreign(keys: list[str]) -> Unprocessable:
+    return Unprocessable(
+        f"the export's history is signed by key {', '.join(keys)}, which this service does "
+        "not hold: its origin cannot be verified (import it with allow_foreign=true to take "
+        f"it anyway, marked '{NOT_VERIFIED}')",
+        code="export-foreign-key",
+    )
+
+
+def importable(
+    lines: Sequence[bytes], signing: ServiceKeys, *, allow_foreign: bool = False
+) -> Founding:
+    """The founding of an import of these lines, once they verify; `Unprocessable` (422)
+    naming why not. Pure but for the CPU it takes: run it off the event loop.
+
+    Where the history comes from (issue 31, item 7): a receipt signed by one of this
+    service's keys (current or retired) is checked against that key, not the file's;
+    one signed by any other key is refused, naming it, unless `allow_foreign`: then the
+    file is checked against its own keys and the battle reads as not verified by this
+    service (service.provenance)."""
+    held = signing.key_ids
+    signer = _signer(lines)
+    ours = signer is not None and signer in held
+    if not ours and not allow_foreign:
+        raise _foreign([signer or "(none: the file has no receipt)"])
+    keys = [key for _, key in signing.public_keys()] if ours else []
+    try:
+        report = verify_export(lines, keys=keys)
     except InvalidExport as e:
         raise Unprocessable(f"not a readable export: {e}", code="export-unreadable") from e
     if not report.ok:
@@ -116,6 +157,11 @@ def importable(lines: Sequence[bytes]) -> Founding:
         ) from e
     assert timeline.current is not None
     earlier = first.imported_from.dice_ids if first.imported_from is not None else ()
+    # An import of an import: the keys its history came through before, so that an
+    # export of a foreign import signed here is not taken for a verified history.
+    signers = history_signers(first.imported_from) if first.imported_from is not None else ()
+    if not allow_foreign and (foreign := unvouched(signers, held)):
+        raise _foreign(foreign)
     return Founding(
         ruleset=ruleset,
         title=first.title,
@@ -135,10 +181,38 @@ def importable(lines: Sequence[bytes]) -> Founding:
             receipt_key_id=receipt.key_id,
             receipt_signature=receipt.signature,
             dice_ids=(*earlier, DiceIdSpan(upto=header.version, battle_id=first.battle_id)),
+            signers=signers,
         ),
         imported=events[1:],
         next_epoch=max(timeline.current.meta.commitments) + 1,
     )
+
+
+async def _check_against_log(service: FoundingHost, f: Founding) -> None:
+    """An export that claims to come from a battle this service holds must be that
+    battle's log: the event at the export's head version must be the stored one (the
+    chain binds every event before it). 422 `export-contradicts-log` otherwise."""
+    origin = f.imported_from
+    assert origin is not None
+    stored = await service.store.read(
+        origin.battle_id, after=origin.version - 1, limit=1, upto=origin.version
+    )
+    if not stored:
+        head = await service.store.head(origin.battle_id)
+        if head is None:
+            return  # not a battle of this service: nothing here to check it against
+        raise Unprocessable(
+            f"the export claims version {origin.version} of battle {origin.battle_id}, "
+            f"which this service holds only up to version {head.version}",
+            code="export-contradicts-log",
+        )
+    if stored[0].hash != origin.head_hash:
+        raise Unprocessable(
+            f"the export's event {origin.version} of battle {origin.battle_id} has hash "
+            f"{origin.head_hash[:16]}…, this service's log has {stored[0].hash[:16]}…: "
+            "it is not this service's history",
+            code="export-contradicts-log",
+        )
 
 
 async def import_battle(
@@ -146,14 +220,22 @@ async def import_battle(
     body: bytes,
     idempotency_key: str | None,
     integration_id: str | None,
+    allow_foreign: bool = False,
 ) -> BattleCreatedResponse:
     """Verify the export `body` and store it as a new battle (see the module docstring)."""
     lines = body.split(b"\n")
 
     async def prepare() -> Founding:
-        return await anyio.to_thread.run_sync(importable, lines)
+        f = await anyio.to_thread.run_sync(
+            partial(importable, lines, service.signing, allow_foreign=allow_foreign)
+        )
+        await _check_against_log(service, f)
+        return f
 
-    request_hash = hashlib.sha256(b"import\n" + body).hexdigest()
+    # A foreign import asked for is another request than the same file without it.
+    request_hash = hashlib.sha256(
+        b"import\n" + (b"allow-foreign\n" if allow_foreign else b"") + body
+    ).hexdigest()
     return await found_once(
         service, "import\n", request_hash, idempotency_key, integration_id, prepare
     )
@@ -168,8 +250,13 @@ async def import_battle(
     description=(
         "The body is an export (`GET /battles/{id}/export`, `battle-service export`) as "
         "JSON Lines. It is verified first (chain, dice, receipt: as `battle-service "
-        "verify` does with the file's keys); only a complete export (nothing sealed: the "
-        "referee's, or a finished battle's) of a battle that is not a fork is taken. The "
+        "verify` does). Its receipt must be signed by one of this service's keys (current "
+        "or retired): any other is refused (422 export-foreign-key, naming it) unless "
+        "`allow_foreign=true`, and the battle then reads 'origin not verified by this "
+        "service' (`origin`) wherever it is vouched for. An export that names a battle of "
+        "this service must be its log (422 export-contradicts-log). Only a complete export "
+        "(nothing sealed: the referee's, or a finished battle's) of a battle that is not "
+        "a fork is taken. The "
         "battle is stored under a new id with new keys; its first event records where it "
         "came from (`imported_from`: the original id, head and receipt), every later "
         "event follows as it was, so its state at every version is the original's, then "
@@ -190,11 +277,19 @@ async def import_route(
     ],
     idempotency_key: IdempotencyKey,
     authorization: Authorization,
+    allow_foreign: Annotated[
+        bool,
+        QueryParameter(
+            description="Take an export signed by a key this service does not hold; the "
+            "battle then reads 'origin not verified by this service' everywhere it is "
+            "vouched for"
+        ),
+    ] = False,
 ) -> Response[BattleCreatedResponse]:
     service = service_of(request)
     integration = await service.keys.integration(authorization)
     integration_id = None if integration is None else integration.integration_id
-    answer = await import_battle(service, data, idempotency_key, integration_id)
+    answer = await import_battle(service, data, idempotency_key, integration_id, allow_foreign)
     return created(answer, f"/battles/{answer.battle_id}")
 
 

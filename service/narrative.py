@@ -21,6 +21,8 @@ import msgspec
 
 from domain.actors import ALL, Actor
 from domain.dice import derive_value
+from events.export_format import Provenance
+from service.provenance import battle_provenance
 from service.schemas import EventOut, SealedEventOut
 
 if TYPE_CHECKING:
@@ -96,6 +98,9 @@ class Narrative(msgspec.Struct, kw_only=True):
     to_version: int
     entries: list[NarrativeEntry]
     next_from: int | None  # pass as ?from= for the next page; null at the end
+    # Where the history it tells comes from (service.provenance): an import this service
+    # did not sign says "origin not verified by this service", with the key.
+    origin: Provenance | None = None
 
 
 def _walk(obj: Any) -> Iterator[tuple[str, Any]]:
@@ -238,9 +243,13 @@ def _diff(before: Any, after: Any, path: str, out: list[NarrativeChange]) -> Non
 
 
 def _command_of(ev: EventOut) -> tuple[Any, ...]:
-    """What tells one command's events from the next: its id when the client gave one
-    (Idempotency-Key), else who appended them and when (a command's events share one
-    recording time, to the millisecond)."""
+    """What tells one command's events from the next: the command it records (chain
+    format 2: the version of its first event, in its hash; issue 31, item 13). In a battle
+    chained before that: its id when the client gave one (Idempotency-Key), else who
+    appended them and when (a command's events share one recording time, to the
+    millisecond: two commands in one millisecond by one actor read as one)."""
+    if ev.command_version is not None:
+        return ("command", ev.command_version)
     if ev.command_id is not None:
         return (ev.command_id,)
     return (ev.recorded_at, ev.actor.role, ev.actor.side)
@@ -386,4 +395,5 @@ async def narrate(
         to_version=max(end, entries[-1].last_version) if next_from is None and entries else end,
         entries=entries,
         next_from=next_from,
+        origin=await battle_provenance(service, battle_id),
     )

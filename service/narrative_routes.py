@@ -66,6 +66,8 @@ def to_markdown(n: Narrative) -> str:
         f"of {n.version}",
         "",
     ]
+    if n.origin is not None and n.origin.note is not None:  # a foreign import: say so first
+        lines += [f"> **{n.origin.note}**", ""]
     for e in n.entries:
         lines += _entry(e)
     if n.next_from is not None:

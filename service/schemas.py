@@ -6,6 +6,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from events.export_format import Provenance
 from events.receipts import Receipt
 
 __all__ = [
@@ -171,6 +172,9 @@ class EventOut(msgspec.Struct, kw_only=True):
     # The secret salt the event's hash commits to (hex), for an event some reader may not
     # see; null for an event everyone sees (and for events written before salts).
     salt: str | None = None
+    # The version of the first event of the command that appended it: the battle's
+    # command sequence, in the hash (chain format 2); null in a battle chained before it.
+    command_version: int | None = None
 
 
 class SealedEventOut(msgspec.Struct, kw_only=True):
@@ -183,6 +187,10 @@ class SealedEventOut(msgspec.Struct, kw_only=True):
     prev_hash: str
     hash: str
     sealed: Literal[True]  # required: whole events never carry it (one oneOf branch fits)
+    # Chain format 2: the hash of what it hides (salted): its hash is
+    # sha256(canonical {audience, body, prev_hash, version}), so its audience is checked.
+    # Null in a battle chained before it (format 1).
+    body: str | None = None
 
 
 class CommandResponse(msgspec.Struct, kw_only=True):
@@ -285,6 +293,9 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     # The dice audit was made earlier at this same head (service.verify_cache); the chain
     # and the receipts are always checked afresh.
     cached: bool = False
+    # Where the history comes from (service.provenance): `ok` says the log holds
+    # together; an import signed by a key this service does not hold is `not-verified`.
+    origin: Provenance | None = None
 
 
 MAX_RECEIPTS = 100
@@ -326,6 +337,8 @@ class BattleSummary(msgspec.Struct, kw_only=True):
     version: int  # its current version
     over: bool
     forked_from: str | None = None
+    # Where its history comes from, as this service vouches for it (service.provenance).
+    origin: Provenance | None = None
 
 
 class BattleList(msgspec.Struct, kw_only=True):

@@ -23,6 +23,7 @@ import msgspec
 
 from domain.actors import ALL, Actor, can_see
 from domain.battle import BattleMeta
+from events.chain import stub_body
 from events.envelope import SealedEvent, StoredEvent
 from service.schemas import EventActorOut, EventOut, SealedEventOut
 
@@ -71,14 +72,16 @@ def event_out(ev: StoredEvent, undone: bool = False) -> EventOut:
         hash=ev.hash,
         undone=undone,
         salt=ev.salt,
+        command_version=ev.command_version,
     )
 
 
 def sealed_out(ev: StoredEvent) -> SealedEventOut:
     """The event as a reader who may not see it is given it."""
     return SealedEventOut(
-        version=ev.version, audience=ev.audience, prev_hash=ev.prev_hash, hash=ev.hash, sealed=True
-    )
+        version=ev.version, audience=ev.audience, prev_hash=ev.prev_hash, hash=ev.hash,
+        sealed=True, body=stub_body(ev),
+    )  # fmt: skip
 
 
 class Sealer:
@@ -106,7 +109,11 @@ def reader_log(events: Sequence[StoredEvent], sealer: Sealer) -> list[StoredEven
         ev
         if sealer.sees(ev)
         else SealedEvent(
-            version=ev.version, audience=ev.audience, prev_hash=ev.prev_hash, hash=ev.hash
+            version=ev.version,
+            audience=ev.audience,
+            prev_hash=ev.prev_hash,
+            hash=ev.hash,
+            body=stub_body(ev),
         )
         for ev in events
     ]

@@ -50,11 +50,22 @@ export function renderNarrative(node, narrative, version) {
 
 export function renderAudit(node, report) {
   clear(node);
-  const verdict = report.ok ? "verified" : "failed";
+  // An import signed by a key this service does not hold: the log may hold together
+  // and still be a forger's (issue 31, item 7), so the badge does not say "verified".
+  const origin = report.origin || {origin: "created", key_ids: []};
+  const foreign = origin.origin === "not-verified";
+  const verdict = report.ok ? (foreign ? "unvouched" : "verified") : "failed";
+  const label = report.ok ? (foreign ? "log holds together" : "log verified") : "verification failed";
   node.append(h("p", {class: `verdict ${verdict}`, "data-ok": String(report.ok)}, [
-    h("span", {class: `badge ${verdict}`, text: report.ok ? "log verified" : "verification failed"}),
+    h("span", {class: `badge ${verdict}`, text: label}),
     ` ${report.events_checked} events, chain ${report.chain_ok ? "intact" : "broken"}`,
   ]));
+  if (foreign) {
+    node.append(h("p", {class: "origin not-verified", "data-origin": origin.origin}, [
+      h("span", {class: "badge failed", text: "origin not verified by this service"}),
+      ` its history was signed by key ${origin.key_ids.join(", ")}`,
+    ]));
+  }
   node.append(h("ul", {class: "counts"}, [
     h("li", {"data-count": "verified", "data-n": report.dice_checked, text: `${report.dice_checked} server dice recomputed from revealed seeds`}),
     h("li", {"data-count": "pending", "data-n": report.dice_pending, text: `${report.dice_pending} server dice pending (seed not revealed yet)`}),

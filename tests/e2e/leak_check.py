@@ -13,15 +13,18 @@ from typing import Any
 from events.verify import audit_log, decode_read
 from tests.e2e.battle_client import Battle
 from tests.e2e.sealed_kit import raw_events
+from tests.support.forge import stub_body_of
 from tests.support.sse import take
 
 __all__ = ["SEALED_KEYS", "check_reads", "sealed_of"]
 
-SEALED_KEYS = {"version", "audience", "prev_hash", "hash", "sealed"}
+SEALED_KEYS = {"version", "audience", "prev_hash", "hash", "body", "sealed"}
 
 
 def sealed_of(e: dict[str, Any]) -> dict[str, Any]:
-    return {**{k: e[k] for k in SEALED_KEYS - {"sealed"}}, "sealed": True}
+    """The stub of the whole event `e` (its body recomputed: chain format 2)."""
+    return {**{k: e[k] for k in SEALED_KEYS - {"sealed", "body"}}, "body": stub_body_of(e),
+            "sealed": True}  # fmt: skip
 
 
 def _may_see(who: str, audience: str) -> bool:

@@ -21,6 +21,7 @@ from events.envelope import EventActor
 from tests.e2e.battle_client import Battle, create_battle, rolls
 from tests.e2e.conftest import ROOT
 from tests.e2e.sealed_kit import stealth_battle
+from tests.support.forge import forge_export, stub_body_of
 from tests.support.quickstart_play import next_command
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -169,7 +170,7 @@ def test_a_side_export_is_sealed_where_it_may_not_see_and_verifies(
     assert lines[0]["reader"] == {"role": "side", "side": "south"}
     sealed = [e for e in lines[1:-1] if e.get("sealed")]
     assert sealed and all(
-        set(e) == {"version", "audience", "prev_hash", "hash", "sealed"} for e in sealed
+        set(e) == {"version", "audience", "prev_hash", "hash", "body", "sealed"} for e in sealed
     )
     assert lines[1:-1] == b.events("south")
 
@@ -231,6 +232,7 @@ def test_a_rewritten_and_rehashed_file_fails_on_its_receipt(
                 audience=e["audience"], recorded_at=e["recorded_at"],
                 actor=EventActor(**e["actor"]), command_id=e["command_id"],
                 prev_hash=prev, data=payload, salt=e["salt"],
+                command_version=e["command_version"],
             )  # fmt: skip
             prev = e["hash"]
         out.append(msgspec.json.encode({**e, "data": msgspec.Raw(payload)}))
@@ -247,3 +249,139 @@ def test_a_rewritten_and_rehashed_file_fails_on_its_receipt(
         f"{trailer['receipt']['head_hash'][:16]}… at version {header['version']}, but the "
         f"file's event {header['version']} has hash {prev[:16]}…: the log was rewritten"
     ) in run.stdout
+
+
+def test_a_file_signed_by_its_own_key_is_not_vouched_for_without_key(
+    http: httpx.Client, played: tuple[Battle, dict[int, dict[str, Any]]], tmp_path: Path
+) -> None:
+    """Issue 31, item 8: a forger rewrites the chain and signs it with a key of their own,
+    placed in the header. Without --key the check can only say the file holds together:
+    it exits 3 (not 0) and says the signer is not vouched for; with --key it fails."""
+    b, _ = played
+    file = tmp_path / "battle.jsonl"
+    _export(b, "referee", file)
+
+    def rewrite(e: dict[str, Any]) -> list[dict[str, Any]]:
+        if e["version"] == 3:
+            e = {**e, "recorded_at": "2001-01-01T00:00:00.000Z"}
+        return [e]
+
+    body, forger = forge_export(file.read_bytes(), rewrite)
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(body)
+    run = _cli("verify", str(forged))
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert "VERIFIED" not in run.stdout
+    assert f"UNVOUCHED: the file holds together, but it is signed by key {forger}" in run.stdout
+    run = _cli("verify", str(forged), "--key", _pem(http))
+    assert run.returncode == 1, run.stdout
+    # the genuine file: the same status without a key, VERIFIED with the service's
+    assert _cli("verify", str(file)).returncode == 3
+    run = _cli("verify", str(file), "--key", _pem(http))
+    assert run.returncode == 0 and "VERIFIED" in run.stdout, run.stdout
+    assert "exit status: 0 VERIFIED" in " ".join(_cli("verify", "--help").stdout.split())
+
+
+def _with_stubs(body: bytes, stub: Any, reader: dict[str, Any] | None = None) -> bytes:
+    """`body` with each event for which `stub(e)` gives a dict replaced by that stub; the
+    header's reader replaced if given; the receipt and every hash kept."""
+    lines = body.splitlines()
+    header = json.loads(lines[0])
+    if reader is not None:
+        header["reader"] = reader
+    out = [json.dumps(header).encode()]
+    for line in lines[1:-1]:
+        e = json.loads(line)
+        e["data"] = bytes(msgspec.json.decode(line, type=_Data).data)
+        made = stub(e)
+        out.append(json.dumps(made).encode() if made is not None else line)
+    out.append(lines[-1])
+    return b"\n".join(out) + b"\n"
+
+
+def test_stubs_a_reader_could_read_or_whose_audience_was_changed_fail(
+    http: httpx.Client, played: tuple[Battle, dict[int, dict[str, Any]]], tmp_path: Path
+) -> None:
+    """Issue 31, item 6: the referee's export with every dice event replaced by a sealed
+    stub claiming `audience: "all"` (the hashes kept, so every link holds) fails with the
+    service's key and a kept receipt; so does a stub whose audience was changed (it is in
+    the hash of chain format 2: a stub carries its body) and a stub, sound in itself, of
+    an event the export's reader may see."""
+    b, kept = played
+    file = tmp_path / "battle.jsonl"
+    _export(b, "referee", file)
+    last = max(kept)
+    key, receipt = _pem(http), json.dumps(kept[last])
+    assert _cli("verify", str(file), "--key", key, "--receipt", receipt).returncode == 0
+
+    def check(body: bytes, words: str) -> None:
+        forged = tmp_path / "forged.jsonl"
+        forged.write_bytes(body)
+        run = _cli("verify", str(forged), "--key", key, "--receipt", receipt)
+        assert run.returncode == 1, run.stdout
+        assert "VERIFIED" not in run.stdout and words in run.stdout, run.stdout
+
+    def dice(e: dict[str, Any]) -> bool:
+        return b'"roll"' in e["data"]
+
+    def claimed_all(e: dict[str, Any]) -> dict[str, Any] | None:
+        link = {k: e[k] for k in ("version", "prev_hash", "hash")}
+        return {**link, "audience": "all", "sealed": True} if dice(e) else None
+
+    check(_with_stubs(file.read_bytes(), claimed_all), "FAILED: version")
+
+    def sound(e: dict[str, Any], audience: str = "") -> dict[str, Any] | None:
+        if not dice(e):
+            return None
+        link = {k: e[k] for k in ("version", "prev_hash", "hash")}
+        return {**link, "audience": audience or e["audience"], "body": stub_body_of(e),
+                "sealed": True}  # fmt: skip
+
+    # a stub as the service makes it, of an event for all, in the referee's and an
+    # observer's file: each may read it
+    check(_with_stubs(file.read_bytes(), sound), "which the export's reader (referee) may see")
+    observer = {"role": "observer", "side": None}
+    check(_with_stubs(file.read_bytes(), sound, observer), "reader (observer) may see")
+
+    # a stub of format 1 (no body: its audience unchecked) in a battle of format 2
+    def old_style(e: dict[str, Any]) -> dict[str, Any] | None:
+        made = sound(e, "referee")
+        return None if made is None else {k: v for k, v in made.items() if k != "body"}
+
+    check(_with_stubs(file.read_bytes(), old_style, observer), "of chain format 1")
+    # its audience changed to the referee's, in an observer's file: the hash tells
+    check(
+        _with_stubs(file.read_bytes(), lambda e: sound(e, "referee"), observer),
+        "its audience or body was changed",
+    )
+
+
+def test_a_die_moved_out_of_its_command_fails_offline(http: httpx.Client, tmp_path: Path) -> None:
+    """Issue 31, item 13: each event records the command it belongs to (the version of its
+    first event, in the hash), and a server die is counted from that version: a die whose
+    counter names another version fails offline even while its seed is unrevealed (so
+    its value cannot be recomputed) and the chain was re-hashed to hold."""
+    b = create_battle(http)
+    _play(b, 6)  # server dice, their seed not revealed
+    file = tmp_path / "battle.jsonl"
+    _export(b, "referee", file)
+    assert _cli("verify", str(file), "--key", _pem(http)).returncode == 0
+    moved: list[int] = []
+
+    def move(e: dict[str, Any]) -> list[dict[str, Any]]:
+        doc = msgspec.json.decode(e["data"])
+        server = [r for r in rolls(doc) if r["source"] == "server"]
+        if moved or not server:
+            return [e]
+        assert server[0]["version"] == e["command_version"]
+        server[0]["version"] = 1  # counted from the battle's creation: no die was drawn there
+        moved.append(e["version"])
+        return [{**e, "data": msgspec.json.encode(doc)}]
+
+    body, _ = forge_export(file.read_bytes(), move)
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(body)
+    run = _cli("verify", str(forged))  # the forger's key: the rest holds together
+    assert run.returncode == 1, run.stdout
+    assert f"FAILED: version {moved[0]}: server die (1, 0)" in run.stdout, run.stdout
+    assert "a die is counted from the first event of its command" in run.stdout

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,11 +19,13 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from events.receipts import key_fingerprint
 from service.signing import private_key_text
 from tests.e2e.battle_client import Battle, create_battle, rolls
 from tests.e2e.conftest import ROOT, ServerProcess
 from tests.e2e.test_tactical_http import SETUP as TACTICAL_SETUP
 from tests.e2e.test_tactical_http import _adjacent_free
+from tests.support.forge import forge_export
 from tests.support.quickstart_play import next_command
 from tests.support.servers import postgres_schema
 
@@ -301,15 +304,17 @@ def test_battle_service_import_stores_a_file_in_the_database(
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
         )  # fmt: skip
 
-    run = cli("import", str(file))
+    run = cli("import", str(file))  # signed by the server's key, which this one lacks
+    assert run.returncode == 1 and "which this service does not hold" in run.stderr, run.stderr
+    run = cli("import", str(file), "--allow-foreign")
     assert run.returncode == 0, run.stderr
     answer = json.loads(run.stdout)
     assert answer["imported_from"]["battle_id"] == original.id and answer["keys"]["referee"]
     again = tmp_path / "imported.jsonl"
     run = cli("export", answer["battle_id"], "-o", str(again))
     assert run.returncode == 0, run.stderr
-    run = cli("verify", str(again))
-    assert run.returncode == 0 and "VERIFIED" in run.stdout, run.stdout + run.stderr
+    run = cli("verify", str(again))  # holds together; no --key vouches for its signer
+    assert run.returncode == 3 and "UNVOUCHED" in run.stdout, run.stdout + run.stderr
     n = answer["version"] - 1
     one = cli("replay", str(file), "--to", str(n))
     two = cli("replay", str(again), "--to", str(n))
@@ -336,3 +341,125 @@ def test_an_idempotency_key_answers_a_retried_import_again(server: httpx.Client)
 def test_a_body_past_the_routes_bound_is_refused(server: httpx.Client) -> None:
     r = _import(server, b"x" * (32 * 1024 * 1024 + 1))
     assert r.status_code == 413, r.text
+
+
+def _unrevealed(http: httpx.Client) -> Battle:
+    """Played with the server's dice, none revealed: its history can be moved to another
+    battle id by a forger without a die failing (they cannot be recomputed yet)."""
+    b = create_battle(http)
+    for _ in range(6):
+        who, command = next_command(b.view()["state"])
+        r = b.command(who, command)
+        assert r.status_code == 200, r.text
+    return b
+
+
+def _renamed(body: bytes, old: str, new: str) -> bytes:
+    """A forger's history: `body` moved to battle `new`, re-chained, signed by the forger."""
+    forged, _ = forge_export(body.replace(old.encode(), new.encode()), key=_FORGER)
+    return forged
+
+
+_FORGER = Ed25519PrivateKey.generate()
+
+
+def test_a_history_signed_by_a_foreign_key_is_refused_then_flagged_everywhere(
+    server: httpx.Client, tmp_path: Path
+) -> None:
+    """Issue 31, item 7: a chain rewritten and re-signed with the forger's own key, placed
+    in the header, is refused (422 naming the key); with allow_foreign=true it is taken,
+    and /verify, the narrative (JSON and Markdown), the export's header, GET /battles
+    and a re-import of its own export all say its origin is not verified."""
+    source = _unrevealed(server)
+    forged = _renamed(_export(source), source.id, str(uuid.uuid4()))
+    forger = key_fingerprint(_FORGER.public_key())
+    auth = _integration(server)
+    r = _import(server, forged, **auth)
+    assert r.status_code == 422, r.text
+    assert r.json()["type"].endswith("export-foreign-key")
+    assert forger in r.json()["detail"]
+    assert _listed(server, auth) == []  # nothing stored
+
+    r = server.post(
+        "/battles/import",
+        params={"allow_foreign": "true"},
+        content=forged,
+        headers={"Content-Type": "application/jsonl", **auth},
+    )
+    assert r.status_code == 201, r.text
+    imported = Battle(server, r.json())
+    note = f"origin not verified by this service: its history was signed by key {forger}"
+    audit = _verify(imported)
+    assert audit["ok"] is True  # it holds together: only where it comes from is unknown
+    origin = audit["origin"]
+    assert origin["origin"] == "not-verified" and origin["key_ids"] == [forger]
+    assert origin["note"].startswith(note), origin
+    head = {"Authorization": imported.auth("referee")["Authorization"]}
+    story = server.get(f"/battles/{imported.id}/narrative", headers=head)
+    assert story.status_code == 200 and story.json()["origin"] == origin, story.text
+    md = server.get(
+        f"/battles/{imported.id}/narrative", headers={**head, "Accept": "text/markdown"}
+    )
+    assert note in md.text, md.text[:400]
+    again = _export(imported)
+    assert json.loads(again.splitlines()[0])["origin"] == origin
+    # offline, with this service's key: its receipts verify, its origin does not
+    (tmp_path / "again.jsonl").write_bytes(again)
+    key = next(k for k in server.get("/keys").json()["keys"] if k["current"])["public_key"]
+    run = subprocess.run(
+        [sys.executable, "-m", "service.cli", "verify", str(tmp_path / "again.jsonl"),
+         f"--key={key}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 3 and "VERIFIED" not in run.stdout, run.stdout + run.stderr
+    assert f"origin: {origin['note']}" in run.stdout
+    # the header is not signed: without its origin, the first event (hashed) still tells
+    first, *rest = again.splitlines(keepends=True)
+    header = json.loads(first)
+    del header["origin"]
+    (tmp_path / "again.jsonl").write_bytes(json.dumps(header).encode() + b"\n" + b"".join(rest))
+    run = subprocess.run(
+        [sys.executable, "-m", "service.cli", "verify", str(tmp_path / "again.jsonl"),
+         f"--key={key}"],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert run.returncode == 3, run.stdout + run.stderr
+    assert f"imported from a file signed by key {forger}, not among the keys given" in run.stdout
+    listed = server.get("/battles", headers=auth).json()["battles"]
+    assert [b["origin"] for b in listed if b["battle_id"] == imported.id] == [origin]
+    # a fork starts from its state: the same origin
+    r = server.post(
+        f"/battles/{imported.id}/fork", json={"at_version": 3}, headers=imported.auth("referee")
+    )
+    assert r.status_code == 201, r.text
+    assert _verify(Battle(server, r.json()))["origin"] == origin
+    # its export is signed by this service, but its history came through the forger's
+    r = _import(server, again, **auth)
+    assert r.status_code == 422 and forger in r.json()["detail"], r.text
+    # a genuine export of this service: verified
+    r = _import(server, _export(source), **auth)
+    assert r.status_code == 201, r.text
+    assert _verify(Battle(server, r.json()))["origin"] == {"origin": "verified"}
+    assert _verify(source)["origin"] == {"origin": "created"}
+
+
+def test_a_forged_history_of_a_battle_of_this_service_is_checked_against_its_log(
+    server: httpx.Client,
+) -> None:
+    """An export naming a battle this service holds must be that battle's log, even when
+    its foreign origin is accepted."""
+    source = _unrevealed(server)
+
+    def rewrite(e: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{**e, "recorded_at": "2001-01-01T00:00:00.000Z"} if e["version"] == 3 else e]
+
+    forged, _ = forge_export(_export(source), rewrite)
+    r = server.post(
+        "/battles/import",
+        params={"allow_foreign": "true"},
+        content=forged,
+        headers={"Content-Type": "application/jsonl"},
+    )
+    assert r.status_code == 422, r.text
+    assert r.json()["type"].endswith("export-contradicts-log")
+    assert f"battle {source.id}" in r.json()["detail"]

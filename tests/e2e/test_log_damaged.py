@@ -77,17 +77,18 @@ def _edit(db: Path, battle_id: str, version: int, data: bytes, *, rehash: bool) 
         conn.execute("DROP TRIGGER events_refuse_update")
         rows = conn.execute(
             "SELECT version, type, data, audience, recorded_at, actor_role, actor_side, "
-            "command_id, prev_hash FROM events WHERE battle_id = ? AND version >= ? "
+            "command_id, prev_hash, command_version FROM events WHERE battle_id = ? "
+            "AND version >= ? "
             "ORDER BY version",
             (battle_id, version),
         ).fetchall()
         prev = rows[0][8]
-        for v, type_, old, audience, at, role, side, cid, _ in rows:
+        for v, type_, old, audience, at, role, side, cid, _, cv in rows:
             payload = data if v == version else bytes(old)
             h = event_hash(
                 battle_id=battle_id, version=v, type=type_, audience=audience, recorded_at=at,
                 actor=EventActor(role=role, side=side), command_id=cid, prev_hash=prev,
-                data=payload,
+                data=payload, command_version=cv,
             )  # fmt: skip
             if rehash:
                 conn.execute(

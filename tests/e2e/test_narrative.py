@@ -190,3 +190,29 @@ def test_bad_ranges_and_strangers_are_refused(http: httpx.Client) -> None:
     assert http.get(f"/battles/{b.id}/narrative").status_code == 401
     r = http.get(f"/battles/{b.id}/narrative", params={"from": 0}, headers=b.auth("referee"))
     assert r.status_code == 400 and r.headers["content-type"].startswith("application/problem")
+
+
+def test_two_commands_in_one_millisecond_are_two_entries(tmp_path: Any, monkeypatch: Any) -> None:
+    """Issue 31, item 13: commands without an Idempotency-Key, by one actor, recorded in the
+    same millisecond (the clock held still) are still told apart: each event records the
+    command it belongs to (its first version), in the hash, and the narrative groups by it."""
+    from litestar.testing import TestClient
+
+    import service.battles
+    from service.app import create_app
+    from service.settings import Settings
+
+    with TestClient(create_app(Settings(database=str(tmp_path / "b.db")))) as client:
+        b = create_battle(client)
+        monkeypatch.setattr(service.battles, "_now", lambda: "2030-01-01T00:00:00.000Z")
+        for _ in range(4):
+            _, command = next_command(b.view()["state"])
+            r = b.command("referee", command)
+            assert r.status_code == 200, r.text
+        events = b.events("referee")
+        assert {e["recorded_at"] for e in events[1:]} == {"2030-01-01T00:00:00.000Z"}
+        entries = _narrative(b)["entries"]
+        assert len(entries) == 1 + 4
+        for entry in entries:
+            commands = {events[ev["version"] - 1]["command_version"] for ev in entry["events"]}
+            assert commands == {entry["first_version"]}

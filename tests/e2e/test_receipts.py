@@ -174,12 +174,13 @@ def test_a_rewritten_and_rehashed_log_fails_verify_naming_the_receipt(
     db = _db(live_server, "events_refuse_update")
     rows = db.execute(
         "SELECT version, type, data, audience, recorded_at, actor_role, actor_side, "
-        "command_id, prev_hash, hash FROM events WHERE battle_id = ? ORDER BY version",
+        "command_id, prev_hash, hash, command_version FROM events WHERE battle_id = ? "
+        "ORDER BY version",
         (b.id,),
     ).fetchall()
     target = 4
     prev = rows[target - 2][9]
-    for v, type_, data, audience, at, role, side, cid, _, _ in rows[target - 1 :]:
+    for v, type_, data, audience, at, role, side, cid, _, _, cv in rows[target - 1 :]:
         payload = bytes(data)
         if v == target:
             doc = msgspec.json.decode(payload)
@@ -188,7 +189,7 @@ def test_a_rewritten_and_rehashed_log_fails_verify_naming_the_receipt(
         h = event_hash(
             battle_id=b.id, version=v, type=type_, audience=audience, recorded_at=at,
             actor=EventActor(role=role, side=side), command_id=cid, prev_hash=prev,
-            data=payload,
+            data=payload, command_version=cv,
         )  # fmt: skip
         db.execute(
             "UPDATE events SET data = ?, prev_hash = ?, hash = ? "

@@ -19,10 +19,11 @@ from events.verify import audit_log, decode_read
 from tests.e2e.battle_client import Battle
 from tests.e2e.conftest import LiveServer
 from tests.e2e.sealed_kit import raw_events, stealth_battle
+from tests.support.forge import stub_body_of
 from tests.support.sse import take
 
 READERS = ("north", "south", "observer")
-SEALED_KEYS = {"version", "audience", "prev_hash", "hash", "sealed"}
+SEALED_KEYS = {"version", "audience", "prev_hash", "hash", "body", "sealed"}
 
 
 def _ok(r: httpx.Response) -> dict[str, Any]:
@@ -80,7 +81,7 @@ def test_a_hidden_stealth_check_is_not_recovered_from_the_next_prev_hash(
         return event_hash(
             battle_id=b.id, version=v, type="SkillChecked", audience=hidden["audience"],
             recorded_at=stamp, actor=actor, command_id=None, prev_hash=hidden["prev_hash"],
-            data=raw, salt=salt,
+            data=raw, salt=salt, command_version=truth["command_version"],
         )  # fmt: skip
 
     tried = list(candidates())
@@ -295,4 +296,6 @@ def test_a_fork_records_its_parents_head_and_its_keys_audit_the_parent_up_to_it(
 
 
 def _sealed_of(e: dict[str, Any]) -> dict[str, Any]:
-    return {**{k: e[k] for k in SEALED_KEYS - {"sealed"}}, "sealed": True}
+    """The stub of the whole event `e` (its body recomputed: chain format 2)."""
+    return {**{k: e[k] for k in SEALED_KEYS - {"sealed", "body"}}, "body": stub_body_of(e),
+            "sealed": True}  # fmt: skip

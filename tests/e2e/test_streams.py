@@ -82,7 +82,9 @@ def test_sse_filters_by_the_callers_visibility(http: httpx.Client) -> None:
         assert ("north only" in rulings) == (who == "north")
         sealed = [e.data for e in got if e.data.get("sealed")]  # hidden: sealed, not skipped
         assert [e["audience"] for e in sealed] == ["referee"] + ["side:north"] * (who != "north")
-        assert all(set(e) == {"version", "audience", "prev_hash", "hash", "sealed"} for e in sealed)
+        assert all(
+            set(e) == {"version", "audience", "prev_hash", "hash", "body", "sealed"} for e in sealed
+        )
 
 
 @pytest.mark.parametrize(

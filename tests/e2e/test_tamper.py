@@ -35,7 +35,8 @@ def _verify(b: Battle) -> dict[str, Any]:
 def _rows(db: sqlite3.Connection, battle_id: str) -> list[tuple[Any, ...]]:
     return db.execute(
         "SELECT version, type, data, audience, recorded_at, actor_role, actor_side, "
-        "command_id, prev_hash, hash, salt FROM events WHERE battle_id = ? ORDER BY version",
+        "command_id, prev_hash, hash, salt, command_version FROM events WHERE battle_id = ? "
+        "ORDER BY version",
         (battle_id,),
     ).fetchall()
 
@@ -60,7 +61,7 @@ def _rewrite(db: sqlite3.Connection, battle_id: str, version: int, data: bytes) 
     rows = _rows(db, battle_id)
     prev = rows[version - 2][9] if version > 1 else "0" * 64
     for row in rows[version - 1 :]:
-        v, type_, old, audience, at, role, side, cid, _, _, salt = row
+        v, type_, old, audience, at, role, side, cid, _, _, salt, cv = row
         payload = data if v == version else bytes(old)
         h = event_hash(
             battle_id=battle_id,
@@ -73,6 +74,7 @@ def _rewrite(db: sqlite3.Connection, battle_id: str, version: int, data: bytes) 
             prev_hash=prev,
             data=payload,
             salt=salt,  # a hidden event's (the sub-seeds revealed with the seed are)
+            command_version=cv,
         )
         db.execute(
             "UPDATE events SET data = ?, prev_hash = ?, hash = ? "

@@ -52,6 +52,7 @@ SCOPE: dict[str, tuple[str, ...]] = {
         "verify_export",
         "combine_scans",
         "_audit",
+        "_history_signers",
     ),
     "events/sqlite.py": (
         "_insert_event",

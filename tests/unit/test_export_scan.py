@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from domain.dice import Roll, commitment, derive_value
 from events import export_file
-from events.chain import canonical, encode_event, seal
+from events.chain import canonical, command_break, encode_event, format_break, seal
 from events.dice_audit import _walk, rolls_in_data, server_rolls_in_data
 from events.envelope import GENESIS_HASH, EventActor, StoredEvent
 from events.export_file import verify_export_file
@@ -273,3 +273,71 @@ def test_an_unreadable_line_is_named_by_its_line_in_the_file(tmp_path: Path) -> 
         with pytest.raises(InvalidExport) as caught:
             run()
         assert caught.value.line == 102  # the header, a blank line, then events 1..
+
+
+def _export2(path: Path, n: int, *, switch: int | None = None, stray: int | None = None) -> None:
+    """`_export`'s events in chain format 2, each its own command (its dice counted from
+    it). `switch`: from that version on, format 1; `stray`: that event names the command
+    of two versions before, not its own."""
+    _export(path, n)
+    lines = path.read_bytes().splitlines(keepends=True)
+    prev, out = GENESIS_HASH, [lines[0], lines[1]]
+    for raw in lines[2:]:
+        e = msgspec.json.decode(raw)
+        v = e["version"]
+        command = None if switch is not None and v >= switch else (v - 2 if v == stray else v)
+        data = bytes(msgspec.json.decode(raw, type=_Raw).data)
+        (p,) = seal(
+            battle_id=B, prev_version=v - 1, prev_hash=prev, items=[(e["type"], data, "all")],
+            recorded_at=e["recorded_at"], actor=EventActor(role="referee"), command_id=None,
+            command_version=command,
+        )  # fmt: skip
+        prev = p.hash
+        out.append(encode_line(event_out(StoredEvent(position=v, **msgspec.structs.asdict(p)))))
+    header = msgspec.json.decode(lines[0])
+    header["head_hash"] = prev
+    out[0] = encode_line(header)
+    path.write_bytes(b"".join(out))
+
+
+class _Raw(msgspec.Struct):
+    data: msgspec.Raw
+
+
+def _chunk_start(path: Path, chunk: int) -> int:
+    """The version of the first event of chunk `chunk` (as `verify_export_file` cuts)."""
+    lines = path.read_bytes().splitlines(keepends=True)
+    starts = list(itertools.accumulate((len(x) for x in lines), initial=0))
+    cut = len(lines[0]) + chunk * 4096
+    return next(i for i, o in enumerate(starts) if o > cut) - 1
+
+
+@pytest.mark.usefixtures("small_chunks")
+def test_a_format_2_export_scanned_in_chunks_verifies(tmp_path: Path) -> None:
+    path = tmp_path / "e.jsonl"
+    _export2(path, 120)
+    one, alone, parallel = _both(path)
+    assert one == alone == parallel
+    assert (one.chain_ok, one.dice_ok) == (True, True)  # no receipt: only that fails
+    assert one.first_failure == "receipt (trailer) at version 120: no receipt"
+    assert one.dice_checked > 0
+
+
+@pytest.mark.usefixtures("small_chunks")
+@pytest.mark.parametrize("chunk", [1, 2])
+def test_a_change_of_format_or_command_at_a_chunk_boundary_is_named(
+    tmp_path: Path, chunk: int
+) -> None:
+    path = tmp_path / "e.jsonl"
+    _export2(path, 120)
+    version = _chunk_start(path, chunk)
+    _export2(path, 120, switch=version)
+    reports = _both(path)
+    assert reports[0] == reports[1] == reports[2]
+    assert reports[0].first_failure == f"version {version}: {format_break(version, 1, 2)}"
+    _export2(path, 120, stray=version)
+    reports = _both(path)
+    assert reports[0] == reports[1] == reports[2]
+    assert reports[0].first_failure == (
+        f"version {version}: {command_break(version, version - 2, version - 1)}"
+    )

@@ -17,8 +17,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from domain.dice import commitment, derive_value
-from events.chain import canonical, seal
-from events.envelope import GENESIS_HASH, EventActor, PendingEvent
+from events.chain import canonical, seal, stub_body
+from events.envelope import GENESIS_HASH, EventActor, PendingEvent, StoredEvent
 from events.export_format import (
     EXPORT_FORMAT,
     ExportHeader,
@@ -85,13 +85,14 @@ def line(p: PendingEvent) -> bytes:
     if p.audience not in ("all", "south"):
         return encode_line(
             {"version": p.version, "audience": p.audience, "prev_hash": p.prev_hash,
-             "hash": p.hash, "sealed": True}
+             "hash": p.hash, "sealed": True,
+             "body": stub_body(StoredEvent(position=0, **msgspec.structs.asdict(p)))}
         )  # fmt: skip
     return encode_line(
         {"battle_id": p.battle_id, "version": p.version, "position": p.version, "type": p.type,
          "data": msgspec.Raw(p.data), "audience": p.audience, "recorded_at": p.recorded_at,
          "actor": p.actor, "command_id": p.command_id, "prev_hash": p.prev_hash,
-         "hash": p.hash, "undone": False, "salt": p.salt}
+         "hash": p.hash, "undone": False, "salt": p.salt, "command_version": p.command_version}
     )  # fmt: skip
 
 
@@ -151,14 +152,15 @@ def test_a_sound_export_is_verified_with_the_callers_key(tmp_path: Path) -> None
     kept = [receipt(2, events[1].hash)]
     keys = [OTHER.public_key(), KEY.public_key()]
     report = verify(tmp_path, export(events), keys=keys, kept=kept)
+    signer = _fingerprint(KEY)
     assert report == ExportReport(
         battle_id=B, ok=True, events_checked=5, events_sealed=1, chain_ok=True, dice_ok=True,
         dice_checked=1, dice_pending=1, client_dice=2, keys_from="caller",
         receipts=[
             ReceiptResult(source="trailer", version=5, ok=True,
-                          detail="the service signed the head at version 5"),
+                          detail="the service signed the head at version 5", key_id=signer),
             ReceiptResult(source="kept 0", version=2, ok=True,
-                          detail="the service signed the head at version 2"),
+                          detail="the service signed the head at version 2", key_id=signer),
         ],
         first_failure=None,
     )  # fmt: skip
@@ -225,7 +227,13 @@ def test_a_trailer_receipt_that_does_not_hold_is_named(
     report = verify(tmp_path, export(EVENTS, trailer=trailer), keys=[KEY.public_key()])
     assert (report.chain_ok, report.dice_ok, report.ok) == (True, True, False)
     assert report.receipts == [
-        ReceiptResult(source="trailer", version=trailer.version, ok=False, detail=detail)
+        ReceiptResult(
+            source="trailer",
+            version=trailer.version,
+            ok=False,
+            detail=detail,
+            key_id=trailer.key_id,
+        )
     ]
     assert report.first_failure == f"receipt (trailer) at version {trailer.version}: {detail}"
 
@@ -495,3 +503,62 @@ def test_the_dice_derive_from_the_id_of_the_first_whole_event_of_any_run() -> No
         report = _combined(lines, cuts, keys=[KEY.public_key()])
         counts = (report.events_checked, report.events_sealed, report.dice_checked)
         assert (report.ok, *counts) == (True, 6, 2, 1), cuts
+
+
+def test_a_stub_the_headers_reader_may_see_fails(tmp_path: Path) -> None:
+    """Issue 31, item 6: the service hands a reader every event it may see whole; a file
+    whose header names a reader who may see one of its stubs was not made by it (here the
+    referee, who sees everything: a referee's file holds no stub)."""
+    events = chain()
+    referee = header(events, reader=ExportReader(role="referee"))
+    report = verify(tmp_path, export(events, head=referee), keys=[KEY.public_key()])
+    assert report.first_failure == (
+        "version 3: event 3 is sealed with audience 'north', which the export's reader "
+        "(referee) may see: a reader is given whole every event it may see"
+    )
+    assert not report.ok and not report.chain_ok
+
+
+def test_a_die_counted_from_another_command_fails(tmp_path: Path) -> None:
+    """Issue 31, item 13: in chain format 2 each event names its command (the version of
+    its first event), and a server die is counted from it."""
+    items = [(t, d, "all") for t, d, _ in ITEMS]
+    events: list[PendingEvent] = []
+    for t, d, a in items:  # each its own command: its dice counted from it
+        events += chain(
+            [(t, d, a)], prev_version=len(events),
+            prev_hash=events[-1].hash if events else GENESIS_HASH,
+            command_version=len(events) + 1, salts=None,
+        )  # fmt: skip
+    assert verify(tmp_path, export(events), keys=[KEY.public_key()]).ok
+    # one command of all five: the die of event 2 is counted from 2, its command from 1
+    one = chain(items, command_version=1, salts=None)
+    report = verify(tmp_path, export(one), keys=[KEY.public_key()])
+    assert report.first_failure == (
+        "version 2: server die (2, 0) (attack) is counted from version 2, but event 2 "
+        "belongs to the command that begins at version 1: a die is counted from the first "
+        "event of its command"
+    )
+
+
+def test_an_imports_history_signers_must_be_among_the_keys_given(tmp_path: Path) -> None:
+    """Issue 31, items 7 and 8: an imported battle's first event (hashed) names the keys
+    that signed the history it came from; offline, those the caller did not give leave the
+    file holding together but not vouched for, whatever its (unsigned) header says."""
+    me = _fingerprint(KEY)
+    for signers, receipt_key, unvouched in (
+        (["k0"], "k1", ["k0", "k1"]),
+        ([], me, []),
+        (["k0", me], me, ["k0"]),
+    ):
+        origin = {
+            "battle_id": "o", "version": 4, "head_hash": "0" * 64, "exported_at": "t",
+            "receipt_key_id": receipt_key, "receipt_signature": "s", "signers": signers,
+        }  # fmt: skip
+        items = [(ITEMS[0][0], {**ITEMS[0][1], "imported_from": origin}, "all"), *ITEMS[1:]]
+        events = chain(items)
+        report = verify(tmp_path, export(events), keys=[KEY.public_key()])
+        assert report.ok and report.unvouched_history == unvouched
+        assert report.vouched is (not unvouched)
+    report = verify(tmp_path, export(chain()), keys=[KEY.public_key()])
+    assert report.unvouched_history == [] and report.vouched
