@@ -99,9 +99,10 @@ async def test_each_endpoint_gets_what_it_asked_for_from_its_registration_on(
     await kit.ruling(before)
     await kit.ruling(one, audience="referee")  # hidden: the integration opens it as referee
     await kit.ruling(other)
-    await kit.service.reveal(one, Principal(one, Actor(role="referee")), None)  # not a ruling
+    # not a ruling: a sub-seed of each audience (referee, north, south), then the seed
+    await kit.service.reveal(one, Principal(one, Actor(role="referee")), None)
     try:
-        assert await kit.worker.run_once() == 5
+        assert await kit.worker.run_once() == 8
     finally:
         await kit.worker.stop()
 
@@ -111,6 +112,7 @@ async def test_each_endpoint_gets_what_it_asked_for_from_its_registration_on(
     assert [e[1] for e in events if e[0] == one] == [
         "BattleCreated",
         "RulingRecorded",
+        *["DiceSubSeedRevealed"] * 3,  # the integration reads every audience's, as referee
         "DiceSeedRevealed",
     ]
     assert [e for e in events if e[0] != one] == [(before, "RulingRecorded")]
@@ -124,7 +126,7 @@ async def test_each_endpoint_gets_what_it_asked_for_from_its_registration_on(
     got = _payloads(receiver, secret_rulings, "/hook/rulings")
     assert [(p["data"]["battle_id"], p["data"]["event"]["version"]) for p in got] == [(one, 2)]
     deliveries = await store.list_webhook_deliveries(everything.endpoint_id)
-    assert [d.status for d in deliveries] == ["delivered"] * 4
+    assert [d.status for d in deliveries] == ["delivered"] * 7
     assert rulings.battle_id == one
 
 
