@@ -72,6 +72,7 @@ def _read(b: Battle, who: str, answer: dict[str, Any]) -> Any:
     """What `who` reads of the attack: its answer, the log's data, its view (no ids)."""
     log = [(e["type"], e.get("data")) for e in b.events(who) if not e.get("sealed")]
     log[0][1].pop("dice_commitment")  # each battle's own seed
+    log[0][1].pop("dice_sub_commitments")  # and its audiences' sub-seeds
     view = b.view(who)["state"]
     text = json.dumps([[(e.get("type"), e.get("data")) for e in answer["events"]], log, view])
     return json.loads(text.replace(b.id, "<battle>"))
@@ -151,6 +152,7 @@ def _helped(http: httpx.Client, help_given: bool) -> Any:
     _send(b, "north", {"type": "EndTurn", "character": "shade"})
     log = [(e["type"], e.get("data")) for e in b.events("south") if not e.get("sealed")]
     log[0][1].pop("dice_commitment")
+    log[0][1].pop("dice_sub_commitments")
     chars = b.view("south")["state"]["characters"]
     return json.loads(json.dumps([log, chars]).replace(b.id, "<battle>"))
 
