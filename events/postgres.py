@@ -21,7 +21,8 @@ before the store serves.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+import hashlib
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import psycopg
@@ -65,6 +66,7 @@ _APPEND_MANY = (
     "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[]) ORDER BY i"
 )
 _BATCH = 256  # appends committed together at most
+_HOLDS = 16  # connections holding battles' locks in one process, at most (see hold_battle)
 
 # (code, first position, message, detail) as battle_try_append_many answers, per append
 _Outcome = tuple[str, int | None, str | None, str | None]
@@ -99,6 +101,12 @@ def _flatten(batch: list[_Append]) -> tuple[list[Any], ...]:
         [ev.hash for ev in events],
         [ev.salt for ev in events],
     )
+
+
+def _lock_key(battle_id: str) -> int:
+    """The advisory lock key of a battle: 64 bits of a hash of its id, signed (bigint)."""
+    digest = hashlib.sha256(b"battle-service:battle:" + battle_id.encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
@@ -195,6 +203,9 @@ class PostgresEventStore(PostgresWebhooks):
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._queue: list[tuple[_Append, asyncio.Future[_Outcome]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        # The connections that hold battles' advisory locks (hold_battle): a pool of
+        # their own, so that a held battle never waits for a connection it holds itself.
+        self._holds: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
 
     async def open(self) -> None:
         await self._prepare()
@@ -207,12 +218,24 @@ class PostgresEventStore(PostgresWebhooks):
             open=False,
             name="battle-events",
         )
+        holds: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+            self.conninfo,
+            min_size=1,
+            max_size=_HOLDS,
+            kwargs={"autocommit": True},
+            configure=self._set_role if self._role else None,
+            open=False,
+            name="battle-holds",
+        )
         try:
             await pool.open(wait=True, timeout=15)
+            await holds.open(wait=True, timeout=15)
         except (psycopg.Error, TimeoutError) as e:
             await pool.close()
+            await holds.close()
             raise StoreUnavailable(f"cannot open PostgreSQL store: {e}") from e
         self._pool = pool
+        self._holds = holds
 
     async def _set_role(self, conn: psycopg.AsyncConnection[Any]) -> None:
         assert self._role is not None
@@ -251,6 +274,9 @@ class PostgresEventStore(PostgresWebhooks):
             raise StoreUnavailable(f"cannot open PostgreSQL store: {e}") from e
 
     async def close(self) -> None:
+        if self._holds is not None:
+            await self._holds.close()
+            self._holds = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -279,6 +305,44 @@ class PostgresEventStore(PostgresWebhooks):
             raise _translate(e, battle_id) from e
 
     # -- the protocol -------------------------------------------------------------------
+
+    async def hold_battle(self, battle_id: str) -> Callable[[], Awaitable[None]]:
+        """A transaction-level advisory lock on the battle (a hash of its id), held by a
+        connection of the holds' pool until the function returned is awaited.
+
+        Transaction-level, so that it can never outlive its use: a connection given back
+        inside its transaction (the release cancelled) is rolled back by the pool, one
+        broken is closed, and either way PostgreSQL lets go of the lock. Waiters are
+        served in turn (PostgreSQL queues them), so no worker starves."""
+        holds = self._holds
+        if holds is None:
+            raise StoreUnavailable("the store is not open")
+        key = _lock_key(battle_id)
+        try:
+            conn = await holds.getconn()
+        except Exception as e:  # the pool's timeout, or PostgreSQL unreachable
+            raise StoreUnavailable(f"cannot lock battle {battle_id}: {e}") from e
+        try:
+            # One round trip (the simple protocol takes both statements; the key is an
+            # integer we made, never text from a request).
+            await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({key})".encode())
+        except BaseException as e:
+            # Cancelled while it waits (the request gone): the pool closes a connection
+            # given back in the middle of a statement, which ends the wait on the server.
+            await holds.putconn(conn)
+            if isinstance(e, psycopg.Error):
+                raise StoreUnavailable(f"cannot lock battle {battle_id}: {e}") from e
+            raise
+
+        async def release() -> None:
+            try:
+                await conn.execute(b"COMMIT")
+            except psycopg.Error:
+                pass  # the pool rolls it back or closes it: the lock goes either way
+            finally:
+                await holds.putconn(conn)
+
+        return release
 
     async def append(
         self,

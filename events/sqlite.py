@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -497,6 +497,10 @@ class _Checkpointer(threading.Thread):
                 self._loop.call_soon_threadsafe(writer.resume)
 
 
+async def _released() -> None:
+    """The release of a battle SQLite never held (SQLiteEventStore.hold_battle)."""
+
+
 def _resolve(fut: asyncio.Future[Any], value: Any) -> None:
     if not fut.done():
         fut.set_result(value)
@@ -589,6 +593,11 @@ class SQLiteEventStore(SQLiteWebhooks):
         return fut
 
     # -- the protocol -------------------------------------------------------------------
+
+    async def hold_battle(self, battle_id: str) -> Callable[[], Awaitable[None]]:
+        """Nothing to wait for: one process writes the file (its commands to a battle
+        are already decided one at a time, service.battles)."""
+        return _released
 
     def append(
         self,

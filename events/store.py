@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
 from events.envelope import AccessKey, CommandRecord, Integration, PendingEvent, StoredEvent
@@ -23,6 +23,13 @@ class EventStore(WebhookStore, Protocol):
     async def open(self) -> None: ...
 
     async def close(self) -> None: ...
+
+    async def hold_battle(self, battle_id: str) -> Callable[[], Awaitable[None]]:
+        """Wait until no other process decides a command of `battle_id`, and hold it so
+        until the function returned is awaited: a battle's commands are then decided one
+        at a time across workers (load, decide, append), none starved by the others'
+        optimistic retries. A store with one writer process (SQLite) returns at once."""
+        ...
 
     def append(
         self,

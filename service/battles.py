@@ -149,8 +149,14 @@ class BattleService:
         snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
         on_appended: Callable[[list[StoredEvent]], None] | None = None,
         verify_cache_seconds: int = 60,
+        command_attempts: int = _MAX_ATTEMPTS,
+        hold_battles: bool = False,
     ) -> None:
         self.store = store
+        # How often a command is decided again when its battle moved on meanwhile
+        # (BATTLE_COMMAND_ATTEMPTS), before a 503 battle-busy.
+        self.command_attempts = command_attempts
+        self.hold_battles = hold_battles  # across workers too (BATTLE_HOLD_BATTLES)
         self.audits = VerifyCache(verify_cache_seconds)
         # Told of every append this process makes (the live fan-out), after it committed.
         self._on_appended = on_appended or (lambda events: None)
@@ -395,8 +401,14 @@ class BattleService:
             self._cache.move_to_end(battle_id)
         lock = loaded.lock
         await lock.acquire()  # not `async with`: one coroutine fewer per command
+        # Across workers too (PostgreSQL: an advisory lock; SQLite: nothing to wait for):
+        # optimistic retries alone starved a hot battle's commands on one worker while
+        # another kept appending (issue 38). Held, a stale cache costs one retry at most.
+        release = None
         try:
-            for attempt in range(_MAX_ATTEMPTS):
+            if self.hold_battles:
+                release = await self.store.hold_battle(battle_id)
+            for attempt in range(self.command_attempts):
                 battle = loaded.battle
                 if req.expected_version is not None and req.expected_version != battle.version:
                     await self._catch_up(loaded, battle_id)
@@ -471,12 +483,14 @@ class BattleService:
                     receipt=self.signing.receipt(battle_id, head.version, head.hash),
                 )
             raise Busy(
-                f"battle {battle_id} moved on {_MAX_ATTEMPTS} times while this command was "
-                "decided: nothing was appended; retry",
+                f"battle {battle_id} moved on {self.command_attempts} times while this command "
+                "was decided: nothing was appended; retry",
                 code="battle-busy",
                 current_version=loaded.battle.version,
             )
         finally:
+            if release is not None:
+                await release()
             lock.release()
 
     async def _replay(
