@@ -73,14 +73,16 @@ async def _load(ports: tuple[int, int], clients: int, commands: int) -> dict[str
     }
 
 
-def hot_battle(clients: int = 16, commands: int = 500) -> dict[str, Any]:
-    """`clients` clients, alternately on two workers, `commands` commands each."""
+def hot_battle(clients: int = 16, commands: int = 500, hold: str = "on") -> dict[str, Any]:
+    """`clients` clients, alternately on two workers, `commands` commands each; `hold`:
+    BATTLE_HOLD_BATTLES (`off` shows the optimistic retries alone, as before)."""
     with fresh_schema() as database:
         env = {
             "BATTLE_DB": database,
             "BATTLE_REDIS_URL": REDIS_URL,
             "BATTLE_LOG_LEVEL": "WARNING",
             "BATTLE_SIGNING_KEY": _KEY,
+            "BATTLE_HOLD_BATTLES": hold,
         }
         with (
             serve("service.app:create_app", factory=True, env=env, probe="/health") as a,
@@ -93,10 +95,12 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--commands", type=int, default=500, help="per client")
+    parser.add_argument("--hold", choices=["on", "off"], default="on", help="BATTLE_HOLD_BATTLES")
     args = parser.parse_args()
-    r = hot_battle(args.clients, args.commands)
+    r = hot_battle(args.clients, args.commands, args.hold)
     print(
-        f"hot battle, PostgreSQL, 2 workers, {args.clients} clients: {r['commands']} commands "
+        f"hot battle (hold {args.hold}), PostgreSQL, 2 workers, {args.clients} clients: "
+        f"{r['commands']} commands "
         f"in {r['seconds']:.1f} s ({r['commands'] / r['seconds']:.0f}/s)"
     )
     print(f"  statuses {r['statuses']}  (target: all 200, no 503)")

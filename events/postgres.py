@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import psycopg
@@ -49,6 +49,7 @@ from events.firsts_sql import firsts_query
 from events.migrate import apply_migrations, pending_migrations
 from events.postgres_guards import check_guards
 from events.postgres_webhooks import PostgresWebhooks
+from events.store import BattleHold
 
 __all__ = ["APP_ROLE", "PostgresEventStore"]
 
@@ -306,9 +307,10 @@ class PostgresEventStore(PostgresWebhooks):
 
     # -- the protocol -------------------------------------------------------------------
 
-    async def hold_battle(self, battle_id: str) -> Callable[[], Awaitable[None]]:
+    async def hold_battle(self, battle_id: str) -> BattleHold:
         """A transaction-level advisory lock on the battle (a hash of its id), held by a
-        connection of the holds' pool until the function returned is awaited.
+        connection of the holds' pool until released; with the battle's version once
+        granted (same round trip), so that a stale cache is caught up before deciding.
 
         Transaction-level, so that it can never outlive its use: a connection given back
         inside its transaction (the release cancelled) is rolled back by the pool, one
@@ -317,15 +319,19 @@ class PostgresEventStore(PostgresWebhooks):
         holds = self._holds
         if holds is None:
             raise StoreUnavailable("the store is not open")
-        key = _lock_key(battle_id)
         try:
             conn = await holds.getconn()
         except Exception as e:  # the pool's timeout, or PostgreSQL unreachable
             raise StoreUnavailable(f"cannot lock battle {battle_id}: {e}") from e
         try:
-            # One round trip (the simple protocol takes both statements; the key is an
-            # integer we made, never text from a request).
-            await conn.execute(f"BEGIN; SELECT pg_advisory_xact_lock({key})".encode())
+            async with conn.pipeline():  # one round trip for the three
+                await conn.execute("BEGIN")
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(battle_id),))
+                cur = await conn.execute(
+                    "SELECT coalesce(max(version), 0) FROM events WHERE battle_id = %s",
+                    (battle_id,),
+                )
+            row = await cur.fetchone()
         except BaseException as e:
             # Cancelled while it waits (the request gone): the pool closes a connection
             # given back in the middle of a statement, which ends the wait on the server.
@@ -342,7 +348,7 @@ class PostgresEventStore(PostgresWebhooks):
             finally:
                 await holds.putconn(conn)
 
-        return release
+        return BattleHold(version=int(row[0]) if row else 0, release=release)
 
     async def append(
         self,

@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import sqlite3
 import threading
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -39,6 +39,7 @@ from events.errors import (
 from events.firsts_sql import firsts_query
 from events.sqlite_guards import check_guards
 from events.sqlite_webhooks import WEBHOOK_SCHEMA, SQLiteWebhooks
+from events.store import BattleHold
 
 __all__ = ["SQLiteEventStore"]
 
@@ -501,6 +502,9 @@ async def _released() -> None:
     """The release of a battle SQLite never held (SQLiteEventStore.hold_battle)."""
 
 
+_NOT_HELD = BattleHold(version=None, release=_released)
+
+
 def _resolve(fut: asyncio.Future[Any], value: Any) -> None:
     if not fut.done():
         fut.set_result(value)
@@ -594,10 +598,10 @@ class SQLiteEventStore(SQLiteWebhooks):
 
     # -- the protocol -------------------------------------------------------------------
 
-    async def hold_battle(self, battle_id: str) -> Callable[[], Awaitable[None]]:
+    async def hold_battle(self, battle_id: str) -> BattleHold:
         """Nothing to wait for: one process writes the file (its commands to a battle
         are already decided one at a time, service.battles)."""
-        return _released
+        return _NOT_HELD
 
     def append(
         self,

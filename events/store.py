@@ -5,10 +5,20 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
+import msgspec
+
 from events.envelope import AccessKey, CommandRecord, Integration, PendingEvent, StoredEvent
 from events.webhook_store import WebhookStore
 
-__all__ = ["EventStore"]
+__all__ = ["BattleHold", "EventStore"]
+
+
+class BattleHold(msgspec.Struct, frozen=True, kw_only=True):
+    """A battle held for this process (EventStore.hold_battle): the battle's version as the
+    hold was granted (None when the store did not read it), and how to let go."""
+
+    version: int | None
+    release: Callable[[], Awaitable[None]]
 
 
 class EventStore(WebhookStore, Protocol):
@@ -24,11 +34,11 @@ class EventStore(WebhookStore, Protocol):
 
     async def close(self) -> None: ...
 
-    async def hold_battle(self, battle_id: str) -> Callable[[], Awaitable[None]]:
+    async def hold_battle(self, battle_id: str) -> BattleHold:
         """Wait until no other process decides a command of `battle_id`, and hold it so
-        until the function returned is awaited: a battle's commands are then decided one
-        at a time across workers (load, decide, append), none starved by the others'
-        optimistic retries. A store with one writer process (SQLite) returns at once."""
+        until the hold is released: a battle's commands are then decided one at a time
+        across workers (load, decide, append), none starved by the others' optimistic
+        retries. A store with one writer process (SQLite) returns at once."""
         ...
 
     def append(

@@ -403,11 +403,14 @@ class BattleService:
         await lock.acquire()  # not `async with`: one coroutine fewer per command
         # Across workers too (PostgreSQL: an advisory lock; SQLite: nothing to wait for):
         # optimistic retries alone starved a hot battle's commands on one worker while
-        # another kept appending (issue 38). Held, a stale cache costs one retry at most.
-        release = None
+        # another kept appending (issue 38). Held, a cache another worker made stale is
+        # caught up first (the hold says the battle's version), and no retry is needed.
+        hold = None
         try:
             if self.hold_battles:
-                release = await self.store.hold_battle(battle_id)
+                hold = await self.store.hold_battle(battle_id)
+                if hold.version is not None and hold.version > loaded.battle.version:
+                    await self._catch_up(loaded, battle_id)
             for attempt in range(self.command_attempts):
                 battle = loaded.battle
                 if req.expected_version is not None and req.expected_version != battle.version:
@@ -489,8 +492,8 @@ class BattleService:
                 current_version=loaded.battle.version,
             )
         finally:
-            if release is not None:
-                await release()
+            if hold is not None:
+                await hold.release()
             lock.release()
 
     async def _replay(

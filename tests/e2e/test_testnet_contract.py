@@ -15,7 +15,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from tests.e2e.battle_client import Battle, create_battle, play
+from tests.e2e.battle_client import create_battle, play
 from tests.e2e.conftest import ServerProcess
 from tests.support.quickstart_play import SETUP
 

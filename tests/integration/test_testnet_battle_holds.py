@@ -46,22 +46,22 @@ async def test_a_held_battle_waits_for_its_release_and_no_other_does(
 ) -> None:
     battle, other = str(uuid.uuid4()), str(uuid.uuid4())
     async with _two_processes(postgres_conninfo) as (a, b, pending):
-        release = await a.hold_battle(battle)
+        release = (await a.hold_battle(battle)).release
         waiting = asyncio.ensure_future(b.hold_battle(battle))
         pending.append(waiting)
         elsewhere = await asyncio.wait_for(b.hold_battle(other), PATIENCE)  # not held
-        await elsewhere()
+        await elsewhere.release()
         await asyncio.sleep(0.2)
         assert not waiting.done()  # held by a
         await release()
-        release_b = await asyncio.wait_for(waiting, PATIENCE)
+        release_b = (await asyncio.wait_for(waiting, PATIENCE)).release
         # and now a waits for b
         again = asyncio.ensure_future(a.hold_battle(battle))
         pending.append(again)
         await asyncio.sleep(0.2)
         assert not again.done()
         await release_b()
-        await (await asyncio.wait_for(again, PATIENCE))()
+        await (await asyncio.wait_for(again, PATIENCE)).release()
 
 
 async def test_a_hold_cancelled_while_it_waits_leaves_nothing_held(
@@ -69,7 +69,7 @@ async def test_a_hold_cancelled_while_it_waits_leaves_nothing_held(
 ) -> None:
     battle = str(uuid.uuid4())
     async with _two_processes(postgres_conninfo) as (a, b, pending):
-        release = await a.hold_battle(battle)
+        release = (await a.hold_battle(battle)).release
         waiting = asyncio.ensure_future(b.hold_battle(battle))
         pending.append(waiting)
         await asyncio.sleep(0.2)
@@ -80,7 +80,7 @@ async def test_a_hold_cancelled_while_it_waits_leaves_nothing_held(
         # neither the granted-then-released hold nor the cancelled one holds it now; the
         # hold pools' connections are all given back
         for store in (a, b, a, b):
-            await (await asyncio.wait_for(store.hold_battle(battle), PATIENCE))()
+            await (await asyncio.wait_for(store.hold_battle(battle), PATIENCE)).release()
 
 
 async def test_sqlite_holds_nothing(tmp_path: Path) -> None:
@@ -89,7 +89,8 @@ async def test_sqlite_holds_nothing(tmp_path: Path) -> None:
     try:
         first = await store.hold_battle("b1")
         second = await asyncio.wait_for(store.hold_battle("b1"), 1)
-        await first()
-        await second()
+        assert first.version is None  # SQLite reads nothing for it
+        await first.release()
+        await second.release()
     finally:
         await store.close()
