@@ -307,10 +307,11 @@ class PostgresEventStore(PostgresWebhooks):
 
     # -- the protocol -------------------------------------------------------------------
 
-    async def hold_battle(self, battle_id: str) -> BattleHold:
+    async def hold_battle(self, battle_id: str, after: int = 0) -> BattleHold:
         """A transaction-level advisory lock on the battle (a hash of its id), held by a
-        connection of the holds' pool until released; with the battle's version once
-        granted (same round trip), so that a stale cache is caught up before deciding.
+        connection of the holds' pool until released; with the battle's events after
+        `after` once granted (same round trip), so that a stale cache is caught up before
+        deciding, at no cost of its own.
 
         Transaction-level, so that it can never outlive its use: a connection given back
         inside its transaction (the release cancelled) is rolled back by the pool, one
@@ -324,14 +325,16 @@ class PostgresEventStore(PostgresWebhooks):
         except Exception as e:  # the pool's timeout, or PostgreSQL unreachable
             raise StoreUnavailable(f"cannot lock battle {battle_id}: {e}") from e
         try:
-            async with conn.pipeline():  # one round trip for the three
+            async with conn.pipeline():  # one round trip for the three (and the events)
                 await conn.execute("BEGIN")
                 await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(battle_id),))
                 cur = await conn.execute(
-                    "SELECT coalesce(max(version), 0) FROM events WHERE battle_id = %s",
-                    (battle_id,),
+                    f"SELECT {_COLUMNS} FROM events WHERE battle_id = %s AND version > %s "
+                    "ORDER BY version",
+                    (battle_id, after),
+                    binary=True,
                 )
-            row = await cur.fetchone()
+            rows = await cur.fetchall()
         except BaseException as e:
             # Cancelled while it waits (the request gone): the pool closes a connection
             # given back in the middle of a statement, which ends the wait on the server.
@@ -348,7 +351,7 @@ class PostgresEventStore(PostgresWebhooks):
             finally:
                 await holds.putconn(conn)
 
-        return BattleHold(version=int(row[0]) if row else 0, release=release)
+        return BattleHold(events=[_row_to_event(r) for r in rows], release=release)
 
     async def append(
         self,

@@ -502,7 +502,7 @@ async def _released() -> None:
     """The release of a battle SQLite never held (SQLiteEventStore.hold_battle)."""
 
 
-_NOT_HELD = BattleHold(version=None, release=_released)
+_NOT_HELD = BattleHold(events=None, release=_released)
 
 
 def _resolve(fut: asyncio.Future[Any], value: Any) -> None:
@@ -598,7 +598,7 @@ class SQLiteEventStore(SQLiteWebhooks):
 
     # -- the protocol -------------------------------------------------------------------
 
-    async def hold_battle(self, battle_id: str) -> BattleHold:
+    async def hold_battle(self, battle_id: str, after: int = 0) -> BattleHold:
         """Nothing to wait for: one process writes the file (its commands to a battle
         are already decided one at a time, service.battles)."""
         return _NOT_HELD

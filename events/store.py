@@ -14,10 +14,11 @@ __all__ = ["BattleHold", "EventStore"]
 
 
 class BattleHold(msgspec.Struct, frozen=True, kw_only=True):
-    """A battle held for this process (EventStore.hold_battle): the battle's version as the
-    hold was granted (None when the store did not read it), and how to let go."""
+    """A battle held for this process (EventStore.hold_battle): the battle's events after
+    the version asked, read once the hold was granted (None when the store read nothing:
+    no other process appends), and how to let go."""
 
-    version: int | None
+    events: list[StoredEvent] | None
     release: Callable[[], Awaitable[None]]
 
 
@@ -34,11 +35,12 @@ class EventStore(WebhookStore, Protocol):
 
     async def close(self) -> None: ...
 
-    async def hold_battle(self, battle_id: str) -> BattleHold:
+    async def hold_battle(self, battle_id: str, after: int = 0) -> BattleHold:
         """Wait until no other process decides a command of `battle_id`, and hold it so
         until the hold is released: a battle's commands are then decided one at a time
         across workers (load, decide, append), none starved by the others' optimistic
-        retries. A store with one writer process (SQLite) returns at once."""
+        retries. The hold carries the events after `after` (what another process added
+        since this one's cache). A store with one writer process (SQLite) returns at once."""
         ...
 
     def append(

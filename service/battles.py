@@ -279,8 +279,11 @@ class BattleService:
             loaded.saved_at = timeline.version
             timeline.trim(KEEP_VERSIONS)
 
-    async def _catch_up(self, loaded: _Loaded, battle_id: str) -> None:
-        rows = await self.store.read(battle_id, after=loaded.timeline.version)
+    async def _catch_up(
+        self, loaded: _Loaded, battle_id: str, rows: list[StoredEvent] | None = None
+    ) -> None:
+        if rows is None:  # (given: read under a hold, service.battles.execute)
+            rows = await self.store.read(battle_id, after=loaded.timeline.version)
         # Reads are not serialised by the battle's lock: another catch-up or a command may
         # have folded some of these rows while this read was awaited. Fold only the rest.
         done = loaded.timeline.version
@@ -404,13 +407,13 @@ class BattleService:
         # Across workers too (PostgreSQL: an advisory lock; SQLite: nothing to wait for):
         # optimistic retries alone starved a hot battle's commands on one worker while
         # another kept appending (issue 38). Held, a cache another worker made stale is
-        # caught up first (the hold says the battle's version), and no retry is needed.
+        # caught up first (the hold brings the events it lacks), and no retry is needed.
         hold = None
         try:
             if self.hold_battles:
-                hold = await self.store.hold_battle(battle_id)
-                if hold.version is not None and hold.version > loaded.battle.version:
-                    await self._catch_up(loaded, battle_id)
+                hold = await self.store.hold_battle(battle_id, after=loaded.timeline.version)
+                if hold.events:
+                    await self._catch_up(loaded, battle_id, hold.events)
             for attempt in range(self.command_attempts):
                 battle = loaded.battle
                 if req.expected_version is not None and req.expected_version != battle.version:
