@@ -467,6 +467,9 @@ class BattleService:
                     previous = await self.store.find_command(battle_id, idempotency_key)
                     assert previous is not None
                     return await self._replay(battle_id, actor, previous, request_hash)
+                if hold is not None:  # appended: the next decision may go on elsewhere
+                    await hold.release()
+                    hold = None
                 self._on_appended(stored)
                 if loaded.timeline.version == battle.version:
                     events = [ev for ev, _ in decided]
