@@ -131,3 +131,35 @@ def test_regeneration_stops_at_the_exhausted_maximum() -> None:
     regen = next(e for e in events if isinstance(e, Regenerated) and e.character == "p")
     assert (regen.sta_gain, regen.wil_gain) == (5, 3)
     assert (s.chars["p"].STA.cur, s.chars["p"].WIL.cur) == (15, 5)
+
+
+def test_restoring_health_is_not_lowered_by_exhausted() -> None:
+    # [Exhausted] lowers the maximum of STA and WIL only: HEA still rises to 20
+    # mutation killed: `if pool == "HEA"` -> any other name in state_ops.effective_max
+    s = _exhausted(HEA={"cur": 4, "max": 20})
+    _, s = play(
+        s, {"type": "Restore", "character": "p", "pool": "HEA", "amount": 50, "reason": "x"}
+    )
+    assert s.chars["p"].HEA.cur == 20
+
+
+def test_a_power_that_costs_wil_spends_it_and_stops_its_regeneration() -> None:
+    # a power's WIL cost is paid on the attack (the record says so), and a character who
+    # spent WIL this turn regains none at its end ([Regeneration])
+    # mutations killed: every mutant of the WIL branch of state_ops.spend, and `wil_spent`
+    # dropped from state_ops.attack_costs
+    s = make(
+        [ch("p", "a", 5, 5, stats={"MIN": 2}), ch("g", "b", 8, 5, DEF=30), ch("h", "b", 9, 9)],
+        powers=[{"id": "bolt", "kind": "spell", "dice": "+1", "range": 10, "wil": 3}],
+        options={"reaction_window": "never"},
+    )
+    s = started(s, [12, 6, 1])
+    s = replace(s, chars={**s.chars, "p": replace(s.chars["p"], powers=("bolt",))})
+    events, s = play(s, {"type": "Attack", "character": "p", "weapon": "bolt", "target": "g"})
+    resolved = next(e for e in events if isinstance(e, AttackResolved))
+    assert resolved.attack.wil_spent == 3
+    p = s.chars["p"]
+    assert (p.WIL.cur, p.wil_spent) == (7, True)
+    events, s = play(s, {"type": "EndTurn", "character": "p"}, [1])
+    regen = [e for e in events if isinstance(e, Regenerated) and e.character == "p"]
+    assert all(e.wil_gain == 0 for e in regen) and s.chars["p"].WIL.cur == 7
