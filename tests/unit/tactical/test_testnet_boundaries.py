@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
 from domain.rulesets.tactical.events import AttackResolved, Regenerated
@@ -163,3 +164,21 @@ def test_a_power_that_costs_wil_spends_it_and_stops_its_regeneration() -> None:
     events, s = play(s, {"type": "EndTurn", "character": "p"}, [1])
     regen = [e for e in events if isinstance(e, Regenerated) and e.character == "p"]
     assert all(e.wil_gain == 0 for e in regen) and s.chars["p"].WIL.cur == 7
+
+
+@pytest.mark.parametrize("counts", [True, False])
+def test_an_opportunity_attack_counts_toward_the_cap_as_the_option_says(counts: bool) -> None:
+    # A14 (`oa_counts_to_cap`, default true): "This is a standard attack action"
+    # mutations killed: `action != "opportunity" or s.options.oa_counts_to_cap` -> `and`,
+    # -> `action == "opportunity" or ...`, and the "opportunity" literal changed, in costs
+    s = make(
+        [ch("p", "a", 5, 5), ch("g", "b", 6, 5, DEF=30), ch("far", "b", 11, 11)],
+        options={"oa_counts_to_cap": counts},
+    )
+    s = started(s, [12, 2, 1])
+    s = play(s, {"type": "Move", "character": "p", "to": [3, 5]})[1]
+    s = play(s, {"type": "OpportunityAttack", "character": "g"}, [4])[1]
+    s = play(s, {"type": "React", "character": "p", "reaction": "none"})[1]
+    g = s.chars["g"]
+    assert g.reaction_used and s.opportunity is None
+    assert g.attacks == (1 if counts else 0)
