@@ -69,6 +69,7 @@ bench: $(STAMP) wrk
 	$(BIN)/python -m bench.scale
 	$(BIN)/python -m bench.verify_export
 	$(BIN)/python -m bench.forecast
+	$(BIN)/python -m bench.hot_battle
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
@@ -105,9 +106,11 @@ $(VENV)/.mutate: pyproject.toml $(STAMP)
 	$(BIN)/python -m pip install --quiet -e '.[dev,mutate]'
 	touch $@
 
+# `make mutate ONLY=domain/rulesets/quickstart` (packages or modules, space-separated):
+# those instead of pyproject's only_mutate list, a piece at a time.
 mutate: $(VENV)/.mutate
 	rm -rf mutants
-	$(BIN)/python tests/mutation/run.py
+	$(BIN)/python tests/mutation/run.py $(if $(ONLY),--only $(ONLY))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants $(NPM_DIR)/node_modules $(NPM_DIR)/dist

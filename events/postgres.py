@@ -21,6 +21,7 @@ before the store serves.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -48,6 +49,7 @@ from events.firsts_sql import firsts_query
 from events.migrate import apply_migrations, pending_migrations
 from events.postgres_guards import check_guards
 from events.postgres_webhooks import PostgresWebhooks
+from events.store import BattleHold
 
 __all__ = ["APP_ROLE", "PostgresEventStore"]
 
@@ -66,6 +68,7 @@ _APPEND_MANY = (
     "%s::integer[]) ORDER BY i"
 )
 _BATCH = 256  # appends committed together at most
+_HOLDS = 16  # connections holding battles' locks in one process, at most (see hold_battle)
 
 # (code, first position, message, detail) as battle_try_append_many answers, per append
 _Outcome = tuple[str, int | None, str | None, str | None]
@@ -101,6 +104,12 @@ def _flatten(batch: list[_Append]) -> tuple[list[Any], ...]:
         [ev.salt for ev in events],
         [ev.command_version for ev in events],
     )
+
+
+def _lock_key(battle_id: str) -> int:
+    """The advisory lock key of a battle: 64 bits of a hash of its id, signed (bigint)."""
+    digest = hashlib.sha256(b"battle-service:battle:" + battle_id.encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
 
 
 def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
@@ -198,6 +207,9 @@ class PostgresEventStore(PostgresWebhooks):
         self._pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
         self._queue: list[tuple[_Append, asyncio.Future[_Outcome]]] = []
         self._flusher: asyncio.Task[None] | None = None
+        # The connections that hold battles' advisory locks (hold_battle): a pool of
+        # their own, so that a held battle never waits for a connection it holds itself.
+        self._holds: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
 
     async def open(self) -> None:
         await self._prepare()
@@ -210,12 +222,24 @@ class PostgresEventStore(PostgresWebhooks):
             open=False,
             name="battle-events",
         )
+        holds: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+            self.conninfo,
+            min_size=1,
+            max_size=_HOLDS,
+            kwargs={"autocommit": True},
+            configure=self._set_role if self._role else None,
+            open=False,
+            name="battle-holds",
+        )
         try:
             await pool.open(wait=True, timeout=15)
+            await holds.open(wait=True, timeout=15)
         except (psycopg.Error, TimeoutError) as e:
             await pool.close()
+            await holds.close()
             raise StoreUnavailable(f"cannot open PostgreSQL store: {e}") from e
         self._pool = pool
+        self._holds = holds
 
     async def _set_role(self, conn: psycopg.AsyncConnection[Any]) -> None:
         assert self._role is not None
@@ -254,6 +278,9 @@ class PostgresEventStore(PostgresWebhooks):
             raise StoreUnavailable(f"cannot open PostgreSQL store: {e}") from e
 
     async def close(self) -> None:
+        if self._holds is not None:
+            await self._holds.close()
+            self._holds = None
         if self._pool is not None:
             await self._pool.close()
             self._pool = None
@@ -282,6 +309,52 @@ class PostgresEventStore(PostgresWebhooks):
             raise _translate(e, battle_id) from e
 
     # -- the protocol -------------------------------------------------------------------
+
+    async def hold_battle(self, battle_id: str, after: int = 0) -> BattleHold:
+        """A transaction-level advisory lock on the battle (a hash of its id), held by a
+        connection of the holds' pool until released; with the battle's events after
+        `after` once granted (same round trip), so that a stale cache is caught up before
+        deciding, at no cost of its own.
+
+        Transaction-level, so that it can never outlive its use: a connection given back
+        inside its transaction (the release cancelled) is rolled back by the pool, one
+        broken is closed, and either way PostgreSQL lets go of the lock. Waiters are
+        served in turn (PostgreSQL queues them), so no worker starves."""
+        holds = self._holds
+        if holds is None:
+            raise StoreUnavailable("the store is not open")
+        try:
+            conn = await holds.getconn()
+        except Exception as e:  # the pool's timeout, or PostgreSQL unreachable
+            raise StoreUnavailable(f"cannot lock battle {battle_id}: {e}") from e
+        try:
+            async with conn.pipeline():  # one round trip for the three (and the events)
+                await conn.execute("BEGIN")
+                await conn.execute("SELECT pg_advisory_xact_lock(%s)", (_lock_key(battle_id),))
+                cur = await conn.execute(
+                    f"SELECT {_COLUMNS} FROM events WHERE battle_id = %s AND version > %s "
+                    "ORDER BY version",
+                    (battle_id, after),
+                    binary=True,
+                )
+            rows = await cur.fetchall()
+        except BaseException as e:
+            # Cancelled while it waits (the request gone): the pool closes a connection
+            # given back in the middle of a statement, which ends the wait on the server.
+            await holds.putconn(conn)
+            if isinstance(e, psycopg.Error):
+                raise StoreUnavailable(f"cannot lock battle {battle_id}: {e}") from e
+            raise
+
+        async def release() -> None:
+            try:
+                await conn.execute(b"COMMIT")
+            except psycopg.Error:
+                pass  # the pool rolls it back or closes it: the lock goes either way
+            finally:
+                await holds.putconn(conn)
+
+        return BattleHold(events=[_row_to_event(r) for r in rows], release=release)
 
     async def append(
         self,

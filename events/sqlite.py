@@ -42,6 +42,7 @@ from events.errors import (
 from events.firsts_sql import firsts_query
 from events.sqlite_guards import check_guards
 from events.sqlite_webhooks import WEBHOOK_SCHEMA, SQLiteWebhooks
+from events.store import BattleHold
 
 __all__ = ["SQLITE_SYNC_MODES", "SQLiteEventStore"]
 
@@ -470,25 +471,37 @@ class _Checkpointer(threading.Thread):
         self._restart_frames = restart_frames
         self.stop = threading.Event()
         self.restarts = 0  # WAL restarts under load (for tests and curiosity)
+        self._restart_at = restart_frames
 
     def run(self) -> None:
         conn = _connect(self._path)
         # A RESTART waits for readers still on old frames (a long read of the log): give
         # up after 100 ms, let the held appends go, and try again on the next pass.
         conn.execute("PRAGMA busy_timeout=100")
-        restart_at = self._restart_frames
         try:
             while not self.stop.wait(self._every):
                 with contextlib.suppress(sqlite3.Error):  # busy: try again next time
-                    _busy, frames, _copied = conn.execute(
-                        "PRAGMA wal_checkpoint(PASSIVE)"
-                    ).fetchone()
-                    if frames > restart_at:
-                        # Readers in the way (busy): try again once the WAL is twice as long.
-                        restart_at = self._restart_frames if self._restart(conn) else 2 * frames
+                    self.restart_if_long(conn, self.passive(conn))
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         finally:
             conn.close()
+
+    # The two steps of a pass are methods of their own so that a test can take them one at
+    # a time, in the order steady appends put them in, without depending on this thread's
+    # clock (tests/integration/test_sqlite_batches.py).
+
+    @staticmethod
+    def passive(conn: sqlite3.Connection) -> int:
+        """Copy the frames committed so far into the database file (appends go on); how
+        many frames the WAL holds."""
+        _busy, frames, _copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+        return int(frames)
+
+    def restart_if_long(self, conn: sqlite3.Connection, frames: int) -> None:
+        """Start the WAL over when it holds more than `restart_frames` after a pass."""
+        if frames > self._restart_at:
+            # Readers in the way (busy): try again once the WAL is twice as long.
+            self._restart_at = self._restart_frames if self._restart(conn) else 2 * frames
 
     def _restart(self, conn: sqlite3.Connection) -> bool:
         """Hold the writer while the WAL is checkpointed whole and started over; whether
@@ -503,6 +516,13 @@ class _Checkpointer(threading.Thread):
             writer.hold.clear()
             with contextlib.suppress(RuntimeError):  # the loop closed: nothing waits
                 self._loop.call_soon_threadsafe(writer.resume)
+
+
+async def _released() -> None:
+    """The release of a battle SQLite never held (SQLiteEventStore.hold_battle)."""
+
+
+_NOT_HELD = BattleHold(events=None, release=_released)
 
 
 def _resolve(fut: asyncio.Future[Any], value: Any) -> None:
@@ -604,6 +624,11 @@ class SQLiteEventStore(SQLiteWebhooks):
         return fut
 
     # -- the protocol -------------------------------------------------------------------
+
+    async def hold_battle(self, battle_id: str, after: int = 0) -> BattleHold:
+        """Nothing to wait for: one process writes the file (its commands to a battle
+        are already decided one at a time, service.battles)."""
+        return _NOT_HELD
 
     def append(
         self,

@@ -2,13 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
+
+import msgspec
 
 from events.envelope import AccessKey, CommandRecord, Integration, PendingEvent, StoredEvent
 from events.webhook_store import WebhookStore
 
-__all__ = ["EventStore"]
+__all__ = ["BattleHold", "EventStore"]
+
+
+class BattleHold(msgspec.Struct, frozen=True, kw_only=True):
+    """A battle held for this process (EventStore.hold_battle): the battle's events after
+    the version asked, read once the hold was granted (None when the store read nothing:
+    no other process appends), and how to let go."""
+
+    events: list[StoredEvent] | None
+    release: Callable[[], Awaitable[None]]
 
 
 class EventStore(WebhookStore, Protocol):
@@ -23,6 +34,14 @@ class EventStore(WebhookStore, Protocol):
     async def open(self) -> None: ...
 
     async def close(self) -> None: ...
+
+    async def hold_battle(self, battle_id: str, after: int = 0) -> BattleHold:
+        """Wait until no other process decides a command of `battle_id`, and hold it so
+        until the hold is released: a battle's commands are then decided one at a time
+        across workers (load, decide, append), none starved by the others' optimistic
+        retries. The hold carries the events after `after` (what another process added
+        since this one's cache). A store with one writer process (SQLite) returns at once."""
+        ...
 
     def append(
         self,

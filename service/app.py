@@ -192,6 +192,8 @@ def create_app(
             snapshot_every=settings.snapshot_every,
             on_appended=hub.appended,
             verify_cache_seconds=settings.verify_cache_seconds,
+            command_attempts=settings.command_attempts,
+            hold_battles=settings.hold_battles,
         )
         app.state.store_kind = kind
         app.state.stream_slots = StreamSlots(

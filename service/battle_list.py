@@ -11,6 +11,7 @@ most `_SCAN` battles: it may come back short, with a `next` cursor to go on from
 
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 from typing import Annotated, Any
 from urllib.parse import urlencode
@@ -18,6 +19,7 @@ from urllib.parse import urlencode
 import msgspec
 from litestar import MediaType, Response, get, route
 from litestar.enums import HttpMethod
+from litestar.exceptions import ValidationException
 from litestar.params import QueryParameter
 from litestar.status_codes import HTTP_204_NO_CONTENT
 
@@ -30,6 +32,10 @@ __all__ = ["BATTLE_LIST_ROUTES"]
 
 _SCAN = 1000  # first events looked at for one page, at most
 _READ = 200  # first events read from the store at once
+# Litestar converts query values leniently, and msgspec then reads a number (`0.5`,
+# `1700000000`) as epoch seconds; the document says `date-time`, so a value that does not
+# begin as one is refused (what follows the date is msgspec's RFC 3339 check).
+_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}[Tt ]")
 
 
 class _First(msgspec.Struct):
@@ -85,6 +91,18 @@ async def list_battles(
         scope: dict[str, Any] = {"integration_id": principal.integration_id}
     else:
         scope = {"battle_id": principal.battle_id}
+    raw_created_after = request.query_params.get("created_after")
+    if raw_created_after is not None and not _DATE_TIME.match(raw_created_after):
+        raise ValidationException(
+            detail=f"Validation failed for GET {request.url.path}",
+            extra=[
+                {
+                    "message": "Expected a date-time (RFC 3339), such as 2026-01-31T12:00:00Z",
+                    "key": "created_after",
+                    "source": "query",
+                }
+            ],
+        )
     if created_after is not None and created_after.tzinfo is None:
         created_after = created_after.replace(tzinfo=UTC)  # a time without a zone: UTC
 

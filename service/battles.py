@@ -158,8 +158,14 @@ class BattleService:
         snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
         on_appended: Callable[[list[StoredEvent]], None] | None = None,
         verify_cache_seconds: int = 60,
+        command_attempts: int = _MAX_ATTEMPTS,
+        hold_battles: bool = False,
     ) -> None:
         self.store = store
+        # How often a command is decided again when its battle moved on meanwhile
+        # (BATTLE_COMMAND_ATTEMPTS), before a 503 battle-busy.
+        self.command_attempts = command_attempts
+        self.hold_battles = hold_battles  # across workers too (BATTLE_HOLD_BATTLES)
         self.audits = VerifyCache(verify_cache_seconds)
         # Told of every append this process makes (the live fan-out), after it committed.
         self._on_appended = on_appended or (lambda events: None)
@@ -282,11 +288,15 @@ class BattleService:
             loaded.saved_at = timeline.version
             timeline.trim(KEEP_VERSIONS)
 
-    async def _catch_up(self, loaded: _Loaded, battle_id: str) -> None:
+    async def _catch_up(
+        self, loaded: _Loaded, battle_id: str, rows: list[StoredEvent] | None = None
+    ) -> None:
         known, known_hash = loaded.timeline.version, loaded.head_hash
         # One row more than is new: the last one folded. Versions only grow, so if it is
-        # gone, or another, the log lost (or replaced) what this worker read.
-        rows = await self.store.read(battle_id, after=known - 1)
+        # gone, or another, the log lost (or replaced) what this worker read. (`rows`
+        # given: read from that same version under a hold, service.battles.execute.)
+        if rows is None:
+            rows = await self.store.read(battle_id, after=known - 1)
         if not rows or rows[0].version != known or rows[0].hash != known_hash:
             raise self._forget_damaged(
                 battle_id, loaded, await self._lost(battle_id, known, rows[:1])
@@ -481,8 +491,18 @@ class BattleService:
             self._cache.move_to_end(battle_id)
         lock = loaded.lock
         await lock.acquire()  # not `async with`: one coroutine fewer per command
+        # Across workers too (PostgreSQL: an advisory lock; SQLite: nothing to wait for):
+        # optimistic retries alone starved a hot battle's commands on one worker while
+        # another kept appending (issue 38). Held, a cache another worker made stale is
+        # caught up first (the hold brings the events it lacks), and no retry is needed.
+        hold = None
         try:
-            for attempt in range(_MAX_ATTEMPTS):
+            if self.hold_battles:
+                # From the last version folded: the catch-up checks it is still the same.
+                hold = await self.store.hold_battle(battle_id, after=loaded.timeline.version - 1)
+                if hold.events is not None:
+                    await self._catch_up(loaded, battle_id, hold.events)
+            for attempt in range(self.command_attempts):
                 battle = loaded.battle
                 if req.expected_version is not None and req.expected_version != battle.version:
                     await self._catch_up(loaded, battle_id)
@@ -543,6 +563,9 @@ class BattleService:
                     previous = await self.store.find_command(battle_id, idempotency_key)
                     assert previous is not None
                     return await self._replay(battle_id, actor, previous, request_hash)
+                if hold is not None:  # appended: the next decision may go on elsewhere
+                    await hold.release()
+                    hold = None
                 self._on_appended(stored)
                 if loaded.timeline.version == battle.version:
                     events = [ev for ev, _ in decided]
@@ -565,12 +588,14 @@ class BattleService:
                     receipt=self.signing.receipt(battle_id, head.version, head.hash),
                 )
             raise Busy(
-                f"battle {battle_id} moved on {_MAX_ATTEMPTS} times while this command was "
-                "decided: nothing was appended; retry",
+                f"battle {battle_id} moved on {self.command_attempts} times while this command "
+                "was decided: nothing was appended; retry",
                 code="battle-busy",
                 current_version=loaded.battle.version,
             )
         finally:
+            if hold is not None:
+                await hold.release()
             lock.release()
 
     async def _replay(

@@ -45,7 +45,7 @@ from litestar.types import Empty
 from litestar.typing import FieldDefinition
 
 from service.conditional import IF_MATCH_PARAMETER
-from service.json_body import UNREADABLE, invalid_body
+from service.json_body import UNREADABLE, field_of, invalid_body
 from service.schemas import CommandRequest
 
 __all__ = [
@@ -67,12 +67,6 @@ IDEMPOTENCY_KEY_DOC = "Retrying with the same key returns the first answer and a
 IDEMPOTENCY_KEY_MAX = 200
 
 _decode_command_request = msgspec.json.Decoder(CommandRequest).decode
-
-
-def _field_of(error: msgspec.ValidationError) -> tuple[str, str]:
-    """msgspec's "Expected `int`, got `str` - at `$.dice[0]`" as ("Expected ...", "dice[0]")."""
-    message, _, where = str(error).partition(" - at `$")
-    return message, where.rstrip("`").removeprefix(".") or "data"
 
 
 def _content_length(headers: Any) -> int | None:
@@ -130,7 +124,7 @@ class CommandBodyRequest(Request[Any, Any, State]):
         try:
             return _decode_command_request(body)
         except msgspec.ValidationError as e:
-            message, key = _field_of(e)
+            message, key = field_of(e)
             raise ValidationException(
                 detail=f"Validation failed for {self.method} {self.url.path}",
                 extra=[{"message": message, "key": key, "source": "body"}],

@@ -188,10 +188,12 @@ async def create_battle(
         try:
             options = msgspec.convert(req.options, ruleset.options_type)
         except msgspec.ValidationError as e:
+            _of_another_ruleset(ruleset, "options", req.options, e)
             raise BadRequest(f"invalid options: {e}", code="invalid-options") from e
         try:
             setup = msgspec.convert(req.setup, ruleset.setup_type)
         except msgspec.ValidationError as e:
+            _of_another_ruleset(ruleset, "setup", req.setup, e)
             raise BadRequest(f"invalid setup: {e}", code="invalid-setup") from e
         ruleset.initial_state(setup, options)  # raises InvalidSetup before anything is stored
         return Founding(
@@ -207,6 +209,32 @@ async def create_battle(
     # The hash is taken before the setup is checked: a setup nested too deeply is a 400.
     request_hash = hashlib.sha256(read_json(canonical, {"create": req}, "the setup")).hexdigest()
     return await found_once(service, "", request_hash, idempotency_key, integration_id, prepare)
+
+
+def _of_another_ruleset(
+    ruleset: Ruleset[Any, Any, Any, Any, Any],
+    what: str,
+    value: Any,
+    error: msgspec.ValidationError,
+) -> None:
+    """Refuse with 422 a setup (or options) that `ruleset` refuses but another ruleset
+    takes: the OpenAPI document gives `setup` and `options` as any ruleset's, so such a
+    request is schema-valid, and a schema-valid request is never a 400 (as a command of
+    another ruleset: service.battles). Only asked of a value already refused."""
+    others = []
+    for other in RULESETS.values():
+        if other is ruleset:
+            continue
+        try:
+            msgspec.convert(value, other.setup_type if what == "setup" else other.options_type)
+        except msgspec.ValidationError:
+            continue
+        others.append(other.id)
+    if others:
+        raise Unprocessable(
+            f"these {what} are {', '.join(others)}'s, not {ruleset.id}'s ({error})",
+            code=f"{what}-of-another-ruleset",
+        )
 
 
 async def fork_battle(

@@ -133,6 +133,20 @@ def _websocket(operation_id: str, battle: bool) -> dict[str, Any]:
             "parameters": params,
             "responses": {
                 "101": {"description": "Switching to the WebSocket protocol; then the messages."},
+                "426": {
+                    "description": "Asked without a WebSocket upgrade (a plain GET)",
+                    "headers": {
+                        "Upgrade": {
+                            "description": "The protocol to upgrade to: `websocket`.",
+                            "schema": {"type": "string", "enum": ["websocket"]},
+                        }
+                    },
+                    "content": {
+                        "application/problem+json": {
+                            "schema": {"$ref": "#/components/schemas/Problem"}
+                        }
+                    },
+                },
             },
         }
     }

@@ -157,6 +157,19 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
     if status >= 500:
         log.error("HTTP %s: %s", status, exc.detail)
         return _problem(request, status, "internal", "Internal error", "an internal error occurred")
+    if status == 405 and (exc.headers or {}).get("allow") == "websocket":
+        # A WebSocket route asked without the upgrade: "websocket" is no method to allow,
+        # so not 405 but 426, naming the protocol to upgrade to (RFC 9110 15.5.22).
+        return _problem(
+            request,
+            426,
+            "upgrade-required",
+            "Upgrade Required",
+            f"{request.url.path} is a WebSocket: open it with a WebSocket upgrade "
+            "(ws:// or wss://); /events/stream and /battles/{id}/events/stream serve the "
+            "same events over plain HTTP (Server-Sent Events)",
+            headers={"Upgrade": "websocket", "Connection": "Upgrade"},
+        )
     codes = {
         400: "invalid-request",
         401: "unauthenticated",

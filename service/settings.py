@@ -50,6 +50,10 @@ BATTLE_VERIFY_CACHE_SECONDS     how long /verify reuses its dice audit while the
                                 is unchanged (default 60; 0: never; the chain is always walked)
 BATTLE_FORECAST_WORKERS      processes that play forecasts (default 2; started on the first)
 BATTLE_FORECAST_MAX_SECONDS  the longest time budget a forecast may ask for (default 10)
+BATTLE_COMMAND_ATTEMPTS      decisions of a command whose battle keeps moving on, before
+                             503 battle-busy (default 100)
+BATTLE_HOLD_BATTLES          on, off or auto (default): decide a battle's commands one at a time
+                             across workers (PostgreSQL advisory lock); auto: on with Redis
 BATTLE_CACHE_MB      memory for battles folded in memory, by estimate (default 256)
 BATTLE_SNAPSHOT_EVERY  versions between stored snapshots of a battle (default 128; 0: none)
 
@@ -126,6 +130,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     limit_forecasts_per_key: int = 30
     forecast_workers: int = 2
     forecast_max_seconds: float = 10.0
+    command_attempts: int = 100
+    hold_battles: bool = False
     verify_cache_seconds: int = 60
     cache_mb: float = 256
     snapshot_every: int = 128
@@ -193,6 +199,8 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             fanout_poll_seconds=poll_seconds,
             forecast_workers=int(_positive(env, "BATTLE_FORECAST_WORKERS", 2, integer=True)),
             forecast_max_seconds=_positive(env, "BATTLE_FORECAST_MAX_SECONDS", 10.0),
+            command_attempts=int(_positive(env, "BATTLE_COMMAND_ATTEMPTS", 100, integer=True)),
+            hold_battles=_hold_battles(env),
             cors_origins=_origins(env.get("BATTLE_CORS_ORIGINS", "*")),
             trusted_proxies=parse_proxies(env.get("BATTLE_TRUSTED_PROXIES", "")),
             sqlite_sync=_sqlite_sync(env.get("BATTLE_SQLITE_SYNC", "")),
@@ -227,6 +235,15 @@ def _origins(text: str) -> tuple[str, ...]:
                 f"comma-separated; {origin!r} is not one"
             )
     return origins or ("*",)
+
+
+def _hold_battles(env: dict[str, str]) -> bool:
+    """BATTLE_HOLD_BATTLES: `auto` holds a battle across workers when Redis is set (the
+    sign of several workers: their live events meet there); one worker needs no hold."""
+    switch = env.get("BATTLE_HOLD_BATTLES", "auto").strip().lower() or "auto"
+    if switch not in {"on", "off", "auto"}:
+        raise ValueError(f"BATTLE_HOLD_BATTLES must be on, off or auto, not {switch!r}")
+    return switch == "on" or (switch == "auto" and bool(env.get("BATTLE_REDIS_URL")))
 
 
 def _webhook_settings(env: dict[str, str]) -> dict[str, Any]:

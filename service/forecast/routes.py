@@ -28,7 +28,7 @@ from domain.actors import Actor
 from domain.forecast import strength as forecast_strength
 from domain.rulesets.forecasts import FORECASTS
 from service.battles import BattleService
-from service.errors import ClientGone, Forbidden, Unprocessable
+from service.errors import Busy, ClientGone, Forbidden, Unprocessable
 from service.forecast.odds import outcome, sides
 from service.forecast.pool import ForecastPool
 from service.forecast.schemas import MAX_SEED, ForecastAnswer, ForecastRequest
@@ -153,16 +153,32 @@ async def forecast_battle(
     # A client that goes away stops its runs at once: otherwise they would keep the pool's
     # processes busy to the end of their budget for an answer no one reads.
     gone = asyncio.ensure_future(_client_gone(request.receive))
+    stopping = False
     try:
         await asyncio.wait((work, gone), return_when=asyncio.FIRST_COMPLETED)
+    except asyncio.CancelledError:
+        # The server cancels what still runs at its shutdown deadline (uvicorn's
+        # `timeout_graceful_shutdown`), which would answer a plain-text 500: stop the runs
+        # (below) and answer a 503 to retry elsewhere. The cancel is taken, not passed on.
+        task = asyncio.current_task()
+        if task is not None:
+            task.uncancel()
+        stopping = True
     finally:
         gone.cancel()
         if not work.done():
             work.cancel()  # the pool raises the forecast's stop flag (service.forecast.pool)
             with contextlib.suppress(asyncio.CancelledError):
                 await work
-    if work.cancelled():
+    client_gone = gone.done() and not gone.cancelled()
+    if work.cancelled() and client_gone and not stopping:
         raise ClientGone(f"the client closed the connection: forecast of {battle_id} stopped")
+    if stopping or work.cancelled():  # or the pool was shut down under it (the app stopping)
+        raise Busy(
+            f"the server is stopping: the forecast of {battle_id} was stopped before its "
+            "runs finished; retry (another worker, or this one once restarted)",
+            code="shutting-down",
+        )
     return work.result()
 
 

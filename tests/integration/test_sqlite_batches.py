@@ -102,23 +102,38 @@ async def test_a_rolled_back_batch_leaves_no_remembered_version(tmp_path: Path) 
 
 async def _steady_appends(path: Path, restart_frames: int, rounds: int) -> tuple[int, int]:
     """16 battles appended to round after round with no pause: the largest the WAL file
-    got, and how many times the checkpointer started it over."""
-    store = SQLiteEventStore(path, checkpoints={"every": 0.01, "restart_frames": restart_frames})
+    got, and how many times the checkpointer started it over.
+
+    The checkpointer's passes are taken here one step at a time, in the order steady
+    appends put them in, not on its thread's clock (which made the outcome depend on how
+    busy the machine was): each round's PASSIVE step runs while the round's write
+    transaction is open (a job in the same batch as its appends), and the RESTART step
+    after that transaction committed, as the held writer lets it."""
+    store = SQLiteEventStore(path, checkpoints={"every": 3600.0, "restart_frames": restart_frames})
     await store.open()
+    side = sqlite3.connect(path, isolation_level=None)  # the checkpointer's own connection
+    side.execute("PRAGMA busy_timeout=100")
     try:
+        checkpointer = store._checkpointer
+        assert checkpointer is not None
         heads = {f"b{i}": (0, GENESIS_HASH) for i in range(16)}
         largest = 0
+        passes: list[int] = []
         for _ in range(rounds):
-            stored = await asyncio.gather(
-                *(store.append(b, v, make_events(b, v, h, 2)) for b, (v, h) in heads.items())
-            )
+            appends = [store.append(b, v, make_events(b, v, h, 2)) for b, (v, h) in heads.items()]
+            # in the same batch, so inside the same write transaction as the appends
+            passive = store._write(lambda _cur: passes.append(checkpointer.passive(side)))
+            stored = await asyncio.gather(*appends)
+            await passive
+            checkpointer.restart_if_long(side, passes[-1])
             heads = {evs[-1].battle_id: (evs[-1].version, evs[-1].hash) for evs in stored}
             largest = max(largest, Path(f"{path}-wal").stat().st_size)
+        assert len(passes) == rounds
         for b in heads:  # every append of every round is there, in order
             assert [e.version for e in await store.read(b)] == list(range(1, 2 * rounds + 1))
-        assert store._checkpointer is not None
-        return largest, store._checkpointer.restarts
+        return largest, checkpointer.restarts
     finally:
+        side.close()
         await store.close()
 
 
@@ -126,11 +141,11 @@ async def test_the_wal_starts_over_under_steady_appends(tmp_path: Path) -> None:
     """A PASSIVE checkpoint only copies the frames committed before it began, so under
     appends that never pause it never catches up and the WAL only grows. Past
     `restart_frames` the checkpointer holds the writer for a moment and starts it over."""
-    grown, no_restarts = await _steady_appends(tmp_path / "grows.db", 10**9, 600)
-    bounded, restarts = await _steady_appends(tmp_path / "bounded.db", 100, 600)
+    grown, no_restarts = await _steady_appends(tmp_path / "grows.db", 10**9, 300)
+    bounded, restarts = await _steady_appends(tmp_path / "bounded.db", 100, 300)
     assert no_restarts == 0
-    assert restarts >= 2
-    assert bounded * 3 < grown, (bounded, grown)
+    assert restarts >= 50, restarts
+    assert bounded * 10 < grown, (bounded, grown)
 
 
 async def test_a_reader_on_old_frames_delays_appends_briefly_and_the_wal_restarts_after(

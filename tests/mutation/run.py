@@ -12,6 +12,12 @@ a heading naming the function, as the mutated line and a one-line reason: the ru
 them apart and does not report them as survivors.
 
     python tests/mutation/run.py [--max-children N] [--report-only | --survivors]
+                                 [--only PATH ...]
+
+`--only` (`make mutate ONLY=domain/rulesets/quickstart`) mutates the packages or modules
+given instead of `only_mutate`'s list: every `.py` file under a package, or the module
+named (with or without `.py`), so that a session can take the rules a package at a time.
+`SCOPE` still applies to the modules it names; the report counts those modules only.
 
 `--survivors` runs again only the mutants the last run left alive or did not reach (after
 adding a test: the trace of which test executes what is taken anew, so the new test counts).
@@ -127,6 +133,34 @@ def _patterns(only_mutate: list[str]) -> list[str]:
     return out
 
 
+def _modules(paths: list[str]) -> list[str]:
+    """The `.py` files (relative to the root) of the packages and modules in `paths`."""
+    out: list[str] = []
+    for given in paths:
+        path = ROOT / given.rstrip("/")
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*.py") if "__pycache__" not in p.parts)
+        elif path.with_suffix(".py").is_file():
+            found = [path.with_suffix(".py")]
+        else:
+            raise SystemExit(f"--only {given}: no such package or module under {ROOT}")
+        out.extend(str(p.relative_to(ROOT)) for p in found)
+    return sorted(set(out))
+
+
+# mutmut reads `only_mutate` from pyproject.toml alone: with --only, it is run with that
+# list replaced in its loaded configuration (the forked workers inherit it), not with an
+# edited pyproject.toml.
+_MUTMUT_ONLY = (
+    "import json, sys\n"
+    "import mutmut.configuration as c\n"
+    "c.config().only_mutate = json.loads(sys.argv.pop(1))\n"
+    "from mutmut.__main__ import cli\n"
+    "sys.argv[0] = 'mutmut'\n"
+    "cli()\n"
+)
+
+
 def _results(patterns: list[str]) -> dict[str, tuple[str, str]]:
     """{mutant: (status, source path)} of the mutants the patterns select."""
     found: dict[str, tuple[str, str]] = {}
@@ -193,9 +227,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--report-only", action="store_true", help="read the last run's results")
     parser.add_argument("--survivors", action="store_true", help="rerun the last survivors")
+    parser.add_argument(
+        "--only", nargs="+", metavar="PATH", help="mutate these packages or modules instead"
+    )
     args = parser.parse_args(argv)
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
-    patterns = _patterns(config["only_mutate"])
+    modules = _modules(args.only) if args.only else config["only_mutate"]
+    patterns = _patterns(modules)
     os.chdir(ROOT)
     equivalent = _equivalents()
     targets = patterns
@@ -208,7 +246,10 @@ def main(argv: list[str] | None = None) -> int:
         ]
         (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     if not args.report_only and targets:
-        mutmut = [sys.executable, "-m", "mutmut", "run", "--max-children", str(args.max_children)]
+        mutmut = [sys.executable, "-m", "mutmut"]
+        if args.only:
+            mutmut = [sys.executable, "-c", _MUTMUT_ONLY, json.dumps(modules)]
+        mutmut += ["run", "--max-children", str(args.max_children)]
         code = subprocess.run([*mutmut, *targets], cwd=ROOT, check=False).returncode
         if code != 0:
             print(f"mutmut run failed ({code})", file=sys.stderr)
