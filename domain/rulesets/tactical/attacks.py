@@ -47,9 +47,8 @@ def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
     if cmd.finisher:
         action = "finisher"
     if w.area is not None:
-        raise RuleViolation(
-            f"{w.id} is an area attack", rule=R_ATTACKS
-        )  # attack_command routes those
+        # attack_command routes area attacks to area_attacks.py, never here
+        raise RuleViolation(f"{w.id} is an area attack", rule=R_ATTACKS)
     need_sta(st, a, sta + w.sta, "this attack")
     if w.wil and a.WIL.cur < w.wil:
         raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)

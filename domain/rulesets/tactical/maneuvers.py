@@ -290,7 +290,7 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
         follow=cmd.follow,
     )
     due = walk(run, first, path, (), then)
-    if due is not None:  # no opportunity attack stopped it on the way
+    if due is not None:  # reached its end now (not stopped, no window open): it strikes
         strike(run, c.id, due, dice)
 
 
