@@ -1,13 +1,15 @@
-"""No two modules of ours import each other, not even for type checking only.
+"""No two modules of ours import each other, not even for type checking only; and no
+module of domain/ imports one of ours inside a function.
 
 An import circle makes a module's meaning depend on which side is imported first, and
 it is how layers start leaning on each other; a `TYPE_CHECKING` import counts too,
 since it is the same dependency, only hidden from the interpreter.
 
-Imports inside functions are not counted: the `tactical` ruleset resolves attacks,
-opportunity attacks and reactions by calling back into each other through such imports
-(a recursion of the rules themselves, not of layers); breaking it is a refactor of
-its own, noted for a later session.
+An import inside a function hides an arrow from that check: it is how a circle is
+dodged rather than broken (the `tactical` ruleset's attack flow was one, until its
+resuming moved to one module, resume.py). One stays only with a comment on its line
+saying why, `# deferred: <reason>` (start-up time, say). service/ and events/ join the
+check once issue 33's other parts have taken theirs out.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("domain", "events", "service")
+NO_DEFERRED_IMPORTS = ("domain",)  # the packages checked for imports inside functions
+DEFERRED = "# deferred:"
 
 
 def _module_name(path: Path) -> str:
@@ -117,3 +121,72 @@ def test_no_module_of_ours_is_in_an_import_circle() -> None:
     modules = _modules()
     assert "service.battles" in modules and "service.founding" in modules
     assert cycles(import_graph(modules)) == []
+
+
+def deferred_imports(source: str, ours: tuple[str, ...] = PACKAGES) -> list[tuple[int, str]]:
+    """(line, module) of each import of one of our modules (or a relative one) inside a
+    function, unless its lines carry `# deferred: <reason>`."""
+    lines = source.splitlines()
+    found: list[tuple[int, str]] = []
+
+    def excused(node: ast.stmt) -> bool:
+        for text in lines[node.lineno - 1 : (node.end_lineno or node.lineno)]:
+            _, mark, reason = text.partition(DEFERRED)
+            if mark and reason.strip():
+                return True
+        return False
+
+    def visit(node: ast.AST, in_function: bool) -> None:
+        if in_function and isinstance(node, (ast.Import, ast.ImportFrom)) and not excused(node):
+            if isinstance(node, ast.ImportFrom):
+                names = ["." * node.level + (node.module or "")]
+            else:
+                names = [alias.name for alias in node.names]
+            for name in names:
+                if name.startswith(".") or name.split(".")[0] in ours:
+                    found.append((node.lineno, name))
+        inside = in_function or isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        for child in ast.iter_child_nodes(node):
+            visit(child, inside)
+
+    visit(ast.parse(source), False)
+    return found
+
+
+def test_the_detector_finds_an_import_inside_a_function() -> None:
+    source = "\n".join(
+        [
+            "import domain.dice",
+            "from events import chain",
+            "def f() -> None:",
+            "    import json",
+            "    from domain.rulesets import registry",
+            "    def g() -> None:",
+            "        from . import sibling",
+            "    from events.chain import (  # deferred: start-up time",
+            "        link,",
+            "    )",
+            "    import service.cli  # deferred:",
+            "class C:",
+            "    from domain import errors",
+            "    async def h(self) -> None:",
+            "        import domain.errors, json",
+        ]
+    )
+    assert deferred_imports(source) == [
+        (5, "domain.rulesets"),
+        (7, "."),
+        (11, "service.cli"),  # a mark with no reason is no reason
+        (15, "domain.errors"),
+    ]
+
+
+def test_no_module_of_domain_imports_one_of_ours_inside_a_function() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{line} imports {name}"
+        for package in NO_DEFERRED_IMPORTS
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for line, name in deferred_imports(path.read_text())
+    ]
+    assert "domain.rulesets.tactical.decide" in _modules()
+    assert found == []

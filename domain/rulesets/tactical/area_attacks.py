@@ -16,6 +16,7 @@ from domain.rulesets.tactical.commands import Attack
 from domain.rulesets.tactical.events import AreaCovered, UnseenAttackResolved
 from domain.rulesets.tactical.fear import check_area
 from domain.rulesets.tactical.modifiers import attack_modifiers, totally_concealed
+from domain.rulesets.tactical.opportunity import offer_for_attack
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
 from domain.rulesets.tactical.resolution import resolve_in_turn, structure_damage
 from domain.rulesets.tactical.rules import (
@@ -52,8 +53,7 @@ def area_squares(
 
 
 def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
-    from domain.rulesets.tactical.opportunity import offer_for_attack
-
+    """An area attack by the active character; `resumed`: after its opportunity attacks."""
     st = run.state
     a = char(st, cmd.character)
     if not resumed:

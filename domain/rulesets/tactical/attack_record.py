@@ -14,6 +14,7 @@ from domain.rulesets.tactical.fear import check_target
 from domain.rulesets.tactical.geometry import distance
 from domain.rulesets.tactical.model import Char, Square, Structure
 from domain.rulesets.tactical.modifiers import attack_modifiers, cover_modifier, glimpsed
+from domain.rulesets.tactical.opportunity import offer_for_attack
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
 from domain.rulesets.tactical.resolution import asks_reaction, finish, finish_unseen
 from domain.rulesets.tactical.rules import R_STANDARD, R_STRUCTURES, R_UNSEEN, Run
@@ -49,8 +50,6 @@ def single(
     `collect`: the record is only rolled and appended there (a dual-wield's two rolls,
     resolved in turn by the caller).
     """
-    from domain.rulesets.tactical.opportunity import offer_for_attack
-
     st = run.state
     throw = cmd.throw and w.kind == "melee"
     # [Throwing Melee Weapons]: a thrown weapon makes a ranged attack (it provokes, trigger
@@ -182,8 +181,6 @@ def attack_structure(
     # (b); no parry, which answers a melee attack; prone: -2, not combat advantage)
     kind = "ranged" if throw else w.kind
     check_range(st, a, w, sq, None, throw)
-    from domain.rulesets.tactical.opportunity import offer_for_attack
-
     if offer and offer_for_attack(run, a, cmd, kind, None):
         return
     penalised = throw and not w.throw

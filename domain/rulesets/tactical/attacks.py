@@ -1,13 +1,14 @@
 """[Attacks] of seed 002: the Attack command (weapon or power; a character, a structure or
-an unseen square) checked and routed: a dual wield (dual.py), a structure, a visible
-target, or a square the attacker cannot see ([Targeting What You Can't See]). The roll is
-built in attack_record.py and resolved in resolution.py.
+an unseen square) checked and routed: an area (area_attacks.py), a dual wield (dual.py),
+a structure, a visible target, or a square the attacker cannot see ([Targeting What You
+Can't See]). The roll is built in attack_record.py and resolved in resolution.py.
 """
 
 from __future__ import annotations
 
 from domain.dice import Dice
 from domain.errors import RuleViolation
+from domain.rulesets.tactical.area_attacks import area_attack
 from domain.rulesets.tactical.attack_record import attack_structure, single
 from domain.rulesets.tactical.commands import Attack
 from domain.rulesets.tactical.dual import dual
@@ -15,7 +16,24 @@ from domain.rulesets.tactical.modifiers import totally_concealed
 from domain.rulesets.tactical.rules import R_ATTACKS, R_UNSEEN, Run, char, ensure_active, need_sta
 from domain.rulesets.tactical.weapons import attack_action, weapon_of
 
-__all__ = ["attack"]
+__all__ = ["attack", "attack_command"]
+
+
+def _is_area(run: Run, cmd: Attack) -> bool:
+    c = char(run.state, cmd.character)
+    held = cmd.weapon in run.state.board.items or cmd.weapon in run.state.board.powers
+    if held and (cmd.weapon in (c.main_hand, c.off_hand) or cmd.weapon in c.powers):
+        return weapon_of(run.state, c, cmd.weapon).area is not None
+    return False
+
+
+def attack_command(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
+    """The Attack command: an area attack, or an attack at a target or square; `resumed`:
+    going on after the opportunity attacks it provoked (resume.py)."""
+    if _is_area(run, cmd):
+        area_attack(run, cmd, dice, resumed=resumed)
+    else:
+        attack(run, cmd, dice, resumed=resumed)
 
 
 def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
@@ -29,7 +47,8 @@ def attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> None:
     if cmd.finisher:
         action = "finisher"
     if w.area is not None:
-        raise RuleViolation(f"{w.id} is an area attack", rule=R_ATTACKS)  # decide routes those
+        # attack_command routes area attacks to area_attacks.py, never here
+        raise RuleViolation(f"{w.id} is an area attack", rule=R_ATTACKS)
     need_sta(st, a, sta + w.sta, "this attack")
     if w.wil and a.WIL.cur < w.wil:
         raise RuleViolation(f"{w.id} costs {w.wil} WIL", rule=R_ATTACKS)

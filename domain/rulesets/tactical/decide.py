@@ -2,6 +2,12 @@
 
 Raises RuleViolation (citing the seed section) or UnknownEntity, nothing else. Every die
 drawn is stored in the returned events.
+
+While an attack waits for its reaction (`pending`) or an opportunity window is open
+(`opportunity`), only the commands that answer it (and the referee's) are taken; after a
+command that answers one, `resume` (resume.py) goes on with the provoking action once
+the window has closed: the attack flow is attack -> reaction window -> opportunity
+window -> resume, each wait a record in the state.
 """
 
 from __future__ import annotations
@@ -20,8 +26,7 @@ from domain.rulesets.tactical.actions import (
     save,
     stunned,
 )
-from domain.rulesets.tactical.area_attacks import area_attack
-from domain.rulesets.tactical.attacks import attack
+from domain.rulesets.tactical.attacks import attack_command
 from domain.rulesets.tactical.commands import (
     Attack,
     BullRush,
@@ -55,7 +60,7 @@ from domain.rulesets.tactical.help import RerollDice, check_token
 from domain.rulesets.tactical.maneuvers import bull_rush, charge, grapple, reload
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.moves import move
-from domain.rulesets.tactical.opportunity import opportunity_attack
+from domain.rulesets.tactical.opportunity_attack import opportunity_attack
 from domain.rulesets.tactical.reactions import react
 from domain.rulesets.tactical.referee import (
     call_check,
@@ -66,11 +71,11 @@ from domain.rulesets.tactical.referee import (
     set_condition,
     set_dc,
 )
-from domain.rulesets.tactical.rules import R_SEQUENCE, R_STAMINA_ACTIONS, Run, char
+from domain.rulesets.tactical.resume import resume
+from domain.rulesets.tactical.rules import R_SEQUENCE, R_STAMINA_ACTIONS, Run
 from domain.rulesets.tactical.sequence import declare_surprise, place, roll_initiative
-from domain.rulesets.tactical.weapons import weapon_of
 
-__all__ = ["decide", "decide_folded", "resume_attack"]
+__all__ = ["decide", "decide_folded"]
 
 
 def _surprise(run: Run, cmd: DeclareSurprise, dice: Dice) -> None:
@@ -85,36 +90,13 @@ def _initiative(run: Run, cmd: RollInitiative, dice: Dice) -> None:
     roll_initiative(run, dice)
 
 
-def _is_area(run: Run, cmd: Attack) -> bool:
-    c = char(run.state, cmd.character)
-    held = cmd.weapon in run.state.board.items or cmd.weapon in run.state.board.powers
-    if held and (cmd.weapon in (c.main_hand, c.off_hand) or cmd.weapon in c.powers):
-        return weapon_of(run.state, c, cmd.weapon).area is not None
-    return False
-
-
-def _attack(run: Run, cmd: Attack, dice: Dice) -> None:
-    if _is_area(run, cmd):
-        area_attack(run, cmd, dice)
-    else:
-        attack(run, cmd, dice)
-
-
-def resume_attack(run: Run, cmd: Attack, dice: Dice) -> None:
-    """The attack that provoked opportunity attacks, once they are answered."""
-    if _is_area(run, cmd):
-        area_attack(run, cmd, dice, resumed=True)
-    else:
-        attack(run, cmd, dice, resumed=True)
-
-
 _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
     DeclareSurprise: _surprise,
     Place: _place,
     Join: join,
     RollInitiative: _initiative,
     Move: move,
-    Attack: _attack,
+    Attack: attack_command,
     React: react,
     OpportunityAttack: opportunity_attack,
     Reload: reload,
@@ -138,6 +120,14 @@ _STEPS: dict[type[Any], Callable[[Run, Any, Dice], None]] = {
 # Commands the referee may give while an attack waits for its reaction.
 _ANYTIME = (React, SetDC, CallCheck, Restore, SetCondition, RuleVisibility, EndCombat, Join)
 _DURING_OPPORTUNITY = (*_ANYTIME, OpportunityAttack)
+# Commands that answer a window: the provoking action may go on after them (resume.py).
+_ANSWERS = (React, OpportunityAttack)
+
+
+def _step(run: Run, command: Command, dice: Dice) -> None:
+    _STEPS[type(command)](run, command, dice)
+    if isinstance(command, _ANSWERS):
+        resume(run, dice)
 
 
 def _run(state: State, command: Command, dice: Dice) -> Run:
@@ -158,12 +148,12 @@ def _run(state: State, command: Command, dice: Dice) -> Run:
     run = Run(state)
     below = getattr(command, "reroll_below", None)
     if below is None:
-        _STEPS[type(command)](run, command, dice)
+        _step(run, command, dice)
         return run
     cid = str(getattr(command, "character", ""))
     check_token(state, cid)
     rerolling = RerollDice(dice, below)
-    _STEPS[type(command)](run, command, rerolling)
+    _step(run, command, rerolling)
     if rerolling.original is not None:
         run.emit(DieRerolled(character=cid, original=rerolling.original, below=below))
     return run

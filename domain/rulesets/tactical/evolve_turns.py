@@ -23,6 +23,7 @@ from domain.rulesets.tactical.events import (
     TurnStarted,
     VisibilityRuled,
 )
+from domain.rulesets.tactical.initial import character
 from domain.rulesets.tactical.model import Char, State
 from domain.rulesets.tactical.state_ops import glimpse_over, put
 
@@ -47,8 +48,6 @@ def _placed(s: State, e: CharacterPlaced) -> State:
 
 
 def _joined(s: State, e: CharacterJoined) -> State:
-    from domain.rulesets.tactical.initial import character
-
     c = character(e.character, e.controller)
     chars = s.chars.copy()
     chars[c.id] = c

@@ -9,6 +9,7 @@ import itertools
 
 from domain.dice import Dice
 from domain.errors import RuleViolation
+from domain.rulesets.tactical.attack_record import single
 from domain.rulesets.tactical.commands import Attack, BullRush, Charge, Grapple, Move, Reload
 from domain.rulesets.tactical.conditions import can_act
 from domain.rulesets.tactical.events import (
@@ -43,6 +44,7 @@ from domain.rulesets.tactical.rules import (
     need_sta,
 )
 from domain.rulesets.tactical.walking import walk
+from domain.rulesets.tactical.weapons import attack_action, weapon_of
 
 __all__ = ["bull_rush", "charge", "grapple", "reload", "strike"]
 
@@ -287,14 +289,13 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
         push=cmd.push,
         follow=cmd.follow,
     )
-    walk(run, first, path, dice, (), then)
+    due = walk(run, first, path, (), then)
+    if due is not None:  # reached its end now (not stopped, no window open): it strikes
+        strike(run, c.id, due, dice)
 
 
 def strike(run: Run, cid: str, then: ResumeAttack, dice: Dice) -> None:
     """The end of a charge: a melee attack at +2, or a bull rush at +2 to the check."""
-    from domain.rulesets.tactical.attack_record import single
-    from domain.rulesets.tactical.weapons import attack_action, weapon_of
-
     st = run.state
     c = st.chars[cid]
     t = st.chars.get(then.target or "")

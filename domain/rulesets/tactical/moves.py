@@ -184,7 +184,7 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
         dropped_prone=cmd.drop_prone,
         hidden_side=c.side if c.has("invisible") else None,
     )
-    walk(run, first, path, dice, costs=costs)
+    walk(run, first, path, costs=costs)
 
 
 def _step_costs(start: Square, path: list[Square], metric: str) -> list[int]:

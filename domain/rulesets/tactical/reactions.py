@@ -1,6 +1,7 @@
 """[Stamina Actions] Dodge, Parry and Shield of seed 002: the reaction of the target of a
 pending attack ("before damage is rolled", A10), one a round, and what follows it (the
-area's next target, a parry's opportunity attack, the provoking action going on).
+area's next target, a parry's opportunity attack). React with none also declines an
+opportunity attack. The provoking action going on after is resume.py's (decide.py calls it).
 """
 
 from __future__ import annotations
@@ -9,7 +10,8 @@ from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import React
 from domain.rulesets.tactical.conditions import can_react
-from domain.rulesets.tactical.opportunity import decline, maybe_resume, offer_after_parry
+from domain.rulesets.tactical.opportunity import offer_after_parry
+from domain.rulesets.tactical.opportunity_attack import decline
 from domain.rulesets.tactical.records import ReactionTaken
 from domain.rulesets.tactical.resolution import finish, resolve_in_turn
 from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run, char, need_sta
@@ -29,7 +31,7 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
     st = run.state
     p = st.pending
     if p is None and st.opportunity is not None and cmd.reaction == "none":
-        decline(run, cmd.character, dice)
+        decline(run, cmd.character)
         return
     if p is None:
         raise RuleViolation("no attack waits for a reaction", rule=R_STAMINA_ACTIONS)
@@ -40,7 +42,6 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
     if cmd.reaction == "none":
         finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),), dice, counts=counts)
         _next_in_queue(run, dice)
-        maybe_resume(run, dice)
         return
     why = can_react(st, t)
     if why is not None:
@@ -92,4 +93,3 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
     _next_in_queue(run, dice)
     if r.kind == "parry" and r.effect == "parried" and st.options.parry_oa_free:
         offer_after_parry(run, t.id, p.attacker)
-    maybe_resume(run, dice)

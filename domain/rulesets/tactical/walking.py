@@ -1,8 +1,9 @@
 """Walking a move of seed 002 ([Move Actions]) square by square: it stops where a step
 provokes opportunity attacks ([Stamina Actions] trigger (a), A59: the mover is still in
 the square it leaves) and goes on once they are answered; [Broken] costs 1 HEA and 1 STA a
-square; a grappler drags its foe ([Grappled], A32); a Charge strikes at its end; a
-creature the mover cannot see stops it short (hidden.py).
+square; a grappler drags its foe ([Grappled], A32); a creature the mover cannot see stops
+it short (hidden.py). A Charge strikes at its end: `walk` hands the strike back to its
+caller (maneuvers.charge, or resume.py after opportunity attacks), which makes it.
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from collections.abc import Sequence
 
 from msgspec.structs import replace
 
-from domain.dice import Dice
 from domain.rulesets.tactical.events import (
     ActionInterrupted,
     CharacterDamaged,
@@ -56,17 +56,18 @@ def walk(
     run: Run,
     first: Moved,
     path: list[Square],
-    dice: Dice,
     skip: tuple[str, ...] = (),
     then: ResumeAttack | None = None,
     costs: Sequence[int] | None = None,
-) -> None:
+) -> ResumeAttack | None:
     """Emit the move in parts: each stops where a step provokes an opportunity attack.
 
     `costs` are what entering each square of `path` costs (1 each unless given); each
     part's `cost` is `first.cost` (standing up, on the first part only) plus its squares',
     so the parts of a move that stopped add up to the movement it used, not what it planned.
-    At its end a grappler drags its grappled foe ([Grappled]) and a Charge strikes (`then`).
+    At its end a grappler drags its grappled foe ([Grappled]); a Charge's strike (`then`)
+    is returned when it is due now (the move is done, the combat goes on, the mover
+    stands), for the caller to make (maneuvers.strike); None otherwise.
     """
     steps = list(costs) if costs is not None else [1] * len(path)
     st = run.state
@@ -95,7 +96,7 @@ def walk(
                         reason=f"{mover.id} leaves {list(prev)} for {list(sq)}",
                     )
                 )
-                return
+                return None  # the window records `then`: resume.py goes on from there
             prev = sq
     walked = path[:stop]
     run.emit(replace(first, path=tuple(walked), cost=first.cost + sum(steps[:stop])))
@@ -105,12 +106,11 @@ def walk(
     if met is not None:
         _met(run, first, path[met[0]], met[1], then)
         check_end(run)
-        return
+        return None
     check_end(run)
     if then is not None and run.state.phase == "combat" and not run.state.chars[mover.id].down:
-        from domain.rulesets.tactical.maneuvers import strike
-
-        strike(run, mover.id, then, dice)
+        return then
+    return None
 
 
 def _met(run: Run, first: Moved, sq: Square, hid: str, then: ResumeAttack | None) -> None:
