@@ -93,7 +93,7 @@ lock: $(VENV)/.lock-tools
 docs-assets:
 	bash service/docs_assets/fetch.sh
 
-# The README's picture of the replay viewer: the browser test's screenshot of a battle it
+# The replay viewer's picture (docs/DESK.md): the browser test's screenshot of a battle it
 # plays (tests/e2e/test_viewer_browser.py), reduced to 96 colours.
 viewer-picture: $(STAMP) chromium
 	BATTLE_TEST_ARTIFACTS=tests/artifacts $(BIN)/python -m pytest -q \

@@ -270,7 +270,7 @@ class PostgresEventStore(PostgresWebhooks):
                         raise StoreUnavailable(
                             f"cannot SET ROLE {self._role} as {conn.info.user} "
                             f"({e.diag.message_primary}): GRANT {self._role} TO "
-                            f"{conn.info.user}, or log in as {self._role} (README, "
+                            f"{conn.info.user}, or log in as {self._role} (docs/OPERATING.md, "
                             "PostgreSQL roles)"
                         ) from e
                 await check_guards(conn)

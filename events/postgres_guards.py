@@ -96,7 +96,7 @@ async def check_guards(conn: psycopg.AsyncConnection[Any]) -> None:
             [
                 *problems,
                 "apply the migrations as the schema owner (battle-service migrate) and run "
-                "the service as the application role (see README, PostgreSQL roles)",
+                "the service as the application role (see docs/OPERATING.md, PostgreSQL roles)",
             ],
         )
     global _warned

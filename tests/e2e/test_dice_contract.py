@@ -1,4 +1,4 @@
-"""The dice of a served battle, recomputed from the README's derivation alone ("Verifiable
+"""The dice of a served battle, recomputed from docs/VERIFYING.md's derivation alone ("Verifiable
 dice"): nothing of the service's own code, only the revealed seed, the battle id, the battle
 version of the command's first event (from the command's answer), the die's index within the
 command, and the client seed.
@@ -22,7 +22,7 @@ from tests.support.quickstart_play import next_command
 def documented_die(
     seed: bytes, battle_id: str, version: int, index: int, client: str, sides: int
 ) -> int:
-    """README, "Verifiable dice": HMAC-SHA256 over the counter, rejection sampling."""
+    """docs/VERIFYING.md, "Verifiable dice": HMAC-SHA256 over the counter, rejection sampling."""
     limit = (2**64 // sides) * sides
     k = 0
     while True:

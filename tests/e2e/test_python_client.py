@@ -1,5 +1,5 @@
 """A Python client generated from openapi/openapi.json by openapi-python-client plays a
-quickstart battle against the served app (clients/python/quickstart.py, the README's)."""
+quickstart battle against the served app (clients/python/quickstart.py, docs/API.md's)."""
 
 from __future__ import annotations
 

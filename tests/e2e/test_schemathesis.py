@@ -89,7 +89,7 @@ _battle: dict[str, Any] = {}
 
 def _whole_floats_as_ints(value: Any) -> Any:
     """JSON Schema counts 230.0 as an integer and schemathesis sends such numbers; msgspec
-    (strict) refuses them with a 400. A known gap (README, "Limits and hostile input"),
+    (strict) refuses them with a 400. A known gap (docs/SECURITY.md, "Limits and hostile input"),
     sent as 230 here rather than hidden from `positive_data_acceptance`."""
     if isinstance(value, float) and value.is_integer():
         return int(value)

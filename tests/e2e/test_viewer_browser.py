@@ -6,7 +6,7 @@ the other side's hidden squad into the page. No request leaves for another host.
 
 The page and the `open_viewer` fixture are in tests/e2e/viewer_page.py (and conftest.py).
 Screenshots are kept in $BATTLE_TEST_ARTIFACTS (default tests/artifacts/, ignored by git);
-`make viewer-picture` copies the referee's one to docs/viewer.png for the README.
+`make viewer-picture` copies the referee's one to docs/viewer.png for docs/DESK.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,6 @@
-"""The production set-up of README "PostgreSQL roles": the owner migrates, the workers log
-in as a role that has only `battle_app`'s rights; they serve, and cannot change the log."""
+"""The production set-up of docs/OPERATING.md "PostgreSQL roles": the owner migrates, the
+workers log in as a role that has only `battle_app`'s rights; they serve, and cannot change
+the log."""
 
 from __future__ import annotations
 

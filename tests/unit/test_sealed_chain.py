@@ -16,7 +16,7 @@ ACTOR = EventActor(role="referee")
 
 
 def _by_hand(ev: StoredEvent) -> str:
-    """The README's formula, written with the standard library."""
+    """The formula of docs/VERIFYING.md, written with the standard library."""
     obj = {
         "battle_id": ev.battle_id,
         "version": ev.version,
@@ -147,7 +147,7 @@ def test_seal_hashes_what_it_records(salt: str | None) -> None:
 
 
 def test_event_hash_with_a_salt_is_the_documented_formula() -> None:
-    # every field of a salted event enters its hash, as the README's formula says
+    # every field of a salted event enters its hash, as docs/VERIFYING.md's formula says
     for ev in (e for e in _stored() if e.salt is not None):
         fields = dict(
             battle_id=ev.battle_id, version=ev.version, type=ev.type, audience=ev.audience,

@@ -1,5 +1,5 @@
 """`audit_log`: the chain first, then every server die recomputed from its revealed seed
-(README "Verifiable dice"); each failure names the first event at fault and why."""
+(docs/VERIFYING.md "Verifiable dice"); each failure names the first event at fault and why."""
 
 from __future__ import annotations
 
