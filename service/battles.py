@@ -54,9 +54,9 @@ from events.store import EventStore
 from events.verify import audit_log
 from service.auth import KeyRing, Principal
 from service.battle_cache import DEFAULT_CACHE_MB, KEEP_VERSIONS, ByteLRU, timeline_bytes
+from service.decoding import UNREADABLE, invalid_body, read_json
 from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
 from service.founding import create_battle, fork_battle
-from service.json_body import UNREADABLE, invalid_body, read_json
 from service.log_integrity import check_links, decode_created, fold_checked, head_behind
 from service.provenance import battle_provenance
 from service.receipt_checks import check_receipts

@@ -45,7 +45,7 @@ from litestar.types import Empty
 from litestar.typing import FieldDefinition
 
 from service.conditional import IF_MATCH_PARAMETER
-from service.json_body import UNREADABLE, field_of, invalid_body
+from service.decoding import UNREADABLE, field_of, invalid_body
 from service.schemas import CommandRequest
 
 __all__ = [

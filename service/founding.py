@@ -48,8 +48,8 @@ from events.envelope import AccessKey, EventActor, PendingEvent, StoredEvent
 from events.errors import IdempotencyMismatch, VersionConflict
 from events.store import EventStore
 from service.auth import KeyRing, Principal, hash_key, mint_key
+from service.decoding import read_json
 from service.errors import BadRequest, Forbidden, NotFound, Unprocessable
-from service.json_body import read_json
 from service.schemas import (
     AncestorOut,
     BattleCreatedResponse,

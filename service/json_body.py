@@ -19,7 +19,6 @@ types (a battle's setup and options) as those types, bounds included.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Annotated, Any, TypeVar, get_args, get_origin, get_type_hints
 
 import msgspec
@@ -30,21 +29,16 @@ from litestar.exceptions import ValidationException
 from litestar.openapi.spec import OpenAPIType, Schema
 from litestar.typing import FieldDefinition
 
-from service.errors import BadRequest
+from service.decoding import UNREADABLE, field_of, invalid_body
 
 __all__ = [
     "COMMAND_BODY_MAX",
     "CREATE_BODY_MAX",
     "IMPORT_BODY_MAX",
     "SMALL_BODY_MAX",
-    "UNREADABLE",
     "VERIFY_BODY_MAX",
-    "InvalidBody",
     "JSONBodyRequest",
     "StrictStructSchemaPlugin",
-    "field_of",
-    "invalid_body",
-    "read_json",
 ]
 
 T = TypeVar("T")
@@ -59,38 +53,6 @@ IMPORT_BODY_MAX = 32 * 1024 * 1024  # POST /battles/import: an export (about 50,
 COMMAND_BODY_MAX = 256 * 1024  # POST /battles/{id}/commands
 VERIFY_BODY_MAX = 128 * 1024  # POST /battles/{id}/verify: up to MAX_RECEIPTS receipts
 SMALL_BODY_MAX = 16 * 1024  # every other route (the app's default)
-
-# What msgspec raises for JSON that parses as syntax but cannot become Python objects.
-UNREADABLE = (UnicodeDecodeError, RecursionError)
-
-
-class InvalidBody(BadRequest):
-    code = "invalid-body"
-    title = "The request body cannot be read"
-
-
-def invalid_body(error: BaseException, what: str = "the JSON body") -> InvalidBody:
-    """The 400 for a body msgspec could not turn into text or objects."""
-    if isinstance(error, RecursionError):
-        return InvalidBody(f"{what} is nested too deeply")
-    if isinstance(error, UnicodeDecodeError):
-        return InvalidBody(f"{what} holds a string that is not valid UTF-8 ({error.reason})")
-    return InvalidBody(f"{what} cannot be read: {error}")
-
-
-def read_json(decode: Callable[[Any], T], data: Any, what: str = "the JSON body") -> T:
-    """`decode(data)`, with unreadable text or nesting as `InvalidBody`."""
-    try:
-        return decode(data)
-    except UNREADABLE as e:
-        raise invalid_body(e, what) from None
-
-
-def field_of(error: msgspec.ValidationError) -> tuple[str, str]:
-    """msgspec's "Expected `int`, got `str` - at `$.dice[0]`" as ("Expected ...", "dice[0]")."""
-    message, _, where = str(error).partition(" - at `$")
-    return message, where.rstrip("`").removeprefix(".") or "data"
-
 
 _STRICT: dict[Any, type | None] = {}  # a body's annotation -> its Struct, if it is one
 

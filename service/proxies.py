@@ -1,5 +1,6 @@
 """The client address behind a proxy: `X-Forwarded-For` believed only from proxies the
-operator names (`BATTLE_TRUSTED_PROXIES`, addresses or CIDR networks; default none).
+operator names (`BATTLE_TRUSTED_PROXIES`, addresses or CIDR networks; default none;
+parsed by service.settings.parse_proxies).
 
 Every per-address limit (service.limits) counts by the client address, so whoever may
 choose it walks around them all. A proxy such as nginx *appends* the address it saw to
@@ -25,26 +26,9 @@ from litestar.middleware import ASGIMiddleware
 if TYPE_CHECKING:
     from litestar.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["ForwardedFor", "TrustedProxies", "parse_proxies"]
+__all__ = ["ForwardedFor", "TrustedProxies"]
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
-
-
-def parse_proxies(text: str) -> tuple[str, ...]:
-    """`BATTLE_TRUSTED_PROXIES` as normalised networks; ValueError naming a bad entry."""
-    networks = []
-    for part in text.split(","):
-        entry = part.strip()
-        if not entry:
-            continue
-        try:
-            networks.append(str(ipaddress.ip_network(entry, strict=False)))
-        except ValueError:
-            raise ValueError(
-                "BATTLE_TRUSTED_PROXIES must be IP addresses or CIDR networks, "
-                f"comma-separated; {entry!r} is not one"
-            ) from None
-    return tuple(networks)
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:

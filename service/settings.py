@@ -74,15 +74,15 @@ BATTLE_WEBHOOK_ALLOWED_HOSTS    comma-separated host names (or IP addresses) web
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from typing import Any
 
 import msgspec
 
 from events.sqlite import SQLITE_SYNC_MODES
-from service.proxies import parse_proxies
 
-__all__ = ["Settings"]
+__all__ = ["Settings", "parse_proxies"]
 
 _POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 _LIMIT_DEFAULTS = {
@@ -105,6 +105,23 @@ def _whole(env: dict[str, str], name: str, default: int) -> int:
     if not text.isdigit():
         raise ValueError(f"{name} must be a whole number (0: no limit), not {text!r}")
     return int(text)
+
+
+def parse_proxies(text: str) -> tuple[str, ...]:
+    """`BATTLE_TRUSTED_PROXIES` as normalised networks; ValueError naming a bad entry."""
+    networks = []
+    for part in text.split(","):
+        entry = part.strip()
+        if not entry:
+            continue
+        try:
+            networks.append(str(ipaddress.ip_network(entry, strict=False)))
+        except ValueError:
+            raise ValueError(
+                "BATTLE_TRUSTED_PROXIES must be IP addresses or CIDR networks, "
+                f"comma-separated; {entry!r} is not one"
+            ) from None
+    return tuple(networks)
 
 
 class Settings(msgspec.Struct, frozen=True, kw_only=True):

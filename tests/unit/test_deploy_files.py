@@ -30,8 +30,7 @@ import msgspec
 import pytest
 import yaml
 
-from service.proxies import parse_proxies
-from service.settings import Settings
+from service.settings import Settings, parse_proxies
 
 ROOT = Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "deploy"

@@ -13,8 +13,8 @@ from litestar.stores.memory import MemoryStore
 from events.sqlite import SQLiteEventStore
 from service.app import make_store
 from service.limits import Counters, StreamSlots, TooManyStreams, stream_room
-from service.proxies import TrustedProxies, parse_proxies
-from service.settings import Settings
+from service.proxies import TrustedProxies
+from service.settings import Settings, parse_proxies
 
 
 def test_no_proxy_is_trusted_by_default() -> None:
