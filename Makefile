@@ -74,7 +74,7 @@ bench: $(STAMP) wrk
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
 
-# An example of every command and event, from real decider output (service/openapi_examples.json).
+# An example of every command and event, from real decider output (service/openapi/examples.json).
 examples: $(STAMP)
 	$(BIN)/python -m tests.support.harvest_examples
 	$(BIN)/battle-service openapi > openapi/openapi.json
@@ -91,7 +91,7 @@ lock: $(VENV)/.lock-tools
 
 # Refresh the docs pages' committed scripts from npm (versions in the script).
 docs-assets:
-	bash service/docs_assets/fetch.sh
+	bash service/openapi/vendored/fetch.sh
 
 # The replay viewer's picture (docs/DESK.md): the browser test's screenshot of a battle it
 # plays (tests/e2e/test_viewer_browser.py), reduced to 96 colours.

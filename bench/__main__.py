@@ -31,8 +31,8 @@ from events.envelope import EventActor, PendingEvent
 from events.readahead import read_log_ahead
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
-from service.battles import BattleService
-from service.signing import ServiceKeys
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP
 
 CONNECTIONS = 32
@@ -93,7 +93,7 @@ def bench_http(seconds: float) -> dict[str, Any]:
         env = {"BATTLE_DB": str(Path(tmp) / "bench.db"), "BATTLE_LOG_LEVEL": "WARNING"}
         with (
             serve("bench.bare_app:app", factory=False, env={}, probe="/schema") as bare_port,
-            serve("service.app:create_app", factory=True, env=env, probe="/health") as port,
+            serve("service.app.factory:create_app", factory=True, env=env, probe="/health") as port,
         ):
             sources = []
             for _ in range(CONNECTIONS):
@@ -228,7 +228,7 @@ async def bench_rebuild(events: int, samples: int) -> dict[str, Any]:
             figures = await time_rebuild(store, battle_id)
             n = figures["events"]
             # A cold load through the service: the same fold, every hash recomputed and
-            # every link checked first (service.log_integrity).
+            # every link checked first (service.battles.integrity).
             loads = []
             for _ in range(ROUNDS):
                 # No snapshots: this measures the whole log checked and folded.

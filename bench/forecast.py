@@ -3,7 +3,7 @@
 From a mid-battle state (the seed's quickstart setup of tests.support.quickstart_play,
 played on by the default policy until the first round's moves are under way), runs
 playouts to the end for 10 s in this one process, as one forecast pool process runs them
-(`service.forecast.worker.run_slice`: fresh dice, the default policy, one random source
+(`service.desk.forecast.worker.run_slice`: fresh dice, the default policy, one random source
 per run), and prints playouts per second beside the target: at least 1,000 full playouts
 in 10 s on one core. Not a test: it reports.
 """
@@ -20,7 +20,7 @@ import msgspec
 from domain.forecast import RandomDice
 from domain.rulesets import get_ruleset
 from domain.rulesets.forecasts import FORECASTS
-from service.forecast.worker import run_slice
+from service.desk.forecast.worker import run_slice
 from tests.support.quickstart_play import SETUP
 
 __all__ = ["main", "mid_battle"]

@@ -85,8 +85,8 @@ def hot_battle(clients: int = 16, commands: int = 500, hold: str = "on") -> dict
             "BATTLE_HOLD_BATTLES": hold,
         }
         with (
-            serve("service.app:create_app", factory=True, env=env, probe="/health") as a,
-            serve("service.app:create_app", factory=True, env=env, probe="/health") as b,
+            serve("service.app.factory:create_app", factory=True, env=env, probe="/health") as a,
+            serve("service.app.factory:create_app", factory=True, env=env, probe="/health") as b,
         ):
             return asyncio.run(_load((a, b), clients, commands))
 

@@ -95,7 +95,7 @@ async def bare_us(requests: int) -> float:
 async def service_us(requests: int, db: Path) -> float:
     os.environ["BATTLE_DB"] = str(db)
     os.environ.update(NO_RATE_LIMITS)
-    from service.app import create_app
+    from service.app.factory import create_app
 
     app = create_app()
     await _started(app)

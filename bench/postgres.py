@@ -34,7 +34,7 @@ from bench.load import run_load
 from bench.scripts import play_script
 from bench.servers import serve
 from events.postgres import PostgresEventStore
-from service.signing import private_key_text
+from service.battles.signing import private_key_text
 from tests.support.quickstart_play import SETUP
 
 __all__ = ["main"]
@@ -64,7 +64,9 @@ def bench_http(seconds: float) -> dict[str, float]:
     script, _ = play_script(seed=7)
     with fresh_schema() as database:
         env = {"BATTLE_DB": database, "BATTLE_LOG_LEVEL": "WARNING", "BATTLE_SIGNING_KEY": _KEY}
-        with serve("service.app:create_app", factory=True, env=env, probe="/health") as port:
+        with serve(
+            "service.app.factory:create_app", factory=True, env=env, probe="/health"
+        ) as port:
             sources = []
             for _ in range(CONNECTIONS):
                 created = _post(port, "/battles", {"ruleset": "quickstart", "setup": SETUP})
@@ -188,8 +190,12 @@ def bench_delivery(rate: float, seconds: float, battles: int = 10) -> Any:
             "BATTLE_SIGNING_KEY": _KEY,  # the workers share one signing key
         }
         with (
-            serve("service.app:create_app", factory=True, env=env, probe="/health") as port_a,
-            serve("service.app:create_app", factory=True, env=env, probe="/health") as port_b,
+            serve(
+                "service.app.factory:create_app", factory=True, env=env, probe="/health"
+            ) as port_a,
+            serve(
+                "service.app.factory:create_app", factory=True, env=env, probe="/health"
+            ) as port_b,
         ):
             return asyncio.run(_delivery(port_a, port_b, rate, seconds, battles))
 

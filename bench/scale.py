@@ -31,10 +31,10 @@ from bench.__main__ import _build_battle
 from domain.actors import Actor
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
-from service.auth import Principal
-from service.battles import BattleService
+from service.battles.keys import Principal
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
 from service.schemas import CommandRequest, CreateBattleRequest
-from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP
 
 REFEREE = Actor(role="referee")

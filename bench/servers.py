@@ -15,7 +15,7 @@ from pathlib import Path
 __all__ = ["NO_RATE_LIMITS", "ROOT", "cpu_seconds", "serve"]
 
 # A benchmark is one client sending as fast as it can: the service's rate limits
-# (service.limits) would refuse it, so they are off here (the command path is measured).
+# (service.http.limits) would refuse it, so they are off here (the command path is measured).
 NO_RATE_LIMITS = {
     f"BATTLE_LIMIT_{name}": "0"
     for name in (

@@ -19,8 +19,8 @@ from pathlib import Path
 
 from bench.__main__ import bench_log
 from events.envelope import StoredEvent
-from events.export_file import verify_export_file
-from events.export_format import (
+from events.exports.file import verify_export_file
+from events.exports.format import (
     EXPORT_FORMAT,
     ExportHeader,
     ExportKey,
@@ -28,8 +28,8 @@ from events.export_format import (
     encode_line,
 )
 from events.receipts import b64url
-from service.sealing import event_out
-from service.signing import ServiceKeys, public_key_raw
+from service.battles.sealing import event_out
+from service.battles.signing import ServiceKeys, public_key_raw
 
 __all__ = ["main", "write_export"]
 

@@ -147,7 +147,7 @@ def bench_wrk(connections: int, seconds: float, turns: int) -> dict[str, Any]:
             (d / "play.lua").write_text(_LUA)
         env = {"BATTLE_DB": str(root / "bench.db"), "BATTLE_LOG_LEVEL": "WARNING"}
         port = servers.enter_context(
-            serve("service.app:create_app", factory=True, env=env, probe="/health")
+            serve("service.app.factory:create_app", factory=True, env=env, probe="/health")
         )
         answer_bytes = _answer_bytes(port, looped)
         floor_env = {

@@ -91,7 +91,7 @@ class ImportedFrom(msgspec.Struct, frozen=True, kw_only=True):
     # was imported from (an import of an import: the earlier receipts' keys, the oldest
     # first); empty for an import of a battle that was not itself imported, and for an
     # import made before they were recorded. A battle's origin is verified by a service
-    # only if it holds every one of them and `receipt_key_id` (service.provenance).
+    # only if it holds every one of them and `receipt_key_id` (service.battles.provenance).
     signers: tuple[str, ...] = ()
 
     def dice_battle_id(self, version: int, own: str) -> str:

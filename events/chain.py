@@ -13,7 +13,7 @@ fastest). The first event's prev_hash is 64 zeros.
 The global position is not hashed: it belongs to the store, not to the battle.
 
 An event that some reader may not see (audience other than "all") is committed with a
-secret random salt, drawn by the service (`service.sealing`), stored with the event and
+secret random salt, drawn by the service (`service.battles.sealing`), stored with the event and
 handed out only with the event itself. When an event has a salt, the hashed object has
 one more key, `"salt"` (the hex string), between "recorded_at" and "type":
 

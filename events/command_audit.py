@@ -17,7 +17,7 @@ command: nothing is checked.
 
 Also: an export names whose view it is (its header's `reader`); a reader is given whole
 every event it may see, so a sealed event whose audience that reader may see is a
-forgery (events.export_format).
+forgery (events.exports.format).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ which).
 `DiceAudit` takes the log in two passes' worth of facts, so that it never needs the
 events themselves: first every battle-level event that carries dice facts
 (`DICE_FACT_TYPES`, in version order), then the rolls of every event (`rolls_in_data`,
-in version order). An export is scanned in parallel chunks (events.export_scan), which
+in version order). An export is scanned in parallel chunks (events.exports.scan), which
 hand over exactly these.
 
 `rolls_in_data` finds the rolls of one event's data. Most rolls are written as

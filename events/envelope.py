@@ -98,7 +98,7 @@ class CommandRecord(msgspec.Struct, frozen=True, kw_only=True):
 class AccessKey(msgspec.Struct, frozen=True, kw_only=True):
     """An access key's record: only the SHA-256 of the key is stored.
 
-    `mac` is the service's MAC over the other fields (service.record_macs): a row a
+    `mac` is the service's MAC over the other fields (service.battles.record_macs): a row a
     database writer changed no longer matches it."""
 
     key_hash: str
@@ -114,4 +114,4 @@ class Integration(msgspec.Struct, frozen=True, kw_only=True):
     integration_id: str
     key_hash: str
     name: str
-    mac: str = ""  # the service's MAC over the other fields (service.record_macs)
+    mac: str = ""  # the service's MAC over the other fields (service.battles.record_macs)

@@ -48,8 +48,8 @@ from events.errors import (
 from events.firsts_sql import firsts_query
 from events.migrate import apply_migrations, pending_migrations
 from events.postgres_guards import check_guards
-from events.postgres_webhooks import PostgresWebhooks
 from events.store import BattleHold
+from events.webhooks.postgres import PostgresWebhooks
 
 __all__ = ["APP_ROLE", "PostgresEventStore"]
 

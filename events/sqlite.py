@@ -41,8 +41,8 @@ from events.errors import (
 )
 from events.firsts_sql import firsts_query
 from events.sqlite_guards import check_guards
-from events.sqlite_webhooks import WEBHOOK_SCHEMA, SQLiteWebhooks
 from events.store import BattleHold
+from events.webhooks.sqlite import WEBHOOK_SCHEMA, SQLiteWebhooks
 
 __all__ = ["SQLITE_SYNC_MODES", "SQLiteEventStore"]
 
@@ -627,7 +627,7 @@ class SQLiteEventStore(SQLiteWebhooks):
 
     async def hold_battle(self, battle_id: str, after: int = 0) -> BattleHold:
         """Nothing to wait for: one process writes the file (its commands to a battle
-        are already decided one at a time, service.battles)."""
+        are already decided one at a time, service.battles.service)."""
         return _NOT_HELD
 
     def append(

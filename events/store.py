@@ -8,7 +8,7 @@ from typing import Protocol
 import msgspec
 
 from events.envelope import AccessKey, CommandRecord, Integration, PendingEvent, StoredEvent
-from events.webhook_store import WebhookStore
+from events.webhooks.store import WebhookStore
 
 __all__ = ["BattleHold", "EventStore"]
 
@@ -28,7 +28,7 @@ class EventStore(WebhookStore, Protocol):
     `append` is atomic: the events, the command record and nothing else, or nothing.
     It raises VersionConflict when the battle is not at `expected_version`, and
     IdempotencyMismatch when the command id was already used for another request.
-    Every store also keeps the outbox of webhooks (events.webhook_store).
+    Every store also keeps the outbox of webhooks (events.webhooks.store).
     """
 
     async def open(self) -> None: ...
@@ -91,7 +91,7 @@ class EventStore(WebhookStore, Protocol):
 
     async def link_battle(self, integration_id: str, battle_id: str, mac: str = "") -> None:
         """Let the integration follow the battle (linking twice is a no-op). `mac`: the
-        service's MAC of the link (service.record_macs)."""
+        service's MAC of the link (service.battles.record_macs)."""
         ...
 
     async def find_link(self, integration_id: str, battle_id: str) -> str | None:

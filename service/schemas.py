@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from events.export_format import Provenance
+from events.exports.format import Provenance
 from events.receipts import Receipt
 
 __all__ = [
@@ -290,10 +290,10 @@ class VerifyReport(msgspec.Struct, kw_only=True):
     events_sealed: int = 0
     receipts_ok: bool = True  # every receipt given is this service's and the log holds it
     receipts: list[ReceiptCheck] = []
-    # The dice audit was made earlier at this same head (service.verify_cache); the chain
+    # The dice audit was made earlier at this same head (service.battles.verify_cache); the chain
     # and the receipts are always checked afresh.
     cached: bool = False
-    # Where the history comes from (service.provenance): `ok` says the log holds
+    # Where the history comes from (service.battles.provenance): `ok` says the log holds
     # together; an import signed by a key this service does not hold is `not-verified`.
     origin: Provenance | None = None
 
@@ -337,7 +337,7 @@ class BattleSummary(msgspec.Struct, kw_only=True):
     version: int  # its current version
     over: bool
     forked_from: str | None = None
-    # Where its history comes from, as this service vouches for it (service.provenance).
+    # Where its history comes from, as this service vouches for it (service.battles.provenance).
     origin: Provenance | None = None
 
 

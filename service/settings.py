@@ -12,7 +12,8 @@ BATTLE_LOG_LEVEL     logging level (default INFO)
 BATTLE_SIGNING_KEY   the Ed25519 key that signs receipts (base64 of the 32-byte private
                      key, or PEM); BATTLE_SIGNING_KEY_FILE: a file holding it. Unset with
                      SQLite: signing-key.pem beside the database, made on first start;
-                     unset with PostgreSQL: the service refuses to start (see service.signing)
+                     unset with PostgreSQL: the service refuses to start
+                     (see service.battles.signing)
 BATTLE_RETIRED_SIGNING_KEYS  older signing keys, comma-separated (still verify and decrypt)
 BATTLE_HEADER_TIMEOUT    seconds a client has to send a request's headers (default 10)
 BATTLE_SHUTDOWN_TIMEOUT  seconds requests may take to finish after SIGTERM (default 3)
@@ -21,7 +22,7 @@ BATTLE_FANOUT_POLL_SECONDS  how often the live fan-out reads the store when no o
                      (default 1; the tests set it long so that only a ring can deliver)
 BATTLE_TRUSTED_PROXIES  the proxies whose X-Forwarded-For is believed: IP addresses or
                      CIDR networks, comma-separated (default none: the header is ignored;
-                     the client address is the rightmost not in the list, service.proxies)
+                     the client address is the rightmost not in the list, service.http.proxies)
 BATTLE_SQLITE_SYNC   normal (default) or full: how the SQLite store commits (full: an
                      fsync per commit batch, so an acknowledged event survives a power
                      failure; normal: it survives a crash of the process, not of the host)
@@ -29,7 +30,7 @@ BATTLE_CORS_ORIGINS  origins whose pages may call the API and open its WebSocket
                      comma-separated (`https://vtt.example`; `*` in a part is a wildcard;
                      default `*`: any, since keys are Bearer tokens, never cookies)
 
-Limits (service.limits; each a whole number, 0 turns it off; counted in Redis when
+Limits (service.http.limits; each a whole number, 0 turns it off; counted in Redis when
 BATTLE_REDIS_URL is set, so that every worker shares them):
 BATTLE_LIMIT_PER_ADDRESS        requests per minute from one client address (default 3000)
 BATTLE_LIMIT_PER_KEY            requests per minute with one access key (default 1200)
@@ -57,7 +58,7 @@ BATTLE_HOLD_BATTLES          on, off or auto (default): decide a battle's comman
 BATTLE_CACHE_MB      memory for battles folded in memory, by estimate (default 256)
 BATTLE_SNAPSHOT_EVERY  versions between stored snapshots of a battle (default 128; 0: none)
 
-Webhooks (service.webhook_worker, service.webhook_retry):
+Webhooks (service.live.webhooks.worker, service.live.webhooks.retry):
 BATTLE_WEBHOOKS                 on (default) or off: deliver webhooks from this process
 BATTLE_WEBHOOK_TIMEOUT          seconds for one delivery's HTTP request (default 10)
 BATTLE_WEBHOOK_RETRY_BASE       seconds before the first retry; doubles each time (default 5)

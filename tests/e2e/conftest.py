@@ -41,10 +41,10 @@ class ServerProcess:
     def __init__(self, env: dict[str, str], root_path: str | None = None) -> None:
         self.port = _free_port()
         self.base_url = f"http://127.0.0.1:{self.port}"
-        command = ["service.cli", "serve", "--port", str(self.port)]
+        command = ["service.app.cli", "serve", "--port", str(self.port)]
         if root_path is not None:
             command = [
-                "uvicorn", "service.app:create_app", "--factory", "--port", str(self.port),
+                "uvicorn", "service.app.factory:create_app", "--factory", "--port", str(self.port),
                 "--root-path", root_path,
             ]  # fmt: skip
         self.proc = subprocess.Popen(

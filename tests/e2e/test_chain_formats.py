@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 from litestar.testing import TestClient
 
-import service.founding
-from events.export_format import verify_export
+import service.battles.founding
+from events.exports.format import verify_export
 from events.receipts import load_public_key
-from service.app import create_app
+from service.app.factory import create_app
 from service.settings import Settings
 from tests.e2e.battle_client import Battle
 from tests.e2e.sealed_kit import stealth_battle

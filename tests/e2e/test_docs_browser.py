@@ -1,5 +1,5 @@
 """The API documentation pages in a real browser (Debian's chromium, the `browser` fixture)
-under their Content-Security-Policy (service/docs.py): each renders the API's operations,
+under their Content-Security-Policy (service/openapi/docs.py): each renders the API's operations,
 not a blank page, with the CSP header present, no CSP violation reported (listened to on
 `securitypolicyviolation` and the console), no script error, no request to another host."""
 

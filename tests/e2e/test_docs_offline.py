@@ -25,7 +25,7 @@ def test_a_docs_page_needs_nothing_from_another_host(http: httpx.Client, page: s
         assert url.startswith("/schema/assets/"), f"{page} loads {url} from elsewhere"
         got = http.get(url)
         assert got.status_code == 200, url
-        # a UI's bundle is large; the start-up files of service/docs_assets/init are ours
+        # a UI's bundle is large; the start-up files of service/openapi/vendored/init are ours
         assert len(got.content) > (100 if url.startswith("/schema/assets/init/") else 10_000), url
         kind = "css" if url.endswith(".css") else "javascript"
         assert kind in got.headers["content-type"], (url, got.headers["content-type"])

@@ -29,7 +29,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", *args],
+        [sys.executable, "-m", "service.app.cli", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -79,7 +79,7 @@ def test_a_referee_export_is_the_log_and_verifies_offline(
     file = tmp_path / "battle.jsonl"
     lines = _export(b, "referee", file)
     header, events, trailer = lines[0], lines[1:-1], lines[-1]
-    assert header["format"] == "battle-service/export/v1"
+    assert header["format"] == "battle-service/desk/export/v1"
     assert header["battle_id"] == b.id and header["ruleset"] == "quickstart"
     assert header["reader"] == {"role": "referee", "side": None}
     assert events == b.events("referee")  # every event, exactly as the API reads it
@@ -151,7 +151,7 @@ def test_a_file_cut_short_or_checked_with_another_key_fails(
     assert "FAILED: the header names head version" in run.stdout
 
     other = _cli("new-signing-key").stdout.strip()
-    from service.signing import parse_private_key, public_key_pem
+    from service.battles.signing import parse_private_key, public_key_pem
 
     foreign = public_key_pem(parse_private_key(other, "test").public_key())
     run = _cli("verify", str(file), "--key", foreign)

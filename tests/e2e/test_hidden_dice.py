@@ -19,8 +19,8 @@ from typing import Any
 import httpx
 
 from domain.dice import derive_value
-from events.export_file import verify_export_file
-from events.export_format import ExportReport
+from events.exports.file import verify_export_file
+from events.exports.format import ExportReport
 from tests.e2e.battle_client import Battle, rolls
 from tests.e2e.conftest import LiveServer
 from tests.e2e.sealed_kit import stealth_battle
@@ -187,7 +187,7 @@ def test_a_secret_tactics_dice_stay_unknown_to_the_other_side(live_server: LiveS
 
 
 def _export_report(b: Battle, who: str, path: Path) -> ExportReport:
-    """`who`'s export, checked offline (events.export_file, no server)."""
+    """`who`'s export, checked offline (events.exports.file, no server)."""
     r = b.http.get(f"/battles/{b.id}/export", headers=b.auth(who))
     assert r.status_code == 200, r.text
     path.write_bytes(r.content)

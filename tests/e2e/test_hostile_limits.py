@@ -14,7 +14,7 @@ from bench.worst_command import largest_quickstart_setup
 from bench.worst_tactical import largest_tactical_setup
 from domain.rulesets.quickstart.limits import MAX_GRID, MAX_LEVEL, MAX_SQUADS
 from domain.rulesets.skirmish.limits import MAX_ARMIES
-from service.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX, SMALL_BODY_MAX
+from service.http.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX, SMALL_BODY_MAX
 from tests.e2e.battle_client import Battle, create_battle
 from tests.support.quickstart_play import SETUP
 from tests.support.skirmish_kit import fighters

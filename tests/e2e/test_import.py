@@ -20,7 +20,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events.receipts import key_fingerprint
-from service.signing import private_key_text
+from service.battles.signing import private_key_text
 from tests.e2e.battle_client import Battle, create_battle, rolls
 from tests.e2e.conftest import ROOT, ServerProcess
 from tests.e2e.test_tactical_http import SETUP as TACTICAL_SETUP
@@ -300,7 +300,7 @@ def test_battle_service_import_stores_a_file_in_the_database(
 
     def cli(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [sys.executable, "-m", "service.cli", *args],
+            [sys.executable, "-m", "service.app.cli", *args],
             cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
         )  # fmt: skip
 
@@ -407,7 +407,7 @@ def test_a_history_signed_by_a_foreign_key_is_refused_then_flagged_everywhere(
     (tmp_path / "again.jsonl").write_bytes(again)
     key = next(k for k in server.get("/keys").json()["keys"] if k["current"])["public_key"]
     run = subprocess.run(
-        [sys.executable, "-m", "service.cli", "verify", str(tmp_path / "again.jsonl"),
+        [sys.executable, "-m", "service.app.cli", "verify", str(tmp_path / "again.jsonl"),
          f"--key={key}"],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip
@@ -419,7 +419,7 @@ def test_a_history_signed_by_a_foreign_key_is_refused_then_flagged_everywhere(
     del header["origin"]
     (tmp_path / "again.jsonl").write_bytes(json.dumps(header).encode() + b"\n" + b"".join(rest))
     run = subprocess.run(
-        [sys.executable, "-m", "service.cli", "verify", str(tmp_path / "again.jsonl"),
+        [sys.executable, "-m", "service.app.cli", "verify", str(tmp_path / "again.jsonl"),
          f"--key={key}"],
         cwd=ROOT, capture_output=True, text=True, timeout=120,
     )  # fmt: skip

@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from events.chain import canonical, event_hash
 from events.envelope import EventActor
-from service.signing import private_key_text
+from service.battles.signing import private_key_text
 from tests.e2e.battle_client import Battle, create_battle, play
 from tests.e2e.conftest import ServerProcess
 from tests.support.servers import postgres_schema

@@ -198,8 +198,8 @@ def test_two_commands_in_one_millisecond_are_two_entries(tmp_path: Any, monkeypa
     command it belongs to (its first version), in the hash, and the narrative groups by it."""
     from litestar.testing import TestClient
 
-    import service.battles
-    from service.app import create_app
+    import service.battles.service
+    from service.app.factory import create_app
     from service.settings import Settings
 
     with TestClient(create_app(Settings(database=str(tmp_path / "b.db")))) as client:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from service.cli import openapi_json
+from service.app.cli import openapi_json
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,5 +1,5 @@
 """Every command and event has an example in the OpenAPI document, taken from real decider
-output (service/openapi_examples.json, written by `make examples`): each decodes with its
+output (service/openapi/examples.json, written by `make examples`): each decodes with its
 ruleset's decoder and fits the document's schema, so none can go stale unnoticed."""
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import pytest
 from domain.battle import BattleEvent
 from domain.battle_commands import BattleCommand
 from domain.rulesets import RULESETS
-from service.cli import openapi_json
-from service.openapi_examples import BATTLE_KEY, harvested_examples
-from service.openapi_unions import prefix_of
+from service.app.cli import openapi_json
+from service.openapi.examples import BATTLE_KEY, harvested_examples
+from service.openapi.unions import prefix_of
 
 REF = "#/components/schemas/"
 # ruleset key in the examples file -> (union name prefix, command type, event type)
@@ -76,8 +76,8 @@ def test_the_request_bodies_have_an_example_that_fits(
 def test_the_create_battle_example_creates_a_battle() -> None:
     from litestar.testing import TestClient
 
-    from service.app import create_app
-    from service.openapi_contract import document_of
+    from service.app.factory import create_app
+    from service.openapi.contract import document_of
     from service.settings import Settings
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from service.cli import openapi_json
+from service.app.cli import openapi_json
 from tests.support.quickstart_play import SETUP
 
 _EXPR = re.compile(r"\{?\$response\.body#(/[^}]*)\}?")

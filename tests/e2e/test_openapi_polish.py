@@ -1,4 +1,4 @@
-"""What the OpenAPI document says besides types (service.openapi_polish): a description
+"""What the OpenAPI document says besides types (service.openapi.polish): a description
 for every operation and parameter, `security: []` on public routes, declared tags and
 response headers, the bounds the server enforces, the WebSocket route."""
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from service.cli import openapi_json
-from service.openapi_polish import WEBSOCKET_OPERATIONS
+from service.app.cli import openapi_json
+from service.openapi.polish import WEBSOCKET_OPERATIONS
 
 PUBLIC = {"getHealth", "listRulesets", "getRuleset", "getKeys", "createIntegration"}
 

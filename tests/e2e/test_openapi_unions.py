@@ -1,5 +1,5 @@
 """The commands and events in the OpenAPI document are typed: per ruleset a `oneOf` with a
-discriminator on `type` (service.openapi_unions), and what a real battle answers fits it."""
+discriminator on `type` (service.openapi.unions), and what a real battle answers fits it."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import pytest
 from domain.battle import BattleEvent
 from domain.battle_commands import BattleCommand
 from domain.rulesets import RULESETS
-from service.openapi_unions import prefix_of
+from service.openapi.unions import prefix_of
 from tests.e2e.battle_client import Battle, create_battle, play
 
 REF = "#/components/schemas/"

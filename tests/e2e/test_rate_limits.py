@@ -1,4 +1,4 @@
-"""Rate limits over real HTTP (service.limits): each test runs its own server process with
+"""Rate limits over real HTTP (service.http.limits): each test runs its own server process with
 the limit it checks set small, and sends from its own loopback address (127.x.y.z), so
 that counters kept in a shared Redis do not meet those of another test."""
 
@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from service.signing import private_key_text
+from service.battles.signing import private_key_text
 from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ServerProcess
 from tests.support.quickstart_play import SETUP
@@ -168,7 +168,7 @@ def test_the_limits_hold_for_an_app_mounted_under_a_prefix(tmp_path: Path) -> No
         _assert_429(client.post("/battles/import", content=export.content, headers=headers), 2)
         assert client.post("/integrations", json={"name": "vtt"}).status_code == 201
         _assert_429(client.post("/integrations", json={"name": "vtt2"}), 1)
-        for _ in range(2):  # forecasts have their own count (service.limits._forecast)
+        for _ in range(2):  # forecasts have their own count (service.http.limits._forecast)
             r = forecaster.post(
                 f"/battles/{b.id}/forecast", json={"runs": 1, "seed": 1}, headers=b.auth("referee")
             )

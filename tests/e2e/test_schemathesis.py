@@ -7,7 +7,7 @@ Every check runs, `positive_data_acceptance` and `ignored_auth` included: a sche
 request is never a 400 (what the battle refuses is a 422, listed in _CONFIG), and the real
 key goes in as an override, so `ignored_auth` probes the route again without it and with
 a made-up one and expects a 401/403. A stateful test (`TestBattleFlows`) follows the links
-of a created battle's 201 (service/openapi_links.py) with its referee key.
+of a created battle's 201 (service/openapi/links.py) with its referee key.
 The live streams get no real key (a stream that is let in never ends), so
 schemathesis checks their refusals; tests/e2e/test_streams.py checks the streams.
 """
@@ -24,8 +24,8 @@ from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 from schemathesis.python import asgi
 
-from service.app import create_app
-from service.openapi_polish import WEBSOCKET_OPERATIONS
+from service.app.factory import create_app
+from service.openapi.polish import WEBSOCKET_OPERATIONS
 from service.settings import Settings
 from tests.support.quickstart_play import SETUP
 
@@ -79,7 +79,7 @@ _CONFIG = SchemathesisConfig.from_dict(
 # POST /battles/import takes an export as JSON Lines (`application/jsonl`): sent as the
 # text schemathesis makes of the schema's string, as any text body is.
 schemathesis.serializer.alias("application/jsonl", "text/plain")
-# The WebSocket routes are documented for readers (service.openapi_polish) but are upgrades
+# The WebSocket routes are documented for readers (service.openapi.polish) but are upgrades
 # schemathesis cannot make: tests/e2e/test_streams.py checks them.
 schema = schemathesis.openapi.from_asgi("/schema/openapi.json", app, config=_CONFIG)
 for _websocket in WEBSOCKET_OPERATIONS:
@@ -136,7 +136,7 @@ def test_api_conforms_to_its_schema(case: schemathesis.Case) -> None:
     case.call_and_validate(headers=headers)
 
 
-# Stateful: schemathesis follows the OpenAPI links (service/openapi_links.py) from a
+# Stateful: schemathesis follows the OpenAPI links (service/openapi/links.py) from a
 # created battle to its reads, commands, audit and forks, with the referee key the 201
 # answered, and runs every check on each step. Bounded for CI on 2 cores. The webhook
 # routes have no links (an integration's key is not a battle's), so they only take steps

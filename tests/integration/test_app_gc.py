@@ -1,4 +1,5 @@
-"""The app tunes the garbage collector once its first instance has started (service.app.tune_gc)."""
+"""The app tunes the garbage collector once its first instance has started
+(service.app.factory.tune_gc)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from pathlib import Path
 
 from litestar.testing import TestClient
 
-from service.app import create_app
+from service.app.factory import create_app
 from service.settings import Settings
 
 

@@ -14,8 +14,8 @@ from events.envelope import StoredEvent
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
-from service.fanout import Hub, follow
-from service.redis_bell import RedisDoorbell
+from service.live.fanout import Hub, follow
+from service.live.redis_bell import RedisDoorbell
 from tests.integration.test_store_contract import append_more
 from tests.support.servers import need_redis, postgres_schema
 

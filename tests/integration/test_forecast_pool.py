@@ -18,10 +18,10 @@ import pytest
 from litestar.testing import TestClient
 
 from bench.forecast import mid_battle
-from service.app import create_app
+from service.app.factory import create_app
+from service.desk.forecast.pool import SLOTS, ForecastPool
+from service.desk.forecast.worker import run_slice
 from service.errors import Busy
-from service.forecast.pool import SLOTS, ForecastPool
-from service.forecast.worker import run_slice
 from service.settings import Settings
 from tests.support.quickstart_play import SETUP
 

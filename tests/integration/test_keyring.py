@@ -9,10 +9,10 @@ import pytest
 
 from events.envelope import AccessKey
 from events.sqlite import SQLiteEventStore
-from service.auth import KeyRing, hash_key
+from service.battles.keys import KeyRing, hash_key
+from service.battles.record_macs import RecordMacs
+from service.battles.signing import ServiceKeys
 from service.errors import Forbidden, Unauthenticated
-from service.record_macs import RecordMacs
-from service.signing import ServiceKeys
 
 
 async def test_headers_resolve_the_same_through_a_full_cache(tmp_path: Path) -> None:

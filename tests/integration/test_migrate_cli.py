@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def _migrate(conninfo: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "service.cli", "migrate"],
+        [sys.executable, "-m", "service.app.cli", "migrate"],
         cwd=ROOT,
         env={**os.environ, "BATTLE_DB": conninfo},
         capture_output=True,

@@ -9,11 +9,11 @@ import pytest
 
 from domain.actors import Actor
 from events.store import EventStore
-from service import narrative
-from service.auth import Principal
-from service.battles import BattleService
+from service.battles.keys import Principal
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
+from service.desk import narrative
 from service.schemas import CommandRequest, CreateBattleRequest
-from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP, next_command
 
 REFEREE = Actor(role="referee")

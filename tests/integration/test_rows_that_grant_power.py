@@ -20,12 +20,12 @@ from events.envelope import Integration
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
-from service.auth import Principal, hash_key
-from service.battles import BattleService
+from service.battles.keys import Principal, hash_key
+from service.battles.secrets_at_rest import SecretDamaged
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
 from service.errors import Unauthenticated
 from service.schemas import CommandRequest, CreateBattleRequest
-from service.secrets_at_rest import SecretDamaged
-from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP, next_command
 
 _TABLES = ("events", "commands", "access_keys", "secrets", "integrations", "integration_battles")
@@ -110,7 +110,7 @@ async def test_a_rewritten_access_key_row_grants_nothing(
     )
 
     fresh = BattleService(db.store, signing=keys)  # another worker, or after a restart
-    with caplog.at_level(logging.ERROR, logger="service.auth"):
+    with caplog.at_level(logging.ERROR, logger="service.battles.keys"):
         for key in (observer, "bk_mine"):
             with pytest.raises(Unauthenticated):
                 await fresh.keys.resolve(f"Bearer {key}", battle)

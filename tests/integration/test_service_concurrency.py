@@ -13,10 +13,10 @@ from domain.actors import Actor
 from domain.battle import Timeline
 from domain.rulesets import get_ruleset
 from events.sqlite import SQLiteEventStore
-from service.auth import Principal
-from service.battles import BattleService
+from service.battles.keys import Principal
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
 from service.schemas import CommandRequest, CreateBattleRequest
-from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP
 
 REFEREE = Actor(role="referee")

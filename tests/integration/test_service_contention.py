@@ -11,10 +11,10 @@ import msgspec
 from domain.actors import Actor
 from events.errors import VersionConflict
 from events.postgres import PostgresEventStore
-from service.auth import Principal
-from service.battles import BattleService
+from service.battles.keys import Principal
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
 from service.schemas import CommandRequest, CreateBattleRequest
-from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP
 from tests.support.servers import postgres_schema
 

@@ -8,10 +8,10 @@ import msgspec
 from domain.actors import Actor
 from domain.battle import BattleCreated
 from events.store import EventStore
-from service.auth import Principal
-from service.battles import BattleService
+from service.battles.keys import Principal
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
 from service.schemas import CommandRequest, CreateBattleRequest, ForkBattleRequest
-from service.signing import ServiceKeys
 from tests.support.quickstart_play import SETUP, next_command
 
 REFEREE = Actor(role="referee")

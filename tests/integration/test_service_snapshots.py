@@ -18,11 +18,11 @@ from domain.snapshot import Snapshot, decode_snapshot, encode_snapshot
 from events.errors import LogDamaged
 from events.sqlite_guards import TRIGGERS
 from events.store import EventStore
-from service.auth import Principal
-from service.battles import BattleService
+from service.battles.keys import Principal
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
+from service.battles.snapshots import SnapshotSeal
 from service.schemas import CommandRequest, CreateBattleRequest, ForkBattleRequest
-from service.signing import ServiceKeys
-from service.snapshots import SnapshotSeal
 from tests.integration.conftest import Backend
 from tests.support.quickstart_play import SETUP, next_command
 

@@ -22,14 +22,14 @@ from events.envelope import Integration
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
-from service.auth import Principal, hash_key
-from service.battles import BattleService
-from service.cli import main
+from service.app.cli import main
+from service.app.upgrade_rows import seal_old_seeds, sign_old_rows
+from service.battles.keys import Principal, hash_key
+from service.battles.secrets_at_rest import SecretBox
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys, private_key_text
 from service.errors import Unauthenticated
 from service.schemas import CommandRequest, CreateBattleRequest
-from service.secrets_at_rest import SecretBox
-from service.signing import ServiceKeys, private_key_text
-from service.upgrade_rows import seal_old_seeds, sign_old_rows
 from tests.support.quickstart_play import SETUP, next_command
 
 

@@ -1,4 +1,4 @@
-"""The WebhookStore contract (events.webhook_store): the same tests on every store.
+"""The WebhookStore contract (events.webhooks.store): the same tests on every store.
 
 Parametrized over tests/integration/conftest.BACKENDS (SQLite file, PostgreSQL schema),
 as the EventStore contract is.
@@ -12,7 +12,7 @@ import uuid
 import msgspec
 
 from events.store import EventStore
-from events.webhook_records import WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from events.webhooks.records import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from tests.integration.conftest import Backend
 
 T0 = 1_700_000_000.0

@@ -19,13 +19,13 @@ from standardwebhooks.webhooks import Webhook
 from domain.actors import Actor
 from events.envelope import Integration
 from events.store import EventStore
-from service.auth import Principal, hash_key
-from service.battles import BattleService
+from service.battles.keys import Principal, hash_key
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
+from service.live.webhooks.endpoints import ROTATION_GRACE, WebhookEndpoints
+from service.live.webhooks.retry import RetrySchedule
+from service.live.webhooks.worker import WebhookWorker
 from service.schemas import CommandRequest, CreateBattleRequest
-from service.signing import ServiceKeys
-from service.webhook_endpoints import ROTATION_GRACE, WebhookEndpoints
-from service.webhook_retry import RetrySchedule
-from service.webhook_worker import WebhookWorker
 from tests.integration.conftest import Backend
 from tests.support.quickstart_play import SETUP
 from tests.support.webhook_receiver import Receiver

@@ -50,7 +50,7 @@ EQUIVALENT = Path(__file__).with_name("EQUIVALENT.md")
 # `encode_line` (writing the file, which verification then reads) nor `read_export`
 # (holding the events of a file for replay and import, which verify it first).
 SCOPE: dict[str, tuple[str, ...]] = {
-    "events/export_format.py": (
+    "events/exports/format.py": (
         "_keys_of",
         "_check_receipt",
         "read_header",

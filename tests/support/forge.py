@@ -15,7 +15,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from events.chain import body_hash, event_hash
 from events.envelope import GENESIS_HASH, EventActor
 from events.receipts import b64url, key_fingerprint, signed_bytes
-from service.signing import public_key_raw
+from service.battles.signing import public_key_raw
 
 __all__ = ["Edit", "forge_export", "split_export", "stub_body_of"]
 

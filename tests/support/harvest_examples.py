@@ -1,7 +1,7 @@
 """Harvest an example of every command and every event from real decider output.
 
 `make examples` (`python -m tests.support.harvest_examples`) writes
-service/openapi_examples.json, which service.openapi_examples puts into the OpenAPI
+service/openapi/examples.json, which service.openapi.examples puts into the OpenAPI
 document. Nothing in it is written by hand:
 
 - each ruleset's rule tests (tests/unit/<ruleset>) run with the ruleset's `decide` and
@@ -31,12 +31,12 @@ import pytest
 
 from domain.battle import BattleEvent
 from domain.rulesets import RULESETS
-from service.openapi_examples import BATTLE_KEY as BATTLE
+from service.openapi.examples import BATTLE_KEY as BATTLE
 
 __all__ = ["OUT", "Collected", "harvest", "main"]
 
 ROOT = Path(__file__).resolve().parents[2]
-OUT = ROOT / "service" / "openapi_examples.json"
+OUT = ROOT / "service" / "openapi" / "examples.json"
 
 
 class Collected:
@@ -98,7 +98,7 @@ def _battle_level(out: Collected) -> None:
     """Play the commands every battle accepts, through the app, and keep what it logs."""
     from litestar.testing import TestClient
 
-    from service.app import create_app
+    from service.app.factory import create_app
     from service.settings import Settings
 
     setup = {

@@ -3,7 +3,7 @@ to hold, re-estimated when an entry is used (a cached battle grows with its comm
 
 from __future__ import annotations
 
-from service.battle_cache import ByteLRU
+from service.battles.cache import ByteLRU
 
 
 class Sized:

@@ -11,9 +11,9 @@ from litestar import Response
 from litestar.background_tasks import BackgroundTask
 from litestar.datastructures import Cookie
 
-from service.command_body import CommandAnswer
+from service.battles.signing import ServiceKeys
+from service.http.command_body import CommandAnswer
 from service.schemas import CommandResponse, EventActorOut, EventOut
-from service.signing import ServiceKeys
 
 Message = dict[str, Any]
 _KEYS = ServiceKeys.generate()

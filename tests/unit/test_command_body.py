@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from litestar.exceptions import ClientException
 
-from service.command_body import _content_length
+from service.http.command_body import _content_length
 
 
 def test_the_first_content_length_is_read_as_an_int() -> None:

@@ -438,7 +438,7 @@ def test_the_cli_accepts_the_image_command(monkeypatch: pytest.MonkeyPatch, tmp_
 
     import uvicorn
 
-    from service.cli import main
+    from service.app.cli import main
 
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(uvicorn, "run", lambda *args, **kwargs: calls.append(kwargs))
@@ -451,7 +451,7 @@ def test_the_cli_accepts_the_image_command(monkeypatch: pytest.MonkeyPatch, tmp_
 
 
 def test_the_cli_has_the_migrate_command(capsys: pytest.CaptureFixture[str]) -> None:
-    from service.cli import main
+    from service.app.cli import main
 
     with pytest.raises(SystemExit) as exit_info:
         main(["migrate", "--help"])

@@ -48,7 +48,7 @@ def created(**extra: Any) -> tuple[str, dict[str, Any]]:
 
 REVEALED = ("DiceSeedRevealed", {"epoch": 1, "seed": S1.hex(), "reason": "battle-over"})
 
-# As an import records them (service.importing), oldest first; here out of order, and with
+# As an import records them (service.desk.importing), oldest first; here out of order, and with
 # spans that are not spans, which name no battle.
 IMPORTED = {
     "battle_id": ORIGIN,

@@ -17,12 +17,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.dice import Roll, commitment, derive_value
-from events import export_file
 from events.chain import canonical, command_break, encode_event, format_break, seal
 from events.dice_audit import _walk, rolls_in_data, server_rolls_in_data
 from events.envelope import GENESIS_HASH, EventActor, StoredEvent
-from events.export_file import verify_export_file
-from events.export_format import (
+from events.exports import file as export_file
+from events.exports.file import verify_export_file
+from events.exports.format import (
     EXPORT_FORMAT,
     ExportHeader,
     ExportReader,
@@ -30,7 +30,7 @@ from events.export_format import (
     encode_line,
     verify_export,
 )
-from service.sealing import event_out
+from service.battles.sealing import event_out
 
 SEED = bytes(range(32))
 B = "battle-scan"

@@ -1,4 +1,4 @@
-"""`verify_export` and `combine_scans` (events.export_format): an export file checked with
+"""`verify_export` and `combine_scans` (events.exports.format): an export file checked with
 nothing but the file and the service's public key. A sound file is reported as such, with
 its counts; each thing that can be wrong in it (a receipt, the header's head, the chain,
 a die, an unreadable line) is named, and chunks scanned apart report what one pass does.
@@ -19,7 +19,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from domain.dice import commitment, derive_value
 from events.chain import canonical, seal, stub_body
 from events.envelope import GENESIS_HASH, EventActor, PendingEvent, StoredEvent
-from events.export_format import (
+from events.exports.format import (
     EXPORT_FORMAT,
     ExportHeader,
     ExportKey,
@@ -32,7 +32,7 @@ from events.export_format import (
     read_header,
     verify_export,
 )
-from events.export_scan import ChunkScan, scan_lines
+from events.exports.scan import ChunkScan, scan_lines
 from events.receipts import Receipt, b64url, key_fingerprint, signed_bytes
 
 S1, S2 = bytes(range(32)), bytes(range(1, 33))
@@ -361,8 +361,8 @@ def test_an_unreadable_line_is_named_by_its_line_in_the_file(tmp_path: Path) -> 
         ([], "line 0: the file is empty"),
         ([b"\n", b"  \n"], "line 0: the file is empty"),
         (
-            [b"\n", encode_line(header(EVENTS, format="battle-service/export/v0"))],
-            "line 2: format 'battle-service/export/v0' is not 'battle-service/export/v1'",
+            [b"\n", encode_line(header(EVENTS, format="battle-service/desk/export/v0"))],
+            "line 2: format 'battle-service/desk/export/v0' is not 'battle-service/desk/export/v1'",
         ),
     ],
 )
@@ -399,7 +399,7 @@ def test_progress_is_told_the_lines_read_every_65536(tmp_path: Path) -> None:
     assert told == [(65536, 65536)]
 
 
-# Chunks: the lines after the header, cut into runs scanned apart (events.export_file).
+# Chunks: the lines after the header, cut into runs scanned apart (events.exports.file).
 
 
 def _combined(lines: list[bytes], cuts: list[int], **kwargs: Any) -> ExportReport:

@@ -19,8 +19,8 @@ from domain.errors import DomainError
 from domain.forecast import Policy, RandomDice, playout, strength
 from domain.rulesets import get_ruleset
 from domain.rulesets.forecasts import FORECASTS
-from service.forecast.odds import wilson
-from service.forecast.worker import run_slice
+from service.desk.forecast.odds import wilson
+from service.desk.forecast.worker import run_slice
 from tests.support.phased_kit import make as make_phased
 from tests.support.quickstart_play import SETUP
 from tests.support.skirmish_kit import crossbows, fighters, orcs, ready

@@ -1,11 +1,11 @@
-"""An import's events are chained in format 2 (service.founding.imported_commands): each
+"""An import's events are chained in format 2 (service.battles.founding.imported_commands): each
 keeps the command its original recorded, or, from a battle chained before commands were
 recorded (format 1), the run it belongs to by Idempotency-Key, else time and actor."""
 
 from __future__ import annotations
 
 from events.envelope import EventActor, StoredEvent
-from service.founding import imported_commands
+from service.battles.founding import imported_commands
 
 RED = EventActor(role="side", side="red")
 REF = EventActor(role="referee")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.limits import limit_middleware
+from service.http.limits import limit_middleware
 from service.settings import Settings
 
 

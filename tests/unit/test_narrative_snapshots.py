@@ -3,7 +3,7 @@
 Each example is played through its ruleset's decider as the rule tests play it (seed 000's
 three worked examples, tests/unit/skirmish/test_volleys.py; seed 002's shield example,
 tests/unit/tactical/test_attacks.py), then told as `GET /battles/{id}/narrative` tells a
-command (`service.narrative.tell`, rendered as its Markdown): the events with their
+command (`service.desk.narrative.tell`, rendered as its Markdown): the events with their
 fields, the dice, the rules cited, the changes to the referee's view. The text must equal
 tests/unit/snapshots/narrative/<example>.md exactly.
 
@@ -29,8 +29,8 @@ from domain.actors import Actor
 from domain.rulesets.skirmish import RULESET as SKIRMISH
 from domain.rulesets.tactical import RULESET as TACTICAL
 from events.chain import encode_event
-from service.narrative import Narrative, citations, tell
-from service.narrative_routes import to_markdown
+from service.desk.narrative import Narrative, citations, tell
+from service.desk.narrative_routes import to_markdown
 from service.schemas import EventActorOut, EventOut
 from tests.support import tactical_kit
 from tests.support.skirmish_kit import army, gnolls, ready, run, to_phase

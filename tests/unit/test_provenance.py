@@ -1,4 +1,4 @@
-"""Where a battle's history comes from (service.provenance; issue 31, item 7): created
+"""Where a battle's history comes from (service.battles.provenance; issue 31, item 7): created
 here, an import every one of whose signers this service holds (current or retired keys),
 or not verified, naming the keys it does not hold, through imports of imports and forks."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.battle import BattleCreated, ImportedFrom
-from events.export_format import Provenance
-from service.provenance import NOT_VERIFIED, provenance_of
+from events.exports.format import Provenance
+from service.battles.provenance import NOT_VERIFIED, provenance_of
 
 HELD = {"current", "retired"}
 

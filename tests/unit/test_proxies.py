@@ -1,5 +1,5 @@
-"""Which address a request comes from behind proxies (service.proxies), the settings that
-name them, the stream slots per address and per worker (service.limits), and
+"""Which address a request comes from behind proxies (service.http.proxies), the settings that
+name them, the stream slots per address and per worker (service.http.limits), and
 BATTLE_SQLITE_SYNC reaching the SQLite connection."""
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ import pytest
 from litestar.stores.memory import MemoryStore
 
 from events.sqlite import SQLiteEventStore
-from service.app import make_store
-from service.limits import Counters, StreamSlots, TooManyStreams, stream_room
-from service.proxies import TrustedProxies
+from service.app.factory import make_store
+from service.http.limits import Counters, StreamSlots, TooManyStreams, stream_room
+from service.http.proxies import TrustedProxies
 from service.settings import Settings, parse_proxies
 
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 from events.chain import seal
 from events.envelope import EventActor, StoredEvent
 from events.receipts import encode_receipt
+from service.battles.receipt_checks import check_receipts, parse_query_receipts
+from service.battles.signing import ServiceKeys
 from service.errors import Unprocessable
-from service.receipt_checks import check_receipts, parse_query_receipts
-from service.signing import ServiceKeys
 
 KEYS = ServiceKeys.generate()
 BATTLE = "b-prop"

@@ -19,8 +19,8 @@ from events.receipts import (
     signed_bytes,
     verify_receipt,
 )
-from service.cli import main
-from service.signing import ServiceKeys, public_key_pem, public_key_raw
+from service.app.cli import main
+from service.battles.signing import ServiceKeys, public_key_pem, public_key_raw
 
 BATTLE = "6f1c7a52-3d0e-4b8e-9a51-0c2f4d9e7b13"
 HEAD = "ab" * 32

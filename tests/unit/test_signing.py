@@ -14,10 +14,10 @@ from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from events.envelope import AccessKey, Integration
-from service.record_macs import RecordMacs
-from service.secrets_at_rest import SecretBox, SecretDamaged
+from service.battles.record_macs import RecordMacs
+from service.battles.secrets_at_rest import SecretBox, SecretDamaged
+from service.battles.signing import KEY_FILE_NAME, ServiceKeys, SigningKeyError, private_key_text
 from service.settings import Settings
-from service.signing import KEY_FILE_NAME, ServiceKeys, SigningKeyError, private_key_text
 
 
 def _keys(settings: Settings, data_dir: Path | None) -> ServiceKeys:

@@ -113,7 +113,7 @@ def _full(events: list[Any], every: int) -> Timeline:
 
 
 def _from_snapshots(events: list[Any], stored: dict[int, bytes], upto: int, every: int) -> Timeline:
-    """What the service does (service.snapshots.fold_battle): the latest snapshot at or
+    """What the service does (service.battles.snapshots.fold_battle): the latest snapshot at or
     before `upto`, the tail after it; the state an undo to before it goes back to is
     folded the same way and given to it."""
     usable = [v for v in stored if v <= upto]

@@ -6,7 +6,7 @@ import tomllib
 from fnmatch import fnmatch
 from pathlib import Path
 
-from service.viewer import VIEWER_ASSETS_DIR
+from service.desk.viewer import VIEWER_ASSETS_DIR
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,4 +1,4 @@
-"""The viewer's audit badge (service/viewer_assets/panels.js `renderAudit`), run in Node
+"""The viewer's audit badge (service/desk/viewer_assets/panels.js `renderAudit`), run in Node
 with a minimal document: an import whose origin this service does not vouch for is not
 badged "log verified" but "origin not verified by this service", with the key id
 (issue 31, item 7)."""
@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from service.viewer import VIEWER_ASSETS_DIR
+from service.desk.viewer import VIEWER_ASSETS_DIR
 
 # A document that builds nodes and reads their text back: what `dom.js` calls.
 _SCRIPT = """

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from service.webhook_retry import RetrySchedule
+from service.live.webhooks.retry import RetrySchedule
 
 
 def test_each_failure_doubles_the_wait_up_to_the_cap() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from service.errors import Unprocessable
-from service.webhook_endpoints import check_url
+from service.live.webhooks.endpoints import check_url
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,955 @@
+"""The application shell: load a battle, fold, decide, append with the expected version, answer.
+
+One `BattleService` per process. It keeps recently used battles folded in memory
+(`Timeline`s); every read first catches up from the store, and every command is
+decided on the cached state and appended with that state's version as the expected
+version, so a worker that fell behind finds out from the store and decides again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import os
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any, Union, get_args
+
+import msgspec
+
+from domain.actors import ALL, Actor, can_see
+from domain.battle import (
+    Battle,
+    BattleCreated,
+    BattleMeta,
+    DiceSeedRevealed,
+    DiceSubSeedRevealed,
+    HistoryNeeded,
+    RulingRecorded,
+    Timeline,
+)
+from domain.battle_commands import (
+    BATTLE_COMMAND_TYPES,
+    BattleCommand,
+    BattleCommandBase,
+    RecordRuling,
+    RevealDice,
+    SetClientSeed,
+    Undo,
+    decide_battle_command,
+)
+from domain.decider import Ruleset
+from domain.dice import ServerDice, SuppliedDice, client_seed_for, commitment
+from domain.errors import DiceError, NotPermitted, RuleViolation
+from domain.rulesets import RULESETS, get_ruleset
+from domain.snapshot import snapshot_of
+from events.chain import canonical, encode_event, seal
+from events.dice_streams import check_streams, hidden_audiences, sub_seeds
+from events.envelope import CommandRecord, StoredEvent
+from events.errors import DuplicateCommand, IdempotencyMismatch, LogDamaged, VersionConflict
+from events.receipts import Receipt
+from events.store import EventStore
+from events.verify import audit_log
+from service.battles.cache import DEFAULT_CACHE_MB, KEEP_VERSIONS, ByteLRU, timeline_bytes
+from service.battles.founding import create_battle, fork_battle
+from service.battles.integrity import check_links, decode_created, fold_checked, head_behind
+from service.battles.keys import KeyRing, Principal
+from service.battles.provenance import battle_provenance
+from service.battles.receipt_checks import check_receipts
+from service.battles.record_macs import RecordMacs
+from service.battles.sealing import Sealer, draw_salts, event_out, reader_log, unsealed_upto
+from service.battles.secrets_at_rest import SecretBox, SecretDamaged
+from service.battles.signing import ServiceKeys
+from service.battles.snapshots import (
+    DEFAULT_SNAPSHOT_EVERY,
+    SnapshotSeal,
+    SnapshotWriter,
+    fold_battle,
+)
+from service.battles.verify_cache import VerifyCache
+from service.decoding import UNREADABLE, invalid_body, read_json
+from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
+from service.schemas import (
+    BattleCreatedResponse,
+    BattleView,
+    CommandRequest,
+    CommandResponse,
+    CreateBattleRequest,
+    DiceInfo,
+    DiceReveal,
+    EventOut,
+    EventPage,
+    ForkBattleRequest,
+    VerifyFailure,
+    VerifyReport,
+)
+
+__all__ = ["BattleService", "event_out"]
+
+# A command without an expected version is decided again on the newer state after every
+# conflict: each conflict means another worker appended, so the battle moves on, and a
+# few jittered pauses keep workers from meeting in lockstep. With four workers hammering
+# one battle an attempt wins about one time in four: 100 attempts all lose about once
+# in 10^12. Past that the answer is 503 (busy, retry), never 409: a 409 only ever means
+# that the client's expected version is stale.
+_MAX_ATTEMPTS = 100
+
+
+def _tag(event: msgspec.Struct) -> str:
+    return str(event.__struct_config__.tag)
+
+
+_second: tuple[int, str] = (-1, "")
+
+
+def _now() -> str:
+    """The time of recording, to the millisecond (ISO 8601, UTC). The date and time of
+    day are formatted once per second: under load many commands share the second."""
+    global _second
+    sec, ms = divmod(time.time_ns() // 1_000_000, 1000)
+    if sec != _second[0]:
+        _second = (sec, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(sec)))
+    return f"{_second[1]}.{ms:03d}Z"
+
+
+def _sub_name(commit: str) -> str:
+    # The secret of an epoch's sub-seeds, named by the commitment of the epoch's seed.
+    return f"sub-seeds:{commit}"
+
+
+def _seed_name(commit: str) -> str:
+    # Named by commitment, not epoch: two workers racing to commit a new seed never
+    # overwrite each other's secret, whichever of their events wins the append.
+    return f"seed:{commit}"
+
+
+class _Loaded:
+    """A battle folded in memory, with the lock that serialises this process's commands."""
+
+    __slots__ = ("head_hash", "lock", "ruleset", "saved_at", "seeds", "timeline")
+
+    def __init__(
+        self,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        timeline: Timeline,
+        head_hash: str,
+        saved_at: int = 0,
+    ) -> None:
+        self.ruleset = ruleset
+        self.timeline = timeline
+        self.head_hash = head_hash  # hash of the last folded event: the next one's prev_hash
+        self.lock = asyncio.Lock()
+        self.seeds: dict[str, bytes] = {}  # commitment -> seed
+        self.saved_at = saved_at  # the version of its latest stored snapshot, as known here
+
+    @property
+    def battle(self) -> Battle:
+        current = self.timeline.current
+        assert current is not None
+        return current
+
+
+class BattleService:
+    """Commands and queries of battles over one event store."""
+
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        signing: ServiceKeys,
+        cache_mb: float = DEFAULT_CACHE_MB,
+        snapshot_every: int = DEFAULT_SNAPSHOT_EVERY,
+        on_appended: Callable[[list[StoredEvent]], None] | None = None,
+        verify_cache_seconds: int = 60,
+        command_attempts: int = _MAX_ATTEMPTS,
+        hold_battles: bool = False,
+    ) -> None:
+        self.store = store
+        # How often a command is decided again when its battle moved on meanwhile
+        # (BATTLE_COMMAND_ATTEMPTS), before a 503 battle-busy.
+        self.command_attempts = command_attempts
+        self.hold_battles = hold_battles  # across workers too (BATTLE_HOLD_BATTLES)
+        self.audits = VerifyCache(verify_cache_seconds)
+        # Told of every append this process makes (the live fan-out), after it committed.
+        self._on_appended = on_appended or (lambda events: None)
+        self.signing = signing  # signs receipts; the secrets at rest derive from it
+        self.secrets = SecretBox(signing)
+        self.keys = KeyRing(store, RecordMacs(signing))
+        # Bounded by an estimate of the memory the battles hold (service.battles.cache).
+        self._cache: ByteLRU[_Loaded] = ByteLRU(
+            int(cache_mb * 1024 * 1024), lambda loaded: timeline_bytes(loaded.timeline)
+        )
+        self.snapshots = SnapshotWriter(store, SnapshotSeal(signing), snapshot_every)
+
+    # -- loading ------------------------------------------------------------------------
+
+    async def _load(self, battle_id: str, *, catch_up: bool = True) -> _Loaded:
+        loaded = self._cache.get(battle_id)
+        if loaded is not None:
+            self._cache.move_to_end(battle_id)
+            if catch_up:
+                await self._catch_up(loaded, battle_id)
+            return loaded
+        # Both at once: a cold load is a few short reads, each a hop to a reader thread.
+        first, head = await asyncio.gather(
+            self.store.read(battle_id, upto=1), self.store.head(battle_id)
+        )
+        if not first or head is None:
+            raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
+        check_links(battle_id, first)  # every event folded is checked (log_integrity)
+        created = decode_created(battle_id, first[0])
+        ruleset = get_ruleset(created.ruleset)
+        if ruleset is None:  # a battle of a ruleset this build no longer ships
+            raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
+        timeline, saved_at, head_hash = await self._fold(
+            battle_id, ruleset, created, first[0], head.version
+        )
+        # Folded up to `head`: what was appended since, the next catch-up reads (and a
+        # command decided on this state meets a version conflict and decides again).
+        saved_at = self.snapshots.enqueue_marks(battle_id, ruleset, timeline, saved_at)
+        loaded = self._remember(battle_id, _Loaded(ruleset, timeline, head_hash, saved_at))
+        self._snapshot_if_due(battle_id, loaded)
+        return loaded
+
+    async def _fold(
+        self,
+        battle_id: str,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        created: BattleCreated,
+        first: StoredEvent,
+        upto: int,
+    ) -> tuple[Timeline, int, str]:
+        """The battle folded up to `upto` from its nearest usable stored snapshot, every
+        event after it checked (service.battles.snapshots, service.battles.integrity)."""
+
+        async def fork_base() -> Any:
+            if created.forked_from is None or created.forked_at is None:
+                return None
+            return (await self.state_at(created.forked_from, created.forked_at)).game
+
+        return await fold_battle(
+            self.store, self.snapshots.seal, battle_id, ruleset, first, fork_base, upto
+        )
+
+    async def state_at(self, battle_id: str, version: int, loaded: _Loaded | None = None) -> Battle:
+        """The state right after `version` (1 <= version <= the battle's current version),
+        from memory or, when it is older than what the cache holds, from the store.
+        `loaded`: the battle, already loaded and caught up by the caller."""
+        loaded = loaded or self._cache.get(battle_id)
+        # A cached battle this worker has not caught up may not hold `version` yet.
+        if loaded is not None and version <= loaded.timeline.version:
+            try:
+                return loaded.timeline.state_at(version)
+            except HistoryNeeded:
+                pass
+        # Older than the cache holds, or not cached: from the nearest snapshot below it.
+        first, head = await asyncio.gather(
+            self.store.read(battle_id, upto=1), self.store.head(battle_id)
+        )
+        if not first:
+            raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
+        check_links(battle_id, first)
+        created = decode_created(battle_id, first[0])
+        ruleset = get_ruleset(created.ruleset)
+        if ruleset is None:
+            raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
+        current = head.version if head is not None else 0
+        if not 1 <= version <= current:
+            raise BadRequest(
+                f"version {version} is outside 1..{current}",
+                code="version-out-of-range",
+                current_version=current,
+            )
+        timeline, _, _ = await self._fold(battle_id, ruleset, created, first[0], version)
+        return timeline.state_at(version)
+
+    async def _refold(self, battle_id: str, loaded: _Loaded) -> None:
+        """Fold the battle again from the store, up to its head: an undo went back before
+        the states the cached timeline holds."""
+        first = await self.store.read(battle_id, upto=1)
+        head = await self.store.head(battle_id)
+        assert head is not None
+        created = loaded.battle.meta.created
+        timeline, _, head_hash = await self._fold(
+            battle_id, loaded.ruleset, created, first[0], head.version
+        )
+        loaded.timeline, loaded.head_hash = timeline, head_hash
+
+    def _remember(self, battle_id: str, loaded: _Loaded) -> _Loaded:
+        loaded.timeline.trim(KEEP_VERSIONS)
+        # A concurrent load that got there first is kept, with its lock.
+        return self._cache.put(battle_id, loaded)
+
+    def _snapshot_if_due(self, battle_id: str, loaded: _Loaded) -> None:
+        """Hand the current state to the snapshot writer every `snapshot_every` versions
+        (a cheap enqueue; written by its own task). Trims what the cache holds too."""
+        timeline = loaded.timeline
+        if self.snapshots.due(timeline.version, loaded.saved_at):
+            self.snapshots.enqueue(
+                battle_id, snapshot_of(loaded.ruleset, timeline, loaded.head_hash)
+            )
+            loaded.saved_at = timeline.version
+            timeline.trim(KEEP_VERSIONS)
+
+    async def _catch_up(
+        self, loaded: _Loaded, battle_id: str, rows: list[StoredEvent] | None = None
+    ) -> None:
+        known, known_hash = loaded.timeline.version, loaded.head_hash
+        # One row more than is new: the last one folded. Versions only grow, so if it is
+        # gone, or another, the log lost (or replaced) what this worker read. (`rows`
+        # given: read from that same version under a hold, service.battles.service.execute.)
+        if rows is None:
+            rows = await self.store.read(battle_id, after=known - 1)
+        if not rows or rows[0].version != known or rows[0].hash != known_hash:
+            raise self._forget_damaged(
+                battle_id, loaded, await self._lost(battle_id, known, rows[:1])
+            )
+        # Reads are not serialised by the battle's lock: another catch-up or a command may
+        # have folded some of these rows while this read was awaited. Fold only the rest.
+        done = loaded.timeline.version
+        fresh = [r for r in rows if r.version > done]
+        if fresh:
+            try:
+                check_links(battle_id, fresh, done, loaded.head_hash)
+                fold_checked(loaded.timeline, battle_id, fresh)
+                loaded.head_hash = fresh[-1].hash
+            except HistoryNeeded:  # an undo to before the states held
+                await self._refold(battle_id, loaded)
+            except LogDamaged:
+                # Forget the battle: the next request loads and checks it whole again.
+                if self._cache.get(battle_id) is loaded:
+                    self._cache.pop(battle_id)
+                raise
+
+    def _forget_damaged(self, battle_id: str, loaded: _Loaded, damage: LogDamaged) -> LogDamaged:
+        """The store no longer holds what the cached battle was folded from: drop it (the
+        next request loads what the store holds) and say what is gone, rather than serve
+        it, or decide again on a version the store will never be at."""
+        if self._cache.get(battle_id) is loaded:
+            self._cache.pop(battle_id)
+        return damage
+
+    async def _lost(self, battle_id: str, known: int, found: list[StoredEvent]) -> LogDamaged:
+        """The damage when the store's event at `known` (the last one folded) is `found`
+        (empty: not there) and is not the one that was folded."""
+        if found and found[0].version == known:
+            return LogDamaged(
+                battle_id, known, "the event is not the one this worker read (its hash changed)"
+            )
+        head = await self.store.head(battle_id)
+        current = head.version if head is not None else 0
+        if current < known:
+            return head_behind(battle_id, known, current)
+        return LogDamaged(battle_id, known, "the event this worker read is gone")
+
+    async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
+        seed = loaded.seeds.get(commit)
+        if seed is None:
+            name = _seed_name(commit)
+            stored = await self.store.load_secret(battle_id, name)
+            if stored is None:
+                raise RuntimeError(f"the dice seed of battle {battle_id} is missing")
+            # Sealed since secrets are encrypted at rest; a seed stored before is in clear.
+            seed = (
+                self.secrets.open_secret(battle_id, name, stored)
+                if self.secrets.is_sealed(stored)
+                else stored
+            )
+            if commitment(seed) != commit:  # bound to the commitment in the chain
+                raise SecretDamaged(
+                    f"the stored dice seed of battle {battle_id} does not match its "
+                    f"commitment {commit}: refused"
+                )
+            loaded.seeds[commit] = seed
+        return seed
+
+    async def _sub_seeds(
+        self, battle_id: str, loaded: _Loaded, meta: BattleMeta
+    ) -> dict[str, bytes]:
+        """The sub-seeds of the current epoch's hidden dice (none for an epoch committed
+        before they existed), each checked against its commitment in the chain."""
+        epoch = meta.dice_epoch
+        subs = meta.sub_commitments.get(epoch, {})
+        out: dict[str, bytes] = {}
+        for audience, commit in subs.items():
+            seed = loaded.seeds.get(commit)
+            if seed is None:
+                name = _sub_name(meta.commitments[epoch])
+                stored = await self.store.load_secret(battle_id, name)
+                if stored is None:
+                    raise RuntimeError(f"the hidden dice secret of battle {battle_id} is missing")
+                derived = sub_seeds(self.secrets.open_secret(battle_id, name, stored), subs)
+                for a, c in subs.items():
+                    if commitment(derived[a]) != c:  # bound to the commitments in the chain
+                        raise SecretDamaged(
+                            f"the stored hidden dice secret of battle {battle_id} does not "
+                            f"match the commitment of {a}'s sub-seed {c}: refused"
+                        )
+                    loaded.seeds[c] = derived[a]
+                seed = derived[audience]
+            out[audience] = seed
+        return out
+
+    async def _new_sub_seeds(
+        self, battle_id: str, loaded: _Loaded | None, commit: str, sides: Sequence[str]
+    ) -> tuple[dict[str, bytes], dict[str, str]]:
+        """A new secret for the hidden dice of the epoch whose seed is committed as
+        `commit`, stored beside it; each audience's sub-seed and its commitment."""
+        secret = os.urandom(32)
+        name = _sub_name(commit)
+        await self.store.save_secret(
+            battle_id, name, self.secrets.seal_secret(battle_id, name, secret)
+        )
+        seeds = sub_seeds(secret, hidden_audiences(sides))
+        commits = {a: commitment(s) for a, s in seeds.items()}
+        if loaded is not None:
+            loaded.seeds.update({commits[a]: s for a, s in seeds.items()})
+        return seeds, commits
+
+    async def new_sub_seeds(
+        self, battle_id: str, commit: str, sides: Sequence[str]
+    ) -> tuple[dict[str, bytes], dict[str, str]]:
+        """The sub-seeds of a new battle's first epoch (service.battles.founding)."""
+        return await self._new_sub_seeds(battle_id, None, commit, sides)
+
+    async def _new_seed(self, battle_id: str, loaded: _Loaded | None) -> tuple[bytes, str]:
+        seed = os.urandom(32)
+        commit = commitment(seed)
+        name = _seed_name(commit)
+        await self.store.save_secret(
+            battle_id, name, self.secrets.seal_secret(battle_id, name, seed)
+        )
+        if loaded is not None:
+            loaded.seeds[commit] = seed
+        return seed, commit
+
+    # -- founding (service.battles.founding) ---------------------------------------------------
+
+    async def create(
+        self,
+        req: CreateBattleRequest,
+        idempotency_key: str | None = None,
+        integration_id: str | None = None,
+    ) -> BattleCreatedResponse:
+        """Create a battle, followed by `integration_id` if given."""
+        return await create_battle(self, req, idempotency_key, integration_id)
+
+    async def fork(
+        self,
+        parent_id: str,
+        principal: Principal,
+        req: ForkBattleRequest,
+        idempotency_key: str | None = None,
+    ) -> BattleCreatedResponse:
+        """A new battle starting as `parent_id` right after version `req.at_version`."""
+        return await fork_battle(self, parent_id, principal, req, idempotency_key)
+
+    async def loaded(self, battle_id: str) -> _Loaded:
+        """The battle folded in memory, caught up with the store."""
+        return await self._load(battle_id)
+
+    async def new_seed(self, battle_id: str) -> tuple[bytes, str]:
+        """A new secret dice seed for the battle, stored, and its commitment."""
+        return await self._new_seed(battle_id, None)
+
+    @staticmethod
+    def now() -> str:
+        return _now()
+
+    def adopt(
+        self,
+        battle_id: str,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+        timeline: Timeline,
+        stored: list[StoredEvent],
+        seeds: dict[str, bytes],
+    ) -> None:
+        """Take a battle just founded by this process: publish its first event, cache it."""
+        self._on_appended(stored)
+        loaded = self._remember(battle_id, _Loaded(ruleset, timeline, stored[-1].hash))
+        loaded.seeds.update(seeds)
+
+    # -- commands -----------------------------------------------------------------------
+
+    async def execute(
+        self,
+        battle_id: str,
+        principal: Principal,
+        req: CommandRequest,
+        idempotency_key: str | None,
+    ) -> CommandResponse:
+        actor = principal.actor
+        if actor.role == "observer":
+            raise Forbidden("an observer key may only read", code="read-only-key")
+        request_hash = ""
+        if idempotency_key is not None:
+            request_hash = _request_hash(req, actor)
+            previous = await self.store.find_command(battle_id, idempotency_key)
+            if previous is not None:
+                return await self._replay(battle_id, actor, previous, request_hash)
+        loaded = self._cache.get(battle_id)
+        if loaded is None:
+            loaded = await self._load(battle_id, catch_up=False)
+        else:  # a command decides on the cached state: the append checks it is current
+            self._cache.move_to_end(battle_id)
+        lock = loaded.lock
+        await lock.acquire()  # not `async with`: one coroutine fewer per command
+        # Across workers too (PostgreSQL: an advisory lock; SQLite: nothing to wait for):
+        # optimistic retries alone starved a hot battle's commands on one worker while
+        # another kept appending (issue 38). Held, a cache another worker made stale is
+        # caught up first (the hold brings the events it lacks), and no retry is needed.
+        hold = None
+        try:
+            if self.hold_battles:
+                # From the last version folded: the catch-up checks it is still the same.
+                hold = await self.store.hold_battle(battle_id, after=loaded.timeline.version - 1)
+                if hold.events is not None:
+                    await self._catch_up(loaded, battle_id, hold.events)
+            for attempt in range(self.command_attempts):
+                battle = loaded.battle
+                if req.expected_version is not None and req.expected_version != battle.version:
+                    await self._catch_up(loaded, battle_id)
+                    if req.expected_version != loaded.battle.version:
+                        raise VersionConflict(
+                            battle_id, req.expected_version, loaded.battle.version
+                        )
+                    battle = loaded.battle
+                decided, game_after = await self._decide(battle_id, loaded, battle, actor, req)
+                if not decided:
+                    return CommandResponse(
+                        battle_id=battle_id,
+                        version=battle.version,
+                        events=[],
+                        receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
+                    )
+                pending = seal(
+                    battle_id=battle_id,
+                    prev_version=battle.version,
+                    prev_hash=loaded.head_hash,
+                    items=[(_tag(ev), encode_event(ev), audience) for ev, audience in decided],
+                    recorded_at=_now(),
+                    actor=principal.event_actor,
+                    command_id=idempotency_key,
+                    salts=draw_salts([audience for _, audience in decided]),
+                    # Chain format 2: the command is numbered by its first event (which is
+                    # also the version its server dice are counted from).
+                    command_version=battle.version + 1
+                    if battle.meta.created.chain_format >= 2
+                    else None,
+                )
+                record = None
+                if idempotency_key is not None:
+                    record = CommandRecord(
+                        battle_id=battle_id,
+                        command_id=idempotency_key,
+                        request_hash=request_hash,
+                        first_version=pending[0].version,
+                        last_version=pending[-1].version,
+                    )
+                try:
+                    stored = await self.store.append(battle_id, battle.version, pending, record)
+                except VersionConflict as conflict:
+                    if conflict.current < battle.version:  # the log lost what was folded
+                        damage = head_behind(battle_id, battle.version, conflict.current)
+                        raise self._forget_damaged(battle_id, loaded, damage) from None
+                    await self._catch_up(loaded, battle_id)
+                    if req.expected_version is not None:
+                        raise VersionConflict(
+                            battle_id, req.expected_version, loaded.battle.version
+                        ) from None
+                    if attempt >= 2:
+                        await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
+                    continue
+                except DuplicateCommand:
+                    await self._catch_up(loaded, battle_id)
+                    assert idempotency_key is not None
+                    previous = await self.store.find_command(battle_id, idempotency_key)
+                    assert previous is not None
+                    return await self._replay(battle_id, actor, previous, request_hash)
+                if hold is not None:  # appended: the next decision may go on elsewhere
+                    await hold.release()
+                    hold = None
+                self._on_appended(stored)
+                if loaded.timeline.version == battle.version:
+                    events = [ev for ev, _ in decided]
+                    try:
+                        if game_after is None:
+                            loaded.timeline.extend_decoded(events)
+                        else:
+                            loaded.timeline.extend_folded(events, game_after)
+                        loaded.head_hash = stored[-1].hash
+                    except HistoryNeeded:  # an undo to before the states held
+                        await self._refold(battle_id, loaded)
+                    self._snapshot_if_due(battle_id, loaded)
+                # else a catch-up that ran while the append was awaited folded them already
+                sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
+                head = stored[-1]
+                return CommandResponse(
+                    battle_id=battle_id,
+                    version=head.version,
+                    events=[sealer.out(e) for e in stored],
+                    receipt=self.signing.receipt(battle_id, head.version, head.hash),
+                )
+            raise Busy(
+                f"battle {battle_id} moved on {self.command_attempts} times while this command "
+                "was decided: nothing was appended; retry",
+                code="battle-busy",
+                current_version=loaded.battle.version,
+            )
+        finally:
+            if hold is not None:
+                await hold.release()
+            lock.release()
+
+    async def _replay(
+        self, battle_id: str, actor: Actor, previous: CommandRecord, request_hash: str
+    ) -> CommandResponse:
+        if previous.request_hash != request_hash:
+            raise IdempotencyMismatch(
+                f"Idempotency-Key {previous.command_id} was already used for another request "
+                "to this battle",
+                battle_id=battle_id,
+                command_id=previous.command_id,
+            )
+        last = previous.last_version
+        stored = await self.store.read(battle_id, after=previous.first_version - 1, upto=last)
+        head = (
+            stored[-1] if stored else (await self.store.read(battle_id, after=last - 1, limit=1))[0]
+        )
+        upto = 0
+        if not all(can_see(actor, e.audience) for e in stored):
+            upto = unsealed_upto((await self._load(battle_id)).battle.meta)
+        sealer = Sealer(actor, upto)
+        return CommandResponse(
+            battle_id=battle_id,
+            version=last,
+            events=[sealer.out(e) for e in stored],
+            replayed=True,
+            receipt=self.signing.receipt(battle_id, last, head.hash),
+        )
+
+    async def _decide(
+        self,
+        battle_id: str,
+        loaded: _Loaded,
+        battle: Battle,
+        actor: Actor,
+        req: CommandRequest,
+    ) -> tuple[list[tuple[Any, str]], Any]:
+        """The events the command produces, each with its audience; and the game state
+        after them when they are all the ruleset's (None otherwise)."""
+        ruleset = loaded.ruleset
+        command = _decode_command(ruleset, req.command)
+        if isinstance(command, BattleCommandBase) and req.dice is not None:
+            raise DiceError(f"{_tag(command)} rolls no dice")
+        if isinstance(command, RevealDice):
+            return await self._reveal_events(battle_id, loaded, battle, actor, "requested"), None
+        if isinstance(command, Undo | RecordRuling | SetClientSeed):
+            return [
+                (ev, ev.audience if isinstance(ev, RulingRecorded) else ALL)
+                for ev in decide_battle_command(battle, command, actor)
+            ], None
+        game = battle.game
+        if ruleset.is_over(game):
+            raise RuleViolation("the battle is over: no more orders")
+        policy = battle.meta.created.client_dice
+        if req.dice is not None and (
+            policy == "none" or (policy == "referee" and not actor.is_referee)
+        ):
+            raise NotPermitted(
+                "this battle does not accept dice from this key "
+                f"(client dice: {policy}); leave out 'dice' to use the server's dice"
+            )
+        # After the dice check: authorize may judge the command on what the actor sees, and
+        # the order of the two answers must not tell whether anything is hidden from it.
+        ruleset.authorize(game, command, actor)
+        dice: ServerDice | SuppliedDice
+        if req.dice is not None:
+            dice = SuppliedDice(req.dice)
+        else:
+            epoch = battle.meta.dice_epoch
+            commit = battle.meta.commitments[epoch]
+            dice = ServerDice(
+                seed=await self._seed(battle_id, loaded, commit),
+                epoch=epoch,
+                battle_id=battle_id,
+                version=battle.version + 1,
+                client_seed=client_seed_for(req.client_seed, battle.meta.client_seeds),
+                sub_seeds=await self._sub_seeds(battle_id, loaded, battle.meta),
+            )
+        if ruleset.decide_folded is not None:
+            events, after = ruleset.decide_folded(game, command, dice)
+        else:
+            events = ruleset.decide(game, command, dice)
+            after = game
+            for ev in events:
+                after = ruleset.evolve(after, ev)
+        decided: list[tuple[Any, str]] = [(ev, ruleset.audience(ev)) for ev in events]
+        if isinstance(dice, SuppliedDice):
+            dice.finish()
+        else:
+            check_streams(dice, decided)
+        if events and ruleset.is_over(after):
+            decided += await self._reveal_events(battle_id, loaded, battle, actor, "battle-over")
+        return decided, after
+
+    async def _reveal_events(
+        self, battle_id: str, loaded: _Loaded, battle: Battle, actor: Actor, reason: str
+    ) -> list[tuple[Any, str]]:
+        """The epoch's seed revealed (for all) and the next one committed; before it, each
+        audience's sub-seed revealed in an event for that audience only (domain.dice,
+        "Hidden dice"), so that a battle's end, which unseals its events up to the
+        seed's reveal, unseals them too."""
+        if reason == "requested" and actor.role not in ("referee", "side"):
+            raise Forbidden("only the referee or a side may reveal the dice seed")
+        meta = battle.meta
+        epoch = meta.dice_epoch
+        out: list[tuple[Any, str]] = []
+        for audience, sub_seed in sorted((await self._sub_seeds(battle_id, loaded, meta)).items()):
+            revealed = DiceSubSeedRevealed(epoch=epoch, audience=audience, seed=sub_seed.hex())
+            out.append((revealed, audience))
+        seed = await self._seed(battle_id, loaded, meta.commitments[epoch])
+        _, next_commit = await self._new_seed(battle_id, loaded)
+        _, next_subs = await self._new_sub_seeds(battle_id, loaded, next_commit, meta.created.sides)
+        out.append(
+            (
+                DiceSeedRevealed(
+                    epoch=epoch,
+                    seed=seed.hex(),
+                    reason=reason,  # type: ignore[arg-type]
+                    next_epoch=epoch + 1,
+                    next_commitment=next_commit,
+                    next_sub_commitments=next_subs,
+                ),
+                ALL,
+            )
+        )
+        return out
+
+    # -- queries ------------------------------------------------------------------------
+
+    async def view(self, battle_id: str, actor: Actor, version: int | None = None) -> BattleView:
+        loaded = await self._load(battle_id)
+        current = loaded.battle.version
+        if version is None:
+            battle = loaded.battle
+        elif not 1 <= version <= current:
+            raise Unprocessable(
+                f"version {version} is outside 1..{current}",
+                code="version-out-of-range",
+                current_version=current,
+            )
+        else:
+            battle = await self.state_at(battle_id, version, loaded)
+        meta = battle.meta
+        ruleset = loaded.ruleset
+        return BattleView(
+            battle_id=battle_id,
+            title=meta.created.title,
+            ruleset=meta.created.ruleset,
+            ruleset_version=meta.created.ruleset_version,
+            options=meta.created.options,
+            version=battle.version,
+            over=ruleset.is_over(battle.game),
+            role=actor.role,
+            side=actor.side,
+            dice=DiceInfo(
+                epoch=meta.dice_epoch,
+                commitment=meta.commitments[meta.dice_epoch],
+                revealed={str(k): v for k, v in meta.revealed.items()},
+                commitments={str(k): v for k, v in meta.commitments.items()},
+            ),
+            state=ruleset.view(battle.game, actor),
+        )
+
+    async def states(self, battle_id: str, start: int, stop: int) -> list[Battle]:
+        """The states right after `start`..`stop` (1 <= start <= stop <= the current
+        version), each event folded once: from the cached timeline where it holds them,
+        else from the store, one snapshot interval at a time going back."""
+        loaded = await self._load(battle_id)
+        chunks: list[list[Battle]] = []
+        timeline: Timeline | None = loaded.timeline if stop <= loaded.timeline.version else None
+        fresh = False
+        hi = stop
+        while hi >= start:
+            if timeline is None or max(timeline.base, 1) > hi:
+                first = await self.store.read(battle_id, upto=1)
+                created = loaded.battle.meta.created
+                timeline, _, _ = await self._fold(battle_id, loaded.ruleset, created, first[0], hi)
+                fresh = True
+            lo = max(start, timeline.base, 1)
+            try:
+                chunks.append(list(timeline.states(lo, hi)))
+            except HistoryNeeded:
+                if fresh:  # a fold from the store provides what its undos go back to
+                    raise
+                timeline = None  # the cached one misses a state an undo goes back to
+                continue
+            hi = lo - 1
+        return [b for chunk in reversed(chunks) for b in chunk]
+
+    async def events(self, battle_id: str, actor: Actor, after: int, limit: int) -> EventPage:
+        loaded = await self._load(battle_id)
+        head = loaded.battle.version
+        stored = await self.store.read(battle_id, after=after, limit=limit)
+        undone = loaded.timeline.undone() if loaded.timeline.has_undo else set()
+        last = stored[-1].version if stored else after
+        sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
+        return EventPage(
+            battle_id=battle_id,
+            version=head,
+            events=[sealer.out(e, e.version in undone) for e in stored],
+            next_after=last if stored and last < head else None,
+        )
+
+    async def unsealed_upto(self, battle_id: str) -> int:
+        """The last version of the battle every reader is given whole (0: none yet)."""
+        return unsealed_upto((await self._load(battle_id)).battle.meta)
+
+    async def reveal(
+        self, battle_id: str, principal: Principal, idempotency_key: str | None
+    ) -> DiceReveal:
+        response = await self.execute(
+            battle_id,
+            principal,
+            CommandRequest(command=_REVEAL_DICE),
+            idempotency_key,
+        )
+        reveal = next(
+            e for e in response.events if isinstance(e, EventOut) and e.type == "DiceSeedRevealed"
+        )
+        data = msgspec.json.decode(reveal.data, type=DiceSeedRevealed)
+        return DiceReveal(
+            battle_id=battle_id,
+            version=reveal.version,
+            epoch=data.epoch,
+            seed=data.seed,
+            commitment=commitment(bytes.fromhex(data.seed)),
+            next_epoch=data.next_epoch,
+            next_commitment=data.next_commitment,
+            receipt=response.receipt,
+        )
+
+    async def verify(
+        self, battle_id: str, actor: Actor | None = None, receipts: Sequence[Receipt] = ()
+    ) -> VerifyReport:
+        """Audit the log as `actor` is given it (None or a referee: the whole log): the
+        events it may not see by their links only, and only the dice it may see; and each
+        receipt given (see service.battles.receipt_checks)."""
+        stored = await self.store.read(battle_id)
+        if not stored:
+            raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
+        referee = actor is None or actor.is_referee
+        upto = 0  # if the log does not fold: audit it with every hidden event sealed
+        if not referee:
+            with contextlib.suppress(LogDamaged):
+                upto = await self.unsealed_upto(battle_id)
+        view = ("referee", None, 0) if actor is None or referee else (actor.role, actor.side, upto)
+        given = stored if referee or actor is None else reader_log(stored, Sealer(actor, upto))
+        # Every call walks the whole chain; only the dice audit is reused
+        # (service.battles.verify_cache).
+        audit = self.audits.get(battle_id, view, given)
+        cached = audit is not None
+        if audit is None:
+            audit = audit_log(given)
+            self.audits.put(battle_id, view, given, audit)
+        checks = check_receipts(battle_id, stored, receipts, self.signing)
+        failed = [c for c in checks if c.status != "ok"]
+        failure = None
+        if audit.failed_version is not None:
+            failure = VerifyFailure(version=audit.failed_version, reason=audit.reason or "")
+        elif failed:
+            failure = VerifyFailure(
+                version=failed[0].version, reason=failed[0].detail, receipt=failed[0].receipt
+            )
+        return VerifyReport(
+            battle_id=battle_id,
+            ok=audit.ok and not failed,
+            receipts_ok=not failed,
+            receipts=checks,
+            events_checked=audit.events_checked,
+            chain_ok=audit.chain_ok,
+            dice_ok=audit.dice_ok,
+            dice_checked=audit.dice_checked,
+            dice_pending=audit.dice_pending,
+            client_dice=audit.client_dice,
+            first_failure=failure,
+            events_sealed=audit.events_sealed,
+            cached=cached,
+            origin=await battle_provenance(self, battle_id),
+        )
+
+
+_COMMAND_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+_REVEAL_DICE = msgspec.Raw(b'{"type":"RevealDice"}')
+_decode_json = msgspec.json.Decoder().decode
+
+
+def _request_hash(req: CommandRequest, actor: Actor) -> str:
+    """What an Idempotency-Key's request is compared by: the request as canonical JSON, so
+    that the same command sent again with its keys in another order still matches."""
+
+    def canonical_request(command: msgspec.Raw) -> bytes:
+        request = msgspec.structs.replace(
+            req, command=msgspec.Raw(canonical(_decode_json(command)))
+        )
+        return canonical({"request": request, "role": actor.role, "side": actor.side})
+
+    # Decoding or encoding may meet a string that is not UTF-8, or too deep a nesting: a 400.
+    return hashlib.sha256(read_json(canonical_request, req.command, "the command")).hexdigest()
+
+
+def _decode_command(ruleset: Ruleset[Any, Any, Any, Any, Any], command: msgspec.Raw) -> Any:
+    """Decode one command (JSON as sent) of `ruleset` or of the battle, with a decoder
+    built once: `msgspec.convert` to a Union rebuilds its type info on every call."""
+    decoder = _COMMAND_DECODERS.get(ruleset.id)
+    if decoder is None:
+        own = get_args(ruleset.command_type) or (ruleset.command_type,)
+        decoder = msgspec.json.Decoder(Union[(*own, *get_args(BattleCommand))])
+        _COMMAND_DECODERS[ruleset.id] = decoder
+    try:
+        return decoder.decode(command)
+    except UNREADABLE as e:  # a string that is not UTF-8 (a Raw keeps its bytes unread)
+        raise invalid_body(e, "the command") from None
+    except msgspec.DecodeError as e:
+        message = str(e)
+        known = (
+            f"{ruleset.id} accepts {sorted(ruleset.command_docs)} "
+            f"and {sorted(BATTLE_COMMAND_TYPES)}"
+        )
+        if message.startswith("Invalid value") and message.endswith("at `$.type`"):
+            # The OpenAPI document lists every ruleset's commands: one of another ruleset
+            # is schema-valid, and this battle refuses it (422), as it refuses an order.
+            tag = message.split("'")[1] if message.count("'") >= 2 else ""
+            other = [r.id for r in RULESETS.values() if tag in r.command_docs]
+            if other:
+                raise Unprocessable(
+                    f"{tag} is a command of {', '.join(other)}; {known}",
+                    code="command-of-another-ruleset",
+                ) from e
+            raise BadRequest(
+                f"unknown command type: {message}; {known}", code="unknown-command"
+            ) from e
+        if "missing required field `type`" in message:
+            raise BadRequest(f"the command needs a 'type'; {known}", code="invalid-command") from e
+        # A tag several rulesets share (Attack) with the fields of another ruleset's command:
+        # schema-valid too, so refused by the battle (422), not as a malformed body.
+        other = [r.id for r in RULESETS.values() if r is not ruleset and _decodes(r, command)]
+        if other:
+            raise Unprocessable(
+                f"this is a command of {', '.join(other)}, not of {ruleset.id} ({message}); "
+                f"{known}",
+                code="command-of-another-ruleset",
+            ) from e
+        raise BadRequest(f"invalid command: {message}", code="invalid-command") from e
+
+
+def _decodes(ruleset: Ruleset[Any, Any, Any, Any, Any], command: bytes) -> bool:
+    """Whether `command` is a valid command of `ruleset` (only asked of a refused one)."""
+    try:
+        ruleset.command_decoder.decode(command)
+    except msgspec.DecodeError:
+        return False
+    return True

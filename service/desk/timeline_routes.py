@@ -1,0 +1,106 @@
+"""`GET /battles/{id}/timeline`: each side's strength at every version, for the replay
+viewer's chart, so that a page need not read the state of every version.
+
+The strength is the ruleset's `strength(view)` (squads, army size, hit points) of the
+caller's own view at each version, so it tells the caller nothing that
+`GET /battles/{id}/state?version=N` would not.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+import msgspec
+from litestar import get
+from litestar.params import QueryParameter
+
+from service.http.routes import (
+    MAX_VERSION,
+    SECURED,
+    AppRequest,
+    Authorization,
+    BattleId,
+    problems,
+    service_of,
+)
+
+__all__ = ["TIMELINE_ROUTES", "BattleTimeline", "TimelinePoint"]
+
+MAX_POINTS = 1000
+
+
+class TimelinePoint(msgspec.Struct, kw_only=True):
+    version: int
+    # side id -> its strength right after this version, in the caller's view
+    strength: dict[str, float]
+    over: bool
+
+
+class BattleTimeline(msgspec.Struct, kw_only=True):
+    battle_id: str
+    ruleset: str
+    version: int  # the battle's current version
+    measure: str  # what the ruleset counts as strength ("squads", "army size", ...)
+    sides: list[str]
+    points: list[TimelinePoint]  # one per version from ?from=, in order
+    next_from: int | None  # pass as ?from= for the next page; null at the head
+
+
+@get(
+    "/battles/{battle_id:str}/timeline",
+    operation_id="getBattleTimeline",
+    tags=["battles"],
+    summary="Each side's strength at every version (squads, army size, hit points)",
+    description=(
+        "One point per version from `from`, at most `limit`: each side's strength in the "
+        "caller's view of the state right after that version, as the ruleset measures it "
+        "(`measure`): quickstart counts squads on the field, skirmish the army size of "
+        "armies not destroyed, tactical the current HEA of living characters. A unit "
+        "hidden from the caller is not counted. Past the current version: no points."
+    ),
+    responses=problems(400, 401, 403, 404),
+    security=SECURED,
+)
+async def get_battle_timeline(
+    request: AppRequest,
+    battle_id: BattleId,
+    authorization: Authorization,
+    start: Annotated[
+        int, QueryParameter(name="from", ge=1, le=MAX_VERSION, description="First version")
+    ] = 1,
+    limit: Annotated[
+        int, QueryParameter(ge=1, le=MAX_POINTS, description="At most this many points")
+    ] = MAX_POINTS,
+) -> BattleTimeline:
+    service = service_of(request)
+    principal = await service.keys.resolve(authorization, battle_id)
+    loaded = await service.loaded(battle_id)
+    head = loaded.battle.version
+    ruleset = loaded.ruleset
+    stop = min(head, start + limit - 1)
+    battles = await service.states(battle_id, start, stop) if start <= stop else []
+    actor = principal.actor
+    points = [
+        TimelinePoint(
+            version=b.version,
+            strength=ruleset.strength(ruleset.view(b.game, actor)),
+            over=ruleset.is_over(b.game),
+        )
+        for b in battles
+    ]
+    sides = list(points[-1].strength) if points else []
+    if not sides:
+        first = ruleset.view(loaded.battle.game, actor)
+        sides = list(ruleset.strength(first))
+    return BattleTimeline(
+        battle_id=battle_id,
+        ruleset=ruleset.id,
+        version=head,
+        measure=ruleset.strength_measure,
+        sides=sides,
+        points=points,
+        next_from=stop + 1 if stop < head else None,
+    )
+
+
+TIMELINE_ROUTES: list[Any] = [get_battle_timeline]
