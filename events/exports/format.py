@@ -1,8 +1,8 @@
 """A battle exported as JSON Lines, and its audit with nothing but the file and a key.
 
-The file (`battle-service/desk/export/v1`), one JSON object per line:
+The file (`battle-service/export/v1`), one JSON object per line:
 
-1. the header: `{"format": "battle-service/desk/export/v1", "battle_id", "ruleset", "version",
+1. the header: `{"format": "battle-service/export/v1", "battle_id", "ruleset", "version",
    "head_hash", "reader": {"role", "side"}, "exported_at", "public_keys": [{"key_id",
    "public_key"}]}` (the service's Ed25519 keys, base64url of their 32 bytes, as
    `GET /keys` gives them), and `origin` (`Provenance`: where the history comes from, as
@@ -67,7 +67,7 @@ __all__ = [
     "wanted_versions",
 ]
 
-EXPORT_FORMAT = "battle-service/desk/export/v1"
+EXPORT_FORMAT = "battle-service/export/v1"
 
 
 class InvalidExport(Exception):

@@ -50,7 +50,7 @@ DEFAULT_SNAPSHOT_EVERY = 128
 # fold): as close as the default snapshots, so a state read from the store or the cache
 # folds at most ~128 events (bench.scale: state at a version 2.3 ms p50 against 6.5 at 256).
 MARK_EVERY = 128
-_PURPOSE = b"battle-service/battles/snapshots/v1"
+_PURPOSE = b"battle-service/snapshots/v1"
 _QUEUE_LIMIT = 4096  # snapshots waiting to be written; more are dropped (never the truth)
 
 log = logging.getLogger(__name__)

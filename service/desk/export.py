@@ -89,7 +89,7 @@ async def _lines(
     tags=["battles"],
     summary="The battle as JSON Lines: a header, every event as the caller may see it, a receipt",
     description=(
-        "One JSON object per line: the header (format `battle-service/desk/export/v1`, battle, "
+        "One JSON object per line: the header (format `battle-service/export/v1`, battle, "
         "ruleset, head version and hash, the reader's role and side, the service's public "
         "keys), then every event up to that head exactly as `GET /battles/{id}/events` "
         'gives it to the caller (sealed where it may not see it), then `{"receipt": …}`, '

@@ -79,7 +79,7 @@ def test_a_referee_export_is_the_log_and_verifies_offline(
     file = tmp_path / "battle.jsonl"
     lines = _export(b, "referee", file)
     header, events, trailer = lines[0], lines[1:-1], lines[-1]
-    assert header["format"] == "battle-service/desk/export/v1"
+    assert header["format"] == "battle-service/export/v1"
     assert header["battle_id"] == b.id and header["ruleset"] == "quickstart"
     assert header["reader"] == {"role": "referee", "side": None}
     assert events == b.events("referee")  # every event, exactly as the API reads it

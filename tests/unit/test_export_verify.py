@@ -361,8 +361,8 @@ def test_an_unreadable_line_is_named_by_its_line_in_the_file(tmp_path: Path) -> 
         ([], "line 0: the file is empty"),
         ([b"\n", b"  \n"], "line 0: the file is empty"),
         (
-            [b"\n", encode_line(header(EVENTS, format="battle-service/desk/export/v0"))],
-            "line 2: format 'battle-service/desk/export/v0' is not 'battle-service/desk/export/v1'",
+            [b"\n", encode_line(header(EVENTS, format="battle-service/export/v0"))],
+            "line 2: format 'battle-service/export/v0' is not 'battle-service/export/v1'",
         ),
     ],
 )
