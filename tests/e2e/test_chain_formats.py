@@ -39,7 +39,7 @@ def test_old_battles_keep_format_1_and_new_ones_are_format_2(
 ) -> None:
     with TestClient(create_app(Settings(database=str(tmp_path / "b.db")))) as http:
         with monkeypatch.context() as m:
-            m.setattr(service.founding, "CHAIN_FORMAT", 1)
+            m.setattr(service.battles.founding, "CHAIN_FORMAT", 1)
             old = stealth_battle(http)
         new = stealth_battle(http)
         for b in (old, new):
