@@ -232,7 +232,11 @@ class BattleRepository:
         known, known_hash = loaded.timeline.version, loaded.head_hash
         # One row more than is new: the last one folded. Versions only grow, so if it is
         # gone, or another, the log lost (or replaced) what this worker read. (`rows`
-        # given: read from that same version under a hold, `hold`.)
+        # given: read under a hold (`hold`) from the version folded when it was asked; a
+        # read's catch-up, not serialised by the battle's lock, may have folded some of
+        # them while the hold was awaited: they start at the one folded last, or are read.)
+        if rows is not None:
+            rows = [r for r in rows if r.version >= known] or None
         if rows is None:
             rows = await self.store.read(battle_id, after=known - 1)
         if not rows or rows[0].version != known or rows[0].hash != known_hash:
