@@ -22,11 +22,9 @@ import msgspec
 from domain.actors import ALL, Actor, can_see
 from domain.battle import (
     Battle,
-    BattleCreated,
     BattleMeta,
     DiceSeedRevealed,
     DiceSubSeedRevealed,
-    HistoryNeeded,
     RulingRecorded,
     Timeline,
 )
@@ -43,30 +41,27 @@ from domain.battle_commands import (
 from domain.decider import Ruleset
 from domain.dice import ServerDice, SuppliedDice, client_seed_for, commitment
 from domain.errors import DiceError, NotPermitted, RuleViolation
-from domain.rulesets import RULESETS, get_ruleset
-from domain.snapshot import snapshot_of
+from domain.rulesets import RULESETS
 from events.chain import canonical, encode_event, seal
 from events.dice_streams import check_streams, hidden_audiences, sub_seeds
-from events.envelope import CommandRecord, StoredEvent
+from events.envelope import CommandRecord, PendingEvent, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, LogDamaged, VersionConflict
 from events.receipts import Receipt
 from events.store import EventStore
 from events.verify import audit_log
-from service.battles.cache import DEFAULT_CACHE_MB, KEEP_VERSIONS, ByteLRU, timeline_bytes
+from service.battles.cache import DEFAULT_CACHE_MB
 from service.battles.founding import create_battle, fork_battle
-from service.battles.integrity import check_links, decode_created, fold_checked, head_behind
 from service.battles.keys import KeyRing, Principal
 from service.battles.provenance import battle_provenance
 from service.battles.receipt_checks import check_receipts
 from service.battles.record_macs import RecordMacs
+from service.battles.repository import BattleRepository, Loaded
 from service.battles.sealing import Sealer, draw_salts, event_out, reader_log, unsealed_upto
 from service.battles.secrets_at_rest import SecretBox, SecretDamaged
 from service.battles.signing import ServiceKeys
 from service.battles.snapshots import (
     DEFAULT_SNAPSHOT_EVERY,
     SnapshotSeal,
-    SnapshotWriter,
-    fold_battle,
 )
 from service.battles.verify_cache import VerifyCache
 from service.decoding import UNREADABLE, invalid_body, read_json
@@ -125,32 +120,6 @@ def _seed_name(commit: str) -> str:
     return f"seed:{commit}"
 
 
-class _Loaded:
-    """A battle folded in memory, with the lock that serialises this process's commands."""
-
-    __slots__ = ("head_hash", "lock", "ruleset", "saved_at", "seeds", "timeline")
-
-    def __init__(
-        self,
-        ruleset: Ruleset[Any, Any, Any, Any, Any],
-        timeline: Timeline,
-        head_hash: str,
-        saved_at: int = 0,
-    ) -> None:
-        self.ruleset = ruleset
-        self.timeline = timeline
-        self.head_hash = head_hash  # hash of the last folded event: the next one's prev_hash
-        self.lock = asyncio.Lock()
-        self.seeds: dict[str, bytes] = {}  # commitment -> seed
-        self.saved_at = saved_at  # the version of its latest stored snapshot, as known here
-
-    @property
-    def battle(self) -> Battle:
-        current = self.timeline.current
-        assert current is not None
-        return current
-
-
 class BattleService:
     """Commands and queries of battles over one event store."""
 
@@ -170,181 +139,36 @@ class BattleService:
         # How often a command is decided again when its battle moved on meanwhile
         # (BATTLE_COMMAND_ATTEMPTS), before a 503 battle-busy.
         self.command_attempts = command_attempts
-        self.hold_battles = hold_battles  # across workers too (BATTLE_HOLD_BATTLES)
         self.audits = VerifyCache(verify_cache_seconds)
         # Told of every append this process makes (the live fan-out), after it committed.
         self._on_appended = on_appended or (lambda events: None)
         self.signing = signing  # signs receipts; the secrets at rest derive from it
         self.secrets = SecretBox(signing)
         self.keys = KeyRing(store, RecordMacs(signing))
-        # Bounded by an estimate of the memory the battles hold (service.battles.cache).
-        self._cache: ByteLRU[_Loaded] = ByteLRU(
-            int(cache_mb * 1024 * 1024), lambda loaded: timeline_bytes(loaded.timeline)
+        # Loading: the cache, stored snapshots, integrity checks, catch-up, the hold.
+        self.repository = BattleRepository(
+            store,
+            SnapshotSeal(signing),
+            cache_mb=cache_mb,
+            snapshot_every=snapshot_every,
+            hold_battles=hold_battles,
         )
-        self.snapshots = SnapshotWriter(store, SnapshotSeal(signing), snapshot_every)
+        self.snapshots = self.repository.snapshots  # flushed on shutdown (service.app)
+        self._cache = self.repository.cache  # the tests and the bench look into it
 
-    # -- loading ------------------------------------------------------------------------
+    # -- loading (service.battles.repository) -------------------------------------------
 
-    async def _load(self, battle_id: str, *, catch_up: bool = True) -> _Loaded:
-        loaded = self._cache.get(battle_id)
-        if loaded is not None:
-            self._cache.move_to_end(battle_id)
-            if catch_up:
-                await self._catch_up(loaded, battle_id)
-            return loaded
-        # Both at once: a cold load is a few short reads, each a hop to a reader thread.
-        first, head = await asyncio.gather(
-            self.store.read(battle_id, upto=1), self.store.head(battle_id)
-        )
-        if not first or head is None:
-            raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
-        check_links(battle_id, first)  # every event folded is checked (log_integrity)
-        created = decode_created(battle_id, first[0])
-        ruleset = get_ruleset(created.ruleset)
-        if ruleset is None:  # a battle of a ruleset this build no longer ships
-            raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
-        timeline, saved_at, head_hash = await self._fold(
-            battle_id, ruleset, created, first[0], head.version
-        )
-        # Folded up to `head`: what was appended since, the next catch-up reads (and a
-        # command decided on this state meets a version conflict and decides again).
-        saved_at = self.snapshots.enqueue_marks(battle_id, ruleset, timeline, saved_at)
-        loaded = self._remember(battle_id, _Loaded(ruleset, timeline, head_hash, saved_at))
-        self._snapshot_if_due(battle_id, loaded)
-        return loaded
+    async def loaded(self, battle_id: str) -> Loaded:
+        """The battle folded in memory, caught up with the store."""
+        return await self.repository.load(battle_id)
 
-    async def _fold(
-        self,
-        battle_id: str,
-        ruleset: Ruleset[Any, Any, Any, Any, Any],
-        created: BattleCreated,
-        first: StoredEvent,
-        upto: int,
-    ) -> tuple[Timeline, int, str]:
-        """The battle folded up to `upto` from its nearest usable stored snapshot, every
-        event after it checked (service.battles.snapshots, service.battles.integrity)."""
-
-        async def fork_base() -> Any:
-            if created.forked_from is None or created.forked_at is None:
-                return None
-            return (await self.state_at(created.forked_from, created.forked_at)).game
-
-        return await fold_battle(
-            self.store, self.snapshots.seal, battle_id, ruleset, first, fork_base, upto
-        )
-
-    async def state_at(self, battle_id: str, version: int, loaded: _Loaded | None = None) -> Battle:
+    async def state_at(self, battle_id: str, version: int, loaded: Loaded | None = None) -> Battle:
         """The state right after `version` (1 <= version <= the battle's current version),
         from memory or, when it is older than what the cache holds, from the store.
         `loaded`: the battle, already loaded and caught up by the caller."""
-        loaded = loaded or self._cache.get(battle_id)
-        # A cached battle this worker has not caught up may not hold `version` yet.
-        if loaded is not None and version <= loaded.timeline.version:
-            try:
-                return loaded.timeline.state_at(version)
-            except HistoryNeeded:
-                pass
-        # Older than the cache holds, or not cached: from the nearest snapshot below it.
-        first, head = await asyncio.gather(
-            self.store.read(battle_id, upto=1), self.store.head(battle_id)
-        )
-        if not first:
-            raise NotFound(f"there is no battle {battle_id}", code="battle-not-found")
-        check_links(battle_id, first)
-        created = decode_created(battle_id, first[0])
-        ruleset = get_ruleset(created.ruleset)
-        if ruleset is None:
-            raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
-        current = head.version if head is not None else 0
-        if not 1 <= version <= current:
-            raise BadRequest(
-                f"version {version} is outside 1..{current}",
-                code="version-out-of-range",
-                current_version=current,
-            )
-        timeline, _, _ = await self._fold(battle_id, ruleset, created, first[0], version)
-        return timeline.state_at(version)
+        return await self.repository.state_at(battle_id, version, loaded)
 
-    async def _refold(self, battle_id: str, loaded: _Loaded) -> None:
-        """Fold the battle again from the store, up to its head: an undo went back before
-        the states the cached timeline holds."""
-        first = await self.store.read(battle_id, upto=1)
-        head = await self.store.head(battle_id)
-        assert head is not None
-        created = loaded.battle.meta.created
-        timeline, _, head_hash = await self._fold(
-            battle_id, loaded.ruleset, created, first[0], head.version
-        )
-        loaded.timeline, loaded.head_hash = timeline, head_hash
-
-    def _remember(self, battle_id: str, loaded: _Loaded) -> _Loaded:
-        loaded.timeline.trim(KEEP_VERSIONS)
-        # A concurrent load that got there first is kept, with its lock.
-        return self._cache.put(battle_id, loaded)
-
-    def _snapshot_if_due(self, battle_id: str, loaded: _Loaded) -> None:
-        """Hand the current state to the snapshot writer every `snapshot_every` versions
-        (a cheap enqueue; written by its own task). Trims what the cache holds too."""
-        timeline = loaded.timeline
-        if self.snapshots.due(timeline.version, loaded.saved_at):
-            self.snapshots.enqueue(
-                battle_id, snapshot_of(loaded.ruleset, timeline, loaded.head_hash)
-            )
-            loaded.saved_at = timeline.version
-            timeline.trim(KEEP_VERSIONS)
-
-    async def _catch_up(
-        self, loaded: _Loaded, battle_id: str, rows: list[StoredEvent] | None = None
-    ) -> None:
-        known, known_hash = loaded.timeline.version, loaded.head_hash
-        # One row more than is new: the last one folded. Versions only grow, so if it is
-        # gone, or another, the log lost (or replaced) what this worker read. (`rows`
-        # given: read from that same version under a hold, service.battles.service.execute.)
-        if rows is None:
-            rows = await self.store.read(battle_id, after=known - 1)
-        if not rows or rows[0].version != known or rows[0].hash != known_hash:
-            raise self._forget_damaged(
-                battle_id, loaded, await self._lost(battle_id, known, rows[:1])
-            )
-        # Reads are not serialised by the battle's lock: another catch-up or a command may
-        # have folded some of these rows while this read was awaited. Fold only the rest.
-        done = loaded.timeline.version
-        fresh = [r for r in rows if r.version > done]
-        if fresh:
-            try:
-                check_links(battle_id, fresh, done, loaded.head_hash)
-                fold_checked(loaded.timeline, battle_id, fresh)
-                loaded.head_hash = fresh[-1].hash
-            except HistoryNeeded:  # an undo to before the states held
-                await self._refold(battle_id, loaded)
-            except LogDamaged:
-                # Forget the battle: the next request loads and checks it whole again.
-                if self._cache.get(battle_id) is loaded:
-                    self._cache.pop(battle_id)
-                raise
-
-    def _forget_damaged(self, battle_id: str, loaded: _Loaded, damage: LogDamaged) -> LogDamaged:
-        """The store no longer holds what the cached battle was folded from: drop it (the
-        next request loads what the store holds) and say what is gone, rather than serve
-        it, or decide again on a version the store will never be at."""
-        if self._cache.get(battle_id) is loaded:
-            self._cache.pop(battle_id)
-        return damage
-
-    async def _lost(self, battle_id: str, known: int, found: list[StoredEvent]) -> LogDamaged:
-        """The damage when the store's event at `known` (the last one folded) is `found`
-        (empty: not there) and is not the one that was folded."""
-        if found and found[0].version == known:
-            return LogDamaged(
-                battle_id, known, "the event is not the one this worker read (its hash changed)"
-            )
-        head = await self.store.head(battle_id)
-        current = head.version if head is not None else 0
-        if current < known:
-            return head_behind(battle_id, known, current)
-        return LogDamaged(battle_id, known, "the event this worker read is gone")
-
-    async def _seed(self, battle_id: str, loaded: _Loaded, commit: str) -> bytes:
+    async def _seed(self, battle_id: str, loaded: Loaded, commit: str) -> bytes:
         seed = loaded.seeds.get(commit)
         if seed is None:
             name = _seed_name(commit)
@@ -366,7 +190,7 @@ class BattleService:
         return seed
 
     async def _sub_seeds(
-        self, battle_id: str, loaded: _Loaded, meta: BattleMeta
+        self, battle_id: str, loaded: Loaded, meta: BattleMeta
     ) -> dict[str, bytes]:
         """The sub-seeds of the current epoch's hidden dice (none for an epoch committed
         before they existed), each checked against its commitment in the chain."""
@@ -393,7 +217,7 @@ class BattleService:
         return out
 
     async def _new_sub_seeds(
-        self, battle_id: str, loaded: _Loaded | None, commit: str, sides: Sequence[str]
+        self, battle_id: str, loaded: Loaded | None, commit: str, sides: Sequence[str]
     ) -> tuple[dict[str, bytes], dict[str, str]]:
         """A new secret for the hidden dice of the epoch whose seed is committed as
         `commit`, stored beside it; each audience's sub-seed and its commitment."""
@@ -414,7 +238,7 @@ class BattleService:
         """The sub-seeds of a new battle's first epoch (service.battles.founding)."""
         return await self._new_sub_seeds(battle_id, None, commit, sides)
 
-    async def _new_seed(self, battle_id: str, loaded: _Loaded | None) -> tuple[bytes, str]:
+    async def _new_seed(self, battle_id: str, loaded: Loaded | None) -> tuple[bytes, str]:
         seed = os.urandom(32)
         commit = commitment(seed)
         name = _seed_name(commit)
@@ -446,10 +270,6 @@ class BattleService:
         """A new battle starting as `parent_id` right after version `req.at_version`."""
         return await fork_battle(self, parent_id, principal, req, idempotency_key)
 
-    async def loaded(self, battle_id: str) -> _Loaded:
-        """The battle folded in memory, caught up with the store."""
-        return await self._load(battle_id)
-
     async def new_seed(self, battle_id: str) -> tuple[bytes, str]:
         """A new secret dice seed for the battle, stored, and its commitment."""
         return await self._new_seed(battle_id, None)
@@ -468,7 +288,7 @@ class BattleService:
     ) -> None:
         """Take a battle just founded by this process: publish its first event, cache it."""
         self._on_appended(stored)
-        loaded = self._remember(battle_id, _Loaded(ruleset, timeline, stored[-1].hash))
+        loaded = self.repository.keep(Loaded(battle_id, ruleset, timeline, stored[-1].hash))
         loaded.seeds.update(seeds)
 
     # -- commands -----------------------------------------------------------------------
@@ -480,118 +300,50 @@ class BattleService:
         req: CommandRequest,
         idempotency_key: str | None,
     ) -> CommandResponse:
+        """Run a command: find a replayed one, load, decide, append with the expected
+        version (deciding again when the battle moved on), remember, answer."""
         actor = principal.actor
         if actor.role == "observer":
             raise Forbidden("an observer key may only read", code="read-only-key")
-        request_hash = ""
-        if idempotency_key is not None:
-            request_hash = _request_hash(req, actor)
-            previous = await self.store.find_command(battle_id, idempotency_key)
-            if previous is not None:
-                return await self._replay(battle_id, actor, previous, request_hash)
-        loaded = self._cache.get(battle_id)
-        if loaded is None:
-            loaded = await self._load(battle_id, catch_up=False)
-        else:  # a command decides on the cached state: the append checks it is current
-            self._cache.move_to_end(battle_id)
-        lock = loaded.lock
-        await lock.acquire()  # not `async with`: one coroutine fewer per command
-        # Across workers too (PostgreSQL: an advisory lock; SQLite: nothing to wait for):
-        # optimistic retries alone starved a hot battle's commands on one worker while
-        # another kept appending (issue 38). Held, a cache another worker made stale is
-        # caught up first (the hold brings the events it lacks), and no retry is needed.
+        request_hash = "" if idempotency_key is None else _request_hash(req, actor)
+        replayed = await self._replayed(battle_id, actor, idempotency_key, request_hash)
+        if replayed is not None:
+            return replayed
+        # A command decides on the cached state as it is: the append checks it is current.
+        loaded = await self.repository.load(battle_id, catch_up=False)
+        await loaded.lock.acquire()  # not `async with`: one coroutine fewer per command
         hold = None
         try:
-            if self.hold_battles:
-                # From the last version folded: the catch-up checks it is still the same.
-                hold = await self.store.hold_battle(battle_id, after=loaded.timeline.version - 1)
-                if hold.events is not None:
-                    await self._catch_up(loaded, battle_id, hold.events)
+            hold = await self.repository.hold(loaded)  # across workers (BATTLE_HOLD_BATTLES)
             for attempt in range(self.command_attempts):
-                battle = loaded.battle
-                if req.expected_version is not None and req.expected_version != battle.version:
-                    await self._catch_up(loaded, battle_id)
-                    if req.expected_version != loaded.battle.version:
-                        raise VersionConflict(
-                            battle_id, req.expected_version, loaded.battle.version
-                        )
-                    battle = loaded.battle
+                battle = await self.repository.at_version(loaded, req.expected_version)
                 decided, game_after = await self._decide(battle_id, loaded, battle, actor, req)
                 if not decided:
-                    return CommandResponse(
-                        battle_id=battle_id,
-                        version=battle.version,
-                        events=[],
-                        receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
-                    )
-                pending = seal(
-                    battle_id=battle_id,
-                    prev_version=battle.version,
-                    prev_hash=loaded.head_hash,
-                    items=[(_tag(ev), encode_event(ev), audience) for ev, audience in decided],
-                    recorded_at=_now(),
-                    actor=principal.event_actor,
-                    command_id=idempotency_key,
-                    salts=draw_salts([audience for _, audience in decided]),
-                    # Chain format 2: the command is numbered by its first event (which is
-                    # also the version its server dice are counted from).
-                    command_version=battle.version + 1
-                    if battle.meta.created.chain_format >= 2
-                    else None,
-                )
-                record = None
-                if idempotency_key is not None:
-                    record = CommandRecord(
-                        battle_id=battle_id,
-                        command_id=idempotency_key,
-                        request_hash=request_hash,
-                        first_version=pending[0].version,
-                        last_version=pending[-1].version,
-                    )
+                    return self._answer(loaded, battle, actor, [])
+                pending = self._sealed(loaded, battle, principal, decided, idempotency_key)
+                record = _command_record(idempotency_key, request_hash, pending)
                 try:
                     stored = await self.store.append(battle_id, battle.version, pending, record)
                 except VersionConflict as conflict:
-                    if conflict.current < battle.version:  # the log lost what was folded
-                        damage = head_behind(battle_id, battle.version, conflict.current)
-                        raise self._forget_damaged(battle_id, loaded, damage) from None
-                    await self._catch_up(loaded, battle_id)
+                    await self.repository.moved_on(loaded, battle.version, conflict)
                     if req.expected_version is not None:
                         raise VersionConflict(
                             battle_id, req.expected_version, loaded.battle.version
                         ) from None
-                    if attempt >= 2:
-                        await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
+                    await _pause(attempt)
                     continue
-                except DuplicateCommand:
-                    await self._catch_up(loaded, battle_id)
-                    assert idempotency_key is not None
-                    previous = await self.store.find_command(battle_id, idempotency_key)
-                    assert previous is not None
-                    return await self._replay(battle_id, actor, previous, request_hash)
+                except DuplicateCommand:  # the same Idempotency-Key, appended meanwhile
+                    await self.repository.catch_up(loaded)
+                    replayed = await self._replayed(battle_id, actor, idempotency_key, request_hash)
+                    assert replayed is not None
+                    return replayed
                 if hold is not None:  # appended: the next decision may go on elsewhere
                     await hold.release()
                     hold = None
                 self._on_appended(stored)
-                if loaded.timeline.version == battle.version:
-                    events = [ev for ev, _ in decided]
-                    try:
-                        if game_after is None:
-                            loaded.timeline.extend_decoded(events)
-                        else:
-                            loaded.timeline.extend_folded(events, game_after)
-                        loaded.head_hash = stored[-1].hash
-                    except HistoryNeeded:  # an undo to before the states held
-                        await self._refold(battle_id, loaded)
-                    self._snapshot_if_due(battle_id, loaded)
-                # else a catch-up that ran while the append was awaited folded them already
-                sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
-                head = stored[-1]
-                return CommandResponse(
-                    battle_id=battle_id,
-                    version=head.version,
-                    events=[sealer.out(e) for e in stored],
-                    receipt=self.signing.receipt(battle_id, head.version, head.hash),
-                )
+                events = [ev for ev, _ in decided]
+                await self.repository.remember(loaded, battle.version, events, game_after, stored)
+                return self._answer(loaded, battle, actor, stored)
             raise Busy(
                 f"battle {battle_id} moved on {self.command_attempts} times while this command "
                 "was decided: nothing was appended; retry",
@@ -601,7 +353,66 @@ class BattleService:
         finally:
             if hold is not None:
                 await hold.release()
-            lock.release()
+            loaded.lock.release()
+
+    def _sealed(
+        self,
+        loaded: Loaded,
+        battle: Battle,
+        principal: Principal,
+        decided: list[tuple[Any, str]],
+        command_id: str | None,
+    ) -> list[PendingEvent]:
+        """The decided events as envelopes after `battle`'s version: hidden ones salted,
+        each chained to the one before (service.battles.sealing, events.chain)."""
+        return seal(
+            battle_id=loaded.battle_id,
+            prev_version=battle.version,
+            prev_hash=loaded.head_hash,
+            items=[(_tag(ev), encode_event(ev), audience) for ev, audience in decided],
+            recorded_at=_now(),
+            actor=principal.event_actor,
+            command_id=command_id,
+            salts=draw_salts([audience for _, audience in decided]),
+            # Chain format 2: the command is numbered by its first event (which is
+            # also the version its server dice are counted from).
+            command_version=battle.version + 1 if battle.meta.created.chain_format >= 2 else None,
+        )
+
+    def _answer(
+        self, loaded: Loaded, battle: Battle, actor: Actor, stored: list[StoredEvent]
+    ) -> CommandResponse:
+        """A command's answer: the events it appended, sealed for `actor`, and a signed
+        receipt of the new head (none appended: `battle`, the state it was decided on)."""
+        battle_id = loaded.battle_id
+        if not stored:
+            return CommandResponse(
+                battle_id=battle_id,
+                version=battle.version,
+                events=[],
+                receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
+            )
+        sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
+        head = stored[-1]
+        return CommandResponse(
+            battle_id=battle_id,
+            version=head.version,
+            events=[sealer.out(e) for e in stored],
+            receipt=self.signing.receipt(battle_id, head.version, head.hash),
+        )
+
+    async def _replayed(
+        self, battle_id: str, actor: Actor, command_id: str | None, request_hash: str
+    ) -> CommandResponse | None:
+        """The first answer again, when the command's Idempotency-Key was seen before."""
+        if command_id is None:
+            return None
+        previous = await self.store.find_command(battle_id, command_id)
+        return (
+            None
+            if previous is None
+            else await self._replay(battle_id, actor, previous, request_hash)
+        )
 
     async def _replay(
         self, battle_id: str, actor: Actor, previous: CommandRecord, request_hash: str
@@ -620,7 +431,7 @@ class BattleService:
         )
         upto = 0
         if not all(can_see(actor, e.audience) for e in stored):
-            upto = unsealed_upto((await self._load(battle_id)).battle.meta)
+            upto = unsealed_upto((await self.repository.load(battle_id)).battle.meta)
         sealer = Sealer(actor, upto)
         return CommandResponse(
             battle_id=battle_id,
@@ -633,7 +444,7 @@ class BattleService:
     async def _decide(
         self,
         battle_id: str,
-        loaded: _Loaded,
+        loaded: Loaded,
         battle: Battle,
         actor: Actor,
         req: CommandRequest,
@@ -696,7 +507,7 @@ class BattleService:
         return decided, after
 
     async def _reveal_events(
-        self, battle_id: str, loaded: _Loaded, battle: Battle, actor: Actor, reason: str
+        self, battle_id: str, loaded: Loaded, battle: Battle, actor: Actor, reason: str
     ) -> list[tuple[Any, str]]:
         """The epoch's seed revealed (for all) and the next one committed; before it, each
         audience's sub-seed revealed in an event for that audience only (domain.dice,
@@ -731,7 +542,7 @@ class BattleService:
     # -- queries ------------------------------------------------------------------------
 
     async def view(self, battle_id: str, actor: Actor, version: int | None = None) -> BattleView:
-        loaded = await self._load(battle_id)
+        loaded = await self.repository.load(battle_id)
         current = loaded.battle.version
         if version is None:
             battle = loaded.battle
@@ -768,30 +579,10 @@ class BattleService:
         """The states right after `start`..`stop` (1 <= start <= stop <= the current
         version), each event folded once: from the cached timeline where it holds them,
         else from the store, one snapshot interval at a time going back."""
-        loaded = await self._load(battle_id)
-        chunks: list[list[Battle]] = []
-        timeline: Timeline | None = loaded.timeline if stop <= loaded.timeline.version else None
-        fresh = False
-        hi = stop
-        while hi >= start:
-            if timeline is None or max(timeline.base, 1) > hi:
-                first = await self.store.read(battle_id, upto=1)
-                created = loaded.battle.meta.created
-                timeline, _, _ = await self._fold(battle_id, loaded.ruleset, created, first[0], hi)
-                fresh = True
-            lo = max(start, timeline.base, 1)
-            try:
-                chunks.append(list(timeline.states(lo, hi)))
-            except HistoryNeeded:
-                if fresh:  # a fold from the store provides what its undos go back to
-                    raise
-                timeline = None  # the cached one misses a state an undo goes back to
-                continue
-            hi = lo - 1
-        return [b for chunk in reversed(chunks) for b in chunk]
+        return await self.repository.states(await self.repository.load(battle_id), start, stop)
 
     async def events(self, battle_id: str, actor: Actor, after: int, limit: int) -> EventPage:
-        loaded = await self._load(battle_id)
+        loaded = await self.repository.load(battle_id)
         head = loaded.battle.version
         stored = await self.store.read(battle_id, after=after, limit=limit)
         undone = loaded.timeline.undone() if loaded.timeline.has_undo else set()
@@ -806,7 +597,7 @@ class BattleService:
 
     async def unsealed_upto(self, battle_id: str) -> int:
         """The last version of the battle every reader is given whole (0: none yet)."""
-        return unsealed_upto((await self._load(battle_id)).battle.meta)
+        return unsealed_upto((await self.repository.load(battle_id)).battle.meta)
 
     async def reveal(
         self, battle_id: str, principal: Principal, idempotency_key: str | None
@@ -885,6 +676,27 @@ class BattleService:
 _COMMAND_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
 _REVEAL_DICE = msgspec.Raw(b'{"type":"RevealDice"}')
 _decode_json = msgspec.json.Decoder().decode
+
+
+def _command_record(
+    command_id: str | None, request_hash: str, pending: list[PendingEvent]
+) -> CommandRecord | None:
+    """What an Idempotency-Key's command keeps, appended with its events (None: no key)."""
+    if command_id is None:
+        return None
+    return CommandRecord(
+        battle_id=pending[0].battle_id,
+        command_id=command_id,
+        request_hash=request_hash,
+        first_version=pending[0].version,
+        last_version=pending[-1].version,
+    )
+
+
+async def _pause(attempt: int) -> None:
+    """A jittered pause before deciding again, from the third attempt (`_MAX_ATTEMPTS`)."""
+    if attempt >= 2:
+        await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
 
 
 def _request_hash(req: CommandRequest, actor: Actor) -> str:
