@@ -54,6 +54,13 @@ def _command(state: dict[str, Any], step: tuple[str, str, int]) -> tuple[str, di
     now = state["now"]
     if now["stage"] != "phases":
         return "referee", {"type": "RollInitiative"}
+    # A call the referee must settle first holds the action (or the round's end): settle it.
+    waiting = now.get("waiting") or []
+    if now.get("command") == "RuleCheck" and waiting:
+        result = ("success", "glancing", "fail")[n % 3]
+        return "referee", {"type": "RuleCheck", "check": waiting[0]["id"], "result": result}
+    if now["side"] is None:  # no action left and nothing the referee must settle
+        return "referee", {"type": "RollInitiative"}
     if n == 3:
         return now["side"], {"type": "CancelAction", "action": now["action"]}
     return now["side"], {"type": "ResolveAction", "action": now["action"]}
