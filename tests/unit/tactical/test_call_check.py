@@ -11,6 +11,7 @@ from domain.actors import ALL, REFEREE, Actor
 from domain.errors import NotPermitted, RuleViolation
 from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.events import CheckCalled
+from domain.rulesets.tactical.rules import R_REFEREE
 from tests.support.tactical_kit import ch, make, play, started
 
 
@@ -67,5 +68,6 @@ def test_only_the_referee_calls_for_a_check_and_not_of_the_dead() -> None:
     dead = msgspec.structs.replace(
         s, chars={**s.chars, "a1": msgspec.structs.replace(s.chars["a1"], dead=True)}
     )
-    with pytest.raises(RuleViolation, match="dead"):
+    with pytest.raises(RuleViolation, match="dead") as refused:
         play(dead, {"type": "CallCheck", "character": "a1", "stat": "MIN", "reason": "r"}, [5])
+    assert refused.value.rule == R_REFEREE  # the call is the referee's (M03)
