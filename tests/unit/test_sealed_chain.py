@@ -8,7 +8,7 @@ import json
 import msgspec
 import pytest
 
-from events.chain import ChainBreak, canonical, event_hash, find_chain_break, seal
+from events.chain import ChainBreak, canonical, event_hash, find_chain_break, seal, stub_body
 from events.envelope import GENESIS_HASH, EventActor, SealedEvent, StoredEvent
 from events.verify import audit_log, decode_read
 
@@ -132,6 +132,29 @@ def test_decode_read_keeps_each_events_command_id_and_salt() -> None:
     )  # fmt: skip
     events = decode_read(body.encode())
     assert events == log
+    assert audit_log(events).ok
+
+
+def test_decode_read_keeps_chain_format_2s_command_and_stub_body() -> None:
+    """A whole event's `command_version` and a stub's `body` both enter the hash (chain
+    format 2): a reader that dropped either would find the chain broken."""
+    pending = seal(
+        battle_id="b", prev_version=0, prev_hash=GENESIS_HASH,
+        items=[("A", canonical({"a": 1}), "all"), ("B", canonical({"b": 2}), "referee"),
+               ("C", canonical({"c": 3}), "all")],
+        recorded_at="2026-11-28T10:00:00.123Z", actor=ACTOR, command_id=None,
+        salts=[None, "0f" * 16, None], command_version=1,
+    )  # fmt: skip
+    log = [StoredEvent(position=i + 1, **_fields(p)) for i, p in enumerate(pending)]  # type: ignore[arg-type]
+    whole = {**_fields(log[0]), "data": {"a": 1}, "actor": {"role": "referee", "side": None}}
+    stub = {k: getattr(log[1], k) for k in ("version", "audience", "prev_hash", "hash")}
+    last = {**_fields(log[2]), "data": {"c": 3}, "actor": {"role": "referee", "side": None}}
+    sealed = {**stub, "sealed": True, "body": stub_body(log[1])}
+    body = json.dumps([whole, sealed, last], separators=(",", ":"))
+    events = decode_read(body.encode())
+    assert events[0] == log[0] and events[2] == log[2]
+    assert events[1] == SealedEvent(**stub, body=stub_body(log[1]))
+    assert log[0].command_version == 1 and stub_body(log[1]) is not None
     assert audit_log(events).ok
 
 
