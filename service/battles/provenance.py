@@ -21,6 +21,7 @@ from collections.abc import Collection, Iterable, Sequence
 from typing import Protocol
 
 from domain.battle import BattleCreated, ImportedFrom
+from events.envelope import StoredEvent
 from events.errors import LogDamaged
 from events.exports.format import Provenance
 from events.store import EventStore
@@ -88,10 +89,18 @@ async def _created(service: ProvenanceHost, battle_id: str) -> BattleCreated | N
     return decode_created(battle_id, first[0]) if first else None
 
 
-async def battle_provenance(service: ProvenanceHost, battle_id: str) -> Provenance:
-    """The origin of `battle_id` (see the module docstring)."""
+async def battle_provenance(
+    service: ProvenanceHost, battle_id: str, first: StoredEvent | None = None
+) -> Provenance:
+    """The origin of `battle_id` (see the module docstring); `first`: its first event,
+    when the caller has already read it (a page of `GET /battles`), so it is not read
+    again."""
     try:
-        created = await _created(service, battle_id)
+        created = (
+            decode_created(battle_id, first)
+            if first is not None
+            else await _created(service, battle_id)
+        )
     except LogDamaged as e:  # /verify names the damage; the origin cannot be read
         return Provenance(origin="not-verified", note=f"{NOT_VERIFIED}: {e.reason}")
     if created is None:

@@ -163,7 +163,7 @@ async def _summary(
         version=battle.version,
         over=finished,
         forked_from=first.forked_from,
-        origin=await battle_provenance(service, ev.battle_id),
+        origin=await battle_provenance(service, ev.battle_id, ev),
     )
 
 
