@@ -30,10 +30,10 @@ class _SeededDice:
         self.rng = rng
         self.values: list[int] = []
 
-    def roll(self, sides: int, purpose: str) -> Roll:
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         values = tuple(self.rng.randint(1, sides) for _ in range(count))
         self.values.extend(values)
         return Roll(sides=sides, values=values, purpose=purpose, source="client")

@@ -22,6 +22,14 @@ and, for the replay viewer's chart:
 - `strength(view) -> {side: number}`  each side's strength in a view (what `view` gave one
   reader: so it tells nothing that reader may not see): squads, army size, hit points
 
+and, for a table that plays from data (domain.prompts):
+
+- `awaiting(state, actor) -> list[Prompt]`  what the battle waits for now, in the actor's
+  view (no prompt the actor may not know about), empty when the battle is over
+- `reach(state, actor, unit) -> Reach`       grid rulesets: the squares a unit can reach
+  with its next move, by the code that decides moves (raises UnknownEntity for a unit the
+  actor cannot see); None for a ruleset without a grid
+
 and, optionally, `decide_folded(state, command, dice) -> (events, state after them)`:
 the same events as `decide`, with the fold of `evolve` over them that a decider which
 folds as it emits has already made (the service needs that state to ask `is_over`).
@@ -37,6 +45,7 @@ import msgspec
 
 from domain.actors import Actor
 from domain.dice import Dice
+from domain.prompts import Prompt, Reach
 
 __all__ = ["Ruleset"]
 
@@ -78,6 +87,10 @@ class Ruleset(Generic[S, C, E, O, U]):
     # Each side's strength in a reader's view (the viewer's chart): a pure function of it.
     strength: Callable[[Any], dict[str, float]] = field(default=lambda view: {})
     strength_measure: str = "strength"  # what it counts, for the chart's axis
+    # What the battle waits for now, in an actor's view (domain.prompts).
+    awaiting: Callable[[S, Actor], list[Prompt]] = field(default=lambda state, actor: [])
+    # Grid rulesets: the squares a unit can reach with its next move; None without a grid.
+    reach: Callable[[S, Actor, str], Reach] | None = None
     # `decide` and the state after its events, for deciders that fold as they emit.
     decide_folded: Callable[[S, C, Dice], tuple[list[E], S]] | None = None
     # Decoders built once per ruleset, not per call.

@@ -48,6 +48,7 @@ import msgspec
 
 from domain.actors import ALL
 from domain.errors import DiceError
+from domain.prompts import NextDie
 
 __all__ = [
     "Dice",
@@ -90,9 +91,15 @@ class Roll(msgspec.Struct, frozen=True, kw_only=True, gc=False, tag_field="kind"
 class Dice(Protocol):
     """What a decider may ask for. Every roll it gets must be written into its events."""
 
-    def roll(self, sides: int, purpose: str) -> Roll: ...
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll: ...
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll: ...
+    # `subject`: the unit or character the roll is for, where there is one. It is not
+    # written into the Roll (events and their hashes stay as they were): table dice
+    # name it when they ask for a die (DiceError.context["next_die"]).
+
+    def roll_many(
+        self, count: int, sides: int, purpose: str, subject: str | None = None
+    ) -> Roll: ...
 
 
 def _check_sides(sides: int) -> None:
@@ -149,10 +156,10 @@ class _Stream:
         self._next_index = 0  # the counter index of the next die: never repeats in a command
         self.drawn: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str) -> Roll:
-        return self.roll_many(1, sides, purpose)
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        return self.roll_many(1, sides, purpose, subject)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         _check_count(count)
         _check_sides(sides)
         o = self._owner
@@ -202,11 +209,11 @@ class ServerDice:
         self._public = _Stream(self, ALL, seed)
         self.streams: dict[str, _Stream] = {ALL: self._public}
 
-    def roll(self, sides: int, purpose: str) -> Roll:
-        return self._public.roll_many(1, sides, purpose)
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        return self._public.roll_many(1, sides, purpose, subject)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
-        return self._public.roll_many(count, sides, purpose)
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        return self._public.roll_many(count, sides, purpose, subject)
 
     def stream_of(self, audience: str) -> str:
         """The stream a die for an event of `audience` is drawn from (and derived with)."""
@@ -246,10 +253,10 @@ class SuppliedDice:
         self.used = 0  # how many supplied values the rolls so far took
         self.drawn: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str) -> Roll:
-        return self.roll_many(1, sides, purpose)
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        return self.roll_many(1, sides, purpose, subject)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         _check_count(count)
         start = self.used
         supplied = self._values
@@ -259,6 +266,14 @@ class SuppliedDice:
                     f"not enough dice supplied: this command needs more than {len(supplied)} "
                     f"(next: a d{sides} for {purpose})",
                     supplied=len(supplied),
+                    # In data, so that a client prompts for it without parsing the text:
+                    # the dice still missing from this roll, then send again with them.
+                    next_die=NextDie(
+                        sides=sides,
+                        count=start + count - position,
+                        purpose=purpose,
+                        subject=subject,
+                    ),
                 )
             value = supplied[position]
             if not 1 <= value <= sides:

@@ -95,13 +95,13 @@ class RandomDice:
     def __init__(self, rng: RandomSource) -> None:
         self._random = rng.random
 
-    def roll(self, sides: int, purpose: str) -> Roll:
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return Roll(
             sides=sides, values=(int(self._random() * sides) + 1,), purpose=purpose,
             source="client",
         )  # fmt: skip
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         r = self._random
         values = tuple(int(r() * sides) + 1 for _ in range(count))
         return Roll(sides=sides, values=values, purpose=purpose, source="client")

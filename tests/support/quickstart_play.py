@@ -101,10 +101,10 @@ class SeededDice:
         self._rng = random.Random(seed)
         self.drawn: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str) -> Roll:
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         values = tuple(self._rng.randint(1, sides) for _ in range(count))
         roll = Roll(sides=sides, values=values, purpose=purpose, source="client")
         self.drawn.append(roll)

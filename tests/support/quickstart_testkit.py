@@ -37,10 +37,10 @@ class ScriptedDice:
         self.values = list(values)
         self.drawn: list[Roll] = []
 
-    def roll(self, sides: int, purpose: str) -> Roll:
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         got: list[int] = []
         for _ in range(count):
             assert self.values, f"unscripted die: d{sides} for {purpose}"

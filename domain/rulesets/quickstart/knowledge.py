@@ -49,10 +49,10 @@ class ProbeDice:
     """Dice for judging a command on a view: every die shows 1. The events they decide are
     thrown away; decide refuses before it rolls, so the values never change a refusal."""
 
-    def roll(self, sides: int, purpose: str) -> Roll:
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return Roll(sides=sides, values=(1,) * count, purpose=purpose, source="client")
 
 

@@ -23,16 +23,16 @@ class RerollDice:
         self.original: Roll | None = None
         self._first = True
 
-    def roll(self, sides: int, purpose: str) -> Roll:
-        return self.roll_many(1, sides, purpose)
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        return self.roll_many(1, sides, purpose, subject)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
-        roll = self.inner.roll_many(count, sides, purpose)
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        roll = self.inner.roll_many(count, sides, purpose, subject)
         if self._first:
             self._first = False
             if count and sum(roll.values) < self.below:
                 self.original = roll
-                return self.inner.roll_many(count, sides, f"{purpose} (Help reroll)")
+                return self.inner.roll_many(count, sides, f"{purpose} (Help reroll)", subject)
         return roll
 
 

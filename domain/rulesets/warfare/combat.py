@@ -247,10 +247,10 @@ def shatter(run: Run, uid: str) -> None:
 class _NoDice:
     """The automatic hit rolls nothing: a die asked for here is a bug."""
 
-    def roll(self, sides: int, purpose: str) -> Roll:
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         raise AssertionError("an automatic hit rolls no die")
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         raise AssertionError("an automatic hit rolls no die")
 
 

@@ -35,10 +35,10 @@ class DrawnDice:
     def __init__(self, data: st.DataObject) -> None:
         self.data = data
 
-    def roll(self, sides: int, purpose: str) -> Roll:
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         values = tuple(self.data.draw(st.integers(1, sides)) for _ in range(count))
         return Roll(sides=sides, values=values, purpose=purpose, source="client")
 

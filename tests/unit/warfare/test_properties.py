@@ -43,10 +43,10 @@ class DrawnDice:
         self.data = data
         self.ties = random.Random(data.draw(st.integers(0, 2**16)))
 
-    def roll(self, sides: int, purpose: str) -> Roll:
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return self.roll_many(1, sides, purpose)
 
-    def roll_many(self, count: int, sides: int, purpose: str) -> Roll:
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         if purpose.startswith("roll-off"):
             values = tuple(self.ties.randint(1, sides) for _ in range(count))
             return Roll(sides=sides, values=values, purpose=purpose, source="client")
