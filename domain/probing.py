@@ -8,6 +8,7 @@ asks the ruleset's own `authorize` and `decide` here, on the state as the actor 
 
 - `accepts(judge, command)`: whether the judge (authorize, then decide with dice that
   never run short) accepts the command;
+- `Asker`: both for one actor, on the state it knows (what a ruleset's `awaiting` asks);
 - `dice_needed(decide, state, commands)`: the rolls every one of the commands draws
   before anything a die shows can change the course, that is the longest common prefix
   of the rolls drawn when every die shows its lowest face and when every die shows its
@@ -22,11 +23,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from msgspec.structs import replace
+
+from domain.actors import Actor
 from domain.dice import Dice, Roll
 from domain.errors import DomainError
 from domain.prompts import DiceNeed
 
-__all__ = ["FixedDice", "accepts", "dice_needed"]
+__all__ = ["Asker", "FixedDice", "accepts", "dice_needed"]
 
 
 class FixedDice:
@@ -104,3 +108,41 @@ def dice_needed(
         purpose = _common_purpose({r[2] for r in rolls})
         out.append(DiceNeed(sides=sides, count=count, purpose=purpose, subject=subject))
     return tuple(out)
+
+
+class Asker:
+    """One call of a ruleset's `awaiting`: the full state, the asking actor, and `known`,
+    the state as that actor knows it (the full state where nothing is hidden from it).
+    `ok` judges a command as the service would for the actor: `authorize` on the full
+    state (a ruleset with hidden information judges on the actor's view there), then
+    `decide` on the known state; `dice` are the rolls answers need, on the known state."""
+
+    def __init__(
+        self,
+        state: Any,
+        actor: Actor,
+        authorize: Callable[[Any, Any, Actor], None],
+        decide: Callable[[Any, Any, Dice], object],
+        known: Any = None,
+    ) -> None:
+        self.state = state
+        self.actor = actor
+        self.known = state if known is None else known
+        self._authorize = authorize
+        self._decide = decide
+
+    def answers(self, side: str | None) -> bool:
+        """Whether the actor answers a window of `side` itself (None: any side)."""
+        a = self.actor
+        return a.is_referee or (a.role == "side" and (side is None or a.side == side))
+
+    def ok(self, command: Any) -> bool:
+        def judge(dice: Dice) -> None:
+            self._authorize(self.state, command, self.actor)
+            self._decide(self.known, command, dice)
+
+        return accepts(judge)
+
+    def dice(self, commands: Sequence[Any], when: str | None = None) -> tuple[DiceNeed, ...]:
+        found = dice_needed(self._decide, self.known, commands)
+        return found if when is None else tuple(replace(d, when=when) for d in found)

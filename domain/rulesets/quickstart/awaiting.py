@@ -19,9 +19,8 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.actors import Actor
-from domain.dice import Dice
-from domain.probing import accepts, dice_needed
-from domain.prompts import DiceNeed, Prompt
+from domain.probing import Asker
+from domain.prompts import Prompt
 from domain.rulesets.quickstart.access import authorize
 from domain.rulesets.quickstart.combat import candidates, reaches
 from domain.rulesets.quickstart.commands import (
@@ -73,37 +72,11 @@ _STEP_REASONS = {
 _STEP_RULES = {"skirmish": R_TROOPS, "reposition": R_REPOSITION}
 
 
-class _Asking:
-    """One call of `awaiting`: the full state, the actor, and the state it knows."""
-
-    def __init__(self, state: State, actor: Actor) -> None:
-        self.state = state
-        self.actor = actor
-        self.known = known_to(state, actor)
-
-    def answers(self, side: str | None) -> bool:
-        """Whether the actor answers a window of `side` itself (None: any side)."""
-        a = self.actor
-        return a.is_referee or (a.role == "side" and (side is None or a.side == side))
-
-    def ok(self, command: Command) -> bool:
-        """Whether the actor's command is accepted: authorize (which judges a side's command
-        on its view), then decide on the state the actor knows."""
-
-        def judge(dice: Dice) -> None:
-            authorize(self.state, command, self.actor)
-            decide(self.known, command, dice)
-
-        return accepts(judge)
-
-    def dice(self, commands: list[Command], when: str | None = None) -> tuple[DiceNeed, ...]:
-        found = dice_needed(decide, self.known, commands)
-        if when is None:
-            return found
-        return tuple(replace(d, when=when) for d in found)
+def _asking(state: State, actor: Actor) -> Asker:
+    return Asker(state, actor, authorize, decide, known_to(state, actor))
 
 
-def _combat(a: _Asking) -> list[Prompt]:
+def _combat(a: Asker) -> list[Prompt]:
     k = a.known
     c = k.combat
     assert c is not None
@@ -145,7 +118,7 @@ def _combat(a: _Asking) -> list[Prompt]:
     return [replace(p, dice=dice)]
 
 
-def _priority(a: _Asking) -> list[Prompt]:
+def _priority(a: Asker) -> list[Prompt]:
     k = a.known
     out: list[Prompt] = []
     if k.step == "choose":
@@ -209,7 +182,7 @@ def _priority(a: _Asking) -> list[Prompt]:
     return out
 
 
-def _moves(a: _Asking, side: str, step: str) -> list[Prompt]:
+def _moves(a: Asker, side: str, step: str) -> list[Prompt]:
     out = []
     for q in sorted(a.known.squads.values(), key=lambda q: q.id):
         if q.side != side or not reach(a.state, a.actor, q.id).squares:
@@ -231,7 +204,7 @@ def _moves(a: _Asking, side: str, step: str) -> list[Prompt]:
     return out
 
 
-def _skills(a: _Asking, side: str) -> list[Prompt]:
+def _skills(a: Asker, side: str) -> list[Prompt]:
     k = a.known
     out = []
     names = sorted({*k.options.skill_effects, *k.options.watchtower_effects})
@@ -261,7 +234,7 @@ def _skills(a: _Asking, side: str) -> list[Prompt]:
     return out
 
 
-def _attacks(a: _Asking, side: str) -> list[Prompt]:
+def _attacks(a: Asker, side: str) -> list[Prompt]:
     k = a.known
     out = []
     mine = sorted((q for q in k.squads.values() if q.side == side), key=lambda q: q.id)
@@ -323,7 +296,7 @@ def _attacks(a: _Asking, side: str) -> list[Prompt]:
     return out
 
 
-def _repositions(a: _Asking, side: str) -> list[Prompt]:
+def _repositions(a: Asker, side: str) -> list[Prompt]:
     k = a.known
     out = []
     mine = sorted(q for q, x in k.squads.items() if x.side == side)
@@ -359,7 +332,7 @@ def _repositions(a: _Asking, side: str) -> list[Prompt]:
     return out
 
 
-def _turn(a: _Asking) -> list[Prompt]:
+def _turn(a: Asker) -> list[Prompt]:
     k = a.known
     side = k.active_side
     if side is None:
@@ -392,7 +365,7 @@ def _turn(a: _Asking) -> list[Prompt]:
     return out
 
 
-def _referee(a: _Asking) -> list[Prompt]:
+def _referee(a: Asker) -> list[Prompt]:
     k = a.known
     out = []
     for h in sorted(k.heroes.values(), key=lambda h: h.id):
@@ -431,7 +404,7 @@ def awaiting(state: State, actor: Actor) -> list[Prompt]:
     """What the battle waits for now, in `actor`'s view; [] once it is over."""
     if state.phase == "over":
         return []
-    a = _Asking(state, actor)
+    a = _asking(state, actor)
     if a.known.combat is not None:
         out = _combat(a)
     elif a.known.phase == "priority":

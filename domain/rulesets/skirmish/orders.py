@@ -72,6 +72,7 @@ __all__ = [
     "issue_tactic",
     "judge_move",
     "lose_commander",
+    "may_move",
     "move_army",
     "reveal_tactic",
     "stop_operating",
@@ -122,6 +123,7 @@ def change_strategy(state: State, c: ChangeStrategy, dice: Dice) -> list[Event]:
             [Term(label="morale", value=a.morale, rule=R_MORALE_DCS)],
             dc,
             R_STRATEGY_CHANGE,
+            subject=a.id,
         )
         checks[a.id] = result
         if result.success:
@@ -200,9 +202,12 @@ def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
             [Term(label="morale", value=a.morale, rule=R_MORALE_DCS)],
             spec.dc,
             R_TACTICS,
+            subject=a.id,
         )
         opposed = ()
-    notice = secret.roll(20, f"Profession (soldier) of {issuer.id}'s commander: notice DC")
+    notice = secret.roll(
+        20, f"Profession (soldier) of {issuer.id}'s commander: notice DC", subject=issuer.id
+    )
     notice_dc = notice.value + issuer.spec.commander.profession_soldier
     events: list[Event] = [
         TacticIssued(
@@ -234,6 +239,7 @@ def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
             ],
             notice_dc,
             R_MOVE_TACTICS,
+            subject=other.id,
         )
         events.append(
             TacticNoticed(
@@ -282,14 +288,20 @@ class MoveJudged(NamedTuple):
     reveals: bool  # it passes through allies or leaves melee: a secret tactic shows
 
 
-def judge_move(state: State, a: Army, x: int, y: int) -> MoveJudged:
-    """ "Movement & Distance": whether army `a` may move its anchor to (x, y) now, or the
-    RuleViolation that says why not (shared by decide and `reach`)."""
+def may_move(state: State, a: Army) -> None:
+    """Raise unless army `a` may make a move now: the movement phase, placed and fighting,
+    with a move action left ("Movement & Distance")."""
     need_phase(state, "movement", R_MOVEMENT, "movement")
-    o = state.options
     if not a.placed or not a.fighting:
         raise violation(f"{a.id} cannot move", R_MOVEMENT)
     use_move_action(a)
+
+
+def judge_move(state: State, a: Army, x: int, y: int) -> MoveJudged:
+    """ "Movement & Distance": whether army `a` may move its anchor to (x, y) now, or the
+    RuleViolation that says why not (shared by decide and `reach`)."""
+    may_move(state, a)
+    o = state.options
     dx, dy = x - a.x, y - a.y
     direction = direction_class(a.facing, dx, dy)
     if direction == "none":

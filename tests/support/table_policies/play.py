@@ -60,11 +60,12 @@ def play(
     seed: int,
     *,
     max_commands: int = 3000,
+    referee_last: bool = False,
     on_command: Callable[[Any, Actor, Prompt, Any, list[tuple[int, int, str | None]]], None]
     | None = None,
 ) -> tuple[Any, int]:
-    """Play `state` to its end: each command from a prompt of a side's awaiting (the
-    referee's when no side has one), its fields from `choose`. (final state, commands)."""
+    """Play `state` to its end: each command from a prompt of a side's awaiting or of the
+    referee's (`pick` picks one), its fields from `choose`. (final state, commands)."""
     rng = random.Random(seed)
     dice_rng = random.Random(f"dice:{seed}")
     sides = list(state.sides)
@@ -77,8 +78,13 @@ def play(
             prompts += [
                 p for p in rs.awaiting(state, me) if p.role == "side" and p.side in (s, None)
             ]
-        if not prompts:
-            prompts = [p for p in rs.awaiting(state, Actor(role="referee")) if not p.optional]
+        # and the referee's calls (resolving a phase...): a side may answer some windows
+        # again and again (choose another tactic), so the picker weighs them against the
+        # referee moving the battle on
+        # (`referee_last`: only when no side has a prompt, where every side's window ends)
+        if not (referee_last and prompts):
+            referee = rs.awaiting(state, Actor(role="referee"))
+            prompts += [p for p in referee if p.role == "referee"]
         prompt = pick(prompts, rng)
         assert prompt is not None, f"nothing to answer and not over: {prompts}"
         actor = actor_for(prompt, sides)

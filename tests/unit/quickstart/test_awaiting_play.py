@@ -35,7 +35,9 @@ def test_battles_play_to_their_end_from_prompts_alone() -> None:
         subjects.extend((prompt.subject, s) for _, _, s in asked)
 
     for seed in range(4):
-        state, _ = play(RULESET, _start(), policy.pick, policy.choose, seed, on_command=check)
+        state, _ = play(
+            RULESET, _start(), policy.pick, policy.choose, seed, on_command=check, referee_last=True
+        )
         assert RULESET.is_over(state)
         assert RULESET.awaiting(state, Actor(role="referee")) == []
     assert {"PriorityCheck", "MoveSquad", "Attack", "ChooseCasualty", "EndStep"} <= seen
