@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from domain.prompts import Prompt, Reach
+from domain.rulesets.skirmish.geometry import FORWARD  # a facing's step ahead
 
 __all__ = ["choose", "pick"]
 
@@ -29,16 +30,6 @@ _WEIGHT = {
     "TurnArmy": 0,  # a turn spends a move action: left to the table, not to this policy
     "ChangeStrategy": 1,
     "RevealTactic": 0,
-}
-_AHEAD = {
-    "north": (0, -1),
-    "northeast": (1, -1),
-    "east": (1, 0),
-    "southeast": (1, 1),
-    "south": (0, 1),
-    "southwest": (-1, 1),
-    "west": (-1, 0),
-    "northwest": (-1, -1),
 }
 
 
@@ -68,7 +59,7 @@ def choose(
         squares = reach(prompt.subject).squares
         x0 = sum(s.x for s in squares) / len(squares)  # the anchor lies amid its reach
         y0 = sum(s.y for s in squares) / len(squares)
-        fx, fy = _AHEAD[squares[0].facing or "north"]
+        fx, fy = FORWARD[squares[0].facing or "north"]
         best = max(squares, key=lambda s: ((s.x - x0) * fx + (s.y - y0) * fy, -s.cost))
         body.update(army=prompt.subject, x=best.x, y=best.y)
     return body
