@@ -101,3 +101,21 @@ def test_an_enemys_secret_tactic_does_not_shape_its_reach() -> None:
     assert reach(s, REF, "orcs") == reach(s, SOUTH, "orcs")
     plain = replace(s, armies={**s.armies, "orcs": replace(s.armies["orcs"], tactic="none")})
     assert reach(s, NORTH, "orcs") == reach(plain, NORTH, "orcs")
+
+
+def test_strategies_are_declared_lowest_initiative_first() -> None:
+    s = ready([fighters()], [orcs()], until="placement")
+    first, then = s.initiative_order
+    places = {"fighters": (1, 58, "south"), "orcs": (1, 70, "north")}
+    for f in (first, then):
+        for a in sorted(x.id for x in s.armies.values() if x.side == f):
+            x, y, facing = places[a]
+            s, _ = run(s, "PlaceArmy", army=a, x=x, y=y, facing=facing)
+    s, _ = run(s, "AdvanceSetup")
+    assert s.step == "strategies"
+    ids = set(_by_id(awaiting(s, REF)))
+    assert f"strategies:{first}" in ids and f"strategies:{then}" not in ids
+    s, _ = run(s, "DeclareStrategy", side=first, strategy="standard")
+    got = _by_id(awaiting(s, REF))
+    assert got[f"strategies:{first}"].optional  # it may still change its mind
+    assert not got[f"strategies:{then}"].optional
