@@ -8,13 +8,15 @@ variants and the lost tables), specs (leaders, commanders, armies, attack profil
 setup (the setup steps), orders (movement & tactics), charge, choices (damage options,
 re-rolls), volley and phases (declared actions resolved together), morale (checks,
 opposed checks, routing, end), flight (routed armies fleeing), decide, evolve, initial,
-access; `resolution` holds the statistical arithmetic.
+access, awaiting and awaiting_setup (prompts), reach (an army's moves); `resolution`
+holds the statistical arithmetic.
 """
 
 from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.skirmish.access import audience, authorize, view
+from domain.rulesets.skirmish.awaiting import awaiting
 from domain.rulesets.skirmish.commands import COMMAND_DOCS, Command
 from domain.rulesets.skirmish.decide import decide
 from domain.rulesets.skirmish.events import Event
@@ -22,6 +24,7 @@ from domain.rulesets.skirmish.evolve import evolve
 from domain.rulesets.skirmish.initial import initial_state, is_over
 from domain.rulesets.skirmish.model import Setup, State
 from domain.rulesets.skirmish.options import Options
+from domain.rulesets.skirmish.reach import reach
 from domain.rulesets.skirmish.strength import strength
 
 __all__ = ["RULESET"]
@@ -45,4 +48,6 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     strength=strength,
     strength_measure="army size",
     command_docs=COMMAND_DOCS,
+    awaiting=awaiting,
+    reach=reach,
 )

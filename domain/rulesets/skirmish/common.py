@@ -49,10 +49,12 @@ def check(
     roll: bool = True,
     automatic: bool | None = None,
     why: str = "",
+    subject: str | None = None,
 ) -> Check:
     """A d20 check (d20 + terms >= dc). `roll=False`: the modifiers alone (no die drawn).
-    `automatic`: the outcome regardless of the die (still rolled unless roll=False)."""
-    die = dice.roll(20, purpose) if roll else None
+    `automatic`: the outcome regardless of the die (still rolled unless roll=False).
+    `subject`: the army or force the die is for (table dice name it when they ask)."""
+    die = dice.roll(20, purpose, subject=subject) if roll else None
     total = (die.value if die is not None else 0) + sum(t.value for t in terms)
     success = total >= dc if automatic is None else automatic
     return Check(

@@ -54,11 +54,11 @@ def opposed_check(
     ties go to the initiator, which must prevail against every opponent. The initiator's
     Check has the highest opposing total as its DC."""
     terms = (Term(label="morale", value=a.morale, rule=R_MORALE_DCS),)
-    die = dice.roll(20, f"opposed Morale check of {a.id}: {what}")
+    die = dice.roll(20, f"opposed Morale check of {a.id}: {what}", subject=a.id)
     total = die.value + a.morale
     out: list[Opposition] = []
     for b in sorted(opponents, key=lambda x: x.id):
-        b_die = dice.roll(20, f"opposed Morale check of {b.id} against {a.id}")
+        b_die = dice.roll(20, f"opposed Morale check of {b.id} against {a.id}", subject=b.id)
         b_total = b_die.value + b.morale
         wins = total >= b_total
         b_check = Check(
@@ -141,6 +141,7 @@ def routing_phase(state: State, dice: Dice) -> list[Event]:
             roll=not why,
             automatic=True if why else None,
             why=f"{why}: cannot fail" if why else "",
+            subject=a.id,
         )
         will = None
         routed = False
@@ -154,6 +155,7 @@ def routing_phase(state: State, dice: Dice) -> list[Event]:
                     [Term(label="Will", value=a.spec.will, rule=R_ROUTING)],
                     o.morale_dcs.will_on_failed_rout,
                     R_ROUTING,
+                    subject=a.id,
                 )
                 routed = not will.success
         events.append(

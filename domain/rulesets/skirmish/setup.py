@@ -221,7 +221,14 @@ def check_surprise(state: State, c: CheckSurprise, dice: Dice) -> list[Event]:
     scouting = target.leader.scouting if target.leader is not None else 0
     dc = state.options.morale_dcs.surprise + scouting
     terms = [Term(label=f"camouflage of {worst.id}", value=worst.spec.camouflage, rule=R_SURPRISE)]
-    result = check(dice, f"camouflage check of {c.side} vs {c.target_side}", terms, dc, R_SURPRISE)
+    result = check(
+        dice,
+        f"camouflage check of {c.side} vs {c.target_side}",
+        terms,
+        dc,
+        R_SURPRISE,
+        subject=c.side,
+    )
     return [SurpriseChecked(side=c.side, target_side=c.target_side, armies=c.armies, check=result)]
 
 
@@ -243,6 +250,7 @@ def roll_initiative(state: State, c: RollInitiative, dice: Dice) -> list[Event]:
         roll=not force.surprised,
         automatic=True,
         why="surprised: the modifier only" if force.surprised else "no DC",
+        subject=c.side,
     )
     return [InitiativeRolled(side=c.side, check=result, surprised=force.surprised)]
 

@@ -130,7 +130,12 @@ def _roll_check(
         dc_terms = save_dc_terms(state, a)
         dc = p.save_dc + sum(x.value for x in dc_terms)
         result = check(
-            dice, f"{t.id} saves against {a.id}'s {p.name} (DC {dc})", terms, dc, R_ACTIONS
+            dice,
+            f"{t.id} saves against {a.id}'s {p.name} (DC {dc})",
+            terms,
+            dc,
+            R_ACTIONS,
+            subject=t.id,
         )
         return result, sum(x.value for x in terms)
     label = "CMB" if p.kind == "maneuver" else "attack bonus"
@@ -147,7 +152,9 @@ def _roll_check(
     if t.flat_footed and state.round == 1:
         dc += o.flat_footed_ac
     what = "opportunity attack" if opportunity else p.name
-    result = check(dice, f"{a.id} {what} against {t.id} (DC {dc})", terms, dc, R_ACTIONS)
+    result = check(
+        dice, f"{a.id} {what} against {t.id} (DC {dc})", terms, dc, R_ACTIONS, subject=a.id
+    )
     return result, sum(x.value for x in terms)
 
 
