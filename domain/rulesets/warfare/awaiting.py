@@ -8,7 +8,7 @@ Attacks]) and its pursuit of a unit that shattered ([Pursuit]); the referee's ca
 (conditions, forced morale checks, a champion's other action) are optional prompts.
 
 Every command and choice listed is one decide accepts now: each is asked of decide itself
-(probe.py) and moves come from reach.py, which shares the move's code. Seed 003 hides
+(domain.probing) and moves come from reach.py, which shares the move's code. Seed 003 hides
 nothing, so every actor gets the same prompts; `role`/`side` say who may answer.
 """
 
@@ -19,11 +19,12 @@ from typing import Any
 import msgspec
 
 from domain.actors import Actor
+from domain.probing import refusal
 from domain.prompts import DiceNeed, Prompt
 from domain.rulesets.warfare.commands import Command
+from domain.rulesets.warfare.decide import decide
 from domain.rulesets.warfare.geometry import DELTA
 from domain.rulesets.warfare.model import State, Unit
-from domain.rulesets.warfare.probe import accepted
 from domain.rulesets.warfare.reach import reach
 from domain.rulesets.warfare.rules import (
     R_ACTIONS,
@@ -48,7 +49,7 @@ _MORALE_WHEN = (
 
 def _ok(state: State, command: dict[str, Any]) -> bool:
     cmd: Command = msgspec.convert(command, Command)  # type: ignore[arg-type]
-    return accepted(state, cmd)
+    return refusal(decide, state, cmd) is None
 
 
 def _attack_dice(u: str, targets: list[str], what: str, when: str) -> tuple[DiceNeed, ...]:

@@ -13,7 +13,7 @@ from domain.actors import Actor
 from domain.errors import UnknownEntity
 from domain.rulesets.warfare import RULESET
 from domain.rulesets.warfare.geometry import find_path
-from domain.rulesets.warfare.probe import accepted
+from domain.probing import refusal
 from tests.support.warfare_kit import make, play, started, unit
 
 REFEREE = Actor(role="referee")
@@ -87,7 +87,7 @@ def test_reach_is_exactly_where_decide_moves_at_find_paths_cost(
             move = msgspec.convert(
                 {"type": "Move", "unit": "a1", "to": [x, y]}, RULESET.command_type
             )
-            ok = accepted(s, move)
+            ok = refusal(RULESET.decide, s, move) is None
             assert ((x, y) in listed) == ok
             if ok:
                 assert path is not None and listed[(x, y)] == len(path)
