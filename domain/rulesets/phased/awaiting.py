@@ -95,7 +95,18 @@ def _declare_prompt(state: State, c: Combatant) -> Prompt | None:
 def _own_actions(state: State, side: str) -> list[Prompt]:
     """Withdrawing a declaration, sustaining or cancelling a carry-over: the side's own."""
     out: list[Prompt] = []
-    mine = sorted((a for a in state.actions.values() if a.side == side), key=lambda a: a.id)
+    # only this round's open actions can be answered: the rest (a whole battle's) are
+    # not asked of decide at all, which keeps awaiting's cost to the round's
+    mine = sorted(
+        (
+            a
+            for a in state.actions.values()
+            if a.side == side
+            and a.status == "declared"
+            and (a.declared_round == state.round or (a.carried and not a.decided))
+        ),
+        key=lambda a: a.id,
+    )
     withdraw = [a.id for a in mine if _ok(state, {"type": "WithdrawAction", "action": a.id})]
     if withdraw:
         out.append(
@@ -290,7 +301,9 @@ def _calls(state: State) -> list[Prompt]:
             id="referee",
             role="referee",
             commands=("AdjustCombatant", "SetEngagement", "EndBattle"),
-            reason="the referee may adjust a combatant, set an engagement or end the battle",
+            reason="the referee may adjust a combatant, set an engagement or end the battle "
+            "(winner: a side, or none)",
+            choices={"winner": list(state.board.sides)},
             optional=True,
             rule=R_REFEREE,
         )

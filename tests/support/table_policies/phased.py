@@ -8,6 +8,8 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+import msgspec
+
 from domain.prompts import Prompt, Reach
 
 __all__ = ["choose", "pick"]
@@ -53,14 +55,20 @@ def choose(
         out |= {"choice": c["choice"][0], "effects": [int(i) for i in picked.split(",") if i]}
     elif kind == "ClosePrompt":
         out["prompt"] = c["prompt"][0]
+    elif kind == "EndBattle":
+        out |= {"winner": rng.choice(c["winner"]), "reason": "the referee calls it"}
     return out
 
 
 def pick(prompts: list[Prompt], rng: random.Random) -> Prompt:
     """Which prompt a table answers next: a combatant's declaration often, a narrative
     prompt sometimes, else what the round cannot go on without; never the referee's
-    optional calls (adjusting, engaging, ending the battle) nor a by-hand initiative roll
-    the last side's declarations make."""
+    optional calls (adjusting, engaging) nor a by-hand initiative roll the last side's
+    declarations make; once in a long while the referee calls a battle that stalled (the
+    combat events may leave nobody a weapon in hand)."""
+    stalled = [p for p in prompts if "EndBattle" in p.commands]
+    if stalled and rng.random() < 0.0005:
+        return Prompt(**{**msgspec.structs.asdict(stalled[0]), "commands": ("EndBattle",)})
     declare = [p for p in prompts if "DeclareAction" in p.commands]
     if declare and rng.random() < 0.85:
         return rng.choice(declare)

@@ -50,6 +50,8 @@ def _every_answer(prompt: Prompt) -> list[dict[str, Any]]:
     out = []
     rng = random.Random(0)
     for kind in prompt.commands:
+        if kind in ("AdjustCombatant", "SetEngagement"):
+            continue  # free-form referee calls: the prompt lists no choice for them
         forced = Prompt(**{**msgspec.structs.asdict(prompt), "commands": (kind,)})
         base = policy.choose(forced, None, rng)
         field = _USES.get(kind)
@@ -99,6 +101,7 @@ def test_a_battle_plays_to_its_end_from_prompts_and_next_die_alone() -> None:
     for seed in range(3):
         end, n = play_to_end(RULESET, _battle(seed), policy.pick, policy.choose, seed, asked=asked)
         assert RULESET.is_over(end) and n > 10
+        assert end.end_reason.startswith("only ")  # fought to the end, not called
         assert RULESET.awaiting(end, REFEREE) == []
     assert asked and all(d.subject for d in asked if "combat event" not in d.purpose)
 
