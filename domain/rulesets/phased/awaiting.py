@@ -46,7 +46,7 @@ _KINDS = ("attack", "spell", "move", "other")
 
 
 def _ok(state: State, command: dict[str, Any]) -> bool:
-    cmd: Command = msgspec.convert(command, Command)  # type: ignore[arg-type]
+    cmd: Command = msgspec.convert(command, Command)
     return refusal(decide, state, cmd) is None
 
 

@@ -48,7 +48,7 @@ _MORALE_WHEN = (
 
 
 def _ok(state: State, command: dict[str, Any]) -> bool:
-    cmd: Command = msgspec.convert(command, Command)  # type: ignore[arg-type]
+    cmd: Command = msgspec.convert(command, Command)
     return refusal(decide, state, cmd) is None
 
 

@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 from domain.actors import Actor
 from domain.errors import UnknownEntity
+from domain.probing import refusal
 from domain.rulesets.warfare import RULESET
 from domain.rulesets.warfare.geometry import find_path
-from domain.probing import refusal
 from tests.support.warfare_kit import make, play, started, unit
 
 REFEREE = Actor(role="referee")
