@@ -117,7 +117,7 @@ def _unit_prompts(state: State, u: Unit) -> list[Prompt]:
     side = u.side
     commands: list[str] = []
     choices: dict[str, list[str]] = {}
-    dirs = [d for d in DELTA if state.options.facing_directions == 8 or len(d) == 1]
+    dirs = list(DELTA)  # decide refuses a diagonal when units face four ways (W02)
     facings = [d for d in dirs if _ok(state, {"type": "Face", "unit": u.id, "facing": d})]
     if facings:
         commands.append("Face")

@@ -13,7 +13,7 @@ from domain.dice import SuppliedDice
 from domain.errors import DiceError
 from domain.prompts import Prompt
 from domain.rulesets.phased import RULESET
-from domain.rulesets.phased.commands import EndDeclarations
+from domain.rulesets.phased.commands import EndDeclarations, ResolveAction
 from domain.rulesets.phased.model import State
 from tests.support.phased_kit import cb, declare, make, play, setup_of, to_phases
 
@@ -40,6 +40,7 @@ def test_the_starting_phase_waits_for_each_sides_declarations() -> None:
 
 def test_the_last_side_to_end_its_declarations_names_the_initiative_d10s() -> None:
     s = play(make(), {"type": "EndDeclarations", "side": "red"})[1]
+    assert _by_id(s)["declarations:blue"].dice == ()  # party still declares after it
     s = play(s, {"type": "EndDeclarations", "side": "blue"})[1]
     d = _by_id(s)["declarations:party"].dice
     assert [(x.sides, x.subject) for x in d[:3]] == [(10, "red"), (10, "blue"), (10, "party")]
@@ -75,6 +76,10 @@ def test_the_action_whose_turn_it_is_goes_to_its_side_with_its_dice() -> None:
         (8, 1, "r1", "if the attack hits"),
     ]
     assert a.rule == "004 Combat Phases"
+    with pytest.raises(DiceError) as refused:
+        RULESET.decide(s, ResolveAction(action="red.1"), SuppliedDice([20]))
+    need = refused.value.context["next_die"]
+    assert (need.sides, need.subject, need.purpose) == (8, "r1", "damage of r1's sword on b1")
 
 
 def test_an_attack_without_a_target_is_the_referees_to_record() -> None:
