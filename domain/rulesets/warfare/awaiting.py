@@ -23,9 +23,10 @@ from domain.probing import refusal
 from domain.prompts import DiceNeed, Prompt
 from domain.rulesets.warfare.commands import Command
 from domain.rulesets.warfare.decide import decide
-from domain.rulesets.warfare.geometry import DELTA
+from domain.rulesets.warfare.geometry import DELTA, distance
 from domain.rulesets.warfare.model import State, Unit
-from domain.rulesets.warfare.reach import reach
+from domain.rulesets.warfare.orders import MAX_INCREMENTS
+from domain.rulesets.warfare.reach import can_move
 from domain.rulesets.warfare.rules import (
     R_ACTIONS,
     R_ATTACKS,
@@ -41,7 +42,6 @@ from domain.rulesets.warfare.rules import (
 
 __all__ = ["awaiting"]
 
-_REFEREE = Actor(role="referee")
 _MORALE_WHEN = (
     "if the damage leaves {t} at or below half health (or an ability of {u} forces a check)"
 )
@@ -122,7 +122,7 @@ def _unit_prompts(state: State, u: Unit) -> list[Prompt]:
     if facings:
         commands.append("Face")
         choices["facing"] = facings
-    if reach(state, _REFEREE, u.id).squares:
+    if can_move(state, u):
         commands.append("Move")
     if _ok(state, {"type": "Rest", "unit": u.id}):
         commands.append("Rest")
@@ -147,7 +147,16 @@ def _unit_prompts(state: State, u: Unit) -> list[Prompt]:
                 rule=R_ACTIONS,
             )
         )
-    foes = [t for t in state.units.values() if t.side != side and t.on_field]
+    # only foes within the farthest an attack may reach are asked of decide: a battle of
+    # hundreds of units asks a handful per unit, not every foe (decide still rules them)
+    most = state.options.melee_reach
+    if u.kind != "melee":
+        most = max(most, (u.range_increment or 1) * MAX_INCREMENTS[u.kind])
+    foes = [
+        t
+        for t in state.units.values()
+        if t.side != side and t.on_field and (t.id in u.engaged or distance(u.tile, t.tile) <= most)
+    ]
     for kind, rule in (("Engage", R_ENGAGEMENT), ("Attack", R_ATTACKS)):
         targets = [t.id for t in foes if _ok(state, {"type": kind, "unit": u.id, "target": t.id})]
         if not targets:
@@ -172,6 +181,19 @@ def _unit_prompts(state: State, u: Unit) -> list[Prompt]:
             )
         )
     return out
+
+
+def _reserve_tiles(state: State, u: Unit) -> list[str]:
+    """The free tiles of `u`'s side's working zones: decide is asked for one free tile of
+    each zone (whether the zone works); the other tiles differ from it only in being free."""
+    out: set[tuple[int, int]] = set()
+    seen: set[tuple[int, int]] = set()  # a tile of two zones is its first zone's (decide)
+    for _, zone in state.board.zones[u.side]:
+        free = sorted(t for t in zone if t not in state.occupied and t not in seen)
+        seen |= zone
+        if free and _ok(state, {"type": "PlaceReserve", "unit": u.id, "to": list(free[0])}):
+            out.update(free)
+    return [f"{x},{y}" for x, y in sorted(out)]
 
 
 def _turn_prompts(state: State, side: str) -> list[Prompt]:
@@ -224,12 +246,7 @@ def _turn_prompts(state: State, side: str) -> list[Prompt]:
         if u.on_field:
             out.extend(_unit_prompts(state, u))
         elif u.status == "reserve":
-            tiles = sorted({t for _, zone in state.board.zones[side] for t in zone})
-            free = [
-                f"{x},{y}"
-                for x, y in tiles
-                if _ok(state, {"type": "PlaceReserve", "unit": u.id, "to": [x, y]})
-            ]
+            free = _reserve_tiles(state, u)
             if free:
                 out.append(
                     Prompt(

@@ -12,11 +12,22 @@ from domain.actors import Actor
 from domain.errors import RuleViolation
 from domain.prompts import Excluded, Reach, ReachSquare
 from domain.rulesets.warfare.geometry import distance, find_path, reachable
-from domain.rulesets.warfare.model import State
+from domain.rulesets.warfare.model import State, Unit
 from domain.rulesets.warfare.orders import end_facing, ensure_can_move, speed_of
 from domain.rulesets.warfare.rules import unit
 
-__all__ = ["reach"]
+__all__ = ["can_move", "reach"]
+
+
+def can_move(state: State, u: Unit) -> bool:
+    """Whether `u`'s reach has a tile now (a step's worth of the same search)."""
+    try:
+        ensure_can_move(state, u)
+    except RuleViolation:
+        return False
+    budget = min(speed_of(state, u), 1)
+    board = state.board
+    return bool(reachable(u.tile, budget, board.width, board.height, state.occupied))
 
 
 def reach(state: State, actor: Actor, unit_id: str) -> Reach:
