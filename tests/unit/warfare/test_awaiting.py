@@ -149,3 +149,26 @@ def test_a_reserve_may_enter_only_on_free_tiles_of_a_working_zone() -> None:
 def test_a_battle_over_awaits_nothing() -> None:
     _, s = play(_duel(), {"type": "Concede", "side": "b"})
     assert RULESET.is_over(s) and RULESET.awaiting(s, REFEREE) == []
+
+
+def test_engaging_comes_before_a_melee_attack_and_a_ranged_unit_reaches_five_increments() -> None:
+    s = make([unit("a1", "a", 5, 6), unit("a3", "a", 7, 10, kind="ranged", range_increment=1),
+              unit("b1", "b", 5, 5), unit("b2", "b", 7, 5), unit("b3", "b", 7, 4)])  # fmt: skip
+    p = _by_id(started(s))
+    assert p["engage:a1"].choices == {"target": ["b1"]} and "attack:a1" not in p
+    # b1 and b2 are 5 tiles (increments) from a3, b3 is 6: beyond a ranged unit's five
+    assert p["attack:a3"].choices == {"target": ["b1", "b2"]}
+
+
+def test_a_tile_of_two_zones_is_its_first_zones_and_a_unit_of_speed_0_never_moves() -> None:
+    sides = [
+        {"id": "a", "zones": [{"id": "z1", "tiles": [[0, 11], [1, 11]]},
+                              {"id": "z2", "tiles": [[1, 11], [2, 11]]}]},
+        {"id": "b", "zones": [{"id": "zb", "tiles": [[0, 0]]}]},
+    ]  # fmt: skip
+    s = make([unit("a1", "a", 5, 6, speed=0), unit("a9", "a", None, None, reserve=True),
+              unit("b1", "b", 0, 11)], sides=sides)  # fmt: skip
+    p = _by_id(started(s))
+    # z1 holds b1, so it does not work: (1, 11) is z1's first, refused; (2, 11) is z2's
+    assert p["reserve:a9"].choices == {"to": ["2,11"]}
+    assert "Move" not in p["turn:a1"].commands
