@@ -28,6 +28,7 @@ from domain.prompts import DiceNeed, Prompt
 from domain.rulesets.phased.access import now
 from domain.rulesets.phased.commands import Command
 from domain.rulesets.phased.decide import decide
+from domain.rulesets.phased.holds import holding
 from domain.rulesets.phased.model import Action, Combatant, State, label
 from domain.rulesets.phased.rules import (
     R_EVENTS,
@@ -229,6 +230,8 @@ def _current(state: State) -> list[Prompt]:
             )
         ]
     dice = _attack_dice(state, a) if a.kind == "attack" else ()
+    # [Initiative] a side's 1 delays its actions a phase, a 10 advances them
+    moved = {1: ", a phase late: its side rolled a 1", -1: ", a phase early: its side rolled a 10"}
     return [
         Prompt(
             id=f"action:{a.id}",
@@ -236,7 +239,8 @@ def _current(state: State) -> list[Prompt]:
             side=a.side,
             subject=a.combatant,
             commands=("ResolveAction", "CancelAction"),
-            reason=f"{a.id} ({a.combatant}'s {a.kind}) acts in phase {phase}",
+            reason=f"{a.id} ({a.combatant}'s {a.kind}) acts in phase {phase}"
+            + moved.get(a.shift, ""),
             choices={"action": [a.id]},
             dice=dice,
             rule=R_PHASES,
@@ -247,6 +251,9 @@ def _current(state: State) -> list[Prompt]:
 def _calls(state: State) -> list[Prompt]:
     """Pending saves and checks (the referee's), choices (the side's), narrative prompts."""
     out: list[Prompt] = []
+    # [Combat Events] the action due waits for a call about its combatant (holds.py)
+    cur = state.current
+    held = {p.id for p in holding(state, cur)} if cur is not None else set()
     results = ["success", "fail"] + (["glancing"] if state.options.glancing_band else [])
     for p in state.pending.values():
         c = state.combatants.get(p.combatant)
@@ -259,7 +266,8 @@ def _calls(state: State) -> list[Prompt]:
                     commands=("RuleCheck",),
                     reason=f"{p.test} of {p.combatant}"
                     + (f" ({p.item})" if p.item else "")
-                    + ": the setup has no value for it, the referee rules it",
+                    + ": the setup has no value for it, the referee rules it"
+                    + (f" ({cur.id} waits for it)" if cur is not None and p.id in held else ""),
                     choices={"check": [p.id], "result": results},
                     rule=R_EVENTS,
                 )
@@ -273,7 +281,8 @@ def _calls(state: State) -> list[Prompt]:
                     subject=p.combatant,
                     commands=("ChooseEffects",),
                     reason=f"choose {p.count} of the effects for {p.combatant}: `effects` "
-                    "lists each allowed pick as comma-separated 0-based indexes",
+                    "lists each allowed pick as comma-separated 0-based indexes"
+                    + (f" ({cur.id} waits for it)" if cur is not None and p.id in held else ""),
                     choices={
                         "choice": [p.id],
                         "effects": [

@@ -93,11 +93,20 @@ def test_a_save_without_a_value_is_the_referees_call() -> None:
     pos = {"r1": {"x": 5, "y": 5}, "b1": {"x": 5, "y": 6}, "p1": {"x": 6, "y": 5}}
     s = make(setup_of(combatants=[cb(c, side, **pos[c]) for c, side in
                                   (("r1", "red"), ("b1", "blue"), ("p1", "party"))]))  # fmt: skip
-    _, s = to_phases(s, [*TIE, 11, 1, 2])
+    _, s = to_phases(declare(s, "p1", target="r1"), [*TIE, 11, 1, 2])
     (pid,) = s.pending
-    c = _by_id(s, BLUE)[f"call:{pid}"]
+    p = _by_id(s, BLUE)
+    c = p[f"call:{pid}"]
     assert (c.role, c.commands) == ("referee", ("RuleCheck",))
     assert c.choices == {"check": [pid], "result": ["success", "fail"]}
+    # p1's attack is due but waits for p1's save: no prompt to resolve it yet
+    assert "party.1 waits for it" in c.reason and "action:party.1" not in p
+
+
+def test_a_side_that_rolled_a_1_acts_a_phase_late_and_its_prompt_says_so() -> None:
+    _, s = to_phases(declare(make(), "r1", target="b1"), [1, 6, 3])
+    assert "its side rolled a 1" in _by_id(s)["action:red.1"].reason
+    assert RULESET.reach is None  # seed 004 has no grid
 
 
 def test_a_slip_choice_lists_every_allowed_pick() -> None:
