@@ -9,6 +9,9 @@ asks the ruleset's own `authorize` and `decide` here, on the state as the actor 
 - `accepts(judge, command)`: whether the judge (authorize, then decide with dice that
   never run short) accepts the command;
 - `Asker`: both for one actor, on the state it knows (what a ruleset's `awaiting` asks);
+- `refusal(decide, state, command)`: decide's refusal, asked without rolling: decide
+  runs with dice that stop it at its first roll, which means every check passed (for
+  rulesets whose every step checks its rules before it draws a die);
 - `dice_needed(decide, state, commands)`: the rolls every one of the commands draws
   before anything a die shows can change the course, that is the longest common prefix
   of the rolls drawn when every die shows its lowest face and when every die shows its
@@ -21,7 +24,7 @@ Pure: no I/O, no random; the probing dice are fixed values.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from msgspec.structs import replace
 
@@ -30,7 +33,7 @@ from domain.dice import Dice, Roll
 from domain.errors import DomainError
 from domain.prompts import DiceNeed
 
-__all__ = ["Asker", "FixedDice", "accepts", "dice_needed"]
+__all__ = ["Asker", "FixedDice", "accepts", "dice_needed", "refusal"]
 
 
 class FixedDice:
@@ -146,3 +149,33 @@ class Asker:
     def dice(self, commands: Sequence[Any], when: str | None = None) -> tuple[DiceNeed, ...]:
         found = dice_needed(self._decide, self.known, commands)
         return found if when is None else tuple(replace(d, when=when) for d in found)
+
+
+_S = TypeVar("_S")
+_C = TypeVar("_C")
+
+
+class _Rolled(Exception):
+    """decide asked for a die: every check before it had passed."""
+
+
+class _StopAtFirstDie:
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        raise _Rolled
+
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        raise _Rolled
+
+
+_STOP: Dice = _StopAtFirstDie()
+
+
+def refusal(decide: Callable[[_S, _C, Dice], Any], state: _S, command: _C) -> str | None:
+    """decide's refusal of `command` in `state` (None: it would accept it)."""
+    try:
+        decide(state, command, _STOP)
+    except _Rolled:
+        return None
+    except DomainError as exc:
+        return str(exc)
+    return None

@@ -334,12 +334,13 @@ _HANDLERS: dict[str, Callable[[Outcome], str | None]] = {
 }
 
 
-def draw_combat_event(run: Run, dice: Dice, cause: str) -> None:
-    """Draw one combat event: d20s until a row can occur, then that row."""
+def draw_combat_event(run: Run, dice: Dice, cause: str, subject: str | None = None) -> None:
+    """Draw one combat event: d20s until a row can occur, then that row. `subject`: the
+    side whose tie drew it, where one side did (table dice name it)."""
     draws: list[Draw] = []
     while len(draws) < _MAX_DRAWS:
-        o = Outcome(run.state, dice)
-        die = dice.roll(20, f"combat event ({cause})")
+        o = Outcome(run.state, dice, subject)
+        die = dice.roll(20, f"combat event ({cause})", subject=subject)
         row = row_of(die.value)
         reason = _HANDLERS[row](o)
         draws.append(Draw(die=die, row=row, possible=reason is None, reason=reason or ""))

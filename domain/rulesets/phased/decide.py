@@ -352,7 +352,7 @@ def _rule_test(run: Run, cmd: RuleCheck, dice: Dice) -> None:
     p = run.state.pending.get(cmd.check)
     if p is None or p.kind != "test":
         raise UnknownEntity(f"no save or check {cmd.check!r} waits for a ruling", check=cmd.check)
-    o = Outcome(run.state, dice)
+    o = Outcome(run.state, dice, p.combatant)
     o.follow(p.then, cmd.result, p.combatant, p.item, p.effects)
     run.emit(
         CheckRuled(

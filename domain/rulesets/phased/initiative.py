@@ -34,13 +34,14 @@ def roll_initiative(run: Run, dice: Dice) -> None:
     o = st.options
     sides = st.board.sides
     rolls = tuple(
-        SideRoll(side=s, die=dice.roll(10, f"initiative of {s}, round {st.round}")) for s in sides
+        SideRoll(side=s, die=dice.roll(10, f"initiative of {s}, round {st.round}", subject=s))
+        for s in sides
     )
     first = {r.side: r.die.value for r in rolls}
     keys: dict[str, tuple[int, ...]] = {s: (first[s],) for s in sides}
     ties = _groups(keys, sides)
     rerolls: list[Reroll] = []
-    causes: list[str] = []
+    causes: list[tuple[str, str | None]] = []
     groups = ties
     while groups:
         if len(rerolls) > _MAX_REROLLS:
@@ -48,7 +49,8 @@ def roll_initiative(run: Run, dice: Dice) -> None:
         for g in groups:
             tied_on = keys[g[0]]
             new = tuple(
-                SideRoll(side=s, die=dice.roll(10, f"initiative re-roll of {s} (tied)")) for s in g
+                SideRoll(side=s, die=dice.roll(10, f"initiative re-roll of {s} (tied)", subject=s))
+                for s in g
             )
             for r in new:
                 keys[r.side] = (*keys[r.side], r.die.value)
@@ -62,7 +64,8 @@ def roll_initiative(run: Run, dice: Dice) -> None:
             rerolls.append(Reroll(group=g, tied_on=tied_on, dice=new, combat_events=count))
             for i in range(count):
                 who = f"{', '.join(g)} re-roll {len(rerolls)}" + (f" ({g[i]})" if count > 1 else "")
-                causes.append(f"initiative tie: {who}")
+                # one event per side names that side; one for the group names none
+                causes.append((f"initiative tie: {who}", g[i] if count > 1 else None))
         groups = _groups(keys, sides)
     order = tuple(sorted(sides, key=lambda s: keys[s], reverse=True))
     shifts = {s: (-1 if first[s] == 10 else 1 if first[s] == 1 else 0) for s in sides}
@@ -76,5 +79,5 @@ def roll_initiative(run: Run, dice: Dice) -> None:
             shifts={s: v for s, v in shifts.items() if v},
         )
     )
-    for cause in causes:
-        draw_combat_event(run, dice, cause)
+    for cause, subject in causes:
+        draw_combat_event(run, dice, cause, subject)

@@ -42,9 +42,12 @@ DIRECTIONS: dict[str, tuple[tuple[str, int, int], ...]] = {
 class Outcome:
     """The record of one combat event or ruling, built as its dice are rolled."""
 
-    def __init__(self, state: State, dice: Dice) -> None:
+    def __init__(self, state: State, dice: Dice, subject: str | None = None) -> None:
         self.state = state
         self.dice = dice
+        # the side (or combatant) the event's dice are for, as table dice name it; a
+        # save or check names its own combatant
+        self.subject = subject
         self.round = state.round
         self.next_id = state.counter
         self.selections: list[Selection] = []
@@ -65,7 +68,7 @@ class Outcome:
                 Selection(what=what, candidates=tuple(candidates), die=None, chosen=candidates[0])
             )
             return candidates[0]
-        die = self.dice.roll(len(candidates), f"combat event: random {what}")
+        die = self.dice.roll(len(candidates), f"combat event: random {what}", subject=self.subject)
         chosen = candidates[die.value - 1]
         self.selections.append(
             Selection(what=what, candidates=tuple(candidates), die=die, chosen=chosen)
@@ -75,7 +78,7 @@ class Outcome:
     def sub_roll(self, what: str, sides: int, names: dict[int, str], possible: set[str]) -> str:
         """Roll 1d`sides` for `what`; a result that cannot occur is re-rolled (recorded)."""
         while True:
-            die = self.dice.roll(sides, f"combat event: {what}")
+            die = self.dice.roll(sides, f"combat event: {what}", subject=self.subject)
             result = names.get(die.value, str(die.value))
             ok = result in possible
             self.sub_rolls.append(SubRoll(what=what, die=die, result=result, possible=ok))
@@ -83,13 +86,15 @@ class Outcome:
                 return result
 
     def number(self, what: str, sides: int) -> int:
-        die = self.dice.roll(sides, f"combat event: {what}")
+        die = self.dice.roll(sides, f"combat event: {what}", subject=self.subject)
         self.sub_rolls.append(SubRoll(what=what, die=die, result=str(die.value)))
         return die.value
 
     def direction(self, what: str) -> tuple[str, int, int]:
         table = DIRECTIONS[self.state.options.random_direction]
-        die = self.dice.roll(len(table), f"combat event: random direction ({what})")
+        die = self.dice.roll(
+            len(table), f"combat event: random direction ({what})", subject=self.subject
+        )
         d = table[die.value - 1]
         self.sub_rolls.append(SubRoll(what=f"direction ({what})", die=die, result=d[0]))
         return d
@@ -180,7 +185,9 @@ class Outcome:
                 )
             )
             return
-        die = self.dice.roll(20, f"{test} of {combatant}" + (f" ({item})" if item else ""))
+        die = self.dice.roll(
+            20, f"{test} of {combatant}" + (f" ({item})" if item else ""), subject=combatant
+        )
         total = die.value + modifier
         band = self.state.options.glancing_band
         result: Result

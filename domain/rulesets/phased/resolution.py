@@ -47,7 +47,7 @@ def resolve_roll(run: Run, a: Action, dice: Dice) -> None:
             rule=R_EVENTS,
         )
     t = st.combatants[a.target]
-    die = dice.roll(20, f"attack of {c.id} with {w.id} on {t.id}")
+    die = dice.roll(20, f"attack of {c.id} with {w.id} on {t.id}", subject=c.id)
     to_hit = c.to_hit + w.to_hit
     bonus = 4 if c.has("lucky_opening") else 0  # Lucky Opening: +4 on To-Hit rolls
     ac_bonus = 4 if t.has("lucky_break") else 0  # Lucky Break: +4 to AC
@@ -58,7 +58,9 @@ def resolve_roll(run: Run, a: Action, dice: Dice) -> None:
     damage = 0
     if hit:
         count, sides, plus = parse_dice(w.damage)
-        damage_roll = dice.roll_many(count, sides, f"damage of {c.id}'s {w.id} on {t.id}")
+        damage_roll = dice.roll_many(
+            count, sides, f"damage of {c.id}'s {w.id} on {t.id}", subject=c.id
+        )
         damage = max(sum(damage_roll.values) + plus, 0)
     run.emit(
         ActionResolved(

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.warfare.access import audience, authorize, view
+from domain.rulesets.warfare.awaiting import awaiting
 from domain.rulesets.warfare.commands import COMMAND_DOCS, Command
 from domain.rulesets.warfare.decide import decide, decide_folded
 from domain.rulesets.warfare.events import Event
@@ -20,6 +21,7 @@ from domain.rulesets.warfare.evolve import evolve
 from domain.rulesets.warfare.initial import initial_state, is_over
 from domain.rulesets.warfare.model import State
 from domain.rulesets.warfare.options import Options
+from domain.rulesets.warfare.reach import reach
 from domain.rulesets.warfare.setup import Setup
 from domain.rulesets.warfare.strength import strength
 
@@ -51,4 +53,6 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     side_ids=_side_ids,
     strength=strength,
     strength_measure="unit health on the field",
+    awaiting=awaiting,
+    reach=reach,
 )

@@ -97,7 +97,7 @@ def attack(
         rule = R_SHATTERED
     else:
         what = "attack" if kind == "attack" else f"{kind} attack"
-        die = dice.roll(20, f"{what}: {attacker} on {target}")
+        die = dice.roll(20, f"{what}: {attacker} on {target}", subject=attacker)
         natural = die.value
         mods = [Modifier(value=a.attack, reason="attack modifier")]
         mods += _champion(a, "attack") + _conditions(s, a, "attack")
@@ -189,7 +189,7 @@ def morale_check(
     """d20 + morale modifier against DC 20; a failure shatters the unit. True if passed."""
     s = run.state
     u = s.units[uid]
-    die = dice.roll(20, f"morale check: {uid}")
+    die = dice.roll(20, f"morale check: {uid}", subject=uid)
     mods = [Modifier(value=u.morale, reason="morale modifier")]
     mods += _champion(u, "morale") + _conditions(s, u, "morale") + extra
     total = die.value + sum(m.value for m in mods)

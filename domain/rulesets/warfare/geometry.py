@@ -14,7 +14,7 @@ from collections import deque
 from domain.rulesets.warfare.model import Tile
 from domain.rulesets.warfare.setup import Direction
 
-__all__ = ["DELTA", "direction_of", "distance", "faces", "find_path", "is_step"]
+__all__ = ["DELTA", "direction_of", "distance", "faces", "find_path", "is_step", "reachable"]
 
 DELTA: dict[str, Tile] = {
     "N": (0, -1),
@@ -73,6 +73,17 @@ def faces(at: Tile, facing: str, target: Tile, directions: int = 8) -> bool:
     return False
 
 
+def _steps(tile: Tile, width: int, height: int, blocked: dict[Tile, str]) -> list[Tile]:
+    """The tiles one step from `tile` a move may enter: on the map and not blocked (the one
+    rule of a step, shared by `find_path` and `reachable` so they never disagree)."""
+    out = []
+    for dx, dy in _NEIGHBOURS:
+        nxt = (tile[0] + dx, tile[1] + dy)
+        if 0 <= nxt[0] < width and 0 <= nxt[1] < height and nxt not in blocked:
+            out.append(nxt)
+    return out
+
+
 def find_path(
     start: Tile, goal: Tile, budget: int, width: int, height: int, blocked: dict[Tile, str]
 ) -> tuple[Tile, ...] | None:
@@ -89,11 +100,8 @@ def find_path(
         tile, steps = frontier.popleft()
         if steps >= budget:
             continue
-        for dx, dy in _NEIGHBOURS:
-            nxt = (tile[0] + dx, tile[1] + dy)
-            if nxt in came or not (0 <= nxt[0] < width and 0 <= nxt[1] < height):
-                continue
-            if nxt in blocked or distance(nxt, goal) > budget - steps - 1:
+        for nxt in _steps(tile, width, height, blocked):
+            if nxt in came or distance(nxt, goal) > budget - steps - 1:
                 continue
             came[nxt] = tile
             if nxt == goal:
@@ -103,3 +111,23 @@ def find_path(
                 return tuple(reversed(path))
             frontier.append((nxt, steps + 1))
     return None
+
+
+def reachable(
+    start: Tile, budget: int, width: int, height: int, blocked: dict[Tile, str]
+) -> dict[Tile, int]:
+    """Every tile `find_path` reaches from `start` within `budget` steps, with the length
+    of its shortest path (the same steps, one breadth-first search for all of them)."""
+    seen: dict[Tile, int] = {start: 0}
+    frontier: deque[Tile] = deque([start])
+    while frontier:
+        tile = frontier.popleft()
+        steps = seen[tile]
+        if steps >= budget:
+            continue
+        for nxt in _steps(tile, width, height, blocked):
+            if nxt not in seen:
+                seen[nxt] = steps + 1
+                frontier.append(nxt)
+    del seen[start]
+    return seen

@@ -50,19 +50,22 @@ from domain.rulesets.warfare.rules import (
     ensure_turn,
     unit,
 )
-from domain.rulesets.warfare.setup import ConditionName
+from domain.rulesets.warfare.setup import ConditionName, Direction
 
 __all__ = [
     "MAX_INCREMENTS",
     "attack_order",
     "disengage",
+    "end_facing",
     "engage",
+    "ensure_can_move",
     "face",
     "move",
     "place_reserve",
     "pursue",
     "rest",
     "retaliate",
+    "speed_of",
 ]
 
 # [Ranged Increments] "Ranged units can attack up to 5 increments distant (-8 to hit), and
@@ -87,7 +90,8 @@ def _enemy_on_field(s: State, u: Unit, tid: str) -> Unit:
     return t
 
 
-def _speed(s: State, u: Unit) -> int:
+def speed_of(s: State, u: Unit) -> int:
+    """The tiles `u` may move this round: its speed with its conditions' shifts."""
     effects = s.options.conditions
     shift: int = sum(getattr(effects, c).speed for c in u.conditions)
     return max(0, u.speed + shift)
@@ -139,7 +143,7 @@ def _free_attacks(run: Run, dice: Dice, uid: str, attackers: tuple[str, ...]) ->
 
 
 def _path(s: State, u: Unit, to: Tile, given: tuple[Tile, ...] | None) -> tuple[Tile, ...]:
-    speed = _speed(s, u)
+    speed = speed_of(s, u)
     if not (0 <= to[0] < s.board.width and 0 <= to[1] < s.board.height):
         raise RuleViolation(f"{to} is off the map", rule=R_ACTIONS)
     if given is None:
@@ -167,14 +171,20 @@ def _path(s: State, u: Unit, to: Tile, given: tuple[Tile, ...] | None) -> tuple[
     return given
 
 
+def ensure_can_move(s: State, u: Unit) -> None:
+    """[Actions] "a move ... each round": on its side's turn, once (what a move and a
+    unit's reach both check first)."""
+    ensure_can_act(s, u)
+    if u.moved:
+        raise RuleViolation(f"{u.id} has moved this round", rule=R_ACTIONS)
+
+
 def move(run: Run, cmd: Move, dice: Dice) -> None:
     """[Actions] "a move ... each round"; breaking away from engagements first (free
     attacks); the facing stays unless W03 turns the unit."""
     s = run.state
     u = unit(s, cmd.unit)
-    ensure_can_act(s, u)
-    if u.moved:
-        raise RuleViolation(f"{u.id} has moved this round", rule=R_ACTIONS)
+    ensure_can_move(s, u)
     if cmd.to == u.tile:
         # a move goes somewhere: one to the unit's own tile would spend the move (and break
         # away from its engagements) for nothing
@@ -184,13 +194,19 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
     path = _path(s, u, cmd.to, cmd.path)
     if not _break_away(run, dice, u):
         return
+    run.emit(UnitMoved(unit=u.id, path=path, facing=end_facing(s, u, path), rule=R_ACTIONS))
+
+
+def end_facing(s: State, u: Unit, path: tuple[Tile, ...]) -> Direction:
+    """The facing `u` ends a move along `path` with: its own, unless W03 turns it to its
+    last step's direction."""
     facing = u.facing
     if s.options.move_turns_unit and path:
         prev = path[-2] if len(path) > 1 else u.tile
         facing = direction_of(path[-1][0] - prev[0], path[-1][1] - prev[1])
         if s.options.facing_directions == 4 and len(facing) == 2:
             facing = "N" if facing[0] == "N" else "S"  # a diagonal step: its north or south
-    run.emit(UnitMoved(unit=u.id, path=path, facing=facing, rule=R_ACTIONS))
+    return facing
 
 
 def engage(run: Run, cmd: Engage, dice: Dice) -> None:

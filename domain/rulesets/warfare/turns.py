@@ -62,7 +62,7 @@ def roll_off(dice: Dice, sides: tuple[str, ...]) -> tuple[tuple[str, ...], tuple
     while tied:
         for group in tied:
             for side in group:
-                rolled[side].append(dice.roll(20, f"roll-off: {side}"))
+                rolled[side].append(dice.roll(20, f"roll-off: {side}", subject=side))
         by_values: dict[tuple[int, ...], list[str]] = {}
         for side in sides:
             by_values.setdefault(tuple(r.value for r in rolled[side]), []).append(side)
