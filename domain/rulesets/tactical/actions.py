@@ -213,7 +213,7 @@ def perceive(run: Run, cmd: Perceive, dice: Dice) -> None:
         raise RuleViolation(f"{c.id} cannot act", rule=R_TYPES)
     t = char(st, cmd.target)
     sta = _free_cost(run, c, "perceive")
-    die = dice.roll(6, f"perception of {c.id} against {t.id}")
+    die = dice.roll(6, f"perception of {c.id} against {t.id}", subject=c.id)
     against = max(t.stats.DEX, t.stats.INT)
     run.emit(
         Perceived(
