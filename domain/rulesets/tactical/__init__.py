@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.tactical.access import audience, authorize, view
+from domain.rulesets.tactical.awaiting import awaiting
 from domain.rulesets.tactical.commands import COMMAND_DOCS, Command
 from domain.rulesets.tactical.decide import decide, decide_folded
 from domain.rulesets.tactical.events import Event
@@ -24,6 +25,7 @@ from domain.rulesets.tactical.evolve import evolve
 from domain.rulesets.tactical.initial import initial_state, is_over
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.options import Options
+from domain.rulesets.tactical.reach import reach
 from domain.rulesets.tactical.setup import Setup
 from domain.rulesets.tactical.strength import strength
 
@@ -49,4 +51,6 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     strength=strength,
     strength_measure="hit points (HEA)",
     command_docs=COMMAND_DOCS,
+    awaiting=awaiting,
+    reach=reach,
 )

@@ -90,7 +90,9 @@ def roll_initiative(run: Run, dice: Dice) -> None:
     if st.phase != "setup":
         raise RuleViolation("initiative is rolled once, when combat begins", rule=R_SEQUENCE)
     chars = [c for c in st.chars.values() if not c.dead]
-    rolls: dict[str, Roll] = {c.id: dice.roll(12, f"initiative of {c.id}", subject=c.id) for c in chars}
+    rolls: dict[str, Roll] = {
+        c.id: dice.roll(12, f"initiative of {c.id}", subject=c.id) for c in chars
+    }
     use_dex = st.options.tie_break == "dex_then_roll"
 
     def key(c: Char) -> tuple[int, int, int]:
