@@ -19,6 +19,7 @@ from domain.prompts import Prompt
 from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.awaiting import awaiting
 from domain.rulesets.tactical.model import State
+from domain.rulesets.tactical.modifiers import totally_concealed
 from domain.rulesets.tactical.reach import reach
 from tests.support.quickstart_play import SeededDice
 from tests.support.tactical_kit import ch, make, play, started
@@ -172,3 +173,36 @@ def test_every_answer_a_prompt_lists_is_taken(seed: int, invisible: bool) -> Non
         for prompt in prompts:
             for body in answers(prompt, state):
                 assert taken(state, body, actor_of(prompt), n) is None, prompt
+
+
+def _moved(state: State, cid: str, to: tuple[int, int]) -> State:
+    c = state.chars[cid]
+    chars = dict(state.chars)
+    chars[cid] = replace(c, x=to[0], y=to[1])
+    occupied = {sq: o for sq, o in state.occupied.items() if o != cid}
+    occupied[to] = cid
+    return replace(state, chars=chars, occupied=occupied)
+
+
+def _unseen_by_a(state: State) -> bool:
+    b1 = state.chars["b1"]
+    return all(totally_concealed(state, c, b1) for c in state.chars.values() if c.side == "a")
+
+
+@settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(st.integers(0, 10**9))
+def test_an_invisible_foe_changes_nothing_side_a_awaits(seed: int) -> None:
+    """Differential over play-throughs: b1 (invisible, unperceived) anywhere else, side a's
+    awaiting and the observer's are the same (its windows are not mentioned to them)."""
+    rng = random.Random(seed)
+    checked = 0
+    for state, _p, _b, _asked in play_through(battle(rng, True), rng):
+        if not _unseen_by_a(state) or state.chars["b1"].down:
+            continue
+        free = [(x, y) for x in range(7) for y in range(7) if (x, y) not in state.occupied]
+        other = _moved(state, "b1", rng.choice(free))
+        for actor in (A, OBSERVER):
+            assert awaiting(state, actor) == awaiting(other, actor)
+        assert all(p.subject != "b1" for p in awaiting(state, A))
+        checked += 1
+    assert checked
