@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from functools import partial
 from typing import Any
 
 import msgspec
@@ -65,7 +66,7 @@ def play_through(
         assert prompts, "a battle that is not over waits for something"
         prompt = pick(prompts, rng)
         actor = actor_of(prompt)
-        body = choose(prompt, lambda unit: reach(state, actor, unit), rng)
+        body = choose(prompt, partial(reach, state, actor), rng)
         after, asked = give(state, body, actor, rng)
         yield state, prompt, body, asked
         state = after

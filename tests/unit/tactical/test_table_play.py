@@ -28,10 +28,8 @@ def test_battles_play_to_their_end_from_awaiting_and_next_die_alone() -> None:
 def test_the_play_ends_with_the_battle_over() -> None:
     rng = random.Random(11)
     state = battle(rng, invisible=False)
-    last = None
-    for last in play_through(state, rng):
-        pass
-    assert last is not None
+    steps = list(play_through(state, rng))
+    last = steps[-1]
     before, prompt, body, _ = last
     after, _asked = give(before, body, actor_of(prompt), rng)
     assert RULESET.is_over(after) and RULESET.awaiting(after, REFEREE) == []
