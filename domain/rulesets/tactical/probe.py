@@ -58,15 +58,17 @@ def accepts(state: State, command: Command, actor: Actor) -> bool:
 
 def needs(state: State, command: Command, actor: Actor) -> tuple[DiceNeed, ...]:
     """The dice `command` will draw, in order: those drawn whatever the rolls first; then
-    those the highest rolls lead to, marked `when` they depend on the rolls before."""
+    those the highest or the lowest rolls lead to (the more), marked `when` they depend
+    on the rolls before."""
     hi = _run(state, command, actor, True)
     lo = _run(state, command, actor, False)
     if hi is None or lo is None:
         return ()
     out: list[DiceNeed] = []
     sure = True
-    for k, (sides, count, purpose, subject) in enumerate(hi.asked):
-        sure = sure and k < len(lo.asked) and lo.asked[k] == hi.asked[k]
+    longer = hi if len(hi.asked) >= len(lo.asked) else lo
+    for k, (sides, count, purpose, subject) in enumerate(longer.asked):
+        sure = sure and k < min(len(lo.asked), len(hi.asked)) and lo.asked[k] == hi.asked[k]
         out.append(
             DiceNeed(
                 sides=sides,

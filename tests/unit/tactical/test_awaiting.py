@@ -100,6 +100,22 @@ def test_the_end_of_a_turn_lists_the_next_dying_characters_death_save() -> None:
     assert ("death save of b1", "b1") in [(d.purpose, d.subject) for d in turn.dice]
 
 
+def test_dice_that_depend_on_the_rolls_before_say_so() -> None:
+    """b1 concentrates: a dodge that falls short lets damage through, and a concentration
+    check follows ([Concentration]); a dodge that clears the attack does not."""
+    state = started(duel(), [12, 1])
+    chars = dict(state.chars)
+    chars["b1"] = replace(chars["b1"], concentration="wand", concentration_rating=1)
+    state = replace(state, chars=chars)
+    state = play(state, {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1"},
+                 [3])[1]  # fmt: skip
+    [p] = awaiting(state, B)
+    assert [(d.purpose, d.when) for d in p.dice] == [
+        ("dodge of b1", "if the reaction is dodge"),
+        ("concentration check of b1", "depending on the rolls before it"),
+    ]
+
+
 def test_a_battle_over_awaits_nothing() -> None:
     state = replace(started(duel(), [12, 1]), phase="over")
     assert awaiting(state, REFEREE) == [] and awaiting(state, A) == []
@@ -204,5 +220,7 @@ def test_an_invisible_foe_changes_nothing_side_a_awaits(seed: int) -> None:
         for actor in (A, OBSERVER):
             assert awaiting(state, actor) == awaiting(other, actor)
         assert all(p.subject != "b1" for p in awaiting(state, A))
+        mentioned = [v for p in awaiting(state, A) for vs in p.choices.values() for v in vs]
+        assert "b1" not in mentioned  # a target side a cannot see
         checked += 1
     assert checked
