@@ -9,7 +9,8 @@ reactions (dodge, parry, shield), area_attacks, walls, opportunity (opportunity 
 maneuvers (bull rush, charge, grapple, reload), hits (finisher, conditions on a hit,
 concentration checks), modifiers (combat advantage, cover, concealment), pools (dying,
 drained, death saves, checks), conditions, actions (save, rest, help, free actions),
-help (the Help reroll), referee (rulings), squares, decide, evolve, initial, access; and
+help (the Help reroll), referee (rulings), squares, decide, evolve, initial, access; table
+play (issue 34): awaiting (prompts), probe (a command tried on decide), reach; and
 the grid geometry: geometry, areas, movement, sight.
 """
 
