@@ -9,7 +9,8 @@ reactions (dodge, parry, shield), area_attacks, walls, opportunity (opportunity 
 maneuvers (bull rush, charge, grapple, reload), hits (finisher, conditions on a hit,
 concentration checks), modifiers (combat advantage, cover, concealment), pools (dying,
 drained, death saves, checks), conditions, actions (save, rest, help, free actions),
-help (the Help reroll), referee (rulings), squares, decide, evolve, initial, access; and
+help (the Help reroll), referee (rulings), squares, decide, evolve, initial, access; table
+play (issue 34): awaiting (prompts), probe (a command tried on decide), reach; and
 the grid geometry: geometry, areas, movement, sight.
 """
 
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.tactical.access import audience, authorize, view
+from domain.rulesets.tactical.awaiting import awaiting
 from domain.rulesets.tactical.commands import COMMAND_DOCS, Command
 from domain.rulesets.tactical.decide import decide, decide_folded
 from domain.rulesets.tactical.events import Event
@@ -24,6 +26,7 @@ from domain.rulesets.tactical.evolve import evolve
 from domain.rulesets.tactical.initial import initial_state, is_over
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.options import Options
+from domain.rulesets.tactical.reach import reach
 from domain.rulesets.tactical.setup import Setup
 from domain.rulesets.tactical.strength import strength
 
@@ -49,4 +52,6 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     strength=strength,
     strength_measure="hit points (HEA)",
     command_docs=COMMAND_DOCS,
+    awaiting=awaiting,
+    reach=reach,
 )

@@ -213,7 +213,7 @@ def perceive(run: Run, cmd: Perceive, dice: Dice) -> None:
         raise RuleViolation(f"{c.id} cannot act", rule=R_TYPES)
     t = char(st, cmd.target)
     sta = _free_cost(run, c, "perceive")
-    die = dice.roll(6, f"perception of {c.id} against {t.id}")
+    die = dice.roll(6, f"perception of {c.id} against {t.id}", subject=c.id)
     against = max(t.stats.DEX, t.stats.INT)
     run.emit(
         Perceived(
@@ -244,5 +244,10 @@ def stunned(run: Run, cmd: Stunned, dice: Dice) -> None:
 def end(run: Run, cmd: EndTurn, dice: Dice) -> None:
     st = run.state
     c = char(st, cmd.character)
-    ensure_active(st, c, acting=False)
+    # a character that fell during its own turn (an opportunity attack on its move) ends
+    # it like one that starts its turn unconscious ([Sequence §5]); nothing else may
+    ensure_active(st, c, acting=False, ending=True)
+    if c.down:
+        end_turn(run, dice, c, "unconscious: the turn ends by itself")
+        return
     end_turn(run, dice, run.state.chars[c.id])

@@ -73,7 +73,7 @@ def concentration_check(run: Run, cid: str, damage: int, dice: Dice) -> None:
     if c.down:
         end_concentration(run, cid, "unconscious (A41)")
         return
-    die = dice.roll(run.state.options.check_die, f"concentration check of {cid}")
+    die = dice.roll(run.state.options.check_die, f"concentration check of {cid}", subject=cid)
     total = die.value + c.stats.MIN - damage
     ok = total >= run.state.dc
     run.emit(

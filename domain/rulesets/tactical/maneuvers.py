@@ -84,8 +84,8 @@ def _opposed(
     """Opposed STR checks: d12 + STR each; the initiator must beat the defender (A03)."""
     o = run.state.options
     for _ in range(20):
-        mine = dice.roll(o.check_die, f"{action} check of {c.id}")
-        theirs = dice.roll(o.check_die, f"{action} check of {t.id}")
+        mine = dice.roll(o.check_die, f"{action} check of {c.id}", subject=c.id)
+        theirs = dice.roll(o.check_die, f"{action} check of {t.id}", subject=t.id)
         total = mine.value + c.stats.STR + sum(m.value for m in mods)
         other = theirs.value + t.stats.STR
         if total == other and o.opposed_tie == "reroll":

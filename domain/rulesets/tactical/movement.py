@@ -268,12 +268,14 @@ def reachable(
     can_end: Pred | None = None,
     corners: CornerRule = "no_squeeze",
     blocks_corner: Pred | None = None,
+    step_ok: Callable[[Square, Square], bool] | None = None,
 ) -> dict[Square, int]:
     """Every square a move of at most `budget` can end on, with its least cost.
 
     The start is included at cost 0. Squares only passed through (`passable` but not
     `can_end`, like an ally's) are left out; a square that may be ended on but not
-    passed is reached as a last step only.
+    passed is reached as a last step only. `step_ok(from, to)`, as for `path`, must
+    allow every step (a frightened mover, A31): the squares `path` finds a way to.
     """
     g = _Grid(passable, can_end, blocks_corner, width, height, metric, corners)
     best: dict[tuple[Square, int], int] = {(start, 0): 0}
@@ -286,6 +288,8 @@ def reachable(
         for nxt, step, nodd, through in g.moves(sq, odd):
             ncost = cost + step
             if ncost > budget:
+                continue
+            if step_ok is not None and not step_ok(sq, nxt):
                 continue
             if out.get(nxt, budget + 1) > ncost and g.can_stop(nxt):
                 out[nxt] = ncost

@@ -5,16 +5,19 @@ and the movement conditions (immobilized, grappled, slowed, frightened, broken).
 
 from __future__ import annotations
 
+import msgspec
+
 from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Move
 from domain.rulesets.tactical.conditions import can_act, speed
 from domain.rulesets.tactical.events import Moved
 from domain.rulesets.tactical.fear import check_steps, step_test
-from domain.rulesets.tactical.geometry import adjacent, in_bounds
+from domain.rulesets.tactical.geometry import Metric, adjacent, in_bounds
 from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.model import Char, Square, State
 from domain.rulesets.tactical.movement import path as find_path
+from domain.rulesets.tactical.movement import step_cost
 from domain.rulesets.tactical.pools import after_loss
 from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
@@ -29,12 +32,15 @@ from domain.rulesets.tactical.squares import SquareTest
 from domain.rulesets.tactical.walking import walk
 
 __all__ = [
+    "MoveBudget",
     "blocked_for",
     "budget",
     "corner_blockers",
     "corner_problem",
+    "enterable",
     "grappling",
     "move",
+    "move_budget",
     "route",
 ]
 
@@ -97,21 +103,26 @@ def grappling(state: State, cid: str) -> bool:
     return False
 
 
-def _step_cost(prev: Square, nxt: Square, metric: str, diagonals: int) -> tuple[int, int]:
-    """The cost of one step and the diagonals taken so far (A46's metrics)."""
+def _step_cost(prev: Square, nxt: Square, metric: Metric, diagonals: int) -> tuple[int, int]:
+    """The cost of one step and the diagonals taken so far: movement.step_cost, the cost
+    the path search counts (A46), so that a path it finds is never refused for its cost."""
     diagonal = prev[0] != nxt[0] and prev[1] != nxt[1]
-    if not diagonal:
-        return 1, diagonals
-    if metric == "manhattan":
-        return 99, diagonals  # no diagonal steps
-    if metric == "alternating":
-        return (2 if diagonals % 2 else 1), diagonals + 1
-    return 1, diagonals + 1
+    return step_cost(diagonal, metric, diagonals), diagonals + diagonal
 
 
-def move(run: Run, cmd: Move, dice: Dice) -> None:
-    st = run.state
-    c = char(st, cmd.character)
+class MoveBudget(msgspec.Struct, frozen=True, kw_only=True, gc=False):
+    """What a move action of `c` may spend before its path is checked: the squares `left`
+    once standing up or dropping prone is paid, whether it `stood` up, the `sta` a second
+    move costs first. reach.py answers from it too, so that a VTT's highlighted squares
+    and decide's refusals come from the same checks."""
+
+    left: int
+    stood: bool
+    sta: int
+
+
+def move_budget(st: State, c: Char, cmd: Move) -> MoveBudget:
+    """The checks of [Move Actions] before the path (RuleViolation citing the section)."""
     ensure_active(st, c)
     why = can_act(c)
     if why is not None:
@@ -150,14 +161,36 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
         left -= o.stand_cost
     if left < 0:
         raise RuleViolation("not enough movement to stand up or drop prone", rule=R_CONDITIONS)
+    return MoveBudget(left=left, stood=stood, sta=sta)
+
+
+def enterable(
+    st: State, c: Char, blocked: set[Square], goal: Square, unseen: set[Square] | None = None
+) -> str | None:
+    """Why `c` may not end a move on `goal` (None: it may): off the map, blocking, occupied
+    by a creature it can see (A47). A creature it cannot see does not count (hidden.py);
+    `unseen` (default: those `c` cannot see) are the squares of such creatures."""
+    if goal == c.pos:
+        return None
+    if goal in blocked or not in_bounds(goal, st.board.width, st.board.height):
+        return f"{list(goal)} cannot be entered"
+    if unseen is None:
+        unseen = unseen_squares(st, c)
+    if goal in st.occupied and goal not in unseen:
+        return f"{list(goal)} is occupied (A47)"
+    return None
+
+
+def move(run: Run, cmd: Move, dice: Dice) -> None:
+    st = run.state
+    c = char(st, cmd.character)
+    b = move_budget(st, c, cmd)
+    left, stood, sta, o = b.left, b.stood, b.sta, st.options
     goal = (cmd.to[0], cmd.to[1])
     blocked = blocked_for(st, c)
-    w, h = st.board.width, st.board.height
-    if goal != c.pos:
-        if goal in blocked or not in_bounds(goal, w, h):
-            raise RuleViolation(f"{list(goal)} cannot be entered", rule=R_MOVE)
-        if goal in st.occupied and goal not in unseen_squares(st, c):
-            raise RuleViolation(f"{list(goal)} is occupied (A47)", rule=R_MOVE)
+    why = enterable(st, c, blocked, goal)
+    if why is not None:
+        raise RuleViolation(why, rule=R_MOVE)
     path = route(st, c, goal, cmd, blocked, left)
     check_steps(st, c, path)  # [Conditions] Frightened (A31)
     costs = _step_costs(c.pos, path, o.metric)
@@ -187,7 +220,7 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
     walk(run, first, path, costs=costs)
 
 
-def _step_costs(start: Square, path: list[Square], metric: str) -> list[int]:
+def _step_costs(start: Square, path: list[Square], metric: Metric) -> list[int]:
     """What entering each square of `path` costs, in order (A46: the diagonals alternate)."""
     out: list[int] = []
     diagonals = 0
@@ -199,7 +232,7 @@ def _step_costs(start: Square, path: list[Square], metric: str) -> list[int]:
     return out
 
 
-def _cost(start: Square, path: list[Square], metric: str) -> int:
+def _cost(start: Square, path: list[Square], metric: Metric) -> int:
     return sum(_step_costs(start, path, metric))
 
 

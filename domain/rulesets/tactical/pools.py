@@ -115,7 +115,7 @@ def after_restore(run: Run, cid: str, pool: str) -> None:
 
 def check(run: Run, dice: Dice, c: Char, stat: str, purpose: str) -> tuple[Roll, int, int, bool]:
     """A01: d12 + the named stat >= DC. Returns (die, bonus, total, success)."""
-    die = dice.roll(run.state.options.check_die, purpose)
+    die = dice.roll(run.state.options.check_die, purpose, subject=c.id)
     bonus = getattr(c.stats, stat) if stat else 0
     total = die.value + bonus
     return die, bonus, total, total >= run.state.dc
@@ -148,7 +148,7 @@ def _tally(run: Run, c: Char, die: Roll | None, success: bool, reason: str) -> N
 
 def death_save(run: Run, dice: Dice, c: Char) -> None:
     """[Health Damage]: a d12 with no bonuses; A02: success on >= death_save_dc."""
-    die = dice.roll(12, f"death save of {c.id}")
+    die = dice.roll(12, f"death save of {c.id}", subject=c.id)
     _tally(run, c, die, die.value >= run.state.options.death_save_dc, "death save")
 
 

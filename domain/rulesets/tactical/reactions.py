@@ -50,7 +50,7 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
     held = [items[i] for i in (t.main_hand, t.off_hand) if i is not None and i in items]
     if cmd.reaction == "dodge":
         need_sta(st, t, 6, "dodge")
-        die = dice.roll(6, f"dodge of {t.id}")
+        die = dice.roll(6, f"dodge of {t.id}", subject=t.id)
         value = die.value + t.stats.DEX
         r = ReactionTaken(
             character=t.id,

@@ -52,7 +52,7 @@ def call_check(run: Run, cmd: CallCheck, dice: Dice) -> None:
     # A secret check is the referee's alone: its die comes from the referee's sub-seed,
     # which a side revealing the dice never learns (domain.dice, "Hidden dice").
     dice = dice_for(dice, REFEREE) if cmd.secret else dice
-    die = dice.roll(run.state.options.check_die, f"{c.id}'s {cmd.stat} check")
+    die = dice.roll(run.state.options.check_die, f"{c.id}'s {cmd.stat} check", subject=c.id)
     bonus = getattr(c.stats, cmd.stat)
     run.emit(
         CheckCalled(

@@ -98,7 +98,7 @@ def ensure_combat(state: State) -> None:
         raise RuleViolation("roll initiative first ([Sequence §3])", rule=R_SEQUENCE)
 
 
-def ensure_active(state: State, c: Char, *, acting: bool = True) -> None:
+def ensure_active(state: State, c: Char, *, acting: bool = True, ending: bool = False) -> None:
     """The command acts on `c`'s turn ([Sequence §5]), with no attack waiting for a reaction.
 
     `acting`: an action proper, which a stunned character takes only once it has chosen
@@ -111,7 +111,7 @@ def ensure_active(state: State, c: Char, *, acting: bool = True) -> None:
         )
     if state.active != c.id:
         raise RuleViolation(f"it is not {c.id}'s turn (active: {state.active})", rule=R_SEQUENCE)
-    if c.down:
+    if c.down and not ending:  # `ending`: a turn its character fell in may still end
         raise RuleViolation(f"{c.id} is unconscious or dead", rule=R_CONDITIONS)
     if acting and c.stunned_lost is None and c.has("stunned"):
         raise RuleViolation(

@@ -90,7 +90,9 @@ def roll_initiative(run: Run, dice: Dice) -> None:
     if st.phase != "setup":
         raise RuleViolation("initiative is rolled once, when combat begins", rule=R_SEQUENCE)
     chars = [c for c in st.chars.values() if not c.dead]
-    rolls: dict[str, Roll] = {c.id: dice.roll(12, f"initiative of {c.id}") for c in chars}
+    rolls: dict[str, Roll] = {
+        c.id: dice.roll(12, f"initiative of {c.id}", subject=c.id) for c in chars
+    }
     use_dex = st.options.tie_break == "dex_then_roll"
 
     def key(c: Char) -> tuple[int, int, int]:
@@ -107,7 +109,7 @@ def roll_initiative(run: Run, dice: Dice) -> None:
     for k in sorted(groups):
         if len(groups[k]) > 1:
             for c in groups[k]:
-                ties[c.id] = dice.roll(12, f"initiative tie-break of {c.id}")
+                ties[c.id] = dice.roll(12, f"initiative tie-break of {c.id}", subject=c.id)
     position = {c.id: i for i, c in enumerate(chars)}
     order = sorted(
         chars, key=lambda c: (*key(c), -(ties[c.id].value if c.id in ties else 0), position[c.id])
@@ -218,15 +220,15 @@ def _regenerate(run: Run, dice: Dice, c: Char, skip_sta: bool) -> None:
     sta_die = rest_sta = rest_wil = None
     sta_gain = wil_gain = 0
     if not c.sta_spent and not skip_sta:
-        sta_die = dice.roll(4, f"stamina regeneration of {c.id}")
+        sta_die = dice.roll(4, f"stamina regeneration of {c.id}", subject=c.id)
         sta_gain = sta_die.value + c.stats.END
         if c.rested:
-            rest_sta = dice.roll(6, f"rest (stamina) of {c.id}")
+            rest_sta = dice.roll(6, f"rest (stamina) of {c.id}", subject=c.id)
             sta_gain += rest_sta.value
     if not c.wil_spent:
         wil_gain = c.stats.MIN
         if c.rested:
-            rest_wil = dice.roll(6, f"rest (willpower) of {c.id}")
+            rest_wil = dice.roll(6, f"rest (willpower) of {c.id}", subject=c.id)
             wil_gain += rest_wil.value
     if sta_die is None and wil_gain == 0:
         return
@@ -247,10 +249,10 @@ def end_turn(run: Run, dice: Dice, c: Char, reason: str = "ended by its controll
     o = run.state.options
     recovered = False
     if c.drained_at is not None and c.turns_taken > c.drained_at and c.has("exposed"):
-        die = dice.roll(8, f"drain recovery of {c.id}")
+        die = dice.roll(8, f"drain recovery of {c.id}", subject=c.id)
         gain = die.value + c.stats.END
         if c.rested and o.rest_applies_to_drain:
-            gain += dice.roll(6, f"rest (drain) of {c.id}").value
+            gain += dice.roll(6, f"rest (drain) of {c.id}", subject=c.id).value
         base = max(c.STA.cur, 0) if o.drain_floor_zero else c.STA.cur
         still = base + gain <= 0
         run.emit(DrainRecovered(character=c.id, die=die, gain=gain, still_drained=still))

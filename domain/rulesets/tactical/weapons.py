@@ -138,7 +138,9 @@ def attack_action(state: State, c: Char, w: Weapon) -> tuple[str, int]:
 
 def roll_weapon(dice: Dice, w: Weapon, who: str, halve: bool) -> tuple[Roll | None, int]:
     count, sides, k = parse_dice(w.dice)
-    roll = dice.roll_many(count, sides, f"attack of {who} with {w.id}") if count else None
+    roll = (
+        dice.roll_many(count, sides, f"attack of {who} with {w.id}", subject=who) if count else None
+    )
     total = (sum(roll.values) if roll is not None else 0) + k
     return roll, total // 2 if halve else total
 

@@ -1,0 +1,81 @@
+"""Trying a command without giving it (issue 34): whether authorize and decide take it in
+a state, and the dice it will draw, found by running them with stand-in dice.
+
+awaiting.py lists a command in a prompt only when `accepts` says decide takes it, so a
+prompt never offers what decide refuses: the checks are decide's own, not a copy. The
+stand-in dice never reach an event anyone reads (the events are thrown away); they draw
+every face at its highest, then at its lowest, and the dice both runs drew alike are the
+ones known before the answer is given (`needs`); the rest depend on the rolls.
+"""
+
+from __future__ import annotations
+
+from domain.actors import Actor
+from domain.dice import Roll
+from domain.errors import DomainError
+from domain.prompts import DiceNeed
+from domain.rulesets.tactical.access import authorize
+from domain.rulesets.tactical.commands import Command
+from domain.rulesets.tactical.decide import decide
+from domain.rulesets.tactical.model import State
+
+__all__ = ["ProbeDice", "accepts", "needs"]
+
+
+class ProbeDice:
+    """Dice that roll every face at `value` (capped to the die) and record what was asked."""
+
+    def __init__(self, high: bool) -> None:
+        self.high = high
+        self.asked: list[tuple[int, int, str, str | None]] = []
+
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        return self.roll_many(1, sides, purpose, subject)
+
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        self.asked.append((sides, count, purpose, subject))
+        face = sides if self.high else 1
+        return Roll(sides=sides, values=(face,) * count, purpose=purpose, source="client")
+
+
+def _run(state: State, command: Command, actor: Actor, high: bool) -> ProbeDice | None:
+    dice = ProbeDice(high)
+    try:
+        authorize(state, command, actor)
+        decide(state, command, dice)
+    except DomainError:
+        return None
+    return dice
+
+
+def accepts(state: State, command: Command, actor: Actor) -> bool:
+    """Whether `actor` may give `command` now: authorize and decide take it (whatever the
+    dice roll: both stand-in runs must go through)."""
+    return _run(state, command, actor, True) is not None and (
+        _run(state, command, actor, False) is not None
+    )
+
+
+def needs(state: State, command: Command, actor: Actor) -> tuple[DiceNeed, ...]:
+    """The dice `command` will draw, in order: those drawn whatever the rolls first; then
+    those the highest or the lowest rolls lead to (the more), marked `when` they depend
+    on the rolls before."""
+    hi = _run(state, command, actor, True)
+    lo = _run(state, command, actor, False)
+    if hi is None or lo is None:
+        return ()
+    out: list[DiceNeed] = []
+    sure = True
+    longer = hi if len(hi.asked) >= len(lo.asked) else lo
+    for k, (sides, count, purpose, subject) in enumerate(longer.asked):
+        sure = sure and k < min(len(lo.asked), len(hi.asked)) and lo.asked[k] == hi.asked[k]
+        out.append(
+            DiceNeed(
+                sides=sides,
+                count=count,
+                purpose=purpose,
+                subject=subject,
+                when=None if sure else "depending on the rolls before it",
+            )
+        )
+    return tuple(out)

@@ -1,0 +1,226 @@
+"""awaiting (issue 34, seed 002): every window a tactical battle waits on is a prompt, in
+the asking actor's view; every command a prompt lists, with every value of its choices,
+is taken by authorize and decide; a side is told nothing it cannot see."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import msgspec
+from hypothesis import Phase, given, settings
+from hypothesis import strategies as st
+from msgspec.structs import replace
+
+from domain.actors import Actor
+from domain.errors import DomainError
+from domain.prompts import Prompt
+from domain.rulesets.tactical import RULESET
+from domain.rulesets.tactical.awaiting import awaiting
+from domain.rulesets.tactical.model import State
+from domain.rulesets.tactical.modifiers import totally_concealed
+from domain.rulesets.tactical.reach import reach
+from tests.support.quickstart_play import SeededDice
+from tests.support.tactical_kit import ch, make, play, started
+from tests.support.tactical_table import REFEREE, actor_of, play_through
+
+A = Actor(role="side", side="a")
+B = Actor(role="side", side="b")
+OBSERVER = Actor(role="observer")
+INVISIBLE = {"conditions": [{"name": "invisible"}]}
+_INTS = {"sta"}
+_BOOLS = {"stand_up"}
+
+
+def duel() -> State:
+    return make([ch("a1", "a", 2, 2), ch("b1", "b", 3, 2)], width=8, height=8)
+
+
+def by_id(prompts: list[Prompt]) -> dict[str, Prompt]:
+    return {p.id: p for p in prompts}
+
+
+def test_given_setup_the_referee_rolls_initiative_with_a_d12_each() -> None:
+    [p] = awaiting(duel(), REFEREE)
+    assert (p.id, p.role, p.commands, p.rule) == ("initiative", "referee", ("RollInitiative",),
+                                                  "002 Sequence")  # fmt: skip
+    assert [(d.sides, d.subject, d.when) for d in p.dice] == [(12, "a1", None), (12, "b1", None)]
+    [told] = awaiting(duel(), A)
+    assert told.id == "initiative" and told.dice == () and told.choices == {}
+
+
+def test_given_a1s_turn_its_side_gets_the_turn_and_an_attack_on_the_adjacent_foe() -> None:
+    state = started(duel(), [12, 1])
+    got = by_id(awaiting(state, A))
+    turn = got["turn:a1"]
+    assert {"Move", "EndTurn", "Rest"} <= set(turn.commands) and turn.side == "a"
+    assert turn.choices["mode"] == ["run"]
+    attack = got["attack:a1:sword"]
+    assert attack.choices == {"target": ["b1"], "weapon": ["sword"]}
+    assert [(d.sides, d.subject) for d in attack.dice] == [(6, "a1")]
+    # side b is told whose turn it is, nothing of what a1 may do
+    assert [(p.id, p.choices, p.dice) for p in awaiting(state, B)] == [("turn:a1", {}, ())]
+    assert awaiting(state, OBSERVER)[0].id == "turn:a1"
+
+
+def test_given_an_attack_waiting_the_target_is_asked_to_react() -> None:
+    state = started(duel(), [12, 1])
+    state = play(state, {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1"},
+                 [6])[1]  # fmt: skip
+    assert state.pending is not None
+    [p] = awaiting(state, B)
+    assert p.id == "react:b1" and p.commands == ("React",)
+    assert p.choices["reaction"] == ["dodge", "parry", "none"]  # a sword parries; no shield
+    assert p.choices["sta"] == [str(n) for n in range(1, 21)]
+    assert p.dice[0].sides == 6 and p.dice[0].when == "if the reaction is dodge"
+    assert p.rule == "002 Actions / Stamina Actions"
+    assert [q.id for q in awaiting(state, A)] == ["react:b1"]
+
+
+def test_given_a_move_out_of_reach_the_foe_is_offered_an_opportunity_attack() -> None:
+    state = started(duel(), [12, 1])
+    state = play(state, {"type": "Move", "character": "a1", "to": [0, 2]})[1]
+    assert state.opportunity is not None
+    [p] = awaiting(state, B)
+    assert p.id == "opportunity:b1" and p.optional and p.pass_with == "React"
+    assert set(p.commands) == {"OpportunityAttack", "React"}
+    assert p.choices == {"reaction": ["none"]} and p.dice[0].subject == "b1"
+    assert [q.id for q in awaiting(state, A)] == ["opportunity:b1"]
+
+
+def test_the_end_of_a_turn_lists_the_next_dying_characters_death_save() -> None:
+    state = started(
+        make([ch("a1", "a", 2, 2), ch("b1", "b", 5, 5, HEA={"cur": -1, "max": 20},
+              conditions=[{"name": "dying"}]), ch("b2", "b", 7, 7)],
+             width=8, height=8),
+        [12, 6, 1],
+    )  # fmt: skip
+    turn = by_id(awaiting(state, A))["turn:a1"]
+    assert ("death save of b1", "b1") in [(d.purpose, d.subject) for d in turn.dice]
+
+
+def test_dice_that_depend_on_the_rolls_before_say_so() -> None:
+    """b1 concentrates: a dodge that falls short lets damage through, and a concentration
+    check follows ([Concentration]); a dodge that clears the attack does not."""
+    state = started(duel(), [12, 1])
+    chars = dict(state.chars)
+    chars["b1"] = replace(chars["b1"], concentration="wand", concentration_rating=1)
+    state = replace(state, chars=chars)
+    state = play(state, {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1"},
+                 [3])[1]  # fmt: skip
+    [p] = awaiting(state, B)
+    assert [(d.purpose, d.when) for d in p.dice] == [
+        ("dodge of b1", "if the reaction is dodge"),
+        ("concentration check of b1", "depending on the rolls before it"),
+    ]
+
+
+def test_a_battle_over_awaits_nothing() -> None:
+    state = replace(started(duel(), [12, 1]), phase="over")
+    assert awaiting(state, REFEREE) == [] and awaiting(state, A) == []
+
+
+def answers(prompt: Prompt, state: State) -> list[dict[str, Any]]:
+    """Every command the prompt lists, with every combination of the choices it takes."""
+    out: list[dict[str, Any]] = []
+    actor = actor_of(prompt)
+    for kind in prompt.commands:
+        base: dict[str, Any] = {"type": kind}
+        if prompt.subject is not None and kind != "RollInitiative":
+            base["character"] = prompt.subject
+        names = [f for f in prompt.choices if f in _fields(kind)]
+        for combo in itertools.product(*(prompt.choices[f] for f in names)):
+            body = dict(base)
+            for f, v in zip(names, combo, strict=True):
+                body[f] = int(v) if f in _INTS else (v == "true") if f in _BOOLS else v
+            if kind == "Move":
+                assert prompt.subject is not None
+                for sq in reach(state, actor, prompt.subject).squares[:6]:
+                    out.append({**body, "to": [sq.x, sq.y]})
+            else:
+                out.append(body)
+    return out
+
+
+def _fields(kind: str) -> frozenset[str]:
+    tagged = {t.__struct_config__.tag: t for t in _COMMANDS}
+    return frozenset(tagged[kind].__struct_fields__)
+
+
+_COMMANDS = RULESET.command_type.__args__  # type: ignore[attr-defined]
+
+
+def taken(state: State, body: dict[str, Any], actor: Actor, seed: int) -> str | None:
+    cmd = RULESET.command_decoder.decode(msgspec.json.encode(body))
+    try:
+        RULESET.authorize(state, cmd, actor)
+        RULESET.decide(state, cmd, SeededDice(seed))
+    except DomainError as e:
+        return f"{body} refused: {e.reason}"
+    return None
+
+
+def battle(rng: random.Random, invisible: bool) -> State:
+    size = 7
+    spots = rng.sample([(x, y) for x in range(size) for y in range(size)], k=4)
+    a1, a2, b1, b2 = spots
+    return make(
+        [
+            ch("a1", "a", *a1, off_hand="shield"),
+            ch("a2", "a", *a2, main_hand="bow"),
+            ch("b1", "b", *b1, **(INVISIBLE if invisible else {})),
+            ch("b2", "b", *b2, main_hand="wand", stats={"DEX": rng.randint(0, 3)}),
+        ],
+        width=size,
+        height=size,
+    )
+
+
+@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(st.integers(0, 10**9), st.booleans())
+def test_every_answer_a_prompt_lists_is_taken(seed: int, invisible: bool) -> None:
+    """Over play-throughs: for every prompt of every state met (the referee's, and each
+    side's own), every listed command with every listed choice is accepted."""
+    rng = random.Random(seed)
+    for n, (state, _p, _b, _asked) in enumerate(play_through(battle(rng, invisible), rng)):
+        prompts = awaiting(state, REFEREE)
+        prompts += [p for side in (A, B) for p in awaiting(state, side) if p.side == side.side]
+        for prompt in prompts:
+            for body in answers(prompt, state):
+                assert taken(state, body, actor_of(prompt), n) is None, prompt
+
+
+def _moved(state: State, cid: str, to: tuple[int, int]) -> State:
+    c = state.chars[cid]
+    chars = dict(state.chars)
+    chars[cid] = replace(c, x=to[0], y=to[1])
+    occupied = {sq: o for sq, o in state.occupied.items() if o != cid}
+    occupied[to] = cid
+    return replace(state, chars=chars, occupied=occupied)
+
+
+def _unseen_by_a(state: State) -> bool:
+    b1 = state.chars["b1"]
+    return all(totally_concealed(state, c, b1) for c in state.chars.values() if c.side == "a")
+
+
+@settings(max_examples=6, deadline=None, phases=[Phase.explicit, Phase.generate])
+@given(st.integers(0, 10**9))
+def test_an_invisible_foe_changes_nothing_side_a_awaits(seed: int) -> None:
+    """Differential over play-throughs: b1 (invisible, unperceived) anywhere else, side a's
+    awaiting and the observer's are the same (its windows are not mentioned to them)."""
+    rng = random.Random(seed)
+    checked = 0
+    for state, _p, _b, _asked in play_through(battle(rng, True), rng):
+        if not _unseen_by_a(state) or state.chars["b1"].down:
+            continue
+        free = [(x, y) for x in range(7) for y in range(7) if (x, y) not in state.occupied]
+        other = _moved(state, "b1", rng.choice(free))
+        for actor in (A, OBSERVER):
+            assert awaiting(state, actor) == awaiting(other, actor)
+        assert all(p.subject != "b1" for p in awaiting(state, A))
+        mentioned = [v for p in awaiting(state, A) for vs in p.choices.values() for v in vs]
+        assert "b1" not in mentioned  # a target side a cannot see
+        checked += 1
+    assert checked
