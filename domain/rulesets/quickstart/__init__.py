@@ -16,6 +16,7 @@ from domain.rulesets.quickstart.evolve import evolve
 from domain.rulesets.quickstart.initial import initial_state, is_over
 from domain.rulesets.quickstart.model import Setup, State
 from domain.rulesets.quickstart.options import Options
+from domain.rulesets.quickstart.ordering import ordered_units
 from domain.rulesets.quickstart.strength import strength
 
 __all__ = ["RULESET"]
@@ -40,4 +41,5 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     strength=strength,
     strength_measure="squads on the field",
     command_docs=COMMAND_DOCS,
+    ordered_units=ordered_units,
 )

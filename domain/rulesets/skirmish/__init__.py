@@ -22,6 +22,7 @@ from domain.rulesets.skirmish.evolve import evolve
 from domain.rulesets.skirmish.initial import initial_state, is_over
 from domain.rulesets.skirmish.model import Setup, State
 from domain.rulesets.skirmish.options import Options
+from domain.rulesets.skirmish.ordering import ordered_units
 from domain.rulesets.skirmish.strength import strength
 
 __all__ = ["RULESET"]
@@ -45,4 +46,5 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     strength=strength,
     strength_measure="army size",
     command_docs=COMMAND_DOCS,
+    ordered_units=ordered_units,
 )

@@ -24,6 +24,7 @@ from domain.rulesets.tactical.evolve import evolve
 from domain.rulesets.tactical.initial import initial_state, is_over
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.options import Options
+from domain.rulesets.tactical.ordering import ordered_units
 from domain.rulesets.tactical.setup import Setup
 from domain.rulesets.tactical.strength import strength
 
@@ -49,4 +50,5 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     strength=strength,
     strength_measure="hit points (HEA)",
     command_docs=COMMAND_DOCS,
+    ordered_units=ordered_units,
 )

@@ -20,6 +20,7 @@ from domain.rulesets.warfare.evolve import evolve
 from domain.rulesets.warfare.initial import initial_state, is_over
 from domain.rulesets.warfare.model import State
 from domain.rulesets.warfare.options import Options
+from domain.rulesets.warfare.ordering import ordered_units
 from domain.rulesets.warfare.setup import Setup
 from domain.rulesets.warfare.strength import strength
 
@@ -51,4 +52,5 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     side_ids=_side_ids,
     strength=strength,
     strength_measure="unit health on the field",
+    ordered_units=ordered_units,
 )
