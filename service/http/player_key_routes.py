@@ -8,7 +8,9 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 from litestar import Response, delete, get, post
-from litestar.params import JSONBody, PathParameter
+from litestar.enums import RequestEncodingType
+from litestar.openapi.spec import Example
+from litestar.params import Body, PathParameter
 
 from service.battles import player_keys
 from service.http.routes import (
@@ -26,6 +28,22 @@ from service.schemas import BattleKeyList, CreateBattleKeyRequest, CreatedBattle
 __all__ = ["PLAYER_KEY_ROUTES"]
 
 KeyId = Annotated[str, PathParameter(min_length=1, max_length=128)]
+_MINT_EXAMPLES = [
+    Example(
+        summary="A side key for one player, limited to two units, for one evening",
+        value={
+            "role": "side",
+            "side": "north",
+            "label": "Alice (vtt user 4127)",
+            "units": ["n_sol", "aria"],
+            "expires_at": "2030-01-01T23:00:00Z",
+        },
+    ),
+    Example(summary="An observer key", value={"role": "observer", "label": "stream overlay"}),
+]
+MintBody = Annotated[
+    CreateBattleKeyRequest, Body(media_type=RequestEncodingType.JSON, examples=_MINT_EXAMPLES)
+]
 
 
 @post(
@@ -48,7 +66,7 @@ async def create_battle_key(
     request: AppRequest,
     battle_id: BattleId,
     authorization: Authorization,
-    data: JSONBody[CreateBattleKeyRequest],
+    data: MintBody,
 ) -> Response[CreatedBattleKey]:
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
