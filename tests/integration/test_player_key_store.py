@@ -96,9 +96,7 @@ async def test_a_revocation_cannot_be_undone_in_the_database(backend: Backend) -
 
 
 @pytest.mark.parametrize("salted", [False, True])
-async def test_an_events_player_actor_is_stored_and_hashed(
-    store: EventStore, salted: bool
-) -> None:
+async def test_an_events_player_actor_is_stored_and_hashed(store: EventStore, salted: bool) -> None:
     player = EventActor(role="side", side="red", label="Alice", key_id="k1")
     creator = EventActor(role="creator")
     audience = "side:red" if salted else "all"
