@@ -382,7 +382,8 @@ class CreateBattleKeyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields
     label: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
     side: Id | None = None  # required for a side key, refused for an observer key
     # The units or characters the key may order (ids of the battle); absent: all its side's.
-    units: Annotated[list[Id], msgspec.Meta(min_length=1, max_length=500)] | None = None
+    # (Plain strings: an id the battle does not have, "" included, is a 422 naming it.)
+    units: Annotated[list[str], msgspec.Meta(min_length=1, max_length=500)] | None = None
     expires_at: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
 
 

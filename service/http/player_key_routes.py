@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from litestar import Response, delete, get, post
-from litestar.enums import RequestEncodingType
+from litestar import Response, delete, get, post, route
+from litestar.enums import HttpMethod, MediaType, RequestEncodingType
 from litestar.openapi.spec import Example
 from litestar.params import Body, PathParameter
+from litestar.status_codes import HTTP_204_NO_CONTENT
 
 from service.battles import player_keys
 from service.http.routes import (
@@ -44,6 +45,24 @@ _MINT_EXAMPLES = [
 MintBody = Annotated[
     CreateBattleKeyRequest, Body(media_type=RequestEncodingType.JSON, examples=_MINT_EXAMPLES)
 ]
+
+
+@route(
+    "/battles/{battle_id:str}/keys",
+    http_method=[HttpMethod.OPTIONS],
+    include_in_schema=False,
+    sync_to_thread=False,
+)
+def keys_options() -> Response[None]:
+    """The OPTIONS of `/battles/{id}/keys`, which two handlers share (createBattleKey,
+    listBattleKeys): Litestar's own names only the first registered (as in
+    service.http.battle_list). Registered before both."""
+    return Response(
+        content=None,
+        status_code=HTTP_204_NO_CONTENT,
+        headers={"Allow": "GET, OPTIONS, POST"},
+        media_type=MediaType.TEXT,
+    )
 
 
 @post(
@@ -108,4 +127,10 @@ async def revoke_battle_key(
     await player_keys.revoke(service, battle_id, principal, key_id)
 
 
-PLAYER_KEY_ROUTES: list[Any] = [create_battle_key, list_battle_keys, revoke_battle_key]
+# The OPTIONS handler first: it must be on the path before either of the others.
+PLAYER_KEY_ROUTES: list[Any] = [
+    keys_options,
+    create_battle_key,
+    list_battle_keys,
+    revoke_battle_key,
+]

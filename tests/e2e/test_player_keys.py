@@ -215,12 +215,17 @@ def test_only_the_referee_or_the_integration_manages_keys(
             "invalid-key-request",
         ),
         (
+            {"role": "side", "side": "north", "label": "G", "units": ["n_sol", ""]},
+            "invalid-key-request",
+        ),
+        (
             {"role": "side", "side": "north", "label": "G", "expires_at": "soon"},
             "invalid-key-request",
         ),
         ({"role": "referee", "label": "G"}, "invalid-request"),
         ({"role": "observer", "label": ""}, "invalid-request"),
         ({"role": "observer", "label": "G", "extra": 1}, "invalid-request"),
+        ({"role": "observer", "label": "G", "units": []}, "invalid-request"),
     ],
 )
 def test_bad_key_requests_are_refused(battle: Battle, body: dict[str, Any], code: str) -> None:
@@ -228,3 +233,9 @@ def test_bad_key_requests_are_refused(battle: Battle, body: dict[str, Any], code
     problem(mint(battle, body), status, code)
     keys = battle.http.get(f"/battles/{battle.id}/keys", headers=battle.auth("referee"))
     assert keys.json()["keys"] == []
+
+
+def test_options_names_every_method_of_the_keys_path(battle: Battle) -> None:
+    r = battle.http.options(f"/battles/{battle.id}/keys")
+    assert r.status_code == 204
+    assert r.headers["allow"] == "GET, OPTIONS, POST"
