@@ -5,8 +5,11 @@ key is answered 401 with `WWW-Authenticate: Bearer error="invalid_token"`."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import time
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -98,12 +101,21 @@ def test_mint_list_order_and_the_label_in_the_log(battle: Battle) -> None:
         assert report.status_code == 200 and report.json()["ok"], report.text
 
 
-def test_an_export_with_player_actors_imports_and_verifies(battle: Battle) -> None:
+def test_an_export_with_player_actors_imports_and_verifies(battle: Battle, tmp_path: Path) -> None:
     who, cmd = side_order(battle)
     key = mint(battle, {"role": "side", "side": who, "label": "Bob"}).json()["key"]
     assert command(battle, key, cmd).status_code == 200
     r = battle.http.get(f"/battles/{battle.id}/export", headers=battle.auth("referee"))
     assert r.status_code == 200 and b'"label":"Bob"' in r.content
+    file = tmp_path / "battle.jsonl"
+    file.write_bytes(r.content)
+    pem = next(k for k in battle.http.get("/keys").json()["keys"] if k["current"])
+    run = subprocess.run(
+        [sys.executable, "-m", "service.app.cli", "verify", str(file), "--key",
+         pem["public_key_pem"]],
+        capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout + run.stderr
     imported = battle.http.post(
         "/battles/import", content=r.content, headers={"Content-Type": "application/jsonl"}
     )
