@@ -5,43 +5,18 @@ commands alike, from the moment the DELETE answered."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import httpx
-import pytest
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from service.battles.signing import private_key_text
 from tests.e2e.battle_client import Battle
 from tests.e2e.conftest import ServerProcess
+
+# The two workers on one PostgreSQL schema and one Redis, sharing a signing key.
+from tests.e2e.test_two_workers import workers  # noqa: F401
 from tests.support.quickstart_play import SETUP
-from tests.support.servers import need_redis, postgres_schema
-
-
-@pytest.fixture
-def workers() -> Iterator[tuple[ServerProcess, ServerProcess]]:
-    redis_url = need_redis()
-    with postgres_schema() as database:
-        env = {
-            "BATTLE_DB": database,
-            "BATTLE_REDIS_URL": redis_url,
-            "BATTLE_SIGNING_KEY": private_key_text(Ed25519PrivateKey.generate()),  # shared
-        }
-        first = ServerProcess(env)
-        try:
-            second = ServerProcess(env)
-        except Exception:
-            first.stop()
-            raise
-        try:
-            yield first, second
-        finally:
-            first.stop()
-            second.stop()
 
 
 def test_a_key_revoked_on_one_worker_is_refused_by_both(
-    workers: tuple[ServerProcess, ServerProcess],
+    workers: tuple[ServerProcess, ServerProcess],  # noqa: F811
 ) -> None:
     a, b = workers
     with (
