@@ -91,6 +91,10 @@ class Ruleset(Generic[S, C, E, O, U]):
     awaiting: Callable[[S, Actor], list[Prompt]] = field(default=lambda state, actor: [])
     # Grid rulesets: the squares a unit can reach with its next move; None without a grid.
     reach: Callable[[S, Actor, str], Reach] | None = None
+    # The units or characters a command orders (empty: it orders none, e.g. an end of
+    # phase): what a player key limited to some units may give (domain.ordering). None:
+    # the ruleset cannot tell, and such a key may give none of its commands.
+    ordered_units: Callable[[S, C], tuple[str, ...]] | None = None
     # `decide` and the state after its events, for deciders that fold as they emit.
     decide_folded: Callable[[S, C, Dice], tuple[list[E], S]] | None = None
     # Decoders built once per ruleset, not per call.

@@ -12,6 +12,7 @@ __all__ = [
     "EventActor",
     "Integration",
     "PendingEvent",
+    "PlayerKey",
     "SealedEvent",
     "StoredEvent",
 ]
@@ -21,8 +22,16 @@ MAX_VERSION = 2**31 - 1  # PostgreSQL's integer: no battle reaches it
 
 
 class EventActor(msgspec.Struct, frozen=True, kw_only=True):
-    """Who caused an event: the role of the key used and, for a side, the side."""
+    """Who caused an event: the role of the key used and, for a side, the side; for a
+    player key minted by the referee (`PlayerKey`), its id and label too.
 
+    `key_id` and `label` are UNSET (never encoded, not even as null) for the creation
+    keys, so that an event of such a key hashes exactly as it did before player keys
+    existed (events.chain encodes this Struct as declared: the fields are declared in
+    sorted order, the canonical one)."""
+
+    key_id: str | msgspec.UnsetType = msgspec.UNSET
+    label: str | msgspec.UnsetType = msgspec.UNSET
     role: str
     side: str | None = None
 
@@ -115,3 +124,24 @@ class Integration(msgspec.Struct, frozen=True, kw_only=True):
     key_hash: str
     name: str
     mac: str = ""  # the service's MAC over the other fields (service.battles.record_macs)
+
+
+class PlayerKey(msgspec.Struct, frozen=True, kw_only=True):
+    """A key minted for one player by a battle's referee (or its integration): a side or
+    observer key with a label (the player's name or a VTT user id), optionally limited to
+    some units and an expiry. Only the SHA-256 of the key is stored. `revoked_at` is set
+    when it was revoked (a revocation is a row of its own: the key's row never changes).
+
+    `mac` is the service's MAC over what the key grants (service.battles.record_macs)."""
+
+    key_id: str
+    key_hash: str
+    battle_id: str
+    role: str
+    side: str | None = None
+    label: str
+    units: tuple[str, ...] | None = None
+    expires_at: str | None = None
+    created_at: str
+    revoked_at: str | None = None
+    mac: str = ""

@@ -25,6 +25,7 @@ import hashlib
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 import psycopg
 from psycopg import sql
 from psycopg_pool import AsyncConnectionPool
@@ -36,6 +37,7 @@ from events.envelope import (
     EventActor,
     Integration,
     PendingEvent,
+    PlayerKey,
     StoredEvent,
 )
 from events.errors import (
@@ -47,6 +49,13 @@ from events.errors import (
 )
 from events.firsts_sql import firsts_query
 from events.migrate import apply_migrations, pending_migrations
+from events.player_keys_sql import (
+    PLAYER_KEY_COLUMNS,
+    find_player_key_sql,
+    list_player_keys_sql,
+    player_key_params,
+    row_to_player_key,
+)
 from events.postgres_guards import check_guards
 from events.store import BattleHold
 from events.webhooks.postgres import PostgresWebhooks
@@ -57,7 +66,8 @@ APP_ROLE = "battle_app"  # the role migration 0007 creates and grants
 
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
-    "actor_role, actor_side, command_id, prev_hash, hash, salt, command_version"
+    "actor_role, actor_side, command_id, prev_hash, hash, salt, command_version, "
+    "actor_label, actor_key_id"
 )
 
 _APPEND_MANY = (
@@ -65,7 +75,7 @@ _APPEND_MANY = (
     "%s::integer[], %s::text[], %s::integer[], %s::text[], %s::text[], %s::integer[], "
     "%s::integer[], %s::integer[], %s::text[], %b::bytea[], %s::text[], %s::text[], "
     "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], "
-    "%s::integer[]) ORDER BY i"
+    "%s::integer[], %s::text[], %s::text[]) ORDER BY i"
 )
 _BATCH = 256  # appends committed together at most
 _HOLDS = 16  # connections holding battles' locks in one process, at most (see hold_battle)
@@ -103,7 +113,13 @@ def _flatten(batch: list[_Append]) -> tuple[list[Any], ...]:
         [ev.hash for ev in events],
         [ev.salt for ev in events],
         [ev.command_version for ev in events],
+        [_unset(ev.actor.label) for ev in events],
+        [_unset(ev.actor.key_id) for ev in events],
     )
+
+
+def _unset(value: str | msgspec.UnsetType) -> str | None:
+    return None if value is msgspec.UNSET else value
 
 
 def _lock_key(battle_id: str) -> int:
@@ -113,6 +129,7 @@ def _lock_key(battle_id: str) -> int:
 
 
 def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
+    key_id = row[15]
     return StoredEvent(
         position=row[0],
         battle_id=row[1],
@@ -121,7 +138,9 @@ def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
         data=row[4],
         audience=row[5],
         recorded_at=row[6],
-        actor=EventActor(role=row[7], side=row[8]),
+        actor=EventActor(role=row[7], side=row[8])
+        if key_id is None
+        else EventActor(role=row[7], side=row[8], label=row[14], key_id=key_id),
         command_id=row[9],
         prev_hash=row[10],
         hash=row[11],
@@ -514,6 +533,31 @@ class PostgresEventStore(PostgresWebhooks):
             return None
         battle_id, role, side, mac = rows[0]
         return AccessKey(key_hash=key_hash, battle_id=battle_id, role=role, side=side, mac=mac)
+
+    async def save_player_key(self, key: PlayerKey) -> None:
+        marks = ", ".join(["%s"] * 10)
+        await self._execute(
+            f"INSERT INTO player_keys ({PLAYER_KEY_COLUMNS}) VALUES ({marks})",
+            player_key_params(key),
+        )
+
+    async def find_player_key(self, key_hash: str) -> PlayerKey | None:
+        rows = await self._fetch(find_player_key_sql("%s"), (key_hash,))
+        return row_to_player_key(rows[0]) if rows else None
+
+    async def list_player_keys(self, battle_id: str) -> list[PlayerKey]:
+        rows = await self._fetch(list_player_keys_sql("%s"), (battle_id,))
+        return [row_to_player_key(r) for r in rows]
+
+    async def revoke_player_key(self, battle_id: str, key_id: str, at: str) -> bool:
+        rows = await self._fetch(
+            "WITH k AS (SELECT key_id FROM player_keys WHERE key_id = %s AND battle_id = %s), "
+            "r AS (INSERT INTO key_revocations (key_id, battle_id, revoked_at) "
+            "SELECT key_id, %s, %s FROM k ON CONFLICT (key_id) DO NOTHING RETURNING 1) "
+            "SELECT count(*) FROM k",
+            (key_id, battle_id, battle_id, at),
+        )
+        return bool(rows and rows[0][0])
 
     async def save_secret(self, battle_id: str, name: str, value: bytes) -> None:
         await self._execute(

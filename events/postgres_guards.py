@@ -27,7 +27,7 @@ __all__ = ["GUARD_TRIGGERS", "check_guards"]
 log = logging.getLogger(__name__)
 _warned = False  # about a superuser login: once per process
 
-# (table, trigger) pairs that migrations 0001 and 0007 install
+# (table, trigger) pairs that migrations 0001, 0007 and 0013 install
 GUARD_TRIGGERS: tuple[tuple[str, str], ...] = (
     ("events", "events_refuse_update_delete"),
     ("events", "events_refuse_truncate"),
@@ -35,6 +35,8 @@ GUARD_TRIGGERS: tuple[tuple[str, str], ...] = (
     ("commands", "commands_refuse_truncate"),
     ("access_keys", "access_keys_refuse_update"),
     ("integrations", "integrations_refuse_update"),
+    ("player_keys", "player_keys_refuse_update"),  # migration 0013
+    ("key_revocations", "key_revocations_refuse_update_delete"),
 )
 # What the service's role must not be able to do to these tables
 _FORBIDDEN: tuple[tuple[str, str], ...] = tuple(

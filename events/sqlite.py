@@ -23,6 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
+import msgspec
+
 from events.envelope import (
     MAX_VERSION,
     AccessKey,
@@ -30,6 +32,7 @@ from events.envelope import (
     EventActor,
     Integration,
     PendingEvent,
+    PlayerKey,
     StoredEvent,
 )
 from events.errors import (
@@ -40,6 +43,13 @@ from events.errors import (
     VersionConflict,
 )
 from events.firsts_sql import firsts_query
+from events.player_keys_sql import (
+    PLAYER_KEY_COLUMNS,
+    find_player_key_sql,
+    list_player_keys_sql,
+    player_key_params,
+    row_to_player_key,
+)
 from events.sqlite_guards import check_guards
 from events.store import BattleHold
 from events.webhooks.sqlite import WEBHOOK_SCHEMA, SQLiteWebhooks
@@ -67,6 +77,8 @@ CREATE TABLE IF NOT EXISTS events (
     hash         TEXT    NOT NULL,
     salt         TEXT,
     command_version INTEGER,
+    actor_label  TEXT,
+    actor_key_id TEXT,
     UNIQUE (battle_id, version)
 );
 CREATE TABLE IF NOT EXISTS commands (
@@ -105,6 +117,25 @@ CREATE TABLE IF NOT EXISTS snapshots (
 CREATE INDEX IF NOT EXISTS snapshots_rulesets ON snapshots (battle_id, ruleset_version);
 -- The first event of each battle, by position: what lists battles (read_firsts).
 CREATE INDEX IF NOT EXISTS events_firsts ON events (position) WHERE version = 1;
+-- Keys minted for players (events.player_keys_sql), and their revocations.
+CREATE TABLE IF NOT EXISTS player_keys (
+    key_id     TEXT PRIMARY KEY,
+    key_hash   TEXT NOT NULL UNIQUE,
+    battle_id  TEXT NOT NULL,
+    role       TEXT NOT NULL,
+    side       TEXT,
+    label      TEXT NOT NULL,
+    units      TEXT,
+    expires_at TEXT,
+    created_at TEXT NOT NULL,
+    mac        TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS player_keys_battles ON player_keys (battle_id);
+CREATE TABLE IF NOT EXISTS key_revocations (
+    key_id     TEXT PRIMARY KEY,
+    battle_id  TEXT NOT NULL,
+    revoked_at TEXT NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS integration_battles (
     integration_id TEXT NOT NULL,
     battle_id      TEXT NOT NULL,
@@ -120,6 +151,8 @@ _ADDED_COLUMNS = (
     ("access_keys", "mac", "TEXT NOT NULL DEFAULT ''"),
     ("integrations", "mac", "TEXT NOT NULL DEFAULT ''"),
     ("integration_battles", "mac", "TEXT NOT NULL DEFAULT ''"),
+    ("events", "actor_label", "TEXT"),  # a player key's (PlayerKey) label and id
+    ("events", "actor_key_id", "TEXT"),
 )
 
 
@@ -139,11 +172,13 @@ def _upgrade_schema(conn: sqlite3.Connection) -> None:
 
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
-    "actor_role, actor_side, command_id, prev_hash, hash, salt, command_version"
+    "actor_role, actor_side, command_id, prev_hash, hash, salt, command_version, "
+    "actor_label, actor_key_id"
 )
 
 
 def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
+    key_id = row[15]
     return StoredEvent(
         position=row[0],
         battle_id=row[1],
@@ -152,7 +187,9 @@ def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
         data=bytes(row[4]),
         audience=row[5],
         recorded_at=row[6],
-        actor=EventActor(role=row[7], side=row[8]),
+        actor=EventActor(role=row[7], side=row[8])
+        if key_id is None
+        else EventActor(role=row[7], side=row[8], label=row[14], key_id=key_id),
         command_id=row[9],
         prev_hash=row[10],
         hash=row[11],
@@ -190,8 +227,8 @@ _INSERT_EVENT = {
 }
 _INSERT_SALTED = (
     "INSERT INTO events (battle_id, version, type, data, audience, recorded_at, actor_role, "
-    "actor_side, command_id, prev_hash, hash, salt, command_version) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "actor_side, command_id, prev_hash, hash, salt, command_version, actor_label, "
+    "actor_key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -200,10 +237,14 @@ def _insert_event(ev: PendingEvent) -> tuple[str, tuple[Any, ...]]:
     side, command_id, data = ev.actor.side, ev.command_id, ev.data
     blob = bytearray(data) if type(data) is bytes else data  # anything else: SQLite refuses
     head = (ev.battle_id, ev.version, ev.type, blob, ev.audience, ev.recorded_at)
-    if ev.salt is not None:  # rare (hidden events): the general statement, NULLs and all
+    actor = ev.actor
+    if ev.salt is not None or actor.key_id is not msgspec.UNSET:
+        # Rare (hidden events, player keys): the general statement, NULLs and all.
+        label = None if actor.label is msgspec.UNSET else actor.label
+        key_id = None if actor.key_id is msgspec.UNSET else actor.key_id
         return _INSERT_SALTED, (
-            *head, ev.actor.role, side, command_id, ev.prev_hash, ev.hash, ev.salt,
-            ev.command_version,
+            *head, actor.role, side, command_id, ev.prev_hash, ev.hash, ev.salt,
+            ev.command_version, label, key_id,
         )  # fmt: skip
     seq = ev.command_version
     has_seq = seq is not None
@@ -720,6 +761,38 @@ class SQLiteEventStore(SQLiteWebhooks):
         if row is None:
             return None
         return AccessKey(key_hash=key_hash, battle_id=row[0], role=row[1], side=row[2], mac=row[3])
+
+    async def save_player_key(self, key: PlayerKey) -> None:
+        sql = f"INSERT INTO player_keys ({PLAYER_KEY_COLUMNS}) VALUES ({', '.join('?' * 10)})"
+        await self._write(lambda cur: cur.execute(sql, player_key_params(key)))
+
+    async def find_player_key(self, key_hash: str) -> PlayerKey | None:
+        sql = find_player_key_sql("?")
+        row = await self._read(lambda c: c.execute(sql, (key_hash,)).fetchone())
+        return None if row is None else row_to_player_key(row)
+
+    async def list_player_keys(self, battle_id: str) -> list[PlayerKey]:
+        sql = list_player_keys_sql("?")
+        rows = await self._read(lambda c: c.execute(sql, (battle_id,)).fetchall())
+        return [row_to_player_key(r) for r in rows]
+
+    async def revoke_player_key(self, battle_id: str, key_id: str, at: str) -> bool:
+        def job(cur: sqlite3.Cursor) -> bool:
+            found = cur.execute(
+                "SELECT r.key_id FROM player_keys k LEFT JOIN key_revocations r "
+                "ON r.key_id = k.key_id WHERE k.key_id = ? AND k.battle_id = ?",
+                (key_id, battle_id),
+            ).fetchone()
+            if found is None:
+                return False
+            if found[0] is None:  # revoked once: the first time stands (the guards refuse more)
+                cur.execute(
+                    "INSERT INTO key_revocations (key_id, battle_id, revoked_at) VALUES (?, ?, ?)",
+                    (key_id, battle_id, at),
+                )
+            return True
+
+        return bool(await self._write(job))
 
     async def save_secret(self, battle_id: str, name: str, value: bytes) -> None:
         await self._write(

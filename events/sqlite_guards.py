@@ -54,6 +54,21 @@ TRIGGERS: dict[str, str] = {
     "BEFORE INSERT ON access_keys\n"
     "WHEN EXISTS (SELECT 1 FROM access_keys WHERE key_hash = NEW.key_hash)\n"
     + _EXISTS.format(what="access keys", key="this key"),
+    # A player key's row and its revocation: never changed, a revocation never undone.
+    "player_keys_refuse_update": "CREATE TRIGGER player_keys_refuse_update "
+    "BEFORE UPDATE ON player_keys\n" + _IMMUTABLE.format(what="player keys"),
+    "player_keys_refuse_replace": "CREATE TRIGGER player_keys_refuse_replace "
+    "BEFORE INSERT ON player_keys\n"
+    "WHEN EXISTS (SELECT 1 FROM player_keys WHERE key_id = NEW.key_id "
+    "OR key_hash = NEW.key_hash)\n" + _EXISTS.format(what="player keys", key="this key"),
+    "key_revocations_refuse_update": "CREATE TRIGGER key_revocations_refuse_update "
+    "BEFORE UPDATE ON key_revocations\n" + _IMMUTABLE.format(what="key revocations"),
+    "key_revocations_refuse_delete": "CREATE TRIGGER key_revocations_refuse_delete "
+    "BEFORE DELETE ON key_revocations\n" + _IMMUTABLE.format(what="key revocations"),
+    "key_revocations_refuse_replace": "CREATE TRIGGER key_revocations_refuse_replace "
+    "BEFORE INSERT ON key_revocations\n"
+    "WHEN EXISTS (SELECT 1 FROM key_revocations WHERE key_id = NEW.key_id)\n"
+    + _EXISTS.format(what="key revocations", key="this key revocation"),
     "integrations_refuse_update": "CREATE TRIGGER integrations_refuse_update "
     "BEFORE UPDATE ON integrations\n" + _IMMUTABLE.format(what="integrations"),
     "integrations_refuse_replace": "CREATE TRIGGER integrations_refuse_replace "

@@ -7,7 +7,14 @@ from typing import Protocol
 
 import msgspec
 
-from events.envelope import AccessKey, CommandRecord, Integration, PendingEvent, StoredEvent
+from events.envelope import (
+    AccessKey,
+    CommandRecord,
+    Integration,
+    PendingEvent,
+    PlayerKey,
+    StoredEvent,
+)
 from events.webhooks.store import WebhookStore
 
 __all__ = ["BattleHold", "EventStore"]
@@ -80,6 +87,23 @@ class EventStore(WebhookStore, Protocol):
     async def save_keys(self, keys: Sequence[AccessKey]) -> None: ...
 
     async def find_key(self, key_hash: str) -> AccessKey | None: ...
+
+    async def save_player_key(self, key: PlayerKey) -> None:
+        """Store a key minted for a player (its `revoked_at` is not stored: see revoke)."""
+        ...
+
+    async def find_player_key(self, key_hash: str) -> PlayerKey | None:
+        """The player key of this hash with its revocation time, if any: one indexed read."""
+        ...
+
+    async def list_player_keys(self, battle_id: str) -> list[PlayerKey]:
+        """The battle's player keys, revoked ones included, by creation time."""
+        ...
+
+    async def revoke_player_key(self, battle_id: str, key_id: str, at: str) -> bool:
+        """Record the key's revocation at `at` (a second revocation keeps the first time).
+        False when the battle has no key of this id."""
+        ...
 
     async def save_secret(self, battle_id: str, name: str, value: bytes) -> None: ...
 

@@ -13,12 +13,16 @@ __all__ = [
     "MAX_RECEIPTS",
     "AncestorOut",
     "BattleCreatedResponse",
+    "BattleKeyList",
+    "BattleKeyOut",
     "BattleKeys",
     "BattleView",
     "CommandRequest",
     "CommandResponse",
+    "CreateBattleKeyRequest",
     "CreateBattleRequest",
     "CreateIntegrationRequest",
+    "CreatedBattleKey",
     "DiceInfo",
     "DiceReveal",
     "EventActorOut",
@@ -154,6 +158,10 @@ class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
 class EventActorOut(msgspec.Struct, kw_only=True):
     role: str
     side: str | None = None
+    # A player key's (POST /battles/{id}/keys): its label and id; absent for the keys of
+    # a battle's creation (never null: the chain hashes the actor as it is encoded).
+    label: str | msgspec.UnsetType = msgspec.UNSET
+    key_id: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class EventOut(msgspec.Struct, kw_only=True):
@@ -361,3 +369,49 @@ class IntegrationCreatedResponse(msgspec.Struct, kw_only=True):
     # Shown once: only its SHA-256 is stored. Send it as `Authorization: Bearer <key>` to
     # POST /battles to create battles it follows, and to GET /events/stream.
     key: str
+
+
+# -- player keys (POST /battles/{id}/keys) ----------------------------------------------
+
+
+class CreateBattleKeyRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    """A key for one player, minted by the battle's referee (or its integration)."""
+
+    role: Literal["side", "observer"]
+    # The player's name or a VTT user id: recorded in the events of the key's commands.
+    label: Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+    side: Id | None = None  # required for a side key, refused for an observer key
+    # The units or characters the key may order (ids of the battle); absent: all its side's.
+    # (Plain strings: an id the battle does not have, "" included, is a 422 naming it.)
+    units: Annotated[list[str], msgspec.Meta(min_length=1, max_length=500)] | None = None
+    expires_at: Annotated[str, msgspec.Meta(min_length=1, max_length=64)] | None = None
+
+
+class BattleKeyOut(msgspec.Struct, kw_only=True):
+    """A player key as listed: never its secret nor its hash."""
+
+    key_id: str
+    role: str
+    side: str | None
+    label: str
+    units: list[str] | None
+    expires_at: str | None
+    created_at: str
+    revoked_at: str | None = None
+
+
+class CreatedBattleKey(msgspec.Struct, kw_only=True):
+    """A player key just minted: `key` is shown this once (only its SHA-256 is kept)."""
+
+    key_id: str
+    key: str
+    role: str
+    side: str | None
+    label: str
+    units: list[str] | None
+    expires_at: str | None
+    created_at: str
+
+
+class BattleKeyList(msgspec.Struct, kw_only=True):
+    keys: list[BattleKeyOut]

@@ -47,6 +47,7 @@ from service.http.limits import (
     stream_room,
 )
 from service.http.origin import ORIGIN_ROUTES
+from service.http.player_key_routes import PLAYER_KEY_ROUTES
 from service.http.problems import exception_handlers
 from service.http.proxies import ForwardedFor, TrustedProxies
 from service.http.routes import ROUTES, SERVICE_VERSION
@@ -235,6 +236,7 @@ def create_app(
             *ROUTES,
             *RECEIPT_ROUTES,
             *INTEGRATION_ROUTES,
+            *PLAYER_KEY_ROUTES,
             *ORIGIN_ROUTES,
             *EXPORT_ROUTES,
             *IMPORT_ROUTES,

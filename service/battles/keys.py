@@ -6,6 +6,13 @@ opens every battle created with it, as that battle's referee. Keys never change 
 minted, and a battle never leaves its integration, so resolved keys and links are
 cached in memory for the life of the process.
 
+Player keys (`bp_...`, minted by a battle's referee for one player, events.envelope
+PlayerKey) are the exception: they can be revoked, and expire. They are never cached:
+each request reads the key with its revocation (one indexed read, events.player_keys_sql)
+and checks its expiry, so a key revoked on one worker is refused by every worker from
+the moment the revocation was answered. Their prefix tells them apart before any read,
+so the creation keys keep their cache.
+
 Every row that grants power carries the service's MAC (service.battles.record_macs): a row
 whose MAC fails (changed, or added, by someone writing to the database) is refused as
 if it did not exist, and logged as tampering.
@@ -17,21 +24,40 @@ import hashlib
 import logging
 import secrets
 from collections import OrderedDict
+from collections.abc import Callable
+from datetime import UTC, datetime
 
 from domain.actors import Actor
-from events.envelope import AccessKey, EventActor, Integration
+from domain.errors import NotPermitted
+from events.envelope import AccessKey, EventActor, Integration, PlayerKey
 from events.store import EventStore
 from service.battles.record_macs import RecordMacs
 from service.errors import Forbidden, Unauthenticated
 
-__all__ = ["KeyRing", "Principal", "hash_key", "mint_key"]
+__all__ = [
+    "PLAYER_PREFIX",
+    "KeyRing",
+    "Principal",
+    "check_units",
+    "hash_key",
+    "mint_key",
+    "mint_player_key",
+    "parse_time",
+]
 
 _PREFIX = "bk_"
+PLAYER_PREFIX = "bp_"  # a player key: read from the store on every request, never cached
+# A revoked or expired key: RFC 6750's answer, so that a client drops it
+_INVALID_TOKEN = {"WWW-Authenticate": 'Bearer error="invalid_token"'}
 log = logging.getLogger("service.battles.keys")
 
 
 def mint_key() -> str:
     return _PREFIX + secrets.token_urlsafe(32)
+
+
+def mint_player_key() -> str:
+    return PLAYER_PREFIX + secrets.token_urlsafe(32)
 
 
 def hash_key(key: str) -> str:
@@ -43,23 +69,48 @@ class Principal:
 
     For an integration key, `integration_id` is set, and `battle_id` is the battle of
     the request once `KeyRing.resolve` has checked the link ("" before).
+
+    `key_id` and `units` are set for a player key: its id (recorded in the events of its
+    commands, with its label) and the units it may order (None: all its side may).
     """
 
-    __slots__ = ("actor", "battle_id", "event_actor", "integration_id")
+    __slots__ = ("actor", "battle_id", "event_actor", "integration_id", "key_id", "units")
 
-    def __init__(self, battle_id: str, actor: Actor, integration_id: str | None = None) -> None:
+    def __init__(
+        self,
+        battle_id: str,
+        actor: Actor,
+        integration_id: str | None = None,
+        *,
+        player: PlayerKey | None = None,
+    ) -> None:
         self.battle_id = battle_id
         self.actor = actor
         self.integration_id = integration_id
+        self.key_id = None if player is None else player.key_id
+        self.units = None if player is None else player.units
         # As every event of its commands records it (made once: principals are cached).
-        self.event_actor = EventActor(role=actor.role, side=actor.side)
+        self.event_actor = (
+            EventActor(role=actor.role, side=actor.side)
+            if player is None
+            else EventActor(
+                role=actor.role, side=actor.side, label=player.label, key_id=player.key_id
+            )
+        )
 
 
 class KeyRing:
     """Resolves `Authorization: Bearer <key>` headers against the store, with an LRU cache."""
 
-    def __init__(self, store: EventStore, macs: RecordMacs, cache_size: int = 10_000) -> None:
+    def __init__(
+        self,
+        store: EventStore,
+        macs: RecordMacs,
+        cache_size: int = 10_000,
+        clock: Callable[[], datetime] = lambda: datetime.now(UTC),
+    ) -> None:
         self._store = store
+        self._clock = clock  # what a player key's expiry is checked against
         self.macs = macs
         self._cache: OrderedDict[str, Principal] = OrderedDict()
         self._hashes: dict[str, str] = {}  # Authorization header -> key hash
@@ -145,6 +196,8 @@ class KeyRing:
                 raise Unauthenticated(
                     "the Authorization header must be 'Bearer <key>'", code="malformed-key"
                 )
+            if key.startswith(PLAYER_PREFIX):  # never cached: see the module's docstring
+                return await self._player(hash_key(key))
             key_hash = hash_key(key)
             # Parsing and hashing the header cost more than the rest of a cached lookup:
             # a client sends the same header with every request. Bounded: dropped when full.
@@ -155,6 +208,33 @@ class KeyRing:
         if principal is None:
             raise Unauthenticated("this access key is not known", code="unknown-key")
         return principal
+
+    async def _player(self, key_hash: str) -> Principal:
+        """A player key's principal, read now with its revocation: refused when revoked
+        or expired (401 `invalid_token`), or when its row fails its MAC (as unknown)."""
+        record = await self._store.find_player_key(key_hash)
+        if record is not None and not self.macs.player_key_ok(record):
+            log.error(
+                "TAMPERING: the player key row %s of battle %s fails its MAC: refused",
+                record.key_id,
+                record.battle_id,
+            )
+            record = None
+        if record is None:
+            raise Unauthenticated("this access key is not known", code="unknown-key")
+        if record.revoked_at is not None:
+            raise Unauthenticated(
+                f"this access key was revoked at {record.revoked_at}",
+                code="revoked-key",
+                headers=_INVALID_TOKEN,
+            )
+        if record.expires_at is not None and parse_time(record.expires_at) <= self._clock():
+            raise Unauthenticated(
+                f"this access key expired at {record.expires_at}",
+                code="expired-key",
+                headers=_INVALID_TOKEN,
+            )
+        return _principal(record)
 
     async def _lookup(self, key_hash: str) -> Principal | None:
         cached = self._cache.get(key_hash)
@@ -202,10 +282,31 @@ def _integration_principal(found: Integration) -> Principal:
     return Principal("", Actor(role="referee"), found.integration_id)
 
 
-def _principal(record: AccessKey) -> Principal:
+def parse_time(text: str) -> datetime:
+    """An RFC 3339 time as stored ("...Z" or with an offset), aware."""
+    return datetime.fromisoformat(text.replace("Z", "+00:00"))
+
+
+def _principal(record: AccessKey | PlayerKey) -> Principal:
     role = record.role
-    if role == "referee":
+    player = record if isinstance(record, PlayerKey) else None
+    if role == "referee" and player is None:  # never a player key's (minting refuses it)
         return Principal(record.battle_id, Actor(role="referee"))
     if role == "side":
-        return Principal(record.battle_id, Actor(role="side", side=record.side))
-    return Principal(record.battle_id, Actor(role="observer"))
+        return Principal(record.battle_id, Actor(role="side", side=record.side), player=player)
+    return Principal(record.battle_id, Actor(role="observer"), player=player)
+
+
+def check_units(principal: Principal, ordered: tuple[str, ...] | None) -> None:
+    """Refuse a command of a key limited to some units when it orders another one
+    (`ordered`: the ruleset's `ordered_units`, None when the ruleset cannot tell)."""
+    allowed = principal.units
+    if allowed is None:
+        return
+    if ordered is None:
+        raise NotPermitted("this key is limited to some units, and this ruleset cannot tell")
+    for unit in ordered:
+        if unit not in allowed:
+            raise NotPermitted(
+                f"this key may order only {', '.join(allowed)}, not {unit}", unit=unit
+            )

@@ -7,6 +7,8 @@ service's signing key, over what it grants:
 
     access key   canonical_json({"battle_id", "key_hash", "kind": "access_key", "role", "side"})
     integration  canonical_json({"integration_id", "key_hash", "kind": "integration", "name"})
+    player key   canonical_json({"battle_id", "created_at", "expires_at", "key_hash", "key_id",
+                                 "kind": "player_key", "label", "role", "side", "units"})
     link         canonical_json({"battle_id", "integration_id", "kind": "integration_battle"})
     webhook      canonical_json({"battle_id", "endpoint_id", "event_types", "integration_id",
                                  "kind": "webhook_endpoint", "secret_sha256", "url"})
@@ -25,7 +27,7 @@ import hmac
 from typing import Any
 
 from events.chain import canonical
-from events.envelope import AccessKey, Integration
+from events.envelope import AccessKey, Integration, PlayerKey
 from events.webhooks.records import WebhookEndpoint
 from service.battles.signing import ServiceKeys
 
@@ -48,6 +50,12 @@ class RecordMacs:
 
     def link(self, integration_id: str, battle_id: str) -> str:
         return self._mac(_link_fields(integration_id, battle_id))
+
+    def player_key(self, record: PlayerKey) -> str:
+        return self._mac(_player_key_fields(record))
+
+    def player_key_ok(self, record: PlayerKey) -> bool:
+        return self._check(_player_key_fields(record), record.mac)
 
     def webhook_endpoint(self, record: WebhookEndpoint) -> str:
         return self._mac(_webhook_fields(record))
@@ -83,6 +91,22 @@ def _access_key_fields(r: AccessKey) -> dict[str, Any]:
         "kind": "access_key",
         "role": r.role,
         "side": r.side,
+    }
+
+
+def _player_key_fields(r: PlayerKey) -> dict[str, Any]:
+    # Everything the key grants or limits (not `revoked_at`: a revocation only takes away).
+    return {
+        "battle_id": r.battle_id,
+        "created_at": r.created_at,
+        "expires_at": r.expires_at,
+        "key_hash": r.key_hash,
+        "key_id": r.key_id,
+        "kind": "player_key",
+        "label": r.label,
+        "role": r.role,
+        "side": r.side,
+        "units": None if r.units is None else list(r.units),
     }
 
 

@@ -66,7 +66,9 @@ def event_out(ev: StoredEvent, undone: bool = False) -> EventOut:
         data=msgspec.Raw(ev.data),
         audience=ev.audience,
         recorded_at=ev.recorded_at,
-        actor=EventActorOut(role=ev.actor.role, side=ev.actor.side),
+        actor=EventActorOut(
+            role=ev.actor.role, side=ev.actor.side, label=ev.actor.label, key_id=ev.actor.key_id
+        ),
         command_id=ev.command_id,
         prev_hash=ev.prev_hash,
         hash=ev.hash,

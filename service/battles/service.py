@@ -51,7 +51,7 @@ from events.store import EventStore
 from events.verify import audit_log
 from service.battles.cache import DEFAULT_CACHE_MB
 from service.battles.founding import create_battle, fork_battle
-from service.battles.keys import KeyRing, Principal
+from service.battles.keys import KeyRing, Principal, check_units
 from service.battles.provenance import battle_provenance
 from service.battles.receipt_checks import check_receipts
 from service.battles.record_macs import RecordMacs
@@ -317,7 +317,9 @@ class BattleService:
             hold = await self.repository.hold(loaded)  # across workers (BATTLE_HOLD_BATTLES)
             for attempt in range(self.command_attempts):
                 battle = await self.repository.at_version(loaded, req.expected_version)
-                decided, game_after = await self._decide(battle_id, loaded, battle, actor, req)
+                decided, game_after = await self._decide(
+                    battle_id, loaded, battle, actor, req, principal
+                )
                 if not decided:
                     return self._answer(loaded, battle, actor, [])
                 pending = self._sealed(loaded, battle, principal, decided, idempotency_key)
@@ -448,9 +450,11 @@ class BattleService:
         battle: Battle,
         actor: Actor,
         req: CommandRequest,
+        principal: Principal | None = None,
     ) -> tuple[list[tuple[Any, str]], Any]:
         """The events the command produces, each with its audience; and the game state
-        after them when they are all the ruleset's (None otherwise)."""
+        after them when they are all the ruleset's (None otherwise). `principal`: the
+        key's, when it may be a player key limited to some units."""
         ruleset = loaded.ruleset
         command = _decode_command(ruleset, req.command)
         if isinstance(command, BattleCommandBase) and req.dice is not None:
@@ -476,6 +480,9 @@ class BattleService:
         # After the dice check: authorize may judge the command on what the actor sees, and
         # the order of the two answers must not tell whether anything is hidden from it.
         ruleset.authorize(game, command, actor)
+        if principal is not None and principal.units is not None:
+            ordering = ruleset.ordered_units
+            check_units(principal, None if ordering is None else ordering(game, command))
         dice: ServerDice | SuppliedDice
         if req.dice is not None:
             dice = SuppliedDice(req.dice)

@@ -74,7 +74,7 @@ class Problem(msgspec.Struct, kw_only=True):
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
     text = {
         400: "The request is malformed or names an invalid value",
-        401: "No access key, or an unknown one",
+        401: "No access key, or an unknown, revoked or expired one",
         403: "The key may not do this (another battle, another side, read-only)",
         404: "No such battle, ruleset, unit or other thing",
         409: "The battle is not at the expected version (current_version says where it is)",

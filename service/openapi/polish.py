@@ -30,6 +30,7 @@ _TAGS = {
     "battles": "Create battles, give commands, read the state and the log, verify, fork.",
     "streams": "Live events: Server-Sent Events, and a WebSocket.",
     "integrations": "Keys for virtual tabletops and bots that follow their battles.",
+    "keys": "Player keys: minted, listed and revoked by a battle's referee.",
 }
 
 _OPERATIONS = {

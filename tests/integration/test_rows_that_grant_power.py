@@ -20,12 +20,13 @@ from events.envelope import Integration
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
+from service.battles import player_keys
 from service.battles.keys import Principal, hash_key
 from service.battles.secrets_at_rest import SecretDamaged
 from service.battles.service import BattleService
 from service.battles.signing import ServiceKeys
 from service.errors import Unauthenticated
-from service.schemas import CommandRequest, CreateBattleRequest
+from service.schemas import CommandRequest, CreateBattleKeyRequest, CreateBattleRequest
 from tests.support.quickstart_play import SETUP, next_command
 
 _TABLES = ("events", "commands", "access_keys", "secrets", "integrations", "integration_battles")
@@ -213,3 +214,42 @@ async def test_a_seed_stored_in_clear_by_an_older_version_still_rolls(db: Db) ->
     order = CommandRequest(command=msgspec.Raw(msgspec.json.encode(command)))
     answer = await BattleService(db.store, signing=keys).execute(battle, principal, order, None)
     assert b'"source":"server"' in bytes(answer.events[0].data)  # a die from that seed
+
+
+async def test_a_player_key_written_by_hand_opens_nothing(
+    db: Db, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A player key row inserted by a database writer (its MAC copied from a real one,
+    or none) is refused; the real one, minted by the service, opens the battle."""
+    keys = ServiceKeys.generate()
+    service = BattleService(db.store, signing=keys)
+    created = await service.create(_request())
+    battle = created.battle_id
+    referee = await service.keys.resolve(f"Bearer {created.keys.referee}", battle)
+    real = await player_keys.mint(
+        service,
+        battle,
+        referee,
+        CreateBattleKeyRequest(role="side", side="north", label="Alice", units=["n_sol"]),
+    )
+    row = await db.store.find_player_key(hash_key(real.key))
+    assert row is not None
+    columns = "key_id, key_hash, battle_id, role, side, label, units, expires_at, created_at, mac"
+    for key_id, key, mac in (("pk_forged", "bp_forged", row.mac), ("pk_bare", "bp_bare", "")):
+        db.execute(
+            f"INSERT INTO player_keys ({columns}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (key_id, hash_key(key), battle, "side", "north", "Mallory", None, None, "t", mac),
+        )
+
+    fresh = BattleService(db.store, signing=keys)  # another worker, or after a restart
+    with caplog.at_level(logging.ERROR, logger="service.battles.keys"):
+        for key in ("bp_forged", "bp_bare"):
+            with pytest.raises(Unauthenticated):
+                await fresh.keys.resolve(f"Bearer {key}", battle)
+    assert sum("TAMPERING" in r.message for r in caplog.records) == 2
+    principal = await fresh.keys.resolve(f"Bearer {real.key}", battle)
+    assert (principal.actor, principal.units, principal.key_id) == (
+        Actor(role="side", side="north"),
+        ("n_sol",),
+        real.key_id,
+    )

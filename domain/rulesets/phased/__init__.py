@@ -20,6 +20,7 @@ from domain.rulesets.phased.evolve import evolve
 from domain.rulesets.phased.initial import initial_state, is_over
 from domain.rulesets.phased.model import State
 from domain.rulesets.phased.options import Options
+from domain.rulesets.phased.ordering import ordered_units
 from domain.rulesets.phased.setup import Setup
 from domain.rulesets.phased.strength import strength
 
@@ -46,4 +47,5 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     strength=strength,
     strength_measure="combatants up",
     awaiting=awaiting,
+    ordered_units=ordered_units,
 )

@@ -17,6 +17,7 @@ from domain.rulesets.quickstart.evolve import evolve
 from domain.rulesets.quickstart.initial import initial_state, is_over
 from domain.rulesets.quickstart.model import Setup, State
 from domain.rulesets.quickstart.options import Options
+from domain.rulesets.quickstart.ordering import ordered_units
 from domain.rulesets.quickstart.reach import reach
 from domain.rulesets.quickstart.strength import strength
 
@@ -44,4 +45,5 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     command_docs=COMMAND_DOCS,
     awaiting=awaiting,
     reach=reach,
+    ordered_units=ordered_units,
 )

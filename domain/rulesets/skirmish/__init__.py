@@ -24,6 +24,7 @@ from domain.rulesets.skirmish.evolve import evolve
 from domain.rulesets.skirmish.initial import initial_state, is_over
 from domain.rulesets.skirmish.model import Setup, State
 from domain.rulesets.skirmish.options import Options
+from domain.rulesets.skirmish.ordering import ordered_units
 from domain.rulesets.skirmish.reach import reach
 from domain.rulesets.skirmish.strength import strength
 
@@ -50,4 +51,5 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     command_docs=COMMAND_DOCS,
     awaiting=awaiting,
     reach=reach,
+    ordered_units=ordered_units,
 )

@@ -26,6 +26,7 @@ from domain.rulesets.tactical.evolve import evolve
 from domain.rulesets.tactical.initial import initial_state, is_over
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.options import Options
+from domain.rulesets.tactical.ordering import ordered_units
 from domain.rulesets.tactical.reach import reach
 from domain.rulesets.tactical.setup import Setup
 from domain.rulesets.tactical.strength import strength
@@ -54,4 +55,5 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     command_docs=COMMAND_DOCS,
     awaiting=awaiting,
     reach=reach,
+    ordered_units=ordered_units,
 )

@@ -21,6 +21,7 @@ from domain.rulesets.warfare.evolve import evolve
 from domain.rulesets.warfare.initial import initial_state, is_over
 from domain.rulesets.warfare.model import State
 from domain.rulesets.warfare.options import Options
+from domain.rulesets.warfare.ordering import ordered_units
 from domain.rulesets.warfare.reach import reach
 from domain.rulesets.warfare.setup import Setup
 from domain.rulesets.warfare.strength import strength
@@ -55,4 +56,5 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     strength_measure="unit health on the field",
     awaiting=awaiting,
     reach=reach,
+    ordered_units=ordered_units,
 )
