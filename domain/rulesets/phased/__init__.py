@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.phased.access import audience, authorize, view
+from domain.rulesets.phased.view_types import PhasedView
 from domain.rulesets.phased.commands import COMMAND_DOCS, Command
 from domain.rulesets.phased.decide import decide, decide_folded
 from domain.rulesets.phased.events import Event
@@ -41,6 +42,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=PhasedView,
     command_docs=COMMAND_DOCS,
     strength=strength,
     strength_measure="combatants up",

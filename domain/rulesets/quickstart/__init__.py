@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.quickstart.access import audience, authorize, view
+from domain.rulesets.quickstart.view_types import QuickstartView
 from domain.rulesets.quickstart.commands import COMMAND_DOCS, Command
 from domain.rulesets.quickstart.decide import decide, decide_folded
 from domain.rulesets.quickstart.events import Event
@@ -37,6 +38,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=QuickstartView,
     strength=strength,
     strength_measure="squads on the field",
     command_docs=COMMAND_DOCS,

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.skirmish.access import audience, authorize, view
+from domain.rulesets.skirmish.view_types import SkirmishView
 from domain.rulesets.skirmish.commands import COMMAND_DOCS, Command
 from domain.rulesets.skirmish.decide import decide
 from domain.rulesets.skirmish.events import Event
@@ -42,6 +43,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=SkirmishView,
     strength=strength,
     strength_measure="army size",
     command_docs=COMMAND_DOCS,

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.tactical.access import audience, authorize, view
+from domain.rulesets.tactical.view_types import TacticalView
 from domain.rulesets.tactical.commands import COMMAND_DOCS, Command
 from domain.rulesets.tactical.decide import decide, decide_folded
 from domain.rulesets.tactical.events import Event
@@ -46,6 +47,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=TacticalView,
     strength=strength,
     strength_measure="hit points (HEA)",
     command_docs=COMMAND_DOCS,

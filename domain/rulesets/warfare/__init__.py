@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.warfare.access import audience, authorize, view
+from domain.rulesets.warfare.view_types import WarfareView
 from domain.rulesets.warfare.commands import COMMAND_DOCS, Command
 from domain.rulesets.warfare.decide import decide, decide_folded
 from domain.rulesets.warfare.events import Event
@@ -47,6 +48,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=WarfareView,
     command_docs=COMMAND_DOCS,
     side_ids=_side_ids,
     strength=strength,
