@@ -35,9 +35,7 @@ def state_components(ruleset_id: str, view_type: Any) -> tuple[str, dict[str, An
     """The name of a ruleset's state component, and every component it needs."""
     state = prefix_of(ruleset_id) + "State"
     top = view_type.__name__
-    (schema,), defs = msgspec.json.schema_components(
-        [view_type], ref_template=_REF + state + "{name}"
-    )
+    _, defs = msgspec.json.schema_components([view_type], ref_template=_REF + state + "{name}")
     components = {state + name: s for name, s in defs.items() if name != top}
     components[state] = defs[top]
     text = msgspec.json.encode(components).replace(

@@ -50,7 +50,9 @@ def _difference(want: Any, got: Any, path: str = "") -> str:
     if isinstance(want, dict) and isinstance(got, dict):
         for key in sorted(set(want) | set(got)):
             if key not in got or key not in want:
-                return f"{path}.{key}: {want.get(key, '<absent>')!r} != {got.get(key, '<absent>')!r}"
+                return (
+                    f"{path}.{key}: {want.get(key, '<absent>')!r} != {got.get(key, '<absent>')!r}"
+                )
             if want[key] != got[key]:
                 return _difference(want[key], got[key], f"{path}.{key}")
     if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):

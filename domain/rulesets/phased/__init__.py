@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.phased.access import audience, authorize, view
-from domain.rulesets.phased.view_types import PhasedView
 from domain.rulesets.phased.commands import COMMAND_DOCS, Command
 from domain.rulesets.phased.decide import decide, decide_folded
 from domain.rulesets.phased.events import Event
@@ -22,6 +21,7 @@ from domain.rulesets.phased.model import State
 from domain.rulesets.phased.options import Options
 from domain.rulesets.phased.setup import Setup
 from domain.rulesets.phased.strength import strength
+from domain.rulesets.phased.view_types import PhasedView
 
 __all__ = ["RULESET"]
 

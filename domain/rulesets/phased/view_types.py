@@ -39,9 +39,7 @@ if TYPE_CHECKING:  # the static types: the model Structs the copies are made of
     PendingView = Pending
     PromptView = Prompt
 else:
-    ActionView = strict_copy(
-        Action, "ActionView", extra=[("start_phase", str), ("due_phase", str)]
-    )
+    ActionView = strict_copy(Action, "ActionView", extra=[("start_phase", str), ("due_phase", str)])
     CombatantView = strict_copy(Combatant, "CombatantView")
     PendingView = strict_copy(Pending, "PendingView")
     PromptView = strict_copy(Prompt, "PromptView")
@@ -51,7 +49,7 @@ class _View(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """The base of the hand-made view Structs: a missing or extra field fails to decode."""
 
 
-class CallView(_View):
+class CallView(_View, frozen=True, kw_only=True):
     """A pending call as `now` names it."""
 
     id: str
@@ -61,7 +59,7 @@ class CallView(_View):
     item: str | None
 
 
-class DeclareNow(_View, tag_field="stage", tag="declare"):
+class DeclareNow(_View, frozen=True, kw_only=True, tag_field="stage", tag="declare"):
     """The Starting Phase: the sides still declaring, how initiative comes."""
 
     phase: str
@@ -70,7 +68,7 @@ class DeclareNow(_View, tag_field="stage", tag="declare"):
     waiting: list[CallView] | UnsetType = UNSET  # only while calls are pending
 
 
-class PhasesNow(_View, tag_field="stage", tag="phases"):
+class PhasesNow(_View, frozen=True, kw_only=True, tag_field="stage", tag="phases"):
     """The phases: the current action and who gives its command."""
 
     phase: str
@@ -86,19 +84,19 @@ class PhasesNow(_View, tag_field="stage", tag="phases"):
     held: str | UnsetType = UNSET
 
 
-class OverNow(_View, tag_field="stage", tag="over"):
+class OverNow(_View, frozen=True, kw_only=True, tag_field="stage", tag="over"):
     """The battle is over."""
 
 
 NowView = DeclareNow | PhasesNow | OverNow
 
 
-class SideView(_View):
+class SideView(_View, frozen=True, kw_only=True):
     id: str
     closed: bool  # its declarations ended
 
 
-class PhasedView(_View):
+class PhasedView(_View, frozen=True, kw_only=True):
     """The state of a phased battle as one actor may see it."""
 
     ruleset: Literal["phased"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.quickstart.access import audience, authorize, view
-from domain.rulesets.quickstart.view_types import QuickstartView
 from domain.rulesets.quickstart.commands import COMMAND_DOCS, Command
 from domain.rulesets.quickstart.decide import decide, decide_folded
 from domain.rulesets.quickstart.events import Event
@@ -18,6 +17,7 @@ from domain.rulesets.quickstart.initial import initial_state, is_over
 from domain.rulesets.quickstart.model import Setup, State
 from domain.rulesets.quickstart.options import Options
 from domain.rulesets.quickstart.strength import strength
+from domain.rulesets.quickstart.view_types import QuickstartView
 
 __all__ = ["RULESET"]
 

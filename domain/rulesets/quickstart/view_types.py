@@ -39,7 +39,7 @@ class _View(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """The base of every view Struct: a field the view lacks or adds fails to decode."""
 
 
-class SquadView(_View):
+class SquadView(_View, frozen=True, kw_only=True):
     id: str
     side: str
     kind: SquadKind
@@ -63,7 +63,7 @@ class SquadView(_View):
     hidden: bool | UnsetType = UNSET
 
 
-class HeroView(_View):
+class HeroView(_View, frozen=True, kw_only=True):
     id: str
     side: str
     squad: str | None  # None too where that squad is hidden from the reader
@@ -79,7 +79,7 @@ class HeroView(_View):
     skill_used: bool | UnsetType = UNSET  # the hero's own side and the referee only
 
 
-class CasualtyChoice(_View, tag_field="kind", tag="choose_casualty"):
+class CasualtyChoice(_View, frozen=True, kw_only=True, tag_field="kind", tag="choose_casualty"):
     side: str
     candidates: list[str]
     source: str
@@ -87,22 +87,22 @@ class CasualtyChoice(_View, tag_field="kind", tag="choose_casualty"):
     hits_waiting: int
 
 
-class PressOrRetreat(_View, tag_field="kind", tag="press_or_retreat"):
+class PressOrRetreat(_View, frozen=True, kw_only=True, tag_field="kind", tag="press_or_retreat"):
     side: str
 
 
-class PriorityChoice(_View, tag_field="kind", tag="choose_priority"):
+class PriorityChoice(_View, frozen=True, kw_only=True, tag_field="kind", tag="choose_priority"):
     side: str | None
 
 
-class PriorityChecks(_View, tag_field="kind", tag="priority_checks"):
+class PriorityChecks(_View, frozen=True, kw_only=True, tag_field="kind", tag="priority_checks"):
     heroes: list[str]
 
 
 PendingView = CasualtyChoice | PressOrRetreat | PriorityChoice | PriorityChecks
 
 
-class CombatView(_View):
+class CombatView(_View, frozen=True, kw_only=True):
     attacker_side: str
     defender_side: str
     attackers: list[str]
@@ -110,7 +110,7 @@ class CombatView(_View):
     exchanges: int
 
 
-class EngineView(_View):
+class EngineView(_View, frozen=True, kw_only=True):
     id: str
     side: str
     level: int
@@ -119,7 +119,7 @@ class EngineView(_View):
     fired: bool
 
 
-class BarrierView(_View):
+class BarrierView(_View, frozen=True, kw_only=True):
     id: str
     side: str
     level: int
@@ -127,20 +127,20 @@ class BarrierView(_View):
     y: int
 
 
-class CircleView(_View):
+class CircleView(_View, frozen=True, kw_only=True):
     id: str
     side: str
     x: int
     y: int
 
 
-class WatchtowerView(_View):
+class WatchtowerView(_View, frozen=True, kw_only=True):
     x: int
     y: int
     heroes: list[str]
 
 
-class QuickstartView(_View):
+class QuickstartView(_View, frozen=True, kw_only=True):
     """The state of a quickstart battle as one actor may see it."""
 
     ruleset: Literal["quickstart"]

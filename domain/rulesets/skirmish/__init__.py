@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.skirmish.access import audience, authorize, view
-from domain.rulesets.skirmish.view_types import SkirmishView
 from domain.rulesets.skirmish.commands import COMMAND_DOCS, Command
 from domain.rulesets.skirmish.decide import decide
 from domain.rulesets.skirmish.events import Event
@@ -24,6 +23,7 @@ from domain.rulesets.skirmish.initial import initial_state, is_over
 from domain.rulesets.skirmish.model import Setup, State
 from domain.rulesets.skirmish.options import Options
 from domain.rulesets.skirmish.strength import strength
+from domain.rulesets.skirmish.view_types import SkirmishView
 
 __all__ = ["RULESET"]
 

@@ -37,7 +37,7 @@ class _View(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=Tru
     """The base of every view Struct: a field the view lacks or adds fails to decode."""
 
 
-class ZoneRowsView(_View):
+class ZoneRowsView(_View, frozen=True, kw_only=True):
     """The zones in rows of the map: [first, last + 1), null where off the map."""
 
     ranged: list[int] | None
@@ -46,7 +46,7 @@ class ZoneRowsView(_View):
     melee_edge: int | None
 
 
-class ZonesView(_View):
+class ZonesView(_View, frozen=True, kw_only=True):
     melee_edge: int
     ranged_width: int
     camp_width: int
@@ -55,7 +55,7 @@ class ZonesView(_View):
     rows: ZoneRowsView
 
 
-class ForceView(_View):
+class ForceView(_View, frozen=True, kw_only=True):
     id: str
     home: Literal["north", "south"]
     leader: str | None
@@ -67,7 +67,7 @@ class ForceView(_View):
     adjust_used: list[str] | None
 
 
-class CommanderView(_View):
+class CommanderView(_View, frozen=True, kw_only=True):
     name: str
     lost: bool
     command_range: int
@@ -78,17 +78,17 @@ class CommanderView(_View):
     will: int
 
 
-class BardicRadiusView(_View):
+class BardicRadiusView(_View, frozen=True, kw_only=True):
     feet: int
     squares: int
 
 
-class TeamworkView(_View):
+class TeamworkView(_View, frozen=True, kw_only=True):
     feats: list[str]
     participants: int
 
 
-class ArmyView(_View):
+class ArmyView(_View, frozen=True, kw_only=True):
     id: str
     name: str
     side: str
@@ -131,19 +131,19 @@ class ArmyView(_View):
     known_by: list[str] | UnsetType = UNSET  # its own side and the referee only
 
 
-class DeclarationView(_View):
+class DeclarationView(_View, frozen=True, kw_only=True):
     army: str
     profile: str
     target: str
     flanking: bool
 
 
-class ProvocationView(_View):
+class ProvocationView(_View, frozen=True, kw_only=True):
     provoker: str
     attacker: str
 
 
-class SkirmishView(_View):
+class SkirmishView(_View, frozen=True, kw_only=True):
     """The state of a skirmish battle as one actor may see it."""
 
     ruleset: Literal["skirmish"]

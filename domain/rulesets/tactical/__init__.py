@@ -17,7 +17,6 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.tactical.access import audience, authorize, view
-from domain.rulesets.tactical.view_types import TacticalView
 from domain.rulesets.tactical.commands import COMMAND_DOCS, Command
 from domain.rulesets.tactical.decide import decide, decide_folded
 from domain.rulesets.tactical.events import Event
@@ -27,6 +26,7 @@ from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.options import Options
 from domain.rulesets.tactical.setup import Setup
 from domain.rulesets.tactical.strength import strength
+from domain.rulesets.tactical.view_types import TacticalView
 
 __all__ = ["RULESET"]
 

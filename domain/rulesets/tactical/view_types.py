@@ -48,9 +48,7 @@ if TYPE_CHECKING:  # the static types: the model Structs the copies are made of
     AttackView = AttackRecord
     OpportunityView = OpportunityWindow
 else:
-    CharacterView = strict_copy(
-        Char, "CharacterView", maybe=_MAYBE_HIDDEN, extra=[("down", bool)]
-    )
+    CharacterView = strict_copy(Char, "CharacterView", maybe=_MAYBE_HIDDEN, extra=[("down", bool)])
     StructureView = strict_copy(Structure, "StructureView")
     AttackView = strict_copy(AttackRecord, "AttackView")
     OpportunityView = strict_copy(OpportunityWindow, "OpportunityView")

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.warfare.access import audience, authorize, view
-from domain.rulesets.warfare.view_types import WarfareView
 from domain.rulesets.warfare.commands import COMMAND_DOCS, Command
 from domain.rulesets.warfare.decide import decide, decide_folded
 from domain.rulesets.warfare.events import Event
@@ -23,6 +22,7 @@ from domain.rulesets.warfare.model import State
 from domain.rulesets.warfare.options import Options
 from domain.rulesets.warfare.setup import Setup
 from domain.rulesets.warfare.strength import strength
+from domain.rulesets.warfare.view_types import WarfareView
 
 __all__ = ["RULESET"]
 
