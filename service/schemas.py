@@ -74,6 +74,8 @@ class RulesetDetail(RulesetSummary, kw_only=True):
     battle_commands_schema: dict[str, Any]
     # policy name -> how it plays (POST /battles/{id}/forecast); the default first
     forecast_policies: dict[str, str] = {}
+    # JSON Schema of the state a battle's view holds (`BattleView.state`), for every actor
+    state_schema: dict[str, Any] = {}
 
 
 class CreateBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
