@@ -10,11 +10,14 @@ from events.exports.format import Provenance
 from events.receipts import Receipt
 
 __all__ = [
+    "BATCH_MAX_COMMANDS",
     "MAX_RECEIPTS",
     "AncestorOut",
     "BattleCreatedResponse",
     "BattleKeys",
     "BattleView",
+    "CommandBatchItem",
+    "CommandBatchRequest",
     "CommandRequest",
     "CommandResponse",
     "CreateBattleRequest",
@@ -149,6 +152,30 @@ class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ) = None
     # Mixed into every server die of this command (so the caller can show it had a say).
     client_seed: Annotated[str, msgspec.Meta(max_length=128)] = ""
+
+
+# The most commands a batch's schema admits; the service's own limit, BATTLE_BATCH_MAX
+# (default 64, service.battles.batches), is at most this.
+BATCH_MAX_COMMANDS = 1000
+
+
+class CommandBatchItem(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    # One command of a batch: as `CommandRequest`, without an expected version (the batch
+    # has one). Its dice are its own: table dice in the order this command uses them.
+    command: msgspec.Raw
+    dice: (
+        Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=1000)]], msgspec.Meta(max_length=1000)]
+        | None
+    ) = None
+    client_seed: Annotated[str, msgspec.Meta(max_length=128)] = ""
+
+
+class CommandBatchRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    # The commands, applied in order, all or none (POST /battles/{id}/commands/batch).
+    commands: Annotated[
+        list[CommandBatchItem], msgspec.Meta(min_length=1, max_length=BATCH_MAX_COMMANDS)
+    ]
+    expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**53)] | None = None
 
 
 class EventActorOut(msgspec.Struct, kw_only=True):

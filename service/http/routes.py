@@ -53,7 +53,17 @@ from service.schemas import (
     RulesetSummary,
 )
 
-__all__ = ["ROUTES", "AppRequest", "created", "location_header", "service_of"]
+__all__ = [
+    "ROUTES",
+    "SECURED",
+    "AppRequest",
+    "BattleId",
+    "created",
+    "if_match_failed",
+    "location_header",
+    "problems",
+    "service_of",
+]
 
 SERVICE_VERSION = "0.1.0"
 MAX_VERSION = 2**53  # JSON-safe, and far beyond any battle
@@ -69,6 +79,7 @@ class Problem(msgspec.Struct, kw_only=True):
     instance: str | None = None
     rule: str | None = None  # the section of the seed text a refused order breaks
     current_version: int | None = None  # on a version conflict
+    index: int | None = None  # a batch's refusal: the refused command (0-based)
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
@@ -307,11 +318,16 @@ async def post_command(
     try:
         return await service.execute(battle_id, principal, data, idempotency_key)
     except VersionConflict as e:
-        raise PreconditionFailed(
-            f"battle {battle_id} is at version {e.current}, not {e.expected} (If-Match)",
-            current_version=e.current,
-            headers={"ETag": f'"{e.current}"'},
-        ) from e
+        raise if_match_failed(battle_id, e) from e
+
+
+def if_match_failed(battle_id: str, e: VersionConflict) -> PreconditionFailed:
+    """The 412 of a command whose If-Match named a version the battle is not at."""
+    return PreconditionFailed(
+        f"battle {battle_id} is at version {e.current}, not {e.expected} (If-Match)",
+        current_version=e.current,
+        headers={"ETag": f'"{e.current}"'},
+    )
 
 
 @get(
