@@ -124,8 +124,10 @@ def test_a_turn_is_applied_at_once_each_command_its_own_in_the_log(server: httpx
     # each command keeps its own boundary: four commands, numbered by their first event
     starts = sorted({e["command_version"] for e in events})
     assert len(starts) == len(TURN) and starts[0] == before + 1
-    assert all(e["command_version"] in starts and e["command_version"] <= e["version"] for e in events)
-    assert [e["type"] for e in events][0] == "Moved"
+    for e in events:  # each event belongs to the last command begun at or before it
+        assert e["command_version"] == max(s for s in starts if s <= e["version"])
+    assert (events[0]["type"], events[1]["type"]) == ("Moved", "AttackDeclared")
+    assert starts[:2] == [before + 1, before + 2]
     # the game went through all of it: aria moved and attacked, and bram acts now
     aria = _character(b, "aria")
     assert (aria["x"], aria["y"]) == (7, 2)
