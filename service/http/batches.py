@@ -40,6 +40,17 @@ __all__ = ["BATCH_ROUTES"]
     operation_id="postCommandBatch",
     tags=["battles"],
     summary="Give several commands at once, all or none; answers every event appended",
+    description=(
+        "The commands are decided in order, each on the state the ones before it left, "
+        "each authorized for the caller's key and with its own dice (`dice`: table dice "
+        "for that command alone; without, the server's, counted from the version of that "
+        "command's first event), then appended at once: all or none. The answer is a "
+        "command's (every event, sealed where the caller may not see it; one receipt for "
+        "the new head). A refusal is the refused command's own problem with `index` (its "
+        "place in `commands`, from 0), and nothing is appended. `expected_version`, "
+        "If-Match and Idempotency-Key work as for one command. At most BATTLE_BATCH_MAX "
+        "commands (default 64; more: 413 `batch-too-long`); an Undo is sent alone."
+    ),
     status_code=201,
     responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503),
     security=SECURED,
