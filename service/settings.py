@@ -54,7 +54,7 @@ BATTLE_FORECAST_MAX_SECONDS  the longest time budget a forecast may ask for (def
 BATTLE_COMMAND_ATTEMPTS      decisions of a command whose battle keeps moving on, before
                              503 battle-busy (default 100)
 BATTLE_BATCH_MAX             the most commands one batch (POST /battles/{id}/commands/batch)
-                             may hold; a longer one is answered 413 batch-too-long
+                             may hold; a longer one is answered 422 batch-too-long
                              (default 64, at most 1000)
 BATTLE_HOLD_BATTLES          on, off or auto (default): decide a battle's commands one at a time
                              across workers (PostgreSQL advisory lock); auto: on with Redis

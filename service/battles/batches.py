@@ -47,11 +47,13 @@ _BATTLE_LEVEL: frozenset[type] = frozenset(get_args(BattleEvent))
 
 
 class BatchTooLong(ServiceError):
-    """A batch of more commands than this service takes (413, as a body too large is:
-    the request is refused before anything in it is looked at)."""
+    """A batch of more commands than this service takes: refused before any of them is
+    looked at. 422, not 413: the request is valid against the OpenAPI document (whose
+    bound is the largest BATTLE_BATCH_MAX allowed), and what the service itself refuses
+    of such a request is a 422 (docs/SECURITY.md), as a rate of its own would be."""
 
     code = "batch-too-long"
-    status = 413
+    status = 422
     title = "The batch holds more commands than this service accepts"
 
 

@@ -49,7 +49,7 @@ __all__ = ["BATCH_ROUTES"]
         "the new head). A refusal is the refused command's own problem with `index` (its "
         "place in `commands`, from 0), and nothing is appended. `expected_version`, "
         "If-Match and Idempotency-Key work as for one command. At most BATTLE_BATCH_MAX "
-        "commands (default 64; more: 413 `batch-too-long`); an Undo is sent alone."
+        "commands (default 64; more: 422 `batch-too-long`); an Undo is sent alone."
     ),
     status_code=201,
     responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503),

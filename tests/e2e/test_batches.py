@@ -204,7 +204,7 @@ def test_an_expected_version_the_battle_is_not_at_is_a_409(server: httpx.Client)
     assert r.status_code == 201, r.text
 
 
-def test_an_undo_is_sent_alone_and_a_batch_beyond_the_limit_is_a_413(
+def test_an_undo_is_sent_alone_and_a_batch_beyond_the_limit_is_refused(
     server: httpx.Client,
 ) -> None:
     b = _ready(server)
@@ -212,7 +212,7 @@ def test_an_undo_is_sent_alone_and_a_batch_beyond_the_limit_is_a_413(
     undo = {"command": {"type": "Undo", "to_version": 1, "reason": "again"}}
     body = _problem(_batch(b, [TURN[0], undo]), 422, "rule-violation")
     assert body["index"] == 1
-    body = _problem(_batch(b, [TURN[0]] * 9), 413, "batch-too-long")  # BATTLE_BATCH_MAX=8
+    body = _problem(_batch(b, [TURN[0]] * 9), 422, "batch-too-long")  # BATTLE_BATCH_MAX=8
     assert body["limit"] == 8
     assert b.view()["version"] == before
     # an undo over a batch goes back by version, as over commands sent one by one
