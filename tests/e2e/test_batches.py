@@ -8,8 +8,6 @@ on PostgreSQL (with the cross-worker hold on; skipped there without CI=true)."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,7 +18,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from service.battles.signing import private_key_text
 from tests.e2e.battle_client import Battle, rolls
-from tests.e2e.conftest import ROOT, ServerProcess
+from tests.e2e.conftest import ServerProcess
+from tests.e2e.test_export import _cli
 from tests.e2e.test_tactical_http import SETUP
 from tests.support.servers import postgres_schema
 
@@ -222,16 +221,6 @@ def test_an_undo_is_sent_alone_and_a_batch_beyond_the_limit_is_refused(
     r = b.command("referee", {"type": "Undo", "to_version": moved, "reason": "no attack"})
     assert r.status_code == 200, r.text
     assert (_character(b, "aria")["x"], _character(b, "gnar")["HEA"]["cur"]) == (7, 9)
-
-
-def _cli(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "service.app.cli", *args],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
 
 
 def test_a_batch_by_server_dice_verifies_exports_and_imports(
