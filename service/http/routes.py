@@ -14,6 +14,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from domain.battle_commands import BATTLE_COMMAND_DOCS, BattleCommand
+from domain.prompts import NextDie
 from domain.rulesets import RULESETS, get_ruleset
 from domain.rulesets.forecasts import FORECASTS
 from events.errors import VersionConflict
@@ -70,6 +71,9 @@ class Problem(msgspec.Struct, kw_only=True):
     instance: str | None = None
     rule: str | None = None  # the section of the seed text a refused order breaks
     current_version: int | None = None  # on a version conflict
+    # A 422 dice-error when table dice ran short: the die (or dice) the command needs next;
+    # roll it, add it to `dice` and send the command again.
+    next_die: NextDie | None = None
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
