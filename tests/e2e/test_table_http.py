@@ -37,16 +37,18 @@ def _expected(ref_view: dict[str, Any], who: str) -> list[Any]:
     if ref_view["over"]:
         return []
     state = referee_state(ref_view["state"])
-    return list(msgspec.to_builtins(QUICKSTART.awaiting(state, ACTORS[who])))
+    return list(msgspec.json.decode(msgspec.json.encode(QUICKSTART.awaiting(state, ACTORS[who]))))
 
 
 def test_views_and_command_answers_carry_the_rulesets_awaiting(http: httpx.Client) -> None:
     b = create_battle(http)
+    prompted: set[str] = set()
     for _ in range(8):
         ref = b.view("referee")
         for who in ACTORS:
             view = b.view(who)
             assert view["awaiting"] == _expected(ref, who), who
+            prompted |= {p["id"] for p in view["awaiting"]}
             at = http.get(
                 f"/battles/{b.id}/state", params={"version": ref["version"]}, headers=b.auth(who)
             )
@@ -56,6 +58,7 @@ def test_views_and_command_answers_carry_the_rulesets_awaiting(http: httpx.Clien
         assert r.status_code == 200, r.text
         # The answer's awaiting is the caller's view right after the command.
         assert r.json()["awaiting"] == b.view(who)["awaiting"]
+    assert len(prompted) >= 3, prompted
     # An older version's state says what the battle awaited then.
     old = http.get(f"/battles/{b.id}/state", params={"version": 1}, headers=b.auth("referee"))
     first_command = b.events()[1]["version"]
@@ -85,7 +88,7 @@ def _sse(http: httpx.Client, b: Battle, who: str, after: int) -> Iterator[SseEve
         timeout=20,
     ) as r:
         assert r.status_code == 200
-        yield from read_events(r.iter_lines())
+        yield from read_events(r.iter_lines(), awaiting=True)
 
 
 def test_live_streams_send_awaiting_when_it_changes_in_each_view(
