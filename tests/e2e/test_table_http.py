@@ -15,6 +15,7 @@ from domain.actors import Actor
 from domain.rulesets import get_ruleset
 from tests.e2e.battle_client import Battle, create_battle, play
 from tests.e2e.conftest import LiveServer
+from tests.e2e.test_hidden_squads import HIDER, hidden  # noqa: F401 (a fixture)
 from tests.e2e.test_tactical_http import SETUP as TACTICAL_SETUP
 from tests.support.phased_kit import SETUP as PHASED_SETUP
 from tests.support.quickstart_play import next_command, referee_state
@@ -222,3 +223,28 @@ def test_reach_of_a_ruleset_without_a_grid_is_no_reach(http: httpx.Client) -> No
     assert got.json()["type"] == "urn:battle-service:problem:no-reach"
     # The key still counts: no answer to a caller who may not read the battle.
     assert http.get(f"/battles/{b.id}/reach/r1").status_code == 401
+
+
+def _reach(b: Battle, who: str, unit: str) -> httpx.Response:
+    return b.http.get(f"/battles/{b.id}/reach/{unit}", headers=b.auth(who))
+
+
+def test_reach_is_the_rulesets_in_the_callers_view(hidden: tuple[Battle, int]) -> None:
+    """A squad hidden from a side is unknown to its reach, as a squad that does not exist;
+    every answer is the ruleset's own `reach` for that key's actor."""
+    assert QUICKSTART is not None and QUICKSTART.reach is not None
+    b, _ = hidden
+    state = referee_state(b.view("referee")["state"])
+    for who, unit in [("north", HIDER), ("referee", HIDER), ("south", "s_sol")]:
+        got = _reach(b, who, unit)
+        assert got.status_code == 200, got.text
+        expected = QUICKSTART.reach(state, ACTORS[who], unit)
+        assert got.json() == msgspec.json.decode(msgspec.json.encode(expected))
+    for who in ("south", "observer"):
+        unseen, unknown = _reach(b, who, HIDER), _reach(b, who, "nobody")
+        assert unseen.status_code == unknown.status_code == 404
+        assert unseen.json()["type"] == unknown.json()["type"]
+        assert unseen.json()["type"] == "urn:battle-service:problem:unknown-entity"
+        assert unseen.json()["detail"].replace(HIDER, "?") == unknown.json()["detail"].replace(
+            "nobody", "?"
+        )
