@@ -132,6 +132,9 @@ def test_a_turn_is_applied_at_once_each_command_its_own_in_the_log(server: httpx
     assert (aria["x"], aria["y"]) == (7, 2)
     assert _character(b, "gnar")["HEA"]["cur"] < 9
     assert b.view()["state"]["active"] == "bram"
+    # what the battle awaits after the batch, in the caller's view, as a read says it
+    # (`awaiting`, service.battles.awaiting; a ruleset without prompts yet answers [])
+    assert answer["awaiting"] == b.view()["awaiting"]
 
 
 def test_a_refused_second_command_appends_nothing_and_names_index_1(

@@ -2,13 +2,14 @@
 
 Modules: options (rule variants), model (setup/state), commands, events, grid (geometry),
 rules (flow shared by decide), combat, decide, evolve, initial (initial_state, is_over),
-access (authorize, audience, view).
+access (authorize, audience, view), awaiting (prompts), reach (a squad's moves).
 """
 
 from __future__ import annotations
 
 from domain.decider import Ruleset
 from domain.rulesets.quickstart.access import audience, authorize, view
+from domain.rulesets.quickstart.awaiting import awaiting
 from domain.rulesets.quickstart.commands import COMMAND_DOCS, Command
 from domain.rulesets.quickstart.decide import decide, decide_folded
 from domain.rulesets.quickstart.events import Event
@@ -16,6 +17,7 @@ from domain.rulesets.quickstart.evolve import evolve
 from domain.rulesets.quickstart.initial import initial_state, is_over
 from domain.rulesets.quickstart.model import Setup, State
 from domain.rulesets.quickstart.options import Options
+from domain.rulesets.quickstart.reach import reach
 from domain.rulesets.quickstart.strength import strength
 
 __all__ = ["RULESET"]
@@ -40,4 +42,6 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     strength=strength,
     strength_measure="squads on the field",
     command_docs=COMMAND_DOCS,
+    awaiting=awaiting,
+    reach=reach,
 )

@@ -327,7 +327,7 @@ def _side_rolls(
             mods = _dice_modifiers(s, fired, penalty, intimidator, sid in ambush, n, o)
         if n < 0:
             n = 0
-        ds = dice.roll_many(n, 6, f"combat dice of {sid}")
+        ds = dice.roll_many(n, 6, f"combat dice of {sid}", subject=sid)
         sixes = fives = 0
         for v in ds.values:
             if v >= hit_on:
@@ -456,7 +456,7 @@ def apply_hit(
         if medics:
             m = min(medics, key=lambda m: (-m.level, m.id))
             medic = m.id
-            save = dice.roll(o.medic_save_sides, f"saving throw of {m.id} for {t.id}")
+            save = dice.roll(o.medic_save_sides, f"saving throw of {m.id} for {t.id}", subject=m.id)
             if save.value + m.level >= o.medic_save_dc:
                 outcome = "saved"
     run.emit(
@@ -634,7 +634,7 @@ def fire_engine(run: Run, cmd: FireEngine, dice: Dice) -> None:
         raise RuleViolation("the target is out of the engine's range", rule=R_SIEGE)
     if q.hidden:  # firing is an attack: the squad shows itself (Hero Units: stealth)
         run.emit(SquadRevealed(squad=q.id, side=q.side, x=q.x, y=q.y, reason="fired an engine"))
-    ds = dice.roll_many(engine.level, 6, f"siege engine {engine.id}")
+    ds = dice.roll_many(engine.level, 6, f"siege engine {engine.id}", subject=engine.id)
     hit = any(v >= o.engine_hit_on for v in ds.values)
     assert side is not None
     run.emit(
@@ -654,7 +654,7 @@ def fire_engine(run: Run, cmd: FireEngine, dice: Dice) -> None:
         run.emit(EngineDestroyed(engine=cmd.target, side=tgt_side))
     elif kind == "barrier":
         b = st.barriers[cmd.target]
-        bd = dice.roll_many(max(b.level, 0), 6, f"barrier {b.id} holds")
+        bd = dice.roll_many(max(b.level, 0), 6, f"barrier {b.id} holds", subject=b.id)
         holds = any(v >= o.barrier_hold_on for v in bd.values)
         run.emit(
             BarrierHit(

@@ -64,7 +64,7 @@ from domain.rulesets.quickstart.rules import (
     resolve_priority,
 )
 
-__all__ = ["decide", "decide_folded"]
+__all__ = ["MoveAction", "decide", "decide_folded", "move_action"]
 
 _COMBAT_COMMANDS = (ChooseCasualty, PressAttack, Retreat, EndBattle)
 
@@ -109,7 +109,7 @@ def _priority_check(run: Run, cmd: PriorityCheck, dice: Dice) -> None:
     o = st.board.options  # not the read-through property: one call fewer per command
     if cmd.skill not in o.priority_skills:
         raise RuleViolation(f"priority checks use {', '.join(o.priority_skills)}", rule=R_PRIORITY)
-    die = dice.roll(20, f"priority check of {h.id} ({cmd.skill})")
+    die = dice.roll(20, f"priority check of {h.id} ({cmd.skill})", subject=h.id)
     mod = h.skills.get(cmd.skill, 0)
     dc = o.priority_dc
     run.emit(
@@ -156,29 +156,41 @@ def _acting(state: State, side: str) -> None:
         )
 
 
-def _move(run: Run, cmd: MoveSquad, dice: Dice) -> None:
-    st = run.state
-    q = _squad(st, cmd.squad)
+MoveAction = Literal["move", "standard", "skirmish"]
+
+
+def move_action(st: State, q: Squad) -> MoveAction:
+    """The action `q`'s next move would spend now, or the RuleViolation that says why it
+    cannot move (shared with `reach`, so that both judge a move alike)."""
+    if st.phase == "over":
+        raise RuleViolation("the battle is over", rule=R_REFEREE)
+    if st.combat is not None:
+        raise RuleViolation(
+            "a combat is being resolved: choose casualties, press or retreat first", rule=R_COMBAT
+        )
     _acting(st, q.side)
-    action: Literal["move", "standard", "skirmish"]
     if st.step == "move":
         if q.moves_used == 0:
-            action = "move"
-        elif q.moves_used == 1 and not q.standard_used:
-            action = "standard"  # a standard action converted into a second move
-        else:
-            raise RuleViolation(
-                f"{q.id} has no move left (move action and converted standard used)",
-                rule=R_ACTION,
-            )
-    elif st.step == "skirmish":
+            return "move"
+        if q.moves_used == 1 and not q.standard_used:
+            return "standard"  # a standard action converted into a second move
+        raise RuleViolation(
+            f"{q.id} has no move left (move action and converted standard used)",
+            rule=R_ACTION,
+        )
+    if st.step == "skirmish":
         if q.kind != "skirmisher":
             raise RuleViolation("only skirmishers move after combats", rule=R_TROOPS)
         if q.skirmished:
             raise RuleViolation(f"{q.id} has made its move after combats", rule=R_TROOPS)
-        action = "skirmish"
-    else:
-        raise RuleViolation("squads move before combats are resolved", rule=R_ACTION)
+        return "skirmish"
+    raise RuleViolation("squads move before combats are resolved", rule=R_ACTION)
+
+
+def _move(run: Run, cmd: MoveSquad, dice: Dice) -> None:
+    st = run.state
+    q = _squad(st, cmd.squad)
+    action = move_action(st, q)
     board = st.board  # width, height and options, read once
     dest = (cmd.x, cmd.y)
     if not (0 <= cmd.x < board.width and 0 <= cmd.y < board.height):
@@ -284,7 +296,7 @@ def _use_skill(run: Run, cmd: UseSkill, dice: Dice) -> None:
     # A hiding check is its side's secret (access.audience): its die comes from that
     # side's sub-seed, which another side revealing the dice never learns.
     own = dice_for(dice, side_audience(h.side)) if effect == "hide" else dice
-    die = own.roll(20, f"{cmd.skill} check of {h.id}")
+    die = own.roll(20, f"{cmd.skill} check of {h.id}", subject=h.id)
     mod = h.skills.get(cmd.skill, 0)
     ok = die.value + mod >= o.skill_dc
     run.emit(

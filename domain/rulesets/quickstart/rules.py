@@ -203,7 +203,8 @@ def roll_off(run: Run, dice: Dice) -> None:
     st = run.state
     sides_ = st.board.options.priority_roll_sides
     rolls = tuple(
-        SideRoll(side=s, die=dice.roll(sides_, f"priority roll-off of {s}")) for s in st.board.sides
+        SideRoll(side=s, die=dice.roll(sides_, f"priority roll-off of {s}", subject=s))
+        for s in st.board.sides
     )
     index = {s: i for i, s in enumerate(st.board.sides)}
     order = tuple(r.side for r in sorted(rolls, key=lambda r: (-r.die.value, index[r.side])))

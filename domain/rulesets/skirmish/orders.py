@@ -7,6 +7,8 @@ resolved in the opportunity phase). Turning is in `turning`, charges in `charge`
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from domain.actors import side_audience
 from domain.dice import Dice, dice_for
 from domain.rulesets.skirmish.army import formation_dims
@@ -33,6 +35,7 @@ from domain.rulesets.skirmish.events import (
     TacticRevealed,
 )
 from domain.rulesets.skirmish.geometry import (
+    DirectionClass,
     anchored,
     army_squares,
     direction_class,
@@ -42,7 +45,7 @@ from domain.rulesets.skirmish.geometry import (
     move_feet,
     swept,
 )
-from domain.rulesets.skirmish.model import State
+from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.morale import opposed_check
 from domain.rulesets.skirmish.moves import fits, gap_feet, provocations, use_move_action
 from domain.rulesets.skirmish.options import STRATEGIES
@@ -64,8 +67,10 @@ from domain.rulesets.skirmish.specs import Term
 from domain.rulesets.skirmish.turning import turn_army
 
 __all__ = [
+    "MoveJudged",
     "change_strategy",
     "issue_tactic",
+    "judge_move",
     "lose_commander",
     "move_army",
     "reveal_tactic",
@@ -267,14 +272,25 @@ def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
     return events
 
 
-def move_army(state: State, c: MoveArmy, dice: Dice) -> list[Event]:
+class MoveJudged(NamedTuple):
+    """A move `judge_move` allows: its feet, allowance, direction, and what it reveals."""
+
+    feet: int
+    allowance: int
+    direction: DirectionClass
+    kind: str  # the army's tactic kind ("plain" without one)
+    reveals: bool  # it passes through allies or leaves melee: a secret tactic shows
+
+
+def judge_move(state: State, a: Army, x: int, y: int) -> MoveJudged:
+    """ "Movement & Distance": whether army `a` may move its anchor to (x, y) now, or the
+    RuleViolation that says why not (shared by decide and `reach`)."""
     need_phase(state, "movement", R_MOVEMENT, "movement")
-    a = army_of(state, c.army)
     o = state.options
     if not a.placed or not a.fighting:
         raise violation(f"{a.id} cannot move", R_MOVEMENT)
     use_move_action(a)
-    dx, dy = c.x - a.x, c.y - a.y
+    dx, dy = x - a.x, y - a.y
     direction = direction_class(a.facing, dx, dy)
     if direction == "none":
         raise violation("the army is already there", R_MOVEMENT)
@@ -304,8 +320,8 @@ def move_army(state: State, c: MoveArmy, dice: Dice) -> list[Event]:
         )
     b = state.board
     passed_allies = False
-    for step in swept(a, c.x, c.y):
-        if any(not (0 <= x < b.width and 0 <= y < b.height) for x, y in step):
+    for step in swept(a, x, y):
+        if any(not (0 <= sx < b.width and 0 <= sy < b.height) for sx, sy in step):
             raise violation(f"{a.id} would leave the map", R_MOVEMENT)
         for other in state.armies.values():
             if other.id == a.id or not other.placed or not step & army_squares(other):
@@ -318,12 +334,19 @@ def move_army(state: State, c: MoveArmy, dice: Dice) -> list[Event]:
                     R_MOVE_TACTICS,
                 )
             passed_allies = True
-    end = footprint(c.x, c.y, a.width, a.depth, a.facing)
+    end = footprint(x, y, a.width, a.depth, a.facing)
     where = fits(state, a, end)
     if where is not None:
         raise violation(f"{a.id} cannot end its move {where}", R_MOVEMENT)
+    return MoveJudged(feet, allowance, direction, kind, passed_allies or bool(foes))
+
+
+def move_army(state: State, c: MoveArmy, dice: Dice) -> list[Event]:
+    need_phase(state, "movement", R_MOVEMENT, "movement")
+    a = army_of(state, c.army)
+    judged = judge_move(state, a, c.x, c.y)
     events: list[Event] = []
-    if (passed_allies or foes) and not a.tactic_public:
+    if judged.reveals and not a.tactic_public:
         events.append(
             TacticRevealed(army=a.id, side=a.side, tactic=a.tactic, reason="used", rule=R_TACTICS)
         )
@@ -332,10 +355,10 @@ def move_army(state: State, c: MoveArmy, dice: Dice) -> list[Event]:
             army=a.id,
             x=c.x,
             y=c.y,
-            feet=feet,
-            allowance=allowance,
-            direction=direction,
-            provoked=provocations(state, a, kind),
+            feet=judged.feet,
+            allowance=judged.allowance,
+            direction=judged.direction,
+            provoked=provocations(state, a, judged.kind),
             rule=R_MOVEMENT,
         )
     )
