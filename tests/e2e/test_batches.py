@@ -20,6 +20,7 @@ from service.battles.signing import private_key_text
 from tests.e2e.battle_client import Battle, rolls
 from tests.e2e.conftest import ServerProcess
 from tests.e2e.test_export import _cli
+from tests.e2e.test_live_publish import SseReader
 from tests.e2e.test_tactical_http import SETUP
 from tests.support.servers import postgres_schema
 
@@ -30,6 +31,7 @@ _UNLIMITED = {
     "BATTLE_LIMIT_PER_KEY": "10000000",
     "BATTLE_LIMIT_BATTLES_PER_ADDRESS": "10000000",
     "BATTLE_BATCH_MAX": "8",
+    "BATTLE_FANOUT_POLL_SECONDS": "3600",  # only the append's own ring delivers live events
 }
 
 # aria (north) runs next to gnar (south), hits it with a table die of 5, gnar does not
@@ -194,6 +196,25 @@ def test_a_retried_batch_answers_the_same_and_another_body_is_refused(
     _problem(b.command("referee", TURN[0]["command"], idempotency_key="turn-1"), 422,
              "idempotency-mismatch")  # fmt: skip
     assert b.view()["version"] == version
+
+
+def test_a_stream_carries_the_batchs_events_live_as_the_log_has_them(
+    server: httpx.Client,
+) -> None:
+    b = _ready(server)
+    before = b.view()["version"]
+    reader = SseReader(str(server.base_url).rstrip("/"), b)  # a deadline on every event
+    reader.start()
+    try:
+        caught_up = [reader.next() for _ in range(before)]  # then live only: the poll is
+        assert caught_up[-1]["version"] == before  # an hour away (BATTLE_FANOUT_POLL_SECONDS)
+        r = _batch(b, TURN)
+        assert r.status_code == 201, r.text
+        live = [reader.next() for _ in r.json()["events"]]
+        assert live == b.events()[before:]
+    finally:
+        reader.stop.set()
+        b.command("referee", {"type": "RecordRuling", "ruling": "end", "reason": "stop"})
 
 
 def test_an_expected_version_the_battle_is_not_at_is_a_409(server: httpx.Client) -> None:
