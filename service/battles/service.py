@@ -392,7 +392,8 @@ class BattleService:
                 events=[],
                 receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
             )
-        sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
+        meta = loaded.battle.meta
+        sealer = Sealer(actor, unsealed_upto(meta), meta.created.ruleset)
         head = stored[-1]
         return CommandResponse(
             battle_id=battle_id,
@@ -429,10 +430,9 @@ class BattleService:
         head = (
             stored[-1] if stored else (await self.store.read(battle_id, after=last - 1, limit=1))[0]
         )
-        upto = 0
-        if not all(can_see(actor, e.audience) for e in stored):
-            upto = unsealed_upto((await self.repository.load(battle_id)).battle.meta)
-        sealer = Sealer(actor, upto)
+        meta = (await self.repository.load(battle_id)).battle.meta
+        upto = 0 if all(can_see(actor, e.audience) for e in stored) else unsealed_upto(meta)
+        sealer = Sealer(actor, upto, meta.created.ruleset)
         return CommandResponse(
             battle_id=battle_id,
             version=last,
@@ -452,6 +452,14 @@ class BattleService:
         """The events the command produces, each with its audience; and the game state
         after them when they are all the ruleset's (None otherwise)."""
         ruleset = loaded.ruleset
+        if req.ruleset is not None and req.ruleset != ruleset.id:
+            # A body typed for another ruleset (service.openapi.event_schemas): refused as
+            # a command of another ruleset is, though its command may decode here.
+            raise Unprocessable(
+                f"this body is typed for the {req.ruleset!r} ruleset; battle {battle_id} "
+                f"plays {ruleset.id!r}",
+                code="wrong-ruleset",
+            )
         command = _decode_command(ruleset, req.command)
         if isinstance(command, BattleCommandBase) and req.dice is not None:
             raise DiceError(f"{_tag(command)} rolls no dice")
@@ -587,13 +595,18 @@ class BattleService:
         stored = await self.store.read(battle_id, after=after, limit=limit)
         undone = loaded.timeline.undone() if loaded.timeline.has_undo else set()
         last = stored[-1].version if stored else after
-        sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
+        meta = loaded.battle.meta
+        sealer = Sealer(actor, unsealed_upto(meta), meta.created.ruleset)
         return EventPage(
             battle_id=battle_id,
             version=head,
             events=[sealer.out(e, e.version in undone) for e in stored],
             next_after=last if stored and last < head else None,
         )
+
+    async def ruleset_of(self, battle_id: str) -> str:
+        """The id of the battle's ruleset (it never changes)."""
+        return (await self.repository.load(battle_id)).battle.meta.created.ruleset
 
     async def unsealed_upto(self, battle_id: str) -> int:
         """The last version of the battle every reader is given whole (0: none yet)."""
@@ -638,7 +651,11 @@ class BattleService:
             with contextlib.suppress(LogDamaged):
                 upto = await self.unsealed_upto(battle_id)
         view = ("referee", None, 0) if actor is None or referee else (actor.role, actor.side, upto)
-        given = stored if referee or actor is None else reader_log(stored, Sealer(actor, upto))
+        given = (
+            stored
+            if referee or actor is None
+            else reader_log(stored, Sealer(actor, upto, ruleset=""))
+        )  # asks `sees` only
         # Every call walks the whole chain; only the dice audit is reused
         # (service.battles.verify_cache).
         audit = self.audits.get(battle_id, view, given)
@@ -704,9 +721,10 @@ def _request_hash(req: CommandRequest, actor: Actor) -> str:
     that the same command sent again with its keys in another order still matches."""
 
     def canonical_request(command: msgspec.Raw) -> bytes:
-        request = msgspec.structs.replace(
-            req, command=msgspec.Raw(canonical(_decode_json(command)))
-        )
+        raw = msgspec.Raw(canonical(_decode_json(command)))
+        request = {f: getattr(req, f) for f in req.__struct_fields__} | {"command": raw}
+        if request["ruleset"] is None:  # left out: the hash of a request sent before it was
+            del request["ruleset"]
         return canonical({"request": request, "role": actor.role, "side": actor.side})
 
     # Decoding or encoding may meet a string that is not UTF-8, or too deep a nesting: a 400.

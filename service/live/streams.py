@@ -115,6 +115,7 @@ class _Stream:
         cursor: Callable[[StoredEvent], int],
         after: int,
         unsealed_upto: Callable[[str], Awaitable[int]],
+        ruleset_of: Callable[[str], Awaitable[str]],
         keep: Callable[[StoredEvent], Awaitable[bool]] | None = None,
     ) -> None:
         self.actor = actor
@@ -123,6 +124,7 @@ class _Stream:
         self.cursor = cursor
         self.after = after
         self.unsealed_upto = unsealed_upto  # a battle's `BattleService.unsealed_upto`
+        self.ruleset_of = ruleset_of  # a battle's `BattleService.ruleset_of`
         self.keep = keep  # a second, asynchronous filter (one that must ask the store)
 
     async def events(
@@ -132,20 +134,28 @@ class _Stream:
         (None: nothing for a while, time for a heartbeat)."""
         keep, actor = self.keep, self.actor
         ended: dict[str, int] = {}  # battle -> the last version known to be unsealed for all
+        rulesets: dict[str, str] = {}  # battle -> its ruleset, asked once per battle
+
+        async def whole(ev: StoredEvent) -> EventOut:
+            ruleset = rulesets.get(ev.battle_id)
+            if ruleset is None:
+                ruleset = rulesets[ev.battle_id] = await self.ruleset_of(ev.battle_id)
+            return event_out(ev, ruleset)
+
         async for ev in follow(hub, self.accepts, self.catch_up, self.cursor, self.after):
             if ev is None:
                 yield None
             elif keep is not None and not await keep(ev):
                 continue
             elif can_see(actor, ev.audience):
-                yield ev, event_out(ev)
+                yield ev, await whole(ev)
             else:
                 # Asked again only for a hidden event past the known end: until the battle
                 # ends, each hidden event costs one catch-up of the battle.
                 upto = ended.get(ev.battle_id, 0)
                 if ev.version > upto:
                     upto = ended[ev.battle_id] = await self.unsealed_upto(ev.battle_id)
-                yield ev, event_out(ev) if ev.version <= upto else sealed_out(ev)
+                yield ev, await whole(ev) if ev.version <= upto else sealed_out(ev)
 
 
 async def _battle_stream(
@@ -171,6 +181,7 @@ async def _battle_stream(
         lambda ev: ev.version,
         after,
         service.unsealed_upto,
+        service.ruleset_of,
     )
 
 
@@ -222,6 +233,7 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
         lambda ev: ev.position,
         after,
         service.unsealed_upto,
+        service.ruleset_of,
     )
 
 
