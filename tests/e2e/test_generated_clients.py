@@ -38,7 +38,7 @@ def _run(args: list[str | Path], cwd: Path | None = None, **env: str) -> str:
 
 @pytest.fixture(scope="module")
 def doc(live_server: Any) -> dict[str, Any]:
-    return dict(httpx.get(f"{live_server.base_url}/schema/openapi.json").json())
+    return dict(httpx.get(f"{live_server.base_url}/schema/openapi.json", timeout=120).json())
 
 
 @pytest.fixture(scope="module")
