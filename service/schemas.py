@@ -74,6 +74,8 @@ class RulesetDetail(RulesetSummary, kw_only=True):
     events_schema: dict[str, Any] = {}  # JSON Schema of the event union (an event's `data`)
     battle_events: dict[str, str] = {}  # events every battle has (creation, dice, undo...)
     battle_events_schema: dict[str, Any] = {}
+    # JSON Schema of the state a battle's view holds (`BattleView.state`), for every actor
+    state_schema: dict[str, Any] = {}
 
 
 class CreateBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):

@@ -210,6 +210,7 @@ async def get_ruleset_detail(
         options=msgspec.to_builtins(r.options_type()),
         options_schema=msgspec.json.schema(r.options_type),
         setup_schema=msgspec.json.schema(r.setup_type),
+        state_schema={} if r.view_type is None else msgspec.json.schema(r.view_type),
         commands=dict(r.command_docs),
         commands_schema=msgspec.json.schema(r.command_type),
         battle_commands=dict(BATTLE_COMMAND_DOCS),

@@ -211,7 +211,8 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
             lambda ev: ev.position,
             after,
             service.unsealed_upto,
-            keep,
+            service.ruleset_of,
+            keep=keep,
         )
 
     battles = {principal.battle_id}

@@ -23,7 +23,8 @@ from service.openapi.event_schemas import add_ruleset_envelopes
 from service.openapi.examples import add_examples
 from service.openapi.live_schemas import add_live_messages
 from service.openapi.polish import polish
-from service.openapi.unions import prefix_of, typed_unions
+from service.openapi.state_schemas import add_state_schemas
+from service.openapi.unions import close_tuples, prefix_of, typed_unions
 
 __all__ = ["document_of", "install_contract", "typed_document"]
 
@@ -48,6 +49,9 @@ def typed_document(doc: dict[str, Any]) -> dict[str, Any]:
     add_examples(doc, unions)
     _drop_unreferenced(doc)
     _name_ruleset_components(doc)
+    add_state_schemas(doc)
+    # openapi-python-client refuses `items: false` (tests/e2e/test_generated_clients.py)
+    close_tuples(doc["components"]["schemas"])
     return add_live_messages(polish(doc))
 
 

@@ -71,9 +71,7 @@ def _open_objects(node: Any) -> None:
     says `additionalProperties: true` outright: openapi-typescript types a bare object as
     `Record<string, never>`, which no real value fits."""
     if isinstance(node, dict):
-        if node.get("type") == "object" and not {"properties", "additionalProperties"} & set(
-            node
-        ):
+        if node.get("type") == "object" and not {"properties", "additionalProperties"} & set(node):
             node["additionalProperties"] = True
         for value in node.values():
             _open_objects(value)

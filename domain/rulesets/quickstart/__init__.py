@@ -17,6 +17,7 @@ from domain.rulesets.quickstart.initial import initial_state, is_over
 from domain.rulesets.quickstart.model import Setup, State
 from domain.rulesets.quickstart.options import Options
 from domain.rulesets.quickstart.strength import strength
+from domain.rulesets.quickstart.view_types import QuickstartView
 
 __all__ = ["RULESET"]
 
@@ -37,6 +38,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=QuickstartView,
     strength=strength,
     strength_measure="squads on the field",
     command_docs=COMMAND_DOCS,

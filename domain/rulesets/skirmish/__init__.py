@@ -23,6 +23,7 @@ from domain.rulesets.skirmish.initial import initial_state, is_over
 from domain.rulesets.skirmish.model import Setup, State
 from domain.rulesets.skirmish.options import Options
 from domain.rulesets.skirmish.strength import strength
+from domain.rulesets.skirmish.view_types import SkirmishView
 
 __all__ = ["RULESET"]
 
@@ -42,6 +43,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=SkirmishView,
     strength=strength,
     strength_measure="army size",
     command_docs=COMMAND_DOCS,

@@ -26,6 +26,7 @@ from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.options import Options
 from domain.rulesets.tactical.setup import Setup
 from domain.rulesets.tactical.strength import strength
+from domain.rulesets.tactical.view_types import TacticalView
 
 __all__ = ["RULESET"]
 
@@ -46,6 +47,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=TacticalView,
     strength=strength,
     strength_measure="hit points (HEA)",
     command_docs=COMMAND_DOCS,

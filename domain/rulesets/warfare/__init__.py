@@ -22,6 +22,7 @@ from domain.rulesets.warfare.model import State
 from domain.rulesets.warfare.options import Options
 from domain.rulesets.warfare.setup import Setup
 from domain.rulesets.warfare.strength import strength
+from domain.rulesets.warfare.view_types import WarfareView
 
 __all__ = ["RULESET"]
 
@@ -47,6 +48,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=WarfareView,
     command_docs=COMMAND_DOCS,
     side_ids=_side_ids,
     strength=strength,
