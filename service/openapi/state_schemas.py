@@ -24,7 +24,7 @@ from typing import Any
 import msgspec
 
 from domain.rulesets import RULESETS
-from service.openapi.unions import prefix_of
+from service.openapi.unions import _closed_tuples, prefix_of
 
 __all__ = ["add_state_schemas", "state_components"]
 
@@ -41,7 +41,8 @@ def state_components(ruleset_id: str, view_type: Any) -> tuple[str, dict[str, An
     text = msgspec.json.encode(components).replace(
         f'"{_REF}{state}{top}"'.encode(), f'"{_REF}{state}"'.encode()
     )
-    renamed: dict[str, Any] = msgspec.json.decode(text)
+    # tuples closed as the unions close them (`maxItems`, not `items: false`)
+    renamed: dict[str, Any] = _closed_tuples(msgspec.json.decode(text))
     for name, s in renamed.items():
         s["title"] = name
     return state, renamed

@@ -24,8 +24,9 @@ import pytest
 from domain.actors import Actor
 from domain.dice import Roll
 from domain.errors import DomainError
-from domain.rulesets import get_ruleset
+from domain.rulesets import RULESETS, get_ruleset
 from domain.rulesets.forecasts import FORECASTS
+from service.openapi.unions import prefix_of
 from tests.e2e.battle_client import Battle
 from tests.e2e.test_tactical_http import SETUP as TACTICAL
 from tests.e2e.test_warfare_http import SETUP as WARFARE
@@ -35,6 +36,7 @@ from tests.support.skirmish_kit import fighters, orcs
 from tests.support.view_types_check import sides_of
 
 _REFEREE = Actor(role="referee")
+_REF = "#/components/schemas/"
 Step = tuple[Actor, dict[str, Any]]
 
 
@@ -125,6 +127,23 @@ def _validator(doc: dict[str, Any], name: str) -> Any:
     return jsonschema_rs.Draft202012Validator(schema)
 
 
+def test_battle_view_is_one_shape_per_ruleset_picked_by_its_ruleset(
+    document: dict[str, Any],
+) -> None:
+    schemas = document["components"]["schemas"]
+    view = schemas["BattleView"]
+    mapping = view["discriminator"]["mapping"]
+    assert view["discriminator"]["propertyName"] == "ruleset"
+    assert sorted(mapping) == sorted(RULESETS) == sorted(BATTLES)
+    assert [o["$ref"] for o in view["oneOf"]] == list(mapping.values())
+    for ruleset_id, ref in mapping.items():
+        shape = schemas[ref.removeprefix(_REF)]
+        assert shape["properties"]["ruleset"]["enum"] == [ruleset_id]
+        state = schemas[shape["properties"]["state"]["$ref"].removeprefix(_REF)]
+        assert state["properties"]["ruleset"] == {"enum": [ruleset_id]}
+        assert state["title"] == prefix_of(ruleset_id) + "State"
+
+
 @pytest.mark.parametrize("ruleset_id", sorted(BATTLES))
 def test_every_answer_fits_its_rulesets_schema_and_no_other(
     http: httpx.Client, document: dict[str, Any], ruleset_id: str
@@ -137,7 +156,8 @@ def test_every_answer_fits_its_rulesets_schema_and_no_other(
     assert detail["state_schema"] == want
     state_check = jsonschema_rs.Draft202012Validator(detail["state_schema"])
     battle_view = _validator(document, "BattleView")
-    own = ruleset_id.capitalize() + "BattleView"
+    own = prefix_of(ruleset_id) + "BattleView"
+    own_view = _validator(document, own)
     others = [
         _validator(document, name)
         for name in document["components"]["schemas"]
@@ -153,6 +173,7 @@ def test_every_answer_fits_its_rulesets_schema_and_no_other(
 
     def check(body: dict[str, Any]) -> None:
         battle_view.validate(body)
+        own_view.validate(body)
         assert not any(o.is_valid(body) for o in others)
         state_check.validate(body["state"])
         msgspec.convert(body["state"], rs.view_type, strict=True)
