@@ -10,6 +10,7 @@ from litestar import Response, get
 from litestar.params import QueryParameter
 
 from service.desk.narrative import Narrative, NarrativeEntry, narrate
+from service.desk.narrative_words import cut
 from service.http.routes import (
     MAX_VERSION,
     SECURED,
@@ -27,7 +28,7 @@ MARKDOWN = "text/markdown"
 
 def _value(v: Any) -> str:
     text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
-    return text if len(text) <= 80 else text[:79] + "…"
+    return cut(text, 80)
 
 
 def _entry(e: NarrativeEntry) -> list[str]:
@@ -43,6 +44,7 @@ def _entry(e: NarrativeEntry) -> list[str]:
             continue
         undone = " *(undone)*" if ev.undone else ""
         lines.append(f"- **{ev.type}** (v{ev.version}){undone}: {ev.summary}".rstrip(": "))
+        lines += [f"  - {d}" for d in ev.details]
         for d in ev.dice:
             lines.append(
                 f"  - dice: d{d.sides} {', '.join(map(str, d.values))} for {d.purpose or '—'} "

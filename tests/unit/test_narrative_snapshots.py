@@ -68,7 +68,7 @@ def _told(
                     command_id=f"{name}-{i}", prev_hash="", hash="",
                 )
             )  # fmt: skip
-        entries.append(tell(group, before, after, lambda _: name, {}, cited))
+        entries.append(tell(group, before, after, lambda _: name, {}, cited, ruleset=ruleset.id))
     told = Narrative(
         battle_id=name, ruleset=ruleset.id, version=version, from_version=2,
         to_version=version, entries=entries, next_from=None,
@@ -193,4 +193,4 @@ def test_the_snapshots_hold_the_examples_figures() -> None:
     shield = (SNAPSHOTS / "tactical-shield-8-vs-4.md").read_text()
     assert "AttackResolved" in shield and "rule:" in shield
     door = (SNAPSHOTS / "tactical-door-3-sth.md").read_text()
-    assert "total_hea_damage=30, sth_before=1, sth_after=0, destroyed=True" in door
+    assert "door took 10 HEA damage (30 in all): STH 1 to 0, destroyed" in door
