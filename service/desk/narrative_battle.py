@@ -38,8 +38,10 @@ def _revealed(d: dict[str, Any]) -> str:
 
 TELLERS: dict[str, Teller] = {
     "BattleCreated": _created,
-    "RulingRecorded": lambda d: f"ruling: {d['ruling']}"
-    + ("" if d.get("audience", "all") == "all" else f" (for {d['audience']} only)"),
+    "RulingRecorded": lambda d: (
+        f"ruling: {d['ruling']}"
+        + ("" if d.get("audience", "all") == "all" else f" (for {d['audience']} only)")
+    ),
     "BattleUndone": lambda d: f"the battle set back to its state as of version {d['to_version']}",
     "DiceSeedRevealed": _revealed,
     "DiceSubSeedRevealed": lambda d: (

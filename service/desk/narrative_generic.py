@@ -72,8 +72,11 @@ def modifier(m: dict[str, Any]) -> str:
     text = f"{signed(m['value'])} {label(str(name))}".rstrip() if name else signed(m["value"])
     if why and why != name:
         text += f": {why}" if name else f" {why}"
-    extra = [f"{label(k)} {words(v)}" for k, v in m.items()
-             if k not in ("kind", "label", "reason", "value", "rule") and v not in ((), [], None)]  # fmt: skip
+    extra = [
+        f"{label(k)} {words(v)}"
+        for k, v in m.items()
+        if k not in ("kind", "label", "reason", "value", "rule") and v not in ((), [], None)
+    ]
     if extra:
         text += f" ({'; '.join(extra)})"
     if m.get("rule"):
@@ -111,7 +114,8 @@ def _scalar(v: Any) -> bool:
         return False
     if isinstance(v, list):
         return all(
-            not isinstance(i, dict) and not (isinstance(i, list) and any(isinstance(j, dict | list) for j in i))
+            not isinstance(i, dict)
+            and not (isinstance(i, list) and any(isinstance(j, dict | list) for j in i))
             for i in v
         )
     return True
@@ -168,8 +172,11 @@ def figures(path: str, value: Any, seen: _Seen) -> list[str]:
 
 def _plain(path: str, value: dict[str, Any], seen: _Seen) -> list[str]:
     """A nested object: its plain fields on one line, then each nested one under it."""
-    flat = [f"{label(k)} {words(v)}" for k, v in value.items()
-            if k not in APART and not _is_roll(v) and _scalar(v)]  # fmt: skip
+    flat = [
+        f"{label(k)} {words(v)}"
+        for k, v in value.items()
+        if k not in APART and not _is_roll(v) and _scalar(v)
+    ]
     lines = [f"{path}: {', '.join(flat)}"] if flat else []
     for k, v in value.items():
         if k not in APART and not _scalar(v):
@@ -180,8 +187,11 @@ def _plain(path: str, value: dict[str, Any], seen: _Seen) -> list[str]:
 def tell_generic(data: dict[str, Any]) -> Told:
     """Any event: its plain fields as the summary, its nested figures as lines."""
     seen = _Seen()
-    summary = [f"{label(k)} {words(v)}" for k, v in data.items()
-               if k not in APART and not _is_roll(v) and _scalar(v)]  # fmt: skip
+    summary = [
+        f"{label(k)} {words(v)}"
+        for k, v in data.items()
+        if k not in APART and not _is_roll(v) and _scalar(v)
+    ]
     details: list[str] = []
     for k, v in data.items():
         if k not in APART and not _scalar(v):

@@ -15,8 +15,10 @@ __all__ = ["TELLERS"]
 def _attack(a: dict[str, Any]) -> str:
     bonus = f" {signed(a['bonus'])} Lucky Opening" if a.get("bonus") else ""
     ac_bonus = f" {signed(a['ac_bonus'])} Lucky Break" if a.get("ac_bonus") else ""
-    text = (f"{roll(a['die'])} {signed(a['to_hit'])} to hit{bonus}, total {a['total']} "
-            f"against AC {a['ac']}{ac_bonus}: " + ("a hit" if a.get("hit") else "a miss"))  # fmt: skip
+    text = (
+        f"{roll(a['die'])} {signed(a['to_hit'])} to hit{bonus}, total {a['total']} "
+        f"against AC {a['ac']}{ac_bonus}: " + ("a hit" if a.get("hit") else "a miss")
+    )
     if a.get("damage_roll"):
         text += f", damage {roll(a['damage_roll'])} = {a.get('damage')}"
     return text
@@ -24,8 +26,10 @@ def _attack(a: dict[str, Any]) -> str:
 
 def _resolved(d: dict[str, Any]) -> str:
     how = {"roll": "rolled", "completed": "completed", "referee": "ruled by the referee"}
-    text = (f"{d['combatant']} ({d['side']}) {d['kind']} in round {d['round']}, "
-            f"{d['phase']} phase, {how.get(d['by'], d['by'])}")  # fmt: skip
+    text = (
+        f"{d['combatant']} ({d['side']}) {d['kind']} in round {d['round']}, "
+        f"{d['phase']} phase, {how.get(d['by'], d['by'])}"
+    )
     if d.get("attack"):
         text += f": with {d['attack']['weapon']} at {d['attack']['target']}: {_attack(d['attack'])}"
     if d.get("outcome"):
@@ -44,7 +48,8 @@ def _initiative(d: dict[str, Any]) -> str:
     shifts = {s: n for s, n in (d.get("shifts") or {}).items() if n}
     if shifts:
         text += "; " + ", ".join(
-            f"{s} one phase {'earlier (a 10)' if n < 0 else 'later (a 1)'}" for s, n in shifts.items()
+            f"{s} one phase {'earlier (a 10)' if n < 0 else 'later (a 1)'}"
+            for s, n in shifts.items()
         )
     return text + f"; order {words(d.get('order'))}"
 
@@ -54,8 +59,10 @@ def _test(t: dict[str, Any]) -> str:
         return f"{t['combatant']}'s {t['test']} waits for the referee"
     mod = f" {signed(t.get('modifier', 0))}" if t.get("die") else ""
     die = roll(t["die"]) if t.get("die") else "no roll"
-    return (f"{t['combatant']}'s {t['test']}: {die}{mod}, total {words(t.get('total'))} "
-            f"against {words(t.get('target'))}: {t['result']}")  # fmt: skip
+    return (
+        f"{t['combatant']}'s {t['test']}: {die}{mod}, total {words(t.get('total'))} "
+        f"against {words(t.get('target'))}: {t['result']}"
+    )
 
 
 def _drawn(d: dict[str, Any]) -> str:

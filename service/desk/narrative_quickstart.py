@@ -56,8 +56,10 @@ def _combat(d: dict[str, Any]) -> str:
 
 def _check(d: dict[str, Any], what: str) -> str:
     result = "success" if d.get("success") else "failure"
-    return (f"{d['hero']} ({d['side']}) {what}: {roll(d['die'])} {signed(d['modifier'])}, "
-            f"total {d['total']} against DC {d['dc']}: {result}")  # fmt: skip
+    return (
+        f"{d['hero']} ({d['side']}) {what}: {roll(d['die'])} {signed(d['modifier'])}, "
+        f"total {d['total']} against DC {d['dc']}: {result}"
+    )
 
 
 def _hit(d: dict[str, Any]) -> str:
@@ -78,8 +80,10 @@ def _hit(d: dict[str, Any]) -> str:
 
 def _engine(d: dict[str, Any]) -> str:
     hit = "a hit" if d.get("hit") else "no hit"
-    return (f"{d['engine']} ({d['side']}, worked by {d['squad']}) fired at {d['target_kind']} "
-            f"{d['target']}: {roll(d['dice'])}, a hit on a 6: {hit}")  # fmt: skip
+    return (
+        f"{d['engine']} ({d['side']}, worked by {d['squad']}) fired at {d['target_kind']} "
+        f"{d['target']}: {roll(d['dice'])}, a hit on a 6: {hit}"
+    )
 
 
 def _barrier(d: dict[str, Any]) -> str:
@@ -97,7 +101,9 @@ TELLERS: dict[str, Teller] = {
     "CombatRolled": _combat,
     "PriorityChecked": lambda d: _check(d, f"checked {d['skill']} for priority"),
     "SkillChecked": lambda d: _check(
-        d, f"checked {d['skill']} ({d['effect']}" + (f", for {d['squad']})" if d.get("squad") else ")")
+        d,
+        f"checked {d['skill']} ({d['effect']}"
+        + (f", for {d['squad']})" if d.get("squad") else ")"),
     ),
     "HitApplied": _hit,
     "EngineFired": _engine,
@@ -112,9 +118,14 @@ TELLERS: dict[str, Teller] = {
         f"{d['squad']} ({d['side']}) moved to ({d['x']}, {d['y']}), {d['cost']} squares "
         f"({d['action']} action)" + (f"; stopped by {d['met']}" if d.get("met") else "")
     ),
-    "StepAdvanced": lambda d: f"{d['side']}'s {d['step']} step ({d['phase']} phase, turn {d['turn']})",
+    "StepAdvanced": lambda d: (
+        f"{d['side']}'s {d['step']} step ({d['phase']} phase, turn {d['turn']})"
+    ),
     "RoundEnded": lambda d: f"round {d['round']} ended",
     "CombatEnded": lambda d: f"the combat ended: {d['reason']}",
-    "BattleEnded": lambda d: f"the battle ended: {words(d.get('winner'))} won ({d['reason']})"
-    if d.get("winner") else f"the battle ended without a winner ({d['reason']})",
+    "BattleEnded": lambda d: (
+        f"the battle ended: {words(d.get('winner'))} won ({d['reason']})"
+        if d.get("winner")
+        else f"the battle ended without a winner ({d['reason']})"
+    ),
 }

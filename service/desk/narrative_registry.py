@@ -63,4 +63,6 @@ def tell_event(ruleset: str, event_type: str, data: Any) -> Told:
         return told  # why: a stored event of an older shape still reads, as the fallback
     if isinstance(said, Told):
         return said
-    return Told(summary=cut(said, SUMMARY_CHARS * 3), details=told.details, modifiers=told.modifiers)
+    return Told(
+        summary=cut(said, SUMMARY_CHARS * 3), details=told.details, modifiers=told.modifiers
+    )

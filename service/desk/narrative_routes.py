@@ -33,9 +33,10 @@ def _value(v: Any) -> str:
 
 def _entry(e: NarrativeEntry) -> list[str]:
     versions = (
-        f"v{e.first_version}" if e.first_version == e.last_version
+        f"v{e.first_version}"
+        if e.first_version == e.last_version
         else f"v{e.first_version}–{e.last_version}"
-    )  # fmt: skip
+    )
     who = "hidden from you" if not e.role else e.role + (f" ({e.side})" if e.side else "")
     lines = [f"## {versions} · {who}" + (f" · {e.recorded_at}" if e.recorded_at else ""), ""]
     for ev in e.events:

@@ -65,13 +65,17 @@ TELLERS: dict[str, Teller] = {
     "SurpriseChecked": lambda d: _checked(
         d["side"], f"tried to surprise {d['target_side']}", d["check"]
     ),
-    "MoraleChecked": lambda d: _checked(d["army"], "checked morale", d["check"])
-    + (": routed" if d.get("routed") else ""),
-    "TacticIssued": lambda d: _checked(
-        d["army"], f"was ordered {d['tactic']}", d["check"]
-    ) + f"; others notice on {d.get('notice_dc')} or more",
-    "TacticNoticed": lambda d: _checked(d["by_army"], f"watched {d['army']}", d["check"])
-    + (f": noticed {d['tactic']}" if d.get("tactic") else ""),
+    "MoraleChecked": lambda d: (
+        _checked(d["army"], "checked morale", d["check"]) + (": routed" if d.get("routed") else "")
+    ),
+    "TacticIssued": lambda d: (
+        _checked(d["army"], f"was ordered {d['tactic']}", d["check"])
+        + f"; others notice on {d.get('notice_dc')} or more"
+    ),
+    "TacticNoticed": lambda d: (
+        _checked(d["by_army"], f"watched {d['army']}", d["check"])
+        + (f": noticed {d['tactic']}" if d.get("tactic") else "")
+    ),
     "ArmyMoved": lambda d: (
         f"{d['army']} moved {d['feet']} feet {d['direction']} (of {d['allowance']}) "
         f"to ({d['x']}, {d['y']})"

@@ -98,8 +98,10 @@ def _condition(c: Any) -> str:
 def _check(d: dict[str, Any], what: str) -> str:
     bonus = f" {signed(d.get('bonus', 0))} {d.get('stat', '')}".rstrip()
     result = "success" if d.get("success") else "failure"
-    return (f"{_who(d)} {what}: {roll(d.get('die'))}{bonus}, total {d.get('total')} "
-            f"against DC {d.get('dc')}: {result}")  # fmt: skip
+    return (
+        f"{_who(d)} {what}: {roll(d.get('die'))}{bonus}, total {d.get('total')} "
+        f"against DC {d.get('dc')}: {result}"
+    )
 
 
 def _damaged(d: dict[str, Any]) -> str:

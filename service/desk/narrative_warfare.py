@@ -17,17 +17,22 @@ def _mods(mods: list[dict[str, Any]]) -> str:
 
 
 def _attack(d: dict[str, Any]) -> str:
-    kind = {"free": "free attack", "retaliation": "retaliation", "shatter": "attack on a"
-            " shattering unit"}.get(str(d.get("kind")), "attack")  # fmt: skip
+    kind = {
+        "free": "free attack",
+        "retaliation": "retaliation",
+        "shatter": "attack on a shattering unit",
+    }.get(str(d.get("kind")), "attack")
     reach = "melee" if d.get("melee") else f"ranged, {d.get('distance')} tiles"
     if d.get("increments"):
         reach += f", {d['increments']} range increments"
     if d.get("die") is None:
         roll_text = "no roll (an automatic hit)"
     else:
-        roll_text = (f"{roll(d['die'])}{_mods(d.get('modifiers', []))}, total {d.get('total')} "
-                     f"against defense {d.get('defense')}{_mods(d.get('defense_modifiers', []))}"
-                     f" (margin {d.get('margin')})")  # fmt: skip
+        roll_text = (
+            f"{roll(d['die'])}{_mods(d.get('modifiers', []))}, total {d.get('total')} "
+            f"against defense {d.get('defense')}{_mods(d.get('defense_modifiers', []))}"
+            f" (margin {d.get('margin')})"
+        )
     band = d.get("damage_band") or d.get("band")
     return (
         f"{d['attacker']} {kind} on {d['target']} ({reach}): {roll_text}: {band}; damage "
@@ -40,13 +45,19 @@ def _attack(d: dict[str, Any]) -> str:
 
 def _morale(d: dict[str, Any]) -> str:
     result = "passed" if d.get("passed") else "failed: it shatters"
-    return (f"{d['unit']} checked morale ({d.get('reason')}): {roll(d['die'])}"
-            f"{_mods(d.get('modifiers', []))}, total {d['total']} against DC {d['dc']}: {result}")  # fmt: skip
+    return (
+        f"{d['unit']} checked morale ({d.get('reason')}): {roll(d['die'])}"
+        f"{_mods(d.get('modifiers', []))}, total {d['total']} against DC {d['dc']}: {result}"
+    )
 
 
 def _round(d: dict[str, Any]) -> str:
-    rolls = "; ".join(f"{r['side']} {', '.join(roll(x) for x in r['dice'])}" for r in d.get("rolls", []))
-    return f"round {d['round']}: order {words(d.get('order'))}" + (f" (roll-off: {rolls})" if rolls else "")
+    rolls = "; ".join(
+        f"{r['side']} {', '.join(roll(x) for x in r['dice'])}" for r in d.get("rolls", [])
+    )
+    return f"round {d['round']}: order {words(d.get('order'))}" + (
+        f" (roll-off: {rolls})" if rolls else ""
+    )
 
 
 TELLERS: dict[str, Teller] = {

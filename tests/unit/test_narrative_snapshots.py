@@ -22,58 +22,26 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
-from domain.actors import Actor
 from domain.rulesets.skirmish import RULESET as SKIRMISH
 from domain.rulesets.tactical import RULESET as TACTICAL
-from events.chain import encode_event
-from service.desk.narrative import Narrative, citations, tell
 from service.desk.narrative_routes import to_markdown
-from service.schemas import EventActorOut, EventOut
 from tests.support import tactical_kit
+from tests.support.narrative_kit import Step, narrative
 from tests.support.skirmish_kit import army, gnolls, ready, run, to_phase
 from tests.unit.skirmish.test_movement import engage
 from tests.unit.skirmish.test_volleys import FIREBALL
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "narrative"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
-REFEREE = Actor(role="referee")
-
-# (who gives it, the command's fields, the dice the table rolls)
-Step = tuple[str, dict[str, Any], list[int]]
 
 
 def _told(
     name: str, ruleset: Any, state: Any, steps: list[Step], advance: Callable[..., Any]
 ) -> str:
-    """The narrative of `steps` given from `state`: one entry per command."""
-    cited = citations(ruleset)
-    entries, version = [], 1
-    for i, (who, command, dice) in enumerate(steps, start=1):
-        before = msgspec.to_builtins(ruleset.view(state, REFEREE))
-        state, events = advance(state, command, dice)
-        after = msgspec.to_builtins(ruleset.view(state, REFEREE))
-        group = []
-        for ev in events:
-            version += 1
-            group.append(
-                EventOut(
-                    battle_id=name, version=version, position=version,
-                    type=str(ev.__struct_config__.tag), data=msgspec.Raw(encode_event(ev)),
-                    audience=ruleset.audience(ev), recorded_at="2026-01-01T00:00:00.000Z",
-                    actor=EventActorOut(role="side", side=who) if who != "referee"
-                    else EventActorOut(role="referee"),
-                    command_id=f"{name}-{i}", prev_hash="", hash="",
-                )
-            )  # fmt: skip
-        entries.append(tell(group, before, after, lambda _: name, {}, cited, ruleset=ruleset.id))
-    told = Narrative(
-        battle_id=name, ruleset=ruleset.id, version=version, from_version=2,
-        to_version=version, entries=entries, next_from=None,
-    )  # fmt: skip
-    return to_markdown(told)
+    """The narrative of `steps` given from `state`, as Markdown."""
+    return to_markdown(narrative(name, ruleset, state, steps, advance))
 
 
 def _skirmish(state: Any, command: dict[str, Any], dice: list[int]) -> tuple[Any, list[Any]]:
