@@ -28,7 +28,7 @@ def _resolved(d: dict[str, Any]) -> str:
     how = {"roll": "rolled", "completed": "completed", "referee": "ruled by the referee"}
     text = (
         f"{d['combatant']} ({d['side']}) {d['kind']} in round {d['round']}, "
-        f"{d['phase']} phase, {how.get(d['by'], d['by'])}"
+        f"phase {d['phase']}, {how.get(d['by'], d['by'])}"
     )
     if d.get("attack"):
         text += f": with {d['attack']['weapon']} at {d['attack']['target']}: {_attack(d['attack'])}"
@@ -37,6 +37,15 @@ def _resolved(d: dict[str, Any]) -> str:
     if d.get("target_hp") is not None:
         text += f"; {d.get('target')} at {d['target_hp']} HP"
     return text
+
+
+def _declared(a: dict[str, Any]) -> str:
+    what = a.get("weapon") or a.get("spell")
+    text = f"{a['combatant']} ({a['side']}) declared {a['kind']}" + (
+        f" with {what}" if what else ""
+    )
+    text += f" at {a['target']}" if a.get("target") else ""
+    return text + f", due in phase {a.get('due')}"
 
 
 def _initiative(d: dict[str, Any]) -> str:
@@ -83,7 +92,8 @@ TELLERS: dict[str, Teller] = {
     "InitiativeRolled": _initiative,
     "CombatEventDrawn": _drawn,
     "RoundStarted": lambda d: f"round {d['round']}",
-    "PhaseStarted": lambda d: f"round {d['round']}, {d['phase']} phase: {words(d.get('order'))}",
+    "PhaseStarted": lambda d: f"round {d['round']}, phase {d['phase']}: {words(d.get('order'))}",
+    "ActionDeclared": lambda d: _declared(d["action"]),
     "ActionCancelled": lambda d: f"{d['action']} ({d['side']}) cancelled",
     "DeclarationsClosed": lambda d: f"{d['side']} has declared",
 }

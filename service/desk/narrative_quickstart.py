@@ -46,12 +46,27 @@ def _combat(d: dict[str, Any]) -> str:
         for h in d.get("hits", [])
     ]
     text = f"{stage}: {'; '.join(parts) or 'no squad rolled'}. Hits: {', '.join(hits) or 'none'}"
-    ignored = d.get("ignored") or {}
+    ignored = {s: n for s, n in (d.get("ignored") or {}).items() if n}
     if ignored:
         text += "; ignored: " + ", ".join(f"{n} against {s} (soldiers)" for s, n in ignored.items())
     if d.get("healed"):
         text += f"; healed: {words(d['healed'])}"
     return text
+
+
+def _squares(n: int) -> str:
+    return f"{n} square" if n == 1 else f"{n} squares"
+
+
+def _retreated(d: dict[str, Any]) -> str:
+    why = "its squad destroyed" if d.get("cause") == "squad_destroyed" else "it escaped"
+    where = f"to {d['squad']}" if d.get("squad") else f"nowhere: trapped at ({d['x']}, {d['y']})"
+    return f"{d['hero']} ({d['side']}) retreated {where} ({why})"
+
+
+def _repositioned(d: dict[str, Any]) -> str:
+    where = "the watchtower" if d.get("watchtower") else d.get("squad") or "no squad"
+    return f"{d['hero']} ({d['side']}) repositioned to {where}"
 
 
 def _check(d: dict[str, Any], what: str) -> str:
@@ -115,13 +130,30 @@ TELLERS: dict[str, Teller] = {
         + (f"; ambush by {words(d['ambush'])}" if d.get("ambush") else "")
     ),
     "SquadMoved": lambda d: (
-        f"{d['squad']} ({d['side']}) moved to ({d['x']}, {d['y']}), {d['cost']} squares "
+        f"{d['squad']} ({d['side']}) moved to ({d['x']}, {d['y']}), {_squares(d['cost'])} "
         f"({d['action']} action)" + (f"; stopped by {d['met']}" if d.get("met") else "")
     ),
     "StepAdvanced": lambda d: (
         f"{d['side']}'s {d['step']} step ({d['phase']} phase, turn {d['turn']})"
     ),
     "RoundEnded": lambda d: f"round {d['round']} ended",
+    "PressOrRetreatOffered": lambda d: f"{d['side']} may press the attack or retreat",
+    "PriorityChoiceOffered": lambda d: f"{d['side']} may choose who has priority",
+    "AttackPressed": lambda d: f"{d['side']} pressed the attack",
+    "SquadsRetreated": lambda d: (
+        f"{d['side']} retreated: "
+        + ", ".join(f"{m['squad']} to ({m['x']}, {m['y']})" for m in d.get("moves", []))
+    ),
+    "HeroRetreated": _retreated,
+    "HeroRepositioned": _repositioned,
+    "HeroSurgeLost": lambda d: f"{d['hero']} lost a healing surge ({d['surges']} left)",
+    "HeroRemoved": lambda d: f"{d['hero']} was removed from the fight",
+    "HeroRevived": lambda d: f"{d['hero']} revived onto {d['squad']} with {d['surges']} surges",
+    "SquadRevealed": lambda d: f"{d['squad']} ({d['side']}) revealed at ({d['x']}, {d['y']})",
+    "EngineDestroyed": lambda d: f"{d['engine']} ({d['side']}) destroyed",
+    "SquadAdjusted": lambda d: (
+        f"{d['squad']} ({d['side']}) set to level {d['level']} at ({d['x']}, {d['y']})"
+    ),
     "CombatEnded": lambda d: f"the combat ended: {d['reason']}",
     "BattleEnded": lambda d: (
         f"the battle ended: {words(d.get('winner'))} won ({d['reason']})"

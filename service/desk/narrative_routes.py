@@ -47,9 +47,9 @@ def _entry(e: NarrativeEntry) -> list[str]:
         lines.append(f"- **{ev.type}** (v{ev.version}){undone}: {ev.summary}".rstrip(": "))
         lines += [f"  - {d}" for d in ev.details]
         for d in ev.dice:
+            values = ", ".join(map(str, d.values)) or "none"  # a count of none: its reason is above
             lines.append(
-                f"  - dice: d{d.sides} {', '.join(map(str, d.values))} for {d.purpose or '—'} "
-                f"({d.source}, {d.status})"
+                f"  - dice: d{d.sides} {values} for {d.purpose or '—'} ({d.source}, {d.status})"
             )
         lines += [f"  - modifier: {m}" for m in ev.modifiers]
         lines += [f"  - rule: {r}" for r in ev.rules]
