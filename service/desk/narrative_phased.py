@@ -45,7 +45,7 @@ def _declared(a: dict[str, Any]) -> str:
         f" with {what}" if what else ""
     )
     text += f" at {a['target']}" if a.get("target") else ""
-    return text + f", due in phase {a.get('due')}"
+    return text
 
 
 def _initiative(d: dict[str, Any]) -> str:

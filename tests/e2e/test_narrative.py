@@ -77,7 +77,7 @@ def test_a_ruling_and_an_undo_are_told_with_their_reasons_and_changes(
     last = entries[-1]
     assert last["role"] == "referee" and "misread the map" in last["events"][0]["reasons"]
     ruled = entries[-2]["events"][0]
-    assert "GM's call" in ruled["reasons"] and "ruling=the bridge holds" in ruled["summary"]
+    assert "GM's call" in ruled["reasons"] and ruled["summary"] == "ruling: the bridge holds"
     # The undo changed the state back: its entry says what changed.
     assert last["changes"], last
     assert any(ev["undone"] for e in entries for ev in e["events"])
@@ -151,7 +151,7 @@ def test_nothing_hidden_from_the_reader_is_told(http: httpx.Client) -> None:
     for v in hidden_versions:
         assert told[v] == {
             "version": v, "type": "", "summary": "hidden from you", "hidden": True, "undone": False,
-            "rules": [], "reasons": [], "modifiers": [], "dice": [],
+            "rules": [], "reasons": [], "modifiers": [], "dice": [], "details": [],
         }  # fmt: skip
     text = str(south)
     referee_only = {
