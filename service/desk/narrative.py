@@ -15,6 +15,7 @@ with its reason. Rendered as JSON or Markdown (`service.narrative_markdown`).
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, get_args
 
@@ -106,17 +107,18 @@ class Narrative(msgspec.Struct, kw_only=True):
 
 
 def _walk(obj: Any) -> Iterator[tuple[str, Any]]:
-    """(key, value) of every dict item, depth first."""
-    stack = [obj]
-    while stack:
-        x = stack.pop()
+    """(key, value) of every dict item, level by level and in order within a level (so
+    the dice are listed in the order the event holds them: the first roll-off die first)."""
+    queue = deque([obj])
+    while queue:
+        x = queue.popleft()
         if isinstance(x, dict):
             for k, v in x.items():
                 yield k, v
                 if isinstance(v, dict | list):
-                    stack.append(v)
+                    queue.append(v)
         elif isinstance(x, list):
-            stack.extend(v for v in x if isinstance(v, dict | list))
+            queue.extend(v for v in x if isinstance(v, dict | list))
 
 
 def _rolls(obj: Any) -> Iterator[dict[str, Any]]:

@@ -97,13 +97,14 @@ def _engine(d: dict[str, Any]) -> str:
     hit = "a hit" if d.get("hit") else "no hit"
     return (
         f"{d['engine']} ({d['side']}, worked by {d['squad']}) fired at {d['target_kind']} "
-        f"{d['target']}: {roll(d['dice'])}, a hit on a 6: {hit}"
+        f"{d['target']}: {roll(d['dice'])} (a d6 per level of the engine), a hit on a 6: {hit}"
     )
 
 
 def _barrier(d: dict[str, Any]) -> str:
     after = "destroyed" if d.get("destroyed") else f"holds at level {d.get('level')}"
-    return f"{d['barrier']} ({d['side']}) was hit: {roll(d['dice'])}, holds on a 5 or 6: {after}"
+    dice = f"{roll(d['dice'])} (a d6 per level)"
+    return f"{d['barrier']} ({d['side']}) was hit: {dice}, holds on a 5 or 6: {after}"
 
 
 def _priority(d: dict[str, Any]) -> str:

@@ -158,6 +158,9 @@ def _regenerated(d: dict[str, Any]) -> str:
         parts.append(f"{d['sta_gain']} STA")
     if d.get("wil_gain"):
         parts.append(f"{d['wil_gain']} WIL")
+    rest = [f"{roll(d[k])} for {k[5:].upper()}" for k in ("rest_sta", "rest_wil") if d.get(k)]
+    if rest:  # [Rest]: a d6 more than the plain regeneration
+        parts.append(f"and rested: +{', +'.join(rest)}")
     return f"{_who(d)} regenerated " + (", ".join(parts) or "nothing")
 
 

@@ -53,7 +53,9 @@ def _morale(d: dict[str, Any]) -> str:
 
 def _round(d: dict[str, Any]) -> str:
     rolls = "; ".join(
-        f"{r['side']} {', '.join(roll(x) for x in r['dice'])}" for r in d.get("rolls", [])
+        f"{r['side']} {', '.join(roll(x) for x in r['dice'])}"
+        + (" (one more die for each tie it was in)" if len(r["dice"]) > 1 else "")
+        for r in d.get("rolls", [])
     )
     return f"round {d['round']}: order {words(d.get('order'))}" + (
         f" (roll-off: {rolls})" if rolls else ""
