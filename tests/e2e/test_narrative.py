@@ -132,6 +132,13 @@ def test_rule_citations_and_changes_are_in_the_entries(http: httpx.Client) -> No
     # `rule` field cite that too.
     resolved = [e for e in events if e["type"] == "AttackResolved"]
     assert resolved and all("Attacks" in told[e["version"]]["rules"] for e in resolved)
+    # ... and tells the attack for people (issue 36): who, whom, with what, the roll with
+    # STR, the total against the DEF it had to beat; the record's every field in `details`
+    for e in resolved:
+        line = told[e["version"]]["summary"]
+        assert line.startswith(f"{active} attacked {foe} with sword"), line
+        assert "+3 STR" in line and f"total {e['data']['attack']['total']} against DEF 1" in line
+        assert any(d.startswith("attack: attacker ") for d in told[e["version"]]["details"])
     for e in events:
         if "rule" in e["data"]:
             assert e["data"]["rule"] in told[e["version"]]["rules"]
