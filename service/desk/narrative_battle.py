@@ -13,7 +13,7 @@ from typing import Any
 from service.desk.narrative_generic import Teller, Told, tell_nested
 from service.desk.narrative_words import words
 
-__all__ = ["TELLERS"]
+__all__ = ["TELLERS", "ended"]
 
 
 def _created(d: dict[str, Any]) -> Told:
@@ -26,6 +26,12 @@ def _created(d: dict[str, Any]) -> Told:
     if d.get("forked_from"):
         text += f"; forked from {d['forked_from']} at version {d.get('forked_at')}"
     return Told(summary=text, details=tell_nested("options", d.get("options") or {}).details)
+
+
+def ended(d: dict[str, Any]) -> str:
+    """The end of a battle or combat in any ruleset: who won, and why."""
+    who = f"{d['winner']} won" if d.get("winner") else "no winner"
+    return f"the end: {who}" + (f" ({d['reason']})" if d.get("reason") else "")
 
 
 def _revealed(d: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.desk.narrative_battle import ended
 from service.desk.narrative_generic import Teller
 from service.desk.narrative_words import roll, signed, words
 
@@ -88,6 +89,7 @@ def _drawn(d: dict[str, Any]) -> str:
 
 
 TELLERS: dict[str, Teller] = {
+    "BattleEnded": ended,
     "ActionResolved": _resolved,
     "InitiativeRolled": _initiative,
     "CombatEventDrawn": _drawn,

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.desk.narrative_battle import ended
 from service.desk.narrative_generic import Teller
 from service.desk.narrative_words import roll, signed, words
 
@@ -156,9 +157,5 @@ TELLERS: dict[str, Teller] = {
         f"{d['squad']} ({d['side']}) set to level {d['level']} at ({d['x']}, {d['y']})"
     ),
     "CombatEnded": lambda d: f"the combat ended: {d['reason']}",
-    "BattleEnded": lambda d: (
-        f"the battle ended: {words(d.get('winner'))} won ({d['reason']})"
-        if d.get("winner")
-        else f"the battle ended without a winner ({d['reason']})"
-    ),
+    "BattleEnded": ended,
 }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.desk.narrative_battle import ended
 from service.desk.narrative_generic import Teller, modifier
 from service.desk.narrative_words import roll, signed, words
 
@@ -165,6 +166,7 @@ def _regenerated(d: dict[str, Any]) -> str:
 
 
 TELLERS: dict[str, Teller] = {
+    "CombatEnded": ended,
     "AttackResolved": _resolved,
     "AttackDeclared": _declared,
     "ConditionGained": lambda d: f"{_who(d)} gained {_condition(d.get('condition'))}",

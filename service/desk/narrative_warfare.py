@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from service.desk.narrative_battle import ended
 from service.desk.narrative_generic import Teller
 from service.desk.narrative_words import roll, signed, words
 
@@ -63,6 +64,7 @@ def _round(d: dict[str, Any]) -> str:
 
 
 TELLERS: dict[str, Teller] = {
+    "BattleEnded": ended,
     "AttackResolved": _attack,
     "MoraleChecked": _morale,
     "RoundStarted": _round,
