@@ -38,7 +38,7 @@ def narrative(
             version += 1
             group.append(
                 EventOut(
-                    battle_id=name, version=version, position=version,
+                    battle_id=name, ruleset=ruleset.id, version=version, position=version,
                     type=str(ev.__struct_config__.tag), data=msgspec.Raw(encode_event(ev)),
                     audience=ruleset.audience(ev), recorded_at="2026-01-01T00:00:00.000Z",
                     actor=EventActorOut(role="side", side=who) if who != "referee"
