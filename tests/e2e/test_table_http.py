@@ -242,7 +242,7 @@ def _reach(b: Battle, who: str, unit: str) -> httpx.Response:
     return b.http.get(f"/battles/{b.id}/reach/{unit}", headers=b.auth(who))
 
 
-def test_reach_is_the_rulesets_in_the_callers_view(hidden: tuple[Battle, int]) -> None:
+def test_reach_is_the_rulesets_in_the_callers_view(hidden: tuple[Battle, int]) -> None:  # noqa: F811
     """A squad hidden from a side is unknown to its reach, as a squad that does not exist;
     every answer is the ruleset's own `reach` for that key's actor."""
     assert QUICKSTART is not None and QUICKSTART.reach is not None
