@@ -10,7 +10,6 @@ from typing import Any
 
 import httpx
 
-from tests.e2e.battle_client import create_battle
 from tests.e2e.viewer_kit import (
     HIDER,
     hidden_battle,
@@ -45,9 +44,10 @@ _LEGEND = """() => {
     .map((e) => ({tag: e.tagName, keys: (e.dataset.legend || e.getAttribute("class") || "")
       .split(e.dataset.legend ? " " : "\\u0000").filter(Boolean)}));
   const entries = [...document.querySelectorAll("#legend li.mark-key")].map((li) => ({
-    keys: li.dataset.keys.split(" "), known: li.dataset.known, text: li.textContent}));
+    keys: li.dataset.keys.split("|"), known: li.dataset.known, text: li.textContent}));
   const sides = [...document.querySelectorAll("#legend li.side-key")].map((li) => li.dataset.side);
-  const drawnSides = [...new Set([...grid.querySelectorAll("[data-side]")].map((e) => e.dataset.side))];
+  const drawnSides = [...new Set([...grid.querySelectorAll("[data-side]")]
+    .map((e) => e.dataset.side))];
   return {shapes, entries, sides, drawnSides};
 }"""
 
@@ -111,7 +111,9 @@ def test_a_40_by_120_map_fills_the_panel_and_zooms_and_pans(
     mid = ((fit["left"] + fit["right"]) / 2, (fit["top"] + fit["bottom"]) / 2)
     page.mouse.move(*mid)
     page.mouse.wheel(0, -300)
-    page.wait_for_function(f"document.getElementById('grid').dataset.scale > {fit['width'] / fit['vb'][2]}")
+    page.wait_for_function(
+        f"document.getElementById('grid').dataset.scale > {fit['width'] / fit['vb'][2]}"
+    )
     wheeled = page.evaluate(_PANEL)
     assert _px_per_square(wheeled) > 1.5 * _px_per_square(fit)
     page.mouse.down()
@@ -155,14 +157,19 @@ def test_every_mark_drawn_has_a_legend_entry_in_every_ruleset(
     # a soldier and a skirmisher differ in shape and letters (both were an "S" in a circle)
     marks = viewer.page.evaluate("""() => Object.fromEntries([...document.querySelectorAll(
       "#grid g.unit[data-kind=squad]")].map((g) => [g.dataset.squadKind,
-      [g.querySelector(".squad").tagName, g.querySelector(".label").textContent.replace(/[0-9]/g, "")]]))""")
+      [g.querySelector(".squad").tagName,
+       g.querySelector(".label").textContent.replace(/[0-9]/g, "")]]))""")
     assert len({tuple(v) for v in marks.values()}) == 5, marks
     assert marks["soldier"] != marks["skirmisher"], marks
-    assert marks["soldier"][0] != marks["skirmisher"][0] and marks["soldier"][1] != marks["skirmisher"][1]
-    large = viewer.page.evaluate("""() => [...document.querySelectorAll("#grid g.unit[data-large]")]
-      .map((g) => [g.dataset.id, !!g.querySelector(".large-ring")])""")
-    undead = viewer.page.evaluate("""() => [...document.querySelectorAll("#grid g.unit[data-undead]")]
-      .map((g) => [g.dataset.id, !!g.querySelector(".undead-badge")])""")
+    assert (
+        marks["soldier"][0] != marks["skirmisher"][0]
+        and marks["soldier"][1] != marks["skirmisher"][1]
+    )
+    large = viewer.page.evaluate("""() => [...document.querySelectorAll(
+      "#grid g.unit[data-large]")].map((g) => [g.dataset.id, !!g.querySelector(".large-ring")])""")
+    undead = viewer.page.evaluate("""() => [...document.querySelectorAll(
+      "#grid g.unit[data-undead]")].map((g) => [g.dataset.id,
+        !!g.querySelector(".undead-badge")])""")
     assert large == [["s_sol", True]] and undead == [["s_ski", True]]
     assert viewer.page.locator("#grid .large-ring").count() == 1
     assert viewer.page.locator("#grid .undead-badge").count() == 1

@@ -101,7 +101,7 @@ export function renderLegend(list, svg, sides, drawn) {
     }
   }
   for (const [words, entry] of entries) {
-    list.append(h("li", {class: "mark-key", "data-keys": [...entry.keys].join(" "),
+    list.append(h("li", {class: "mark-key", "data-keys": [...entry.keys].join("|"),
       "data-known": entry.known ? "true" : "false"}, [sample(entry.el), words]));
   }
 }
