@@ -3,7 +3,9 @@ viewer's chart, so that a page need not read the state of every version.
 
 The strength is the ruleset's `strength(view)` (squads, army size, hit points) of the
 caller's own view at each version, so it tells the caller nothing that
-`GET /battles/{id}/state?version=N` would not.
+`GET /battles/{id}/state?version=N` would not. Each point's `hidden` carries the strength,
+as last seen, of the caller's units gone out of its sight (service/desk/unseen_strength.py):
+a squad that hides is not a loss on its enemy's chart.
 """
 
 from __future__ import annotations
