@@ -37,6 +37,10 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 OLD = ROOT / "tests" / "unit" / "data" / "old_exports"
 CLI = ROOT / "tests" / "support" / "verify_cli.mjs"
 _VERSION = re.compile(r"version (\d+)")
+_DICE = re.compile(r"\((\d+) server dice recomputed, (\d+) pending")
+
+# (verified, the first failing version, (dice recomputed, dice pending), the failure)
+Verdict = tuple[bool, int | None, tuple[int, int], str]
 
 
 def _node() -> str:
@@ -46,7 +50,7 @@ def _node() -> str:
     return node
 
 
-def python_verdict(path: Path, key: Path) -> tuple[bool, int | None, str]:
+def python_verdict(path: Path, key: Path) -> Verdict:
     """(verified, the first failing version, the failure) by `battle-service verify`."""
     r = subprocess.run(
         [sys.executable, "-m", "service.app.cli", "verify", str(path), "--key", str(key)],
@@ -54,13 +58,15 @@ def python_verdict(path: Path, key: Path) -> tuple[bool, int | None, str]:
     )  # fmt: skip
     assert r.returncode in (0, 1, 3), r.stderr
     failed = [line for line in r.stdout.splitlines() if line.startswith("FAILED: ")]
+    dice = _DICE.search(r.stdout)
+    counts = (int(dice.group(1)), int(dice.group(2))) if dice else (0, 0)
     if not failed:
-        return True, None, ""
+        return True, None, counts, ""
     found = _VERSION.search(failed[0])
-    return False, int(found.group(1)) if found else None, failed[0]
+    return False, int(found.group(1)) if found else None, counts, failed[0]
 
 
-def js_verdict(path: Path, key: Path) -> tuple[bool, int | None, str]:
+def js_verdict(path: Path, key: Path) -> Verdict:
     """The same by the JavaScript verifier (node)."""
     r = subprocess.run(
         [_node(), str(CLI), str(path), "--key", str(key)],
@@ -68,7 +74,8 @@ def js_verdict(path: Path, key: Path) -> tuple[bool, int | None, str]:
     )  # fmt: skip
     assert r.returncode in (0, 1), r.stderr
     report = json.loads(r.stdout)
-    return bool(report["ok"]), report["failed_version"], str(report["reason"])
+    counts = (report["dice_checked"], report["dice_pending"])
+    return bool(report["ok"]), report["failed_version"], counts, report["reason"] or ""
 
 
 def _export(b: Battle, who: str, path: Path) -> Path:
@@ -139,7 +146,7 @@ def _others(http: httpx.Client, out: Path) -> dict[str, Path]:
         ("hidden", hidden, "south"),
         ("tactical", tactical, "north"),
         ("warfare", warfare, "north"),
-        ("phased", phased, next(iter(phased.keys.keys() - {"referee", "observer"}))),
+        ("phased", phased, next(iter(phased.keys["sides"]))),
         ("skirmish", skirmish, "south"),
     ):
         files[f"{name}.referee"] = _export(b, "referee", out / f"{name}.referee.jsonl")
@@ -202,6 +209,23 @@ def _tampered(base: Path, out: Path) -> dict[str, Path]:
     return files
 
 
+def _stubs_tampered(base: Path, out: Path) -> dict[str, Path]:
+    """Copies of a side's export with sealed events: a stub's audience changed; the header
+    claiming the referee's view (who is given every event whole)."""
+    lines = _lines(base)
+    at = next(i for i, line in enumerate(lines) if b'"sealed":true' in line)
+    stub = json.loads(lines[at])
+    stub["audience"] = "side:nobody"
+    moved = json.dumps(stub, separators=(",", ":")).encode()
+    header = json.loads(lines[0])
+    header["reader"] = {"role": "referee", "side": None}
+    claimed = json.dumps(header, separators=(",", ":")).encode()
+    return {
+        "tampered.stub": _write(out / "tampered.stub.jsonl", [*lines[:at], moved, *lines[at + 1 :]]),
+        "tampered.reader": _write(out / "tampered.reader.jsonl", [claimed, *lines[1:]]),
+    }
+
+
 def test_the_js_verifier_agrees_with_battle_service_verify(
     http: httpx.Client, tmp_path: Path
 ) -> None:
@@ -211,16 +235,22 @@ def test_the_js_verifier_agrees_with_battle_service_verify(
     files = _quickstart(http, tmp_path)
     files.update(_others(http, tmp_path))
     files.update(_tampered(files["quickstart.referee"], tmp_path))
+    files.update(_stubs_tampered(files["hidden.south"], tmp_path))
     verdicts = {}
     for name, path in files.items():
         py, js = python_verdict(path, key), js_verdict(path, key)
         verdicts[name] = (py, js)
-    disagree = {n: v for n, v in verdicts.items() if v[0][:2] != v[1][:2]}
+    # The same answer and first failing version; for a file that verifies, as many dice
+    # recomputed and pending (a die one skips would show).
+    disagree = {
+        n: v for n, v in verdicts.items() if v[0][:2] != v[1][:2] or (v[0][0] and v[0] != v[1])
+    }
     assert not disagree, disagree
     # Every genuine export verifies; every tampered copy fails.
     for name, (py, _) in verdicts.items():
         assert py[0] is not name.startswith("tampered."), (name, py)
-    assert verdicts["tampered.die"][1][2].startswith("die "), verdicts["tampered.die"]
+    assert verdicts["tampered.die"][1][3].startswith("die "), verdicts["tampered.die"]
+    assert verdicts["quickstart.referee"][0][2][0] > 0, "no die was recomputed"
 
 
 @pytest.mark.parametrize("name", ["quickstart.referee", "quickstart.south", "tactical.north"])
@@ -228,3 +258,11 @@ def test_old_exports_of_chain_format_1_agree(name: str) -> None:
     key = OLD / "public_key.txt"
     path = OLD / f"{name}.jsonl"
     assert js_verdict(path, key)[:2] == (True, None) == python_verdict(path, key)[:2]
+
+
+def test_the_js_verifier_computes_the_documents_test_vectors() -> None:
+    r = subprocess.run(
+        [_node(), str(ROOT / "tests" / "support" / "verify_vectors.mjs")],
+        cwd=ROOT, capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert r.returncode == 0, r.stdout + r.stderr

@@ -107,13 +107,18 @@ async function hmacKey(seed) {
 // One server die: HMAC-SHA256(seed, "battle|version|index|client_seed|k"), first 8 bytes
 // big-endian, accepted below floor(2^64 / sides) * sides, then mod sides + 1.
 export async function deriveDie(key, battleId, version, index, clientSeed, sides) {
+  return Number(await deriveDieBig(key, battleId, version, index, clientSeed, sides));
+}
+
+// The same as a BigInt: a die of more than 2^53 sides (the document's vector has one).
+export async function deriveDieBig(key, battleId, version, index, clientSeed, sides) {
   const n = BigInt(sides);
   if (n < 1n) throw new Error("a die needs at least one side");
   const limit = ((1n << 64n) / n) * n;
   for (let k = 0; ; k++) {
     const mac = await crypto.subtle.sign("HMAC", key, enc.encode(`${battleId}|${version}|${index}|${clientSeed}|${k}`));
     const x = new DataView(mac).getBigUint64(0, false);
-    if (x < limit) return Number((x % n) + 1n);
+    if (x < limit) return (x % n) + 1n;
   }
 }
 
@@ -149,7 +154,20 @@ function body2(ev, rawData) {
   return "{" + parts.map(([k, v]) => `"${k}":${v}`).join(",") + "}";
 }
 
-const link2 = (audience, body, prevHash, version) =>
+// An event's hash from its line's fields and the exact text of its `data`: format 2 when
+// it has a command_version, else 1 (salted when it has a salt).
+export async function eventHash(ev, rawData) {
+  if (ev.command_version == null) return sha256Text(header1(ev, rawData));
+  return link2(ev.audience, await bodyHash(ev, rawData), ev.prev_hash, ev.version);
+}
+
+export const bodyHash = (ev, rawData) => sha256Text(body2(ev, rawData));
+
+export const commitmentOf = (seedHex) => sha256(fromHex(seedHex));
+
+export { hmacKey, fromHex };
+
+export const link2 = (audience, body, prevHash, version) =>
   sha256Text(canonicalJson({ audience, body, prev_hash: prevHash, version }));
 
 function canSee(role, side, audience) {
@@ -317,7 +335,7 @@ class Dice {
 
 // ---- receipts (VERIFYING.md, "Receipts") ----------------------------------------------
 
-async function importKeys(list) {
+export async function importKeys(list) {
   // {key_id: CryptoKey}, each key's id recomputed (first 16 bytes of its SHA-256, hex).
   const out = new Map();
   for (const text of list) {
@@ -338,6 +356,9 @@ async function importKeys(list) {
   return out;
 }
 
+export const receiptText = (r) =>
+  canonicalJson({ battle_id: r.battle_id, head_hash: r.head_hash, type: "battle-service/receipt/v1", version: r.version });
+
 async function checkReceipt(r, battleId, hashes, last, keys) {
   if (!r) return "no receipt";
   if (r.battle_id !== battleId) return `the receipt is for battle ${r.battle_id}, not ${battleId}`;
@@ -350,8 +371,7 @@ async function checkReceipt(r, battleId, hashes, last, keys) {
   } catch {
     return "the signature is not base64url";
   }
-  const signed = canonicalJson({ battle_id: r.battle_id, head_hash: r.head_hash, type: "battle-service/receipt/v1", version: r.version });
-  if (!(await crypto.subtle.verify({ name: "Ed25519" }, key, sig, enc.encode(signed))))
+  if (!(await crypto.subtle.verify({ name: "Ed25519" }, key, sig, enc.encode(receiptText(r)))))
     return "the signature does not verify: the receipt was altered, or not issued by this service";
   if (r.version > last) return `the service signed version ${r.version}, but the file ends at version ${last}: it was cut short`;
   if (!hashes.has(r.version)) return `the trailer's receipt names version ${r.version}, not the header's head`;
@@ -388,10 +408,7 @@ async function chain(events, header) {
           return { brk: [v, `event ${v} names the command beginning at version ${cv}, but the event before it belongs to the command beginning at version ${command}`] };
       }
       command = cv ?? null;
-      const actual =
-        cv != null
-          ? await link2(ev.audience, await sha256Text(body2(ev, raw)), ev.prev_hash, v)
-          : await sha256Text(header1(ev, raw));
+      const actual = await eventHash(ev, raw);
       if (actual !== ev.hash) return { brk: [v, `event ${v} does not hash to its recorded hash: it was changed after it was written`] };
     }
     hashes.set(v, ev.hash);
