@@ -39,8 +39,9 @@ CLI = ROOT / "tests" / "support" / "verify_cli.mjs"
 _VERSION = re.compile(r"version (\d+)")
 _DICE = re.compile(r"\((\d+) server dice recomputed, (\d+) pending")
 
-# (verified, the first failing version, (dice recomputed, dice pending), the failure)
-Verdict = tuple[bool, int | None, tuple[int, int], str]
+# (verified, the first failing version, (dice recomputed, dice pending), the failure, the
+# exit status: 0 verified and vouched for, 1 failed, 3 verified but not vouched for)
+Verdict = tuple[bool, int | None, tuple[int, int], str, int]
 
 
 def _node() -> str:
@@ -61,9 +62,9 @@ def python_verdict(path: Path, key: Path) -> Verdict:
     dice = _DICE.search(r.stdout)
     counts = (int(dice.group(1)), int(dice.group(2))) if dice else (0, 0)
     if not failed:
-        return True, None, counts, ""
+        return True, None, counts, "", r.returncode
     found = _VERSION.search(failed[0])
-    return False, int(found.group(1)) if found else None, counts, failed[0]
+    return False, int(found.group(1)) if found else None, counts, failed[0], r.returncode
 
 
 def js_verdict(path: Path, key: Path) -> Verdict:
@@ -72,10 +73,11 @@ def js_verdict(path: Path, key: Path) -> Verdict:
         [_node(), str(CLI), str(path), "--key", str(key)],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
-    assert r.returncode in (0, 1), r.stderr
+    assert r.returncode in (0, 1, 3), r.stderr
     report = json.loads(r.stdout)
     counts = (report["dice_checked"], report["dice_pending"])
-    return bool(report["ok"]), report["failed_version"], counts, report["reason"] or ""
+    ok, failed = bool(report["ok"]), report["failed_version"]
+    return ok, failed, counts, report["reason"] or "", r.returncode
 
 
 def _export(b: Battle, who: str, path: Path) -> Path:
@@ -133,7 +135,33 @@ def _quickstart(http: httpx.Client, out: Path) -> dict[str, Path]:
     _reveal(imported)
     files["import.referee"] = _export(imported, "referee", out / "import.referee.jsonl")
     files["import.north"] = _export(imported, "north", out / "import.north.jsonl")
+    forged, _ = forge_export(files["quickstart.referee"].read_bytes())
+    r = http.post(
+        "/battles/import",
+        params={"allow_foreign": "true"},
+        content=forged,
+        headers={"Content-Type": "application/jsonl"},
+    )
+    assert r.status_code == 201, r.text
+    foreign = Battle(http, r.json())
+    files["foreign.referee"] = _export(foreign, "referee", out / "foreign.referee.jsonl")
     return files
+
+
+def _hidden_server_dice(http: httpx.Client) -> Battle:
+    """Quickstart to north's move step, then aria's Stealth check by the server's dice: a
+    die of an event for side:north, from north's sub-seed, revealed with the seed."""
+    b = create_battle(http)
+    assert b.command("referee", {"type": "SkipPriorityChecks"}).status_code == 200
+    for _ in range(20):
+        state = b.view()["state"]
+        if state["phase"] == "action" and state["active_side"] == "north":
+            break
+        assert b.command("referee", {"type": "EndStep"}).status_code == 200, state
+    r = b.command("referee", {"type": "UseSkill", "hero": "aria", "skill": "stealth"})
+    assert r.status_code == 200, r.text
+    _reveal(b)
+    return b
 
 
 def _others(http: httpx.Client, out: Path) -> dict[str, Path]:
@@ -146,9 +174,11 @@ def _others(http: httpx.Client, out: Path) -> dict[str, Path]:
     _reveal(warfare)
     phased = phased_battle(http)
     skirmish = skirmish_on_the_field(http)
+    hidden_dice = _hidden_server_dice(http)
     files = {}
     for name, b, side in (
         ("hidden", hidden, "south"),
+        ("hidden_dice", hidden_dice, "north"),
         ("tactical", tactical, "north"),
         ("warfare", warfare, "north"),
         ("phased", phased, next(iter(phased.keys["sides"]))),
@@ -156,6 +186,7 @@ def _others(http: httpx.Client, out: Path) -> dict[str, Path]:
     ):
         files[f"{name}.referee"] = _export(b, "referee", out / f"{name}.referee.jsonl")
         files[f"{name}.{side}"] = _export(b, side, out / f"{name}.{side}.jsonl")
+    files["hidden_dice.south"] = _export(hidden_dice, "south", out / "hidden_dice.south.jsonl")
     return files
 
 
@@ -191,6 +222,17 @@ def _tampered(base: Path, out: Path) -> dict[str, Path]:
     forged, _ = forge_export(body, change_die)  # re-hashed and re-signed: the die is wrong
     assert changed, "no revealed server die to change"
     files["tampered.die"] = _write(out / "tampered.die.jsonl", forged.splitlines())
+
+    def move_event(e: dict[str, Any]) -> list[dict[str, Any]]:
+        # An event claimed by a command that begins after it (re-hashed): out of order.
+        if not moved and e.get("command_version") is not None and e["version"] > 3:
+            e = {**e, "command_version": e["version"] + 1}
+            moved.append(e["version"])
+        return [e]
+
+    moved: list[int] = []
+    forged, _ = forge_export(body, move_event)
+    files["tampered.command"] = _write(out / "tampered.command.jsonl", forged.splitlines())
     resigned, _ = forge_export(body)  # nothing changed, signed by a forger's key
     files["tampered.resigned"] = _write(out / "tampered.resigned.jsonl", resigned.splitlines())
     lines = _lines(base)
@@ -209,7 +251,12 @@ def _tampered(base: Path, out: Path) -> dict[str, Path]:
     files["tampered.receipt"] = _write(
         out / "tampered.receipt.jsonl", [*lines[:-1], json.dumps(trailer).encode()]
     )
-    cut = _lines(base)[:-3] + [lines[-1]]
+    header = json.loads(lines[0])
+    header["version"] -= 1
+    files["tampered.header"] = _write(
+        out / "tampered.header.jsonl", [json.dumps(header).encode(), *lines[1:]]
+    )
+    cut = [*lines[:-3], lines[-1]]
     files["tampered.cut"] = _write(out / "tampered.cut.jsonl", cut)
     return files
 
@@ -226,7 +273,9 @@ def _stubs_tampered(base: Path, out: Path) -> dict[str, Path]:
     header["reader"] = {"role": "referee", "side": None}
     claimed = json.dumps(header, separators=(",", ":")).encode()
     return {
-        "tampered.stub": _write(out / "tampered.stub.jsonl", [*lines[:at], moved, *lines[at + 1 :]]),
+        "tampered.stub": _write(
+            out / "tampered.stub.jsonl", [*lines[:at], moved, *lines[at + 1 :]]
+        ),
         "tampered.reader": _write(out / "tampered.reader.jsonl", [claimed, *lines[1:]]),
     }
 
@@ -248,12 +297,16 @@ def test_the_js_verifier_agrees_with_battle_service_verify(
     # The same answer and first failing version; for a file that verifies, as many dice
     # recomputed and pending (a die one skips would show).
     disagree = {
-        n: v for n, v in verdicts.items() if v[0][:2] != v[1][:2] or (v[0][0] and v[0] != v[1])
+        n: v
+        for n, v in verdicts.items()
+        if v[0][:2] != v[1][:2] or v[0][4] != v[1][4] or (v[0][0] and v[0][:3] != v[1][:3])
     }
     assert not disagree, disagree
     # Every genuine export verifies; every tampered copy fails.
     for name, (py, _) in verdicts.items():
         assert py[0] is not name.startswith("tampered."), (name, py)
+    assert verdicts["foreign.referee"][0][4] == 3, "an import of a forger's file is not vouched for"
+    assert verdicts["hidden_dice.referee"][0][2][0] > 0, "no die of a hidden event was recomputed"
     assert verdicts["tampered.die"][1][3].startswith("die "), verdicts["tampered.die"]
     assert verdicts["quickstart.referee"][0][2][0] > 0, "no die was recomputed"
 

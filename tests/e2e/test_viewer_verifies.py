@@ -17,7 +17,7 @@ from tests.support.quickstart_play import next_command
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-_VERDICT = "#browser-check .verdict[data-source=\"this battle's export\"]"
+_VERDICT = '#browser-check .verdict[data-source="this battle\'s export"]'
 
 
 def _tampered(body: bytes) -> tuple[bytes, int]:
@@ -66,12 +66,12 @@ def test_the_viewer_verifies_in_the_browser_and_names_a_tampered_version(
     path = tmp_path / "forged.jsonl"
     path.write_bytes(forged)
     page.set_input_files("#export-file", str(path))
-    picked = "#browser-check .verdict[data-source=\"file forged.jsonl\"]"
+    picked = '#browser-check .verdict[data-source="file forged.jsonl"]'
     page.wait_for_selector(f"{picked}[data-ok=false]", timeout=30_000)
     assert "not among the keys given" in page.locator(picked).inner_text()
     path.write_bytes(body)
     page.set_input_files("#export-file", [])
     page.set_input_files("#export-file", str(path))
     page.wait_for_selector(
-        "#browser-check .verdict[data-source=\"file forged.jsonl\"][data-ok=true]", timeout=30_000
+        '#browser-check .verdict[data-source="file forged.jsonl"][data-ok=true]', timeout=30_000
     )

@@ -362,6 +362,17 @@ export const receiptText = (r) =>
 async function checkReceipt(r, battleId, hashes, last, keys) {
   if (!r) return "no receipt";
   if (r.battle_id !== battleId) return `the receipt is for battle ${r.battle_id}, not ${battleId}`;
+  const why = await checkSignature(r, keys);
+  if (why) return why;
+  if (r.version > last) return `the service signed version ${r.version}, but the file ends at version ${last}: it was cut short`;
+  if (!hashes.has(r.version)) return `the trailer's receipt names version ${r.version}, not the header's head`;
+  if (hashes.get(r.version) !== r.head_hash) return `the service signed another head at version ${r.version}: the log was rewritten`;
+  return null;
+}
+
+// Whether a key given signed the receipt {battle_id, version, head_hash, key_id,
+// signature}: null if it did, else why not.
+async function checkSignature(r, keys) {
   if (!keys.has(r.key_id)) return `signed with key ${r.key_id}, which is not among the keys given`;
   const key = keys.get(r.key_id);
   if (key === null) return "this browser cannot check Ed25519 signatures";
@@ -373,10 +384,30 @@ async function checkReceipt(r, battleId, hashes, last, keys) {
   }
   if (!(await crypto.subtle.verify({ name: "Ed25519" }, key, sig, enc.encode(receiptText(r)))))
     return "the signature does not verify: the receipt was altered, or not issued by this service";
-  if (r.version > last) return `the service signed version ${r.version}, but the file ends at version ${last}: it was cut short`;
-  if (!hashes.has(r.version)) return `the trailer's receipt names version ${r.version}, not the header's head`;
-  if (hashes.get(r.version) !== r.head_hash) return `the service signed another head at version ${r.version}: the log was rewritten`;
   return null;
+}
+
+// Where the history comes from, as the battle's first event (hashed) records it: a fork's
+// parent and ancestry; an import's original battle, whose receipt is checked against the
+// keys given, and the keys that signed the history which are not among them.
+async function historyOf(events, keys) {
+  const first = events.find((e) => e.ev.version === 1 && e.ev.sealed !== true);
+  const d = first && first.ev.type === "BattleCreated" ? first.ev.data : null;
+  const out = {};
+  if (!d || typeof d !== "object") return out;
+  if (d.forked_from) out.forked_from = {battle_id: d.forked_from, version: d.forked_at, head_hash: d.forked_head_hash};
+  if (Array.isArray(d.ancestry) && d.ancestry.length) out.ancestry = d.ancestry;
+  const imp = d.imported_from;
+  if (imp && typeof imp === "object") {
+    const receipt = {battle_id: imp.battle_id, version: imp.version, head_hash: imp.head_hash,
+      key_id: imp.receipt_key_id, signature: imp.receipt_signature};
+    const why = await checkSignature(receipt, keys);
+    out.imported_from = {battle_id: imp.battle_id, version: imp.version, head_hash: imp.head_hash,
+      receipt_key_id: imp.receipt_key_id, receipt: why === null ? "verified" : why};
+    const signers = [...(Array.isArray(imp.signers) ? imp.signers : []), imp.receipt_key_id];
+    out.unvouched_signers = [...new Set(signers.filter((k) => typeof k === "string" && k && !keys.has(k)))];
+  }
+  return out;
 }
 
 // ---- the whole file -------------------------------------------------------------------
@@ -509,7 +540,11 @@ export async function verifyExport(text, { keys = null } = {}) {
   const keyed = await importKeys(keys ?? (header.public_keys || []).map((k) => k.public_key));
   const why = await checkReceipt(trailer, header.battle_id, c.hashes, c.last, keyed);
   if (why) return done([trailer ? trailer.version : header.version, `receipt (trailer): ${why}`], dice);
-  return done(null, dice);
+  // Verified; vouched for only when the receipts were checked against keys the caller
+  // gave, and no one else signed the history (an import of a file signed elsewhere).
+  const history = await historyOf(events, keyed);
+  const foreign = header.origin?.origin === "not-verified" || (history.unvouched_signers || []).length > 0;
+  return {...done(null, dice), history, vouched: !!keys && !foreign};
 }
 
 function commandsOf(events) {
