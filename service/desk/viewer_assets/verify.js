@@ -302,7 +302,7 @@ class Dice {
       throw new Failure(evVersion, "a server die names no committed epoch");
     if (!Number.isInteger(version) || !Number.isInteger(index)) throw new Failure(evVersion, "a server die is malformed");
     const subs = this.subCommitments.get(epoch) || {};
-    const stream = ALL;
+    const stream = Object.keys(subs).length && audience !== ALL ? audience : ALL;
     let seed;
     if (stream === ALL) seed = this.seeds.get(epoch);
     else if (stream in subs) seed = this.subSeeds.get(`${epoch}|${stream}`);
