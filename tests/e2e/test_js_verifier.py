@@ -24,6 +24,7 @@ from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ROOT
 from tests.e2e.viewer_kit import (
     hidden_battle,
+    north_to_move,
     phased_battle,
     skirmish_on_the_field,
     tactical_battle,
@@ -151,13 +152,7 @@ def _quickstart(http: httpx.Client, out: Path) -> dict[str, Path]:
 def _hidden_server_dice(http: httpx.Client) -> Battle:
     """Quickstart to north's move step, then aria's Stealth check by the server's dice: a
     die of an event for side:north, from north's sub-seed, revealed with the seed."""
-    b = create_battle(http)
-    assert b.command("referee", {"type": "SkipPriorityChecks"}).status_code == 200
-    for _ in range(20):
-        state = b.view()["state"]
-        if state["phase"] == "action" and state["active_side"] == "north":
-            break
-        assert b.command("referee", {"type": "EndStep"}).status_code == 200, state
+    b = north_to_move(http)
     r = b.command("referee", {"type": "UseSkill", "hero": "aria", "skill": "stealth"})
     assert r.status_code == 200, r.text
     _reveal(b)
