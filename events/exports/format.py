@@ -10,7 +10,9 @@ The file (`battle-service/export/v1`), one JSON object per line:
 2. every event of the log, in version order, exactly as `GET /battles/{id}/events`
    answers it to that reader: whole, or sealed (`{"version", "audience", "prev_hash",
    "hash", "sealed": true}`) where the reader may not see it. Revealed dice seeds are in
-   the log itself (`DiceSeedRevealed`);
+   the log itself (`DiceSeedRevealed`). Command boundaries: in chain format 2 each whole
+   event's `command_version` (hashed) is the version of the first event of the command
+   that appended it (docs/VERIFYING.md, "Command boundaries");
 3. the trailer: `{"receipt": {...}}`, the service's signed receipt of the head.
 
 `verify_export` checks, in one pass and with no server or database: the hash chain

@@ -11,6 +11,7 @@ from tests.e2e.battle_client import Battle, create_battle
 __all__ = [
     "HIDER",
     "hidden_battle",
+    "north_to_move",
     "phased_battle",
     "skirmish_on_the_field",
     "squad_counts",
@@ -44,9 +45,8 @@ def timeline(b: Battle, who: str, **params: Any) -> dict[str, Any]:
     return dict(r.json())
 
 
-def hidden_battle(http: httpx.Client) -> tuple[Battle, int]:
-    """The quickstart SETUP to north's move step, then the referee's Stealth check for aria
-    (a table d20 of 20): north's soldiers are hidden from south from the version returned."""
+def north_to_move(http: httpx.Client) -> Battle:
+    """A quickstart battle (SETUP) taken to north's move step by the referee."""
     b = create_battle(http)
     assert b.command("referee", {"type": "SkipPriorityChecks"}).status_code == 200
     for _ in range(20):
@@ -55,6 +55,13 @@ def hidden_battle(http: httpx.Client) -> tuple[Battle, int]:
             break
         assert b.command("referee", {"type": "EndStep"}).status_code == 200, state
     assert state["step"] == "move", state
+    return b
+
+
+def hidden_battle(http: httpx.Client) -> tuple[Battle, int]:
+    """The quickstart SETUP to north's move step, then the referee's Stealth check for aria
+    (a table d20 of 20): north's soldiers are hidden from south from the version returned."""
+    b = north_to_move(http)
     r = b.command("referee", {"type": "UseSkill", "hero": HERO, "skill": "stealth"}, dice=[20])
     assert r.status_code == 200, r.text
     return b, int(r.json()["version"])

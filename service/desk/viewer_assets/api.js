@@ -40,6 +40,13 @@ export class Api {
   narrative(from, to) { return this.get("/narrative", {from, to, limit: 20}); }
   verify() { return this.get("/verify"); }
 
+  /** The battle's export (JSON Lines, as this key may see it), as text. */
+  async exportText() {
+    const r = await fetch(this.base + "/export", {headers: this.headers(), cache: "no-store"});
+    if (!r.ok) throw new ApiError(r.status, await r.json().catch(() => null));
+    return r.text();
+  }
+
   /** Every timeline point from version `from` on (all pages). */
   async timeline(from) {
     let page = await this.get("/timeline", {from});

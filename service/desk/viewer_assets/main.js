@@ -9,6 +9,7 @@ import {renderGrid, sidesOf} from "./grid.js";
 import {renderLegend} from "./legend.js";
 import {Zoom} from "./zoom.js";
 import {renderAudit, renderNarrative} from "./panels.js";
+import {checkInBrowser, renderBrowserVerdict} from "./selfcheck.js";
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -17,7 +18,8 @@ const ui = {
   live: $("live"), grid: $("grid"), legend: $("legend"), noGrid: $("no-grid"), phase: $("phase"),
   boardTitle: $("board-title"), chart: $("chart"), strengthNow: $("strength-now"),
   measure: $("measure"), audit: $("audit-report"), narrative: $("narrative-entry"),
-  narrativeVersion: $("narrative-version"),
+  narrativeVersion: $("narrative-version"), browserCheck: $("browser-check"),
+  recheck: $("browser-recheck"), exportFile: $("export-file"),
 };
 
 const zoom = new Zoom(ui.grid);
@@ -140,7 +142,22 @@ function refreshAudit() {
     } catch (e) {
       ui.audit.textContent = `The audit failed: ${e.message}`;
     }
+    await checkHere(s);
   }, 300);
+}
+
+// The browser's own verdict (verify.js), from the export this key may read: the chain,
+// every revealed die and the receipt against GET /keys, recomputed here.
+let checking = 0;
+async function checkHere(s) {
+  const mine = ++checking;
+  let report;
+  try {
+    report = await checkInBrowser(await s.api.exportText());
+  } catch (e) {
+    report = {ok: false, failed_version: null, reason: `the export could not be read: ${e.message}`};
+  }
+  if (s === session && mine === checking) renderBrowserVerdict(ui.browserCheck, report, "this battle's export");
 }
 
 // New versions from the live stream: extend the timeline, move along if following.
@@ -194,6 +211,13 @@ ui.scrubber.addEventListener("input", () => {
   ui.label.textContent = `v${ui.scrubber.value} / ${session.head}`;
   clearTimeout(scrubTimer);
   scrubTimer = setTimeout(() => select(Number(ui.scrubber.value)), 60);
+});
+ui.recheck.addEventListener("click", () => { if (session) checkHere(session); });
+ui.exportFile.addEventListener("change", async () => {
+  const file = ui.exportFile.files[0];
+  if (!file) return;
+  checking++; // an export file's verdict is not replaced by the battle's
+  renderBrowserVerdict(ui.browserCheck, await checkInBrowser(await file.text()), `file ${file.name}`);
 });
 $("prev").addEventListener("click", () => select(session.selected - 1));
 $("next").addEventListener("click", () => select(session.selected + 1));
