@@ -6,17 +6,22 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from domain.prompts import Prompt
 from events.exports.format import Provenance
 from events.receipts import Receipt
 
 __all__ = [
+    "BATCH_MAX_COMMANDS",
     "MAX_RECEIPTS",
     "AncestorOut",
+    "AwaitingMessage",
     "BattleCreatedResponse",
     "BattleKeyList",
     "BattleKeyOut",
     "BattleKeys",
     "BattleView",
+    "CommandBatchItem",
+    "CommandBatchRequest",
     "CommandRequest",
     "CommandResponse",
     "CreateBattleKeyRequest",
@@ -157,6 +162,30 @@ class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     client_seed: Annotated[str, msgspec.Meta(max_length=128)] = ""
 
 
+# The most commands a batch's schema admits; the service's own limit, BATTLE_BATCH_MAX
+# (default 64, service.battles.batches), is at most this.
+BATCH_MAX_COMMANDS = 1000
+
+
+class CommandBatchItem(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    # One command of a batch: as `CommandRequest`, without an expected version (the batch
+    # has one). Its dice are its own: table dice in the order this command uses them.
+    command: msgspec.Raw
+    dice: (
+        Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=1000)]], msgspec.Meta(max_length=1000)]
+        | None
+    ) = None
+    client_seed: Annotated[str, msgspec.Meta(max_length=128)] = ""
+
+
+class CommandBatchRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    # The commands, applied in order, all or none (POST /battles/{id}/commands/batch).
+    commands: Annotated[
+        list[CommandBatchItem], msgspec.Meta(min_length=1, max_length=BATCH_MAX_COMMANDS)
+    ]
+    expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**53)] | None = None
+
+
 class EventActorOut(msgspec.Struct, kw_only=True):
     role: str
     side: str | None = None
@@ -212,6 +241,9 @@ class CommandResponse(msgspec.Struct, kw_only=True):
     # The service's signature of the battle's head at `version`: keep it to prove later
     # that the log held this head (GET /battles/{id}/verify?receipt=...).
     receipt: Receipt
+    # What the battle waits for right after the command, in the caller's view (as
+    # GET /battles/{id} answers it then): empty when the battle is over.
+    awaiting: list[Prompt] = []
 
 
 class EventPage(msgspec.Struct, kw_only=True):
@@ -253,6 +285,20 @@ class BattleView(msgspec.Struct, kw_only=True):
     side: str | None
     dice: DiceInfo
     state: Any
+    # What the battle waits for at this version, in the caller's view (domain.prompts):
+    # who may answer, with which commands, the choices and the dice known before the
+    # answer. Empty when the battle is over.
+    awaiting: list[Prompt] = []
+
+
+class AwaitingMessage(msgspec.Struct, kw_only=True):
+    """A live stream's `awaiting` message (SSE `event: awaiting`, WebSocket `{"kind":
+    "awaiting", ...}`, webhook `battle.awaiting`): what the battle awaits right after
+    `version`, in the subscriber's view, sent when it changed."""
+
+    battle_id: str
+    version: int
+    awaiting: list[Prompt]
 
 
 class DiceReveal(msgspec.Struct, kw_only=True):

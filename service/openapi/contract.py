@@ -40,6 +40,7 @@ def typed_document(doc: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"OpenAPI component {name!r} would replace another schema")
         schemas[name] = schema
     schemas["CommandRequest"]["properties"]["command"] = unions.command
+    schemas["CommandBatchItem"]["properties"]["command"] = unions.command
     schemas["EventOut"]["properties"]["data"] = unions.event_data
     add_examples(doc, unions)
     _drop_unreferenced(doc)
