@@ -10,10 +10,11 @@ PORT ?= 8000
 
 .PHONY: install serve test lint format bench openapi examples lock docs-assets chromium mutate clean wrk viewer-picture
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e ./clients/python
 	touch $(STAMP)
 
 # The OpenAPI linter and the TypeScript client's tools, at the versions of the committed

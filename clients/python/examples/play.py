@@ -74,7 +74,9 @@ def main(base_url: str) -> dict[str, Any]:
             "asked": asked,
             "version": turn.version,
             "appended": [e.type for e in turn.events if isinstance(e, Event)],
-            "labels": sorted({e.actor.label for e in log if isinstance(e, Event) and e.actor if e.actor.label}),
+            "labels": sorted(
+                {e.actor.label for e in log if isinstance(e, Event) and e.actor if e.actor.label}
+            ),
         }
 
 

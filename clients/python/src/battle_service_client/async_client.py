@@ -32,7 +32,7 @@ __all__ = ["AsyncBattle", "AsyncBattleClient", "AsyncDicePrompt", "AsyncKeys", "
 T = TypeVar("T")
 # Asked for each die the service lacks (may be a coroutine: a player answering a page).
 AsyncDicePrompt = Callable[[NextDie], int | Sequence[int] | Awaitable[int | Sequence[int]]]
-_Callback = Callable[[Any], bool | None | Awaitable[bool | None]]
+_Callback = Callable[[Any], bool | Awaitable[bool | None] | None]
 _RETRY_STATUS = frozenset({502, 503, 504})
 
 

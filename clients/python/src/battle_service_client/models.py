@@ -30,6 +30,7 @@ __all__ = [
     "ReachSquare",
     "SealedEvent",
     "decode_event",
+    "decode_result",
 ]
 
 
@@ -144,6 +145,28 @@ class CreationKeys(msgspec.Struct, frozen=True, kw_only=True):
     referee: str
     observer: str
     sides: dict[str, str]
+
+
+def decode_result(raw: dict[str, Any]) -> CommandResult:
+    """A command's or a batch's answer (decoded JSON), its events whole or sealed."""
+    # msgspec decodes a union of two Structs only by a tag; these are told by `sealed`.
+    head = msgspec.convert(raw, _ResultHead)
+    return CommandResult(
+        battle_id=head.battle_id,
+        version=head.version,
+        events=[decode_event(e) for e in raw["events"]],
+        receipt=head.receipt,
+        replayed=head.replayed,
+        awaiting=head.awaiting,
+    )
+
+
+class _ResultHead(msgspec.Struct, frozen=True, kw_only=True):
+    battle_id: str
+    version: int
+    receipt: dict[str, Any]
+    replayed: bool = False
+    awaiting: list[Prompt] = []
 
 
 class Created(msgspec.Struct, frozen=True, kw_only=True):

@@ -25,6 +25,7 @@ from battle_service_client.models import (
     MintedKey,
     NextDie,
     Reach,
+    decode_result,
 )
 
 __all__ = [
@@ -128,7 +129,7 @@ class BattleCore:
     def _post(self, path: str, body: dict[str, Any], key: str | None) -> Flow[CommandResult]:
         headers = {**self.auth(), "Idempotency-Key": key or new_idempotency_key()}
         answer = yield Call("POST", path, json=body, headers=headers)
-        result = msgspec.convert(_ok(answer), CommandResult)
+        result = decode_result(_ok(answer))
         self.seen(result.version)
         return result
 
@@ -172,14 +173,17 @@ class BattleCore:
         """Send the command with table dice; on each `next_die`, ask for it (yield the
         NextDie, be sent the dice) and send again with them added. Each send is a new
         request body, so each has its own idempotency key."""
-        have = list(dice)
+        have: list[int] | None = list(dice)
         while True:
             try:
                 return (yield from self.command_flow(command, have, expected_version))
             except ProblemError as e:
-                if e.next_die is None:
+                if _rolls_none(e, have):
+                    have = None  # a command that rolls nothing takes no dice list at all
+                elif e.next_die is None or have is None:
                     raise
-                have += _rolled((yield e.next_die), e.next_die)
+                else:
+                    have += _rolled((yield e.next_die), e.next_die)
 
     def table_dice_batch_flow(
         self, commands: Sequence[Mapping[str, Any]], expected_version: int | None = None
@@ -192,9 +196,15 @@ class BattleCore:
             try:
                 return (yield from self.batch_flow(items, expected_version))
             except ProblemError as e:
-                if e.next_die is None or e.index is None or not 0 <= e.index < len(items):
+                if e.index is None or not 0 <= e.index < len(items):
                     raise
-                items[e.index]["dice"] += _rolled((yield e.next_die), e.next_die)
+                item = items[e.index]
+                if _rolls_none(e, item.get("dice")):
+                    del item["dice"]
+                elif e.next_die is None or "dice" not in item:
+                    raise
+                else:
+                    item["dice"] += _rolled((yield e.next_die), e.next_die)
 
     def mint_flow(
         self,
@@ -228,6 +238,11 @@ def _batch_item(command: Mapping[str, Any]) -> dict[str, Any]:
     if "command" in command and "type" not in command:
         return {k: (list(v) if k == "dice" else v) for k, v in command.items()}
     return {"command": dict(command)}
+
+
+def _rolls_none(problem: ProblemError, dice: list[int] | None) -> bool:
+    """A dice-error without a next die for an empty dice list: the command rolls none."""
+    return problem.code == "dice-error" and problem.next_die is None and dice == []
 
 
 def _rolled(given: Any, die: NextDie) -> list[int]:
