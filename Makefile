@@ -42,13 +42,14 @@ chromium:
 	fi
 
 lint: $(STAMP)
-	$(BIN)/ruff check domain events service tests bench
-	$(BIN)/ruff format --check domain events service tests bench
+	$(BIN)/ruff check domain events service tests bench clients/python
+	$(BIN)/ruff format --check domain events service tests bench clients/python
 	$(BIN)/mypy domain events service
+	$(BIN)/mypy --strict clients/python/src
 
 format: $(STAMP)
-	$(BIN)/ruff format domain events service tests bench
-	$(BIN)/ruff check --fix domain events service tests bench
+	$(BIN)/ruff format domain events service tests bench clients/python
+	$(BIN)/ruff check --fix domain events service tests bench clients/python
 
 # wrk (a C load generator) for bench.wrk, from Debian's packages when we may install them.
 wrk:

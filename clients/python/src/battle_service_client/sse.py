@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from battle_service_client.models import AwaitingChange, Event, SealedEvent, decode_event
+from battle_service_client.models import AwaitingChange, Event, Prompt, SealedEvent, decode_event
 
 __all__ = ["Frame", "SseParser", "StreamCursor", "StreamItem"]
 
@@ -61,7 +61,7 @@ class StreamCursor:
     def __init__(self, after: int = 0) -> None:
         self.last = after
         self.connects = 0
-        self._told: dict[str, list[object]] = {}
+        self._told: dict[str, list[Prompt]] = {}
 
     def headers(self) -> dict[str, str]:
         # Sent on every connect: the first one too, so a resume is the same request.
