@@ -29,6 +29,7 @@ from battle_service_client import (
     WebhookError,
     verify_webhook,
 )
+from battle_service_client.sse import Frame, SseParser, StreamCursor
 from standardwebhooks.webhooks import Webhook
 
 from tests.e2e.conftest import LiveServer, ServerProcess
@@ -322,3 +323,35 @@ def test_verify_webhook_agrees_with_the_reference_library() -> None:
         verify_webhook("whsec_" + "R0hJ" * 8, headers, body, now=1_700_000_100)
     with pytest.raises(WebhookError):
         verify_webhook(old, headers, body, now=1_700_000_000 + 301)
+
+
+def test_the_stream_cursor_delivers_each_event_once_and_each_awaiting_change_once() -> None:
+    """What a reconnect may repeat (an event at or before the cursor, the same awaiting
+    again) is not delivered twice; the parser joins data lines and reads `retry`."""
+    parser = SseParser()
+    lines = [
+        "retry: 250",
+        ": keep-alive",
+        "id: 2",
+        "event: RulingRecorded",
+        "data: {",
+        "data: }",
+        "",
+    ]
+    frames = [f for f in map(parser.feed, lines) if f is not None]
+    assert frames == [Frame("RulingRecorded", "{\n}", "2")] and parser.retry_ms == 250
+    cursor = StreamCursor(after=1)
+    event = '{"battle_id":"b","version":%d,"type":"RulingRecorded","data":{}}'
+    awaiting = '{"battle_id":"b","version":%d,"awaiting":[]}'
+    sent = [
+        Frame("RulingRecorded", event % 1, "1"),  # before `after`
+        Frame("RulingRecorded", event % 2, "2"),
+        Frame("awaiting", awaiting % 2, None),
+        Frame("RulingRecorded", event % 2, "2"),  # again after a reconnect
+        Frame("awaiting", awaiting % 2, None),  # unchanged
+        Frame("RulingRecorded", event % 3, "3"),
+    ]
+    got = [cursor.accept(f) for f in sent]
+    names = [type(g).__name__ for g in got]
+    assert names == ["NoneType", "Event", "AwaitingChange", "NoneType", "NoneType", "Event"]
+    assert cursor.headers() == {"Last-Event-ID": "3"}
