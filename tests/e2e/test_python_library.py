@@ -208,6 +208,7 @@ def test_a_stream_cut_midway_resumes_with_no_gap_and_no_duplicate(
                     who, command = next_command(writer.view().state)
                     last = _side_of(who, created.keys.sides, writer, direct).command(command)
             stream.close()
+            assert reader.version == 9  # what the stream showed, for expected_version
             north_now = reader.view().awaiting
         # created, 4 + 3 rulings, the command: each once, in order
         assert [e.version for e in got] == list(range(1, 10)) and last.version == 9
