@@ -115,6 +115,23 @@ def test_idempotency_keys_and_expected_versions(client: BattleClient) -> None:
     assert tracked.command(RULING).version == referee.view().version
 
 
+def test_a_command_whose_answer_is_lost_is_sent_again_and_applied_once(
+    live_server: LiveServer,
+) -> None:
+    proxy = CuttingProxy(int(live_server.base_url.rsplit(":", 1)[1]), drop_answers=1)
+    try:
+        with BattleClient(live_server.base_url) as direct, BattleClient(proxy.url) as lossy:
+            created = direct.create_battle("quickstart", SETUP)
+            battle = lossy.battle(created.battle_id, created.keys.referee)
+            answer = battle.command(RULING)  # the first answer never arrives
+            log = direct.battle(created.battle_id, created.keys.referee).events()
+    finally:
+        proxy.close()
+    assert answer.replayed and answer.version == 2 and len(log) == 2
+    keys = [re.search(rb"(?i)\r\nidempotency-key: (\S+)\r\n", r) for r in proxy.requests]
+    assert len(keys) == 2 and keys[0] and keys[1] and keys[0].group(1) == keys[1].group(1)
+
+
 def test_problems_carry_their_fields(client: BattleClient) -> None:
     referee, _ = _referee(client)
     with pytest.raises(ProblemError) as unknown:
