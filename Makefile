@@ -10,10 +10,11 @@ PORT ?= 8000
 
 .PHONY: install serve test lint format bench openapi examples lock docs-assets chromium mutate clean wrk viewer-picture
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet -e ./clients/python
 	touch $(STAMP)
 
 # The OpenAPI linter and the TypeScript client's tools, at the versions of the committed
@@ -41,13 +42,14 @@ chromium:
 	fi
 
 lint: $(STAMP)
-	$(BIN)/ruff check domain events service tests bench
-	$(BIN)/ruff format --check domain events service tests bench
+	$(BIN)/ruff check domain events service tests bench clients/python
+	$(BIN)/ruff format --check domain events service tests bench clients/python
 	$(BIN)/mypy domain events service
+	$(BIN)/mypy --strict clients/python/src
 
 format: $(STAMP)
-	$(BIN)/ruff format domain events service tests bench
-	$(BIN)/ruff check --fix domain events service tests bench
+	$(BIN)/ruff format domain events service tests bench clients/python
+	$(BIN)/ruff check --fix domain events service tests bench clients/python
 
 # wrk (a C load generator) for bench.wrk, from Debian's packages when we may install them.
 wrk:

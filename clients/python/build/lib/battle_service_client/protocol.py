@@ -1,0 +1,253 @@
+"""The client's protocol without I/O: each operation is a generator ("flow") that yields
+the HTTP `Call`s to make (and, in the table-dice loop, the `NextDie` to ask the player
+for) and is sent back the `Answer`s (and the dice). The sync and async clients only
+drive these flows, so both behave the same by construction.
+
+`BattleCore` holds what a battle handle knows between calls: its id, key and the last
+version an answer showed (sent as `expected_version` when tracking is on).
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+import msgspec
+
+from battle_service_client.errors import ProblemError, problem_from
+from battle_service_client.models import (
+    BattleView,
+    CommandResult,
+    Created,
+    KeyInfo,
+    MintedKey,
+    NextDie,
+    Reach,
+    decode_result,
+)
+
+__all__ = [
+    "Answer",
+    "BattleCore",
+    "Call",
+    "Flow",
+    "create_flow",
+    "new_idempotency_key",
+]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Call:
+    """One request. `retry_safe`: it may be sent again after a dropped connection (a read,
+    or a command with its Idempotency-Key, which the retry reuses)."""
+
+    method: str
+    path: str
+    json: Any = None
+    params: Mapping[str, Any] | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    retry_safe: bool = True
+
+
+@dataclass(frozen=True)
+class Answer:
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+
+
+# A flow yields calls (or a die to ask for), is sent answers (or the dice), returns T.
+Flow = Generator[Call | NextDie, Any, T]
+
+
+def new_idempotency_key() -> str:
+    return uuid.uuid4().hex
+
+
+def _ok(answer: Answer) -> Any:
+    """The decoded JSON of a success, or the problem raised."""
+    if answer.status >= 400:
+        raise problem_from(answer.status, answer.body)
+    return msgspec.json.decode(answer.body) if answer.body else None
+
+
+def create_flow(
+    ruleset: str, setup: Any, key: str | None, extra: Mapping[str, Any]
+) -> Flow[Created]:
+    body = {"ruleset": ruleset, "setup": setup, **extra}
+    answer = yield Call("POST", "/battles", json=body, headers=_bearer(key), retry_safe=False)
+    return msgspec.convert(_ok(answer), Created)
+
+
+def _bearer(key: str | None) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"} if key else {}
+
+
+class BattleCore:
+    """What a battle handle knows; builds the flows of its operations."""
+
+    def __init__(self, battle_id: str, key: str, *, track_version: bool = False) -> None:
+        self.id = battle_id
+        self.key = key
+        self.track_version = track_version
+        self.version: int | None = None  # the last version an answer showed
+
+    def auth(self) -> dict[str, str]:
+        return _bearer(self.key)
+
+    def seen(self, version: int) -> None:
+        if self.version is None or version > self.version:
+            self.version = version
+
+    def _expected(self, given: int | None) -> int | None:
+        if given is not None:
+            return given
+        return self.version if self.track_version else None
+
+    def view_flow(self) -> Flow[BattleView]:
+        answer = yield Call("GET", f"/battles/{self.id}", headers=self.auth())
+        body = _ok(answer)
+        body["etag"] = answer.headers.get("etag")
+        view = msgspec.convert(body, BattleView)
+        self.seen(view.version)
+        return view
+
+    def reach_flow(self, unit: str) -> Flow[Reach]:
+        answer = yield Call("GET", f"/battles/{self.id}/reach/{unit}", headers=self.auth())
+        return msgspec.convert(_ok(answer), Reach)
+
+    def events_flow(self, after: int, limit: int) -> Flow[tuple[list[Any], int | None]]:
+        params = {"after": after, "limit": limit}
+        answer = yield Call("GET", f"/battles/{self.id}/events", params=params, headers=self.auth())
+        page = _ok(answer)
+        return list(page["events"]), page.get("next_after")
+
+    def _post(self, path: str, body: dict[str, Any], key: str | None) -> Flow[CommandResult]:
+        headers = {**self.auth(), "Idempotency-Key": key or new_idempotency_key()}
+        answer = yield Call("POST", path, json=body, headers=headers)
+        result = decode_result(_ok(answer))
+        self.seen(result.version)
+        return result
+
+    def command_flow(
+        self,
+        command: Mapping[str, Any],
+        dice: Sequence[int] | None = None,
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+        client_seed: str | None = None,
+    ) -> Flow[CommandResult]:
+        body: dict[str, Any] = {"command": dict(command)}
+        if dice is not None:
+            body["dice"] = list(dice)
+        if client_seed:
+            body["client_seed"] = client_seed
+        expected = self._expected(expected_version)
+        if expected is not None:
+            body["expected_version"] = expected
+        return (yield from self._post(f"/battles/{self.id}/commands", body, idempotency_key))
+
+    def batch_flow(
+        self,
+        commands: Sequence[Mapping[str, Any]],
+        expected_version: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> Flow[CommandResult]:
+        """`commands`: each a command, or {"command": ..., "dice"?: [...]} with its dice."""
+        body: dict[str, Any] = {"commands": [_batch_item(c) for c in commands]}
+        expected = self._expected(expected_version)
+        if expected is not None:
+            body["expected_version"] = expected
+        return (yield from self._post(f"/battles/{self.id}/commands/batch", body, idempotency_key))
+
+    def table_dice_flow(
+        self,
+        command: Mapping[str, Any],
+        dice: Sequence[int] = (),
+        expected_version: int | None = None,
+    ) -> Flow[CommandResult]:
+        """Send the command with table dice; on each `next_die`, ask for it (yield the
+        NextDie, be sent the dice) and send again with them added. Each send is a new
+        request body, so each has its own idempotency key."""
+        have: list[int] | None = list(dice)
+        while True:
+            try:
+                return (yield from self.command_flow(command, have, expected_version))
+            except ProblemError as e:
+                if _rolls_none(e, have):
+                    have = None  # a command that rolls nothing takes no dice list at all
+                elif e.next_die is None or have is None:
+                    raise
+                else:
+                    have += _rolled((yield e.next_die), e.next_die)
+
+    def table_dice_batch_flow(
+        self, commands: Sequence[Mapping[str, Any]], expected_version: int | None = None
+    ) -> Flow[CommandResult]:
+        """As table_dice_flow for a batch: a refusal's `index` says whose dice run short."""
+        items = [_batch_item(c) for c in commands]
+        for item in items:
+            item.setdefault("dice", [])
+        while True:
+            try:
+                return (yield from self.batch_flow(items, expected_version))
+            except ProblemError as e:
+                if e.index is None or not 0 <= e.index < len(items):
+                    raise
+                item = items[e.index]
+                if _rolls_none(e, item.get("dice")):
+                    del item["dice"]
+                elif e.next_die is None or "dice" not in item:
+                    raise
+                else:
+                    item["dice"] += _rolled((yield e.next_die), e.next_die)
+
+    def mint_flow(
+        self,
+        role: str,
+        label: str,
+        side: str | None,
+        units: Sequence[str] | None,
+        expires_at: str | None,
+    ) -> Flow[MintedKey]:
+        body: dict[str, Any] = {"role": role, "label": label}
+        if side is not None:
+            body["side"] = side
+        if units is not None:
+            body["units"] = list(units)
+        if expires_at is not None:
+            body["expires_at"] = expires_at
+        path = f"/battles/{self.id}/keys"
+        answer = yield Call("POST", path, json=body, headers=self.auth(), retry_safe=False)
+        return msgspec.convert(_ok(answer), MintedKey)
+
+    def list_keys_flow(self) -> Flow[list[KeyInfo]]:
+        answer = yield Call("GET", f"/battles/{self.id}/keys", headers=self.auth())
+        return msgspec.convert(_ok(answer)["keys"], list[KeyInfo])
+
+    def revoke_flow(self, key_id: str) -> Flow[None]:
+        answer = yield Call("DELETE", f"/battles/{self.id}/keys/{key_id}", headers=self.auth())
+        _ok(answer)
+
+
+def _batch_item(command: Mapping[str, Any]) -> dict[str, Any]:
+    if "command" in command and "type" not in command:
+        return {k: (list(v) if k == "dice" else v) for k, v in command.items()}
+    return {"command": dict(command)}
+
+
+def _rolls_none(problem: ProblemError, dice: list[int] | None) -> bool:
+    """A dice-error without a next die for an empty dice list: the command rolls none."""
+    return problem.code == "dice-error" and problem.next_die is None and dice == []
+
+
+def _rolled(given: Any, die: NextDie) -> list[int]:
+    """What a prompt answered for a die: one int, or a list of `count` ints."""
+    rolled = [given] if isinstance(given, int) else list(given)
+    if len(rolled) != die.count or not all(1 <= r <= die.sides for r in rolled):
+        raise ValueError(f"the prompt must give {die.count} d{die.sides}, not {given!r}")
+    return rolled

@@ -1,0 +1,84 @@
+"""Server-Sent Events for the client: a line parser, and the cursor that makes a stream
+resumable: it remembers the last event id delivered, so a reconnect asks for what comes
+after it (`Last-Event-ID`), drops what was already delivered, and passes an `awaiting`
+message on only when it says something new."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import msgspec
+
+from battle_service_client.models import AwaitingChange, Event, Prompt, SealedEvent, decode_event
+
+__all__ = ["Frame", "SseParser", "StreamCursor", "StreamItem"]
+
+StreamItem = Event | SealedEvent | AwaitingChange
+
+
+@dataclass(frozen=True)
+class Frame:
+    event: str
+    data: str
+    id: str | None
+
+
+class SseParser:
+    """Feed it lines (without their newline); it answers a Frame when one is complete."""
+
+    def __init__(self) -> None:
+        self._event = ""
+        self._data: list[str] = []
+        self._id: str | None = None
+        self.retry_ms: int | None = None
+
+    def feed(self, line: str) -> Frame | None:
+        if line == "":
+            if not self._data:
+                self._event, self._id = "", None
+                return None
+            frame = Frame(self._event or "message", "\n".join(self._data), self._id)
+            self._event, self._data, self._id = "", [], None
+            return frame
+        if line.startswith(":"):  # a comment: the connection notice, a keep-alive
+            return None
+        name, _, value = line.partition(":")
+        value = value.removeprefix(" ")
+        if name == "event":
+            self._event = value
+        elif name == "data":
+            self._data.append(value)
+        elif name == "id":
+            self._id = value
+        elif name == "retry" and value.isdigit():
+            self.retry_ms = int(value)
+        return None
+
+
+class StreamCursor:
+    """Where a stream stands: `last` is the id of the last event delivered."""
+
+    def __init__(self, after: int = 0) -> None:
+        self.last = after
+        self.connects = 0
+        self._told: dict[str, list[Prompt]] = {}
+
+    def headers(self) -> dict[str, str]:
+        # Sent on every connect: the first one too, so a resume is the same request.
+        return {"Last-Event-ID": str(self.last)}
+
+    def accept(self, frame: Frame) -> StreamItem | None:
+        """What to deliver for a frame: None for one already delivered (or unchanged)."""
+        if frame.event == "awaiting":
+            change = msgspec.json.decode(frame.data, type=AwaitingChange)
+            told = list(change.awaiting)
+            if self._told.get(change.battle_id) == told:
+                return None
+            self._told[change.battle_id] = told
+            return change
+        if frame.id is not None and frame.id.isdigit():
+            position = int(frame.id)
+            if position <= self.last:
+                return None  # delivered before the drop
+            self.last = position
+        return decode_event(msgspec.json.decode(frame.data))
