@@ -6,12 +6,14 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from domain.prompts import Prompt
 from events.exports.format import Provenance
 from events.receipts import Receipt
 
 __all__ = [
     "MAX_RECEIPTS",
     "AncestorOut",
+    "AwaitingMessage",
     "BattleCreatedResponse",
     "BattleKeyList",
     "BattleKeyOut",
@@ -210,6 +212,9 @@ class CommandResponse(msgspec.Struct, kw_only=True):
     # The service's signature of the battle's head at `version`: keep it to prove later
     # that the log held this head (GET /battles/{id}/verify?receipt=...).
     receipt: Receipt
+    # What the battle waits for right after the command, in the caller's view (as
+    # GET /battles/{id} answers it then): empty when the battle is over.
+    awaiting: list[Prompt] = []
 
 
 class EventPage(msgspec.Struct, kw_only=True):
@@ -251,6 +256,20 @@ class BattleView(msgspec.Struct, kw_only=True):
     side: str | None
     dice: DiceInfo
     state: Any
+    # What the battle waits for at this version, in the caller's view (domain.prompts):
+    # who may answer, with which commands, the choices and the dice known before the
+    # answer. Empty when the battle is over.
+    awaiting: list[Prompt] = []
+
+
+class AwaitingMessage(msgspec.Struct, kw_only=True):
+    """A live stream's `awaiting` message (SSE `event: awaiting`, WebSocket `{"kind":
+    "awaiting", ...}`, webhook `battle.awaiting`): what the battle awaits right after
+    `version`, in the subscriber's view, sent when it changed."""
+
+    battle_id: str
+    version: int
+    awaiting: list[Prompt]
 
 
 class DiceReveal(msgspec.Struct, kw_only=True):

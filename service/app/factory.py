@@ -51,6 +51,7 @@ from service.http.player_key_routes import PLAYER_KEY_ROUTES
 from service.http.problems import exception_handlers
 from service.http.proxies import ForwardedFor, TrustedProxies
 from service.http.routes import ROUTES, SERVICE_VERSION
+from service.http.table_routes import TABLE_ROUTES
 from service.live.fanout import Doorbell, Hub, LocalDoorbell
 from service.live.streams import STREAM_ROUTES
 from service.live.webhooks.endpoints import WebhookEndpoints
@@ -243,6 +244,7 @@ def create_app(
             *NARRATIVE_ROUTES,
             *FORECAST_ROUTES,
             *TIMELINE_ROUTES,
+            *TABLE_ROUTES,
             *STREAM_ROUTES,
             docs_assets_router(),
             *VIEWER_ROUTES,

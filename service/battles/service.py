@@ -41,6 +41,7 @@ from domain.battle_commands import (
 from domain.decider import Ruleset
 from domain.dice import ServerDice, SuppliedDice, client_seed_for, commitment
 from domain.errors import DiceError, NotPermitted, RuleViolation
+from domain.prompts import Prompt
 from domain.rulesets import RULESETS
 from events.chain import canonical, encode_event, seal
 from events.dice_streams import check_streams, hidden_audiences, sub_seeds
@@ -49,6 +50,7 @@ from events.errors import DuplicateCommand, IdempotencyMismatch, LogDamaged, Ver
 from events.receipts import Receipt
 from events.store import EventStore
 from events.verify import audit_log
+from service.battles.awaiting import AwaitingCache, awaiting_of
 from service.battles.cache import DEFAULT_CACHE_MB
 from service.battles.founding import create_battle, fork_battle
 from service.battles.keys import KeyRing, Principal, check_units
@@ -154,6 +156,8 @@ class BattleService:
             hold_battles=hold_battles,
         )
         self.snapshots = self.repository.snapshots  # flushed on shutdown (service.app)
+        # What each (battle, version, actor) view awaits, for the live streams and webhooks.
+        self.awaiting_cache = AwaitingCache()
         self._cache = self.repository.cache  # the tests and the bench look into it
 
     # -- loading (service.battles.repository) -------------------------------------------
@@ -321,7 +325,7 @@ class BattleService:
                     battle_id, loaded, battle, actor, req, principal
                 )
                 if not decided:
-                    return self._answer(loaded, battle, actor, [])
+                    return await self._answer(loaded, battle, actor, [])
                 pending = self._sealed(loaded, battle, principal, decided, idempotency_key)
                 record = _command_record(idempotency_key, request_hash, pending)
                 try:
@@ -345,7 +349,7 @@ class BattleService:
                 self._on_appended(stored)
                 events = [ev for ev, _ in decided]
                 await self.repository.remember(loaded, battle.version, events, game_after, stored)
-                return self._answer(loaded, battle, actor, stored)
+                return await self._answer(loaded, battle, actor, stored)
             raise Busy(
                 f"battle {battle_id} moved on {self.command_attempts} times while this command "
                 "was decided: nothing was appended; retry",
@@ -381,11 +385,12 @@ class BattleService:
             command_version=battle.version + 1 if battle.meta.created.chain_format >= 2 else None,
         )
 
-    def _answer(
+    async def _answer(
         self, loaded: Loaded, battle: Battle, actor: Actor, stored: list[StoredEvent]
     ) -> CommandResponse:
-        """A command's answer: the events it appended, sealed for `actor`, and a signed
-        receipt of the new head (none appended: `battle`, the state it was decided on)."""
+        """A command's answer: the events it appended, sealed for `actor`, a signed
+        receipt of the new head (none appended: `battle`, the state it was decided on),
+        and what the battle awaits then in `actor`'s view."""
         battle_id = loaded.battle_id
         if not stored:
             return CommandResponse(
@@ -393,6 +398,7 @@ class BattleService:
                 version=battle.version,
                 events=[],
                 receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
+                awaiting=awaiting_of(loaded.ruleset, battle.game, actor),
             )
         sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
         head = stored[-1]
@@ -401,7 +407,27 @@ class BattleService:
             version=head.version,
             events=[sealer.out(e) for e in stored],
             receipt=self.signing.receipt(battle_id, head.version, head.hash),
+            awaiting=await self.awaiting(battle_id, actor, head.version, loaded),
         )
+
+    async def awaiting(
+        self, battle_id: str, actor: Actor, version: int, loaded: Loaded | None = None
+    ) -> list[Prompt]:
+        """What the battle awaits right after `version` in `actor`'s view, computed once
+        per view and version (service.battles.awaiting)."""
+
+        async def compute() -> list[Prompt]:
+            held = loaded or await self.repository.load(battle_id)
+            # The head is folded already; an older version is refolded from a mark.
+            current = held.battle
+            battle = (
+                current
+                if current.version == version
+                else await self.state_at(battle_id, version, held)
+            )
+            return awaiting_of(held.ruleset, battle.game, actor)
+
+        return await self.awaiting_cache.get(battle_id, version, actor, compute)
 
     async def _replayed(
         self, battle_id: str, actor: Actor, command_id: str | None, request_hash: str
@@ -441,6 +467,7 @@ class BattleService:
             events=[sealer.out(e) for e in stored],
             replayed=True,
             receipt=self.signing.receipt(battle_id, last, head.hash),
+            awaiting=await self.awaiting(battle_id, actor, last),
         )
 
     async def _decide(
@@ -580,6 +607,7 @@ class BattleService:
                 commitments={str(k): v for k, v in meta.commitments.items()},
             ),
             state=ruleset.view(battle.game, actor),
+            awaiting=awaiting_of(ruleset, battle.game, actor),
         )
 
     async def states(self, battle_id: str, start: int, stop: int) -> list[Battle]:

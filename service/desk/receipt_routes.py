@@ -106,7 +106,7 @@ class VerifyController(Controller):
         description=_VERIFY_DESCRIPTION,
         status_code=200,
         request_max_body_size=VERIFY_BODY_MAX,
-        responses=problems(400, 401, 403, 404, 413, 422),
+        responses=problems(400, 401, 403, 404, 413, 415, 422),
         security=SECURED,
     )
     async def verify_battle_receipts(

@@ -46,6 +46,7 @@ from litestar.typing import FieldDefinition
 
 from service.decoding import UNREADABLE, field_of, invalid_body
 from service.http.conditional import IF_MATCH_PARAMETER
+from service.http.json_body import require_json
 from service.schemas import CommandRequest
 
 __all__ = [
@@ -120,6 +121,7 @@ class CommandBodyRequest(Request[Any, Any, State]):
         return chunks[0] if len(chunks) == 1 else b"".join(chunks)
 
     async def json(self) -> Any:
+        require_json(self.scope["headers"])
         body = await self.body()
         try:
             return _decode_command_request(body)

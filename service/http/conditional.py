@@ -4,8 +4,10 @@
 also depends on the key, hence `Vary: Authorization`); `If-None-Match` with that tag
 answers 304 with no body. On `POST /battles/{id}/commands`, `If-Match: "<version>"` is
 the header form of `expected_version`: a stale one is refused with 412 and nothing is
-appended. Malformed tags are refused (400), never ignored: a client that believes it
-sent a precondition must not have a command run without one.
+appended. `If-Match` may list several tags (RFC 9110 §13.1.1): the command runs if the
+battle is at one of them; a weak tag (`W/"12"`) never matches (If-Match compares
+strongly), and `*` matches any version. Malformed tags are refused (400), never ignored:
+a client that believes it sent a precondition must not have a command run without one.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ __all__ = [
     "ConditionalRead",
     "PreconditionFailed",
     "etag",
+    "if_match_needs_current",
     "if_match_version",
     "tagged",
 ]
@@ -37,10 +40,11 @@ __all__ = [
 # A tag is the version in quotes; the bare version is taken too (some clients, and
 # schemathesis, drop the quotes of a header value).
 _TAG = r'(?:W/)?(?:"[0-9]{1,16}"|[0-9]{1,16})'
-IF_MATCH_PATTERN = r'^(\*|"[0-9]{1,16}"|[0-9]{1,16})$'
-IF_NONE_MATCH_PATTERN = rf"^(\*|{_TAG}(\s*,\s*{_TAG})*)$"
+IF_MATCH_PATTERN = rf"^(\*|{_TAG}(\s*,\s*{_TAG})*)$"
+IF_NONE_MATCH_PATTERN = IF_MATCH_PATTERN
 _IF_MATCH = re.compile(IF_MATCH_PATTERN)
 _TAGS = re.compile(r'(?:W/)?"?([0-9]{1,16})"?')
+_EACH_TAG = re.compile(r'(W/)?"?([0-9]{1,16})"?')
 
 
 def _header(name: str, pattern: str, description: str) -> Parameter:
@@ -59,7 +63,9 @@ IF_MATCH_PARAMETER = _header(
     "If-Match",
     IF_MATCH_PATTERN,
     'The header form of expected_version: the battle version in quotes ("12", as its '
-    "ETag), or *; a stale one is refused with 412 and nothing is appended",
+    'ETag), a list of them ("12", "13": any one), or *; when the battle is at none of '
+    "them the command is refused with 412 and nothing is appended (a weak tag never "
+    "matches)",
 )
 _IF_NONE_MATCH_PARAMETER = _header(
     "If-None-Match",
@@ -139,20 +145,57 @@ def tagged(request: Any, content: Any, version: int) -> Response[Any]:
     return Response(content, headers=headers)
 
 
-def if_match_version(request: Any, expected_version: int | None) -> int | None:
-    """The version the command's `If-Match` requires (None: no header, or `*`), checked
-    against the body's `expected_version` when both are sent."""
+def _if_match(request: Any) -> tuple[str, list[tuple[bool, int]]] | None:
+    """The `If-Match` header and its tags as (weak, version), None without one or for `*`."""
     value = _header_of(request, b"if-match")
     if value is None or value == "*":
         return None
     if not _IF_MATCH.match(value):
         raise _malformed(
-            request, "If-Match", 'If-Match must be one battle version in quotes ("12"), or *'
+            request,
+            "If-Match",
+            'If-Match must be battle versions in quotes ("12", or "12", "13"), or *',
         )
-    version = int(value.strip('"'))
-    if expected_version is not None and expected_version != version:
-        raise Unprocessable(  # both well formed: 422, as for what the battle refuses
-            f"If-Match names version {version} but expected_version is {expected_version}",
-            code="conflicting-preconditions",
+    return value, [(weak == "W/", int(v)) for weak, v in _EACH_TAG.findall(value)]
+
+
+def if_match_needs_current(request: Any) -> bool:
+    """Whether the command's `If-Match` can only be judged on the battle's current version
+    (it lists several tags, or a weak one): the route then hands it to `if_match_version`."""
+    parsed = _if_match(request)
+    return parsed is not None and (len(parsed[1]) > 1 or any(weak for weak, _ in parsed[1]))
+
+
+def if_match_version(
+    request: Any, expected_version: int | None, current_version: int | None = None
+) -> int | None:
+    """The version the command's `If-Match` requires (None: no header, or `*`), checked
+    against the body's `expected_version` when both are sent. A list of tags requires
+    the battle's `current_version` if it is one of them (412 if not); without it (a route
+    that does not give it), only one tag is taken."""
+    parsed = _if_match(request)
+    if parsed is None:
+        return None
+    value, tags = parsed
+    strong = [v for weak, v in tags if not weak]  # If-Match compares strongly (§13.1.1)
+    if expected_version is not None:
+        if expected_version not in strong:
+            raise Unprocessable(  # both well formed: 422, as for what the battle refuses
+                f"If-Match is {value} but expected_version is {expected_version}",
+                code="conflicting-preconditions",
+            )
+        return expected_version
+    if len(tags) == 1 and strong:
+        return strong[0]
+    if current_version is None:
+        raise _malformed(
+            request, "If-Match", 'this route takes one battle version in If-Match ("12"), or *'
         )
-    return version
+    if current_version in strong:
+        return current_version
+    raise PreconditionFailed(
+        f"the battle is at version {current_version}, not one If-Match names ({value}; "
+        "a weak tag never matches)",
+        current_version=current_version,
+        headers={"ETag": etag(current_version)},
+    )

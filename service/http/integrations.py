@@ -39,7 +39,7 @@ __all__ = ["INTEGRATION_ROUTES"]
     tags=["integrations"],
     summary="Register an integration; answers its key (shown once)",
     status_code=201,
-    responses=problems(400),
+    responses=problems(400, 415),
     response_headers=location_header("The integration: /integrations/{integration_id}"),
 )
 async def create_integration(

@@ -12,7 +12,9 @@ so Litestar's `decode_json` lets them through as a 500:
 `JSONBodyRequest` (the app's request class) and the command route's own decoding turn
 both into `InvalidBody`, a 400 problem of type `invalid-body`; nothing is decoded further
 and nothing is appended. A body that is not JSON at all stays Litestar's 400
-`invalid-request`. `StrictStructSchemaPlugin` documents the request Structs that refuse
+`invalid-request`. A JSON body sent as another media type (`text/plain`, a form) is a
+415 `unsupported-media-type` (`require_json`); one sent with no `Content-Type` is read
+as JSON, as before. `StrictStructSchemaPlugin` documents the request Structs that refuse
 unknown fields as such, and a body's fields that are decoded later with a ruleset's own
 types (a battle's setup and options) as those types, bounds included.
 """
@@ -25,7 +27,7 @@ import msgspec
 from litestar import Request
 from litestar._openapi.schema_generation.plugins.struct import StructSchemaPlugin
 from litestar.datastructures import State
-from litestar.exceptions import ValidationException
+from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.spec import OpenAPIType, Schema
 from litestar.typing import FieldDefinition
 
@@ -39,6 +41,7 @@ __all__ = [
     "VERIFY_BODY_MAX",
     "JSONBodyRequest",
     "StrictStructSchemaPlugin",
+    "require_json",
 ]
 
 T = TypeVar("T")
@@ -72,6 +75,29 @@ def _body_struct(handler: Any) -> type | None:
     return _STRICT[annotation]
 
 
+def _is_json(media_type: str) -> bool:
+    essence = media_type.split(";", 1)[0].strip().lower()
+    return essence == "application/json" or (
+        essence.startswith("application/") and essence.endswith("+json")
+    )
+
+
+def require_json(headers: Any) -> None:
+    """415 when the request's `Content-Type` (ASGI headers) names anything but JSON
+    (`application/json`, or an `application/*+json` type, with any parameters)."""
+    for name, value in headers:
+        if name == b"content-type":
+            media_type = value.decode("latin-1")
+            if not _is_json(media_type):
+                raise HTTPException(
+                    status_code=415,
+                    detail=f"this route reads a JSON body: send it as application/json, "
+                    f"not {media_type[:80]!r}",
+                    headers={"Accept": "application/json"},
+                )
+            return
+
+
 class JSONBodyRequest(Request[Any, Any, State]):
     """The app's request class: `json()` as Litestar's, unreadable bodies a 400.
 
@@ -82,6 +108,7 @@ class JSONBodyRequest(Request[Any, Any, State]):
     says (a whole float is a 400 everywhere, the README's one known gap)."""
 
     async def json(self) -> Any:
+        require_json(self.scope["headers"])
         try:
             data = await super().json()
         except UNREADABLE as e:

@@ -33,7 +33,7 @@ from events.errors import (
 from service.errors import ServiceError
 from service.http.limits import TooManyStreams
 
-__all__ = ["PROBLEM_MEDIA_TYPE", "exception_handlers", "problem_type"]
+__all__ = ["PROBLEM_MEDIA_TYPE", "exception_handlers", "problem_type", "www_authenticate"]
 
 PROBLEM_MEDIA_TYPE = "application/problem+json"
 log = logging.getLogger("service.http.problems")
@@ -72,8 +72,26 @@ def _problem(
     return Response(body, status_code=status, media_type=PROBLEM_MEDIA_TYPE, headers=headers)
 
 
+REALM = "battle-service"
+
+
+def www_authenticate(code: str, detail: str) -> str:
+    """The `WWW-Authenticate` challenge of a 401 (RFC 6750 §3): no error code when no key
+    was sent, `invalid_request` for a header that is not `Bearer <key>`, `invalid_token`
+    for a key that opens nothing."""
+    if code == "missing-key":
+        return f'Bearer realm="{REALM}"'
+    error = "invalid_request" if code == "malformed-key" else "invalid_token"
+    # error_description allows printable ASCII but '"' and '\\' (RFC 6750 §3).
+    text = "".join(c for c in detail if " " <= c <= "~" and c not in '"\\')
+    return f'Bearer realm="{REALM}", error="{error}", error_description="{text}"'
+
+
 def _service_error(request: Request[Any, Any, Any], exc: ServiceError) -> Response[Any]:
-    return _problem(request, exc.status, exc.code, exc.title, exc.detail, exc.context, exc.headers)
+    headers = exc.headers
+    if exc.status == 401:
+        headers = {**(headers or {}), "WWW-Authenticate": www_authenticate(exc.code, exc.detail)}
+    return _problem(request, exc.status, exc.code, exc.title, exc.detail, exc.context, headers)
 
 
 def _domain_error(request: Request[Any, Any, Any], exc: DomainError) -> Response[Any]:
@@ -182,7 +200,10 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
     }
     code = codes.get(status, f"http-{status}")
     title = "The request is not valid" if status == 400 else HTTPStatus(status).phrase
-    return _problem(request, status, code, title, exc.detail, headers=exc.headers)
+    headers = exc.headers
+    if status == 401:
+        headers = {**(headers or {}), "WWW-Authenticate": www_authenticate(code, exc.detail)}
+    return _problem(request, status, code, title, exc.detail, headers=headers)
 
 
 def _too_many_streams(request: Request[Any, Any, Any], exc: TooManyStreams) -> Response[Any]:

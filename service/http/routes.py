@@ -14,6 +14,7 @@ from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
 from domain.battle_commands import BATTLE_COMMAND_DOCS, BattleCommand
+from domain.prompts import NextDie
 from domain.rulesets import RULESETS, get_ruleset
 from domain.rulesets.forecasts import FORECASTS
 from events.errors import VersionConflict
@@ -33,6 +34,7 @@ from service.http.conditional import (
     NOT_MODIFIED,
     ConditionalRead,
     PreconditionFailed,
+    if_match_needs_current,
     if_match_version,
     tagged,
 )
@@ -69,6 +71,9 @@ class Problem(msgspec.Struct, kw_only=True):
     instance: str | None = None
     rule: str | None = None  # the section of the seed text a refused order breaks
     current_version: int | None = None  # on a version conflict
+    # A 422 dice-error when table dice ran short: the die (or dice) the command needs next;
+    # roll it, add it to `dice` and send the command again.
+    next_die: NextDie | None = None
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
@@ -80,6 +85,7 @@ def problems(*statuses: int) -> dict[int, ResponseSpec]:
         409: "The battle is not at the expected version (current_version says where it is)",
         412: "If-Match names a version the battle is not at (current_version says where it is)",
         413: "The body is larger than this route accepts",
+        415: "The body is not sent as JSON (Content-Type: application/json)",
         422: (
             "The rules do not allow this now, the Idempotency-Key was reused, or the"
             " request names a version or a receipt this battle does not have"
@@ -237,7 +243,7 @@ def _forecast_policies(ruleset_id: str) -> dict[str, str]:
         "and GET /events/stream with it carries the battle's events."
     ),
     status_code=201,
-    responses=problems(400, 401, 403, 404, 413, 422),
+    responses=problems(400, 401, 403, 404, 413, 415, 422),
     response_headers=location_header("The new battle: /battles/{battle_id}"),
     security=[{}, *SECURED],
     request_max_body_size=CREATE_BODY_MAX,
@@ -282,7 +288,7 @@ async def get_battle(
     tags=["battles"],
     summary="Give one command; answers the events it appended and the new version",
     status_code=200,
-    responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503),
+    responses=problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
     security=SECURED,
     # The hot path: body, headers and answer handled by service.http.command_body, documented
     # the same.
@@ -300,7 +306,10 @@ async def post_command(
     principal = keys.cached(authorization, battle_id) or await keys.resolve(
         authorization, battle_id
     )
-    required = if_match_version(request, data.expected_version)
+    current = None
+    if data.expected_version is None and if_match_needs_current(request):
+        current = (await service.loaded(battle_id)).battle.version  # a list of tags
+    required = if_match_version(request, data.expected_version, current)
     if required is None:
         return await service.execute(battle_id, principal, data, idempotency_key)
     data = msgspec.structs.replace(data, expected_version=required)
@@ -390,7 +399,7 @@ async def reveal_dice(
         "with its own log, keys and dice seed. The parent is not changed."
     ),
     status_code=201,
-    responses=problems(400, 401, 403, 404, 422, 503),
+    responses=problems(400, 401, 403, 404, 415, 422, 503),
     response_headers=location_header("The new battle: /battles/{battle_id}"),
     security=SECURED,
 )

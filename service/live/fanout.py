@@ -24,11 +24,20 @@ from typing import Protocol
 from events.envelope import StoredEvent
 from events.store import EventStore
 
-__all__ = ["Doorbell", "Hub", "LocalDoorbell", "Subscription", "follow"]
+__all__ = ["IDLE", "Doorbell", "Hub", "Idle", "LocalDoorbell", "Subscription", "follow"]
 
 log = logging.getLogger(__name__)
 
 Accepts = Callable[[StoredEvent], bool]
+
+
+class Idle:
+    """`follow(..., mark_idle=True)` yields `IDLE` when it has handed over everything
+    committed so far (after the catch-up, after each live batch): the moment for a
+    stream to say what its events changed (what the battle awaits) once, not per event."""
+
+
+IDLE = Idle()
 
 
 class Doorbell(Protocol):
@@ -197,8 +206,10 @@ async def follow(
     cursor: Callable[[StoredEvent], int],
     after: int,
     heartbeat: float = 15.0,
-) -> AsyncIterator[StoredEvent | None]:
-    """Every accepted event with `cursor(event) > after`, in order, once; None as a heartbeat.
+    mark_idle: bool = False,
+) -> AsyncIterator[StoredEvent | Idle | None]:
+    """Every accepted event with `cursor(event) > after`, in order, once; None as a heartbeat;
+    with `mark_idle`, `IDLE` after the catch-up and after each live batch.
 
     `catch_up(c)` reads a page of accepted events with cursor > c from the store (empty
     when there is no more). Live events that the catch-up already delivered are dropped.
@@ -213,6 +224,8 @@ async def follow(
                 for event in page:
                     yield event
                 last = cursor(page[-1])
+            if mark_idle:
+                yield IDLE
             while not hub.closing:
                 batch = await sub.next_batch(heartbeat)
                 if batch is None:  # fell behind: the store has everything
@@ -225,5 +238,7 @@ async def follow(
                     if cursor(event) > last:
                         yield event
                         last = cursor(event)
+                if batch and mark_idle:
+                    yield IDLE
     finally:
         hub.unsubscribe(sub)

@@ -5,6 +5,11 @@ store, then goes live through the process's fan-out `Hub` with no gap and no dup
 (`service.live.fanout.follow`). On a battle's streams the cursor is the battle version; on
 `/events/stream` and `/events/ws` it is the global position. An SSE frame names the
 event's type (`event:`; `sealed` for a sealed one), so that clients subscribe by type.
+Once a stream has handed over what was committed (after its catch-up, after each live
+batch), it says what each battle it carried events of awaits now in the caller's view
+(SSE `event: awaiting`, WebSocket `{"kind": "awaiting", ...}`), when that changed since
+the version before the first event it carried of that battle; the prompts are computed
+once per view and version (service.battles.awaiting), not per subscriber.
 Events the caller may not see are sent sealed, like on every other read
 (`service.battles.sealing`); on the streams across battles a sealed event
 still carries its position as its id, so that a reconnect neither skips nor repeats it.
@@ -15,6 +20,7 @@ header where the client allows it).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Annotated, Any
 
@@ -28,6 +34,7 @@ from litestar.response import ServerSentEvent
 from litestar.response.sse import ServerSentEventMessage
 
 from domain.actors import Actor, can_see
+from domain.prompts import Prompt
 from events.envelope import StoredEvent
 from events.errors import StoreUnavailable
 from service.battles.keys import Principal
@@ -52,11 +59,12 @@ from service.http.routes import (
     problems,
     service_of,
 )
-from service.live.fanout import Hub, follow
-from service.schemas import EventOut, SealedEventOut
+from service.live.fanout import Hub, Idle, follow
+from service.schemas import AwaitingMessage, EventOut, SealedEventOut
 
 __all__ = ["STREAM_ROUTES"]
 
+log = logging.getLogger(__name__)
 _encode = msgspec.json.Encoder().encode
 _PAGE = 500
 
@@ -116,6 +124,7 @@ class _Stream:
         after: int,
         unsealed_upto: Callable[[str], Awaitable[int]],
         keep: Callable[[StoredEvent], Awaitable[bool]] | None = None,
+        awaiting: Callable[[str, Actor, int], Awaitable[list[Prompt]]] | None = None,
     ) -> None:
         self.actor = actor
         self.accepts = accepts
@@ -124,28 +133,78 @@ class _Stream:
         self.after = after
         self.unsealed_upto = unsealed_upto  # a battle's `BattleService.unsealed_upto`
         self.keep = keep  # a second, asynchronous filter (one that must ask the store)
+        self.awaiting = awaiting  # `BattleService.awaiting`: what a battle awaits at a version
 
     async def events(
         self, hub: Hub
-    ) -> AsyncIterator[tuple[StoredEvent, EventOut | SealedEventOut] | None]:
-        """Events in order, each with what the caller is given of it, whole or sealed
-        (None: nothing for a while, time for a heartbeat)."""
+    ) -> AsyncIterator[tuple[StoredEvent, EventOut | SealedEventOut] | AwaitingMessage | None]:
+        """Events in order, each with what the caller is given of it, whole or sealed, and
+        what a battle awaits when that changed (None: nothing for a while, time for a
+        heartbeat)."""
         keep, actor = self.keep, self.actor
         ended: dict[str, int] = {}  # battle -> the last version known to be unsealed for all
-        async for ev in follow(hub, self.accepts, self.catch_up, self.cursor, self.after):
+        touched: dict[str, int] = {}  # battle -> its last version carried since the last idle
+        told = _Told()
+        marked = self.awaiting is not None
+        async for ev in follow(
+            hub, self.accepts, self.catch_up, self.cursor, self.after, mark_idle=marked
+        ):
             if ev is None:
                 yield None
+            elif isinstance(ev, Idle):
+                for battle_id, version in touched.items():
+                    message = await self._changed(told, battle_id, version)
+                    if message is not None:
+                        yield message
+                touched.clear()
             elif keep is not None and not await keep(ev):
                 continue
             elif can_see(actor, ev.audience):
+                told.first(ev)
+                touched[ev.battle_id] = ev.version
                 yield ev, event_out(ev)
             else:
                 # Asked again only for a hidden event past the known end: until the battle
                 # ends, each hidden event costs one catch-up of the battle.
+                told.first(ev)
+                touched[ev.battle_id] = ev.version
                 upto = ended.get(ev.battle_id, 0)
                 if ev.version > upto:
                     upto = ended[ev.battle_id] = await self.unsealed_upto(ev.battle_id)
                 yield ev, event_out(ev) if ev.version <= upto else sealed_out(ev)
+
+    async def _changed(self, told: _Told, battle_id: str, version: int) -> AwaitingMessage | None:
+        """What `battle_id` awaits right after `version`, if that is not what the caller
+        was last told (or, first, what it awaited before the stream's first event of it)."""
+        awaiting = self.awaiting
+        assert awaiting is not None
+        try:
+            before = told.known.get(battle_id)
+            if before is None:
+                start = told.before[battle_id]
+                before = await awaiting(battle_id, self.actor, start) if start >= 1 else []
+            now = await awaiting(battle_id, self.actor, version)
+        except Exception:  # a reader's extra must not end its stream: the events go on
+            log.exception("live: what battle %s awaits at %s could not be read", battle_id, version)
+            return None
+        told.known[battle_id] = now
+        if now == before:
+            return None
+        return AwaitingMessage(battle_id=battle_id, version=version, awaiting=now)
+
+
+class _Told:
+    """Per stream: what each battle was last said to await, and the version before the
+    stream's first event of it (what the caller knew when it connected)."""
+
+    __slots__ = ("before", "known")
+
+    def __init__(self) -> None:
+        self.known: dict[str, list[Prompt]] = {}
+        self.before: dict[str, int] = {}
+
+    def first(self, ev: StoredEvent) -> None:
+        self.before.setdefault(ev.battle_id, ev.version - 1)
 
 
 async def _battle_stream(
@@ -171,6 +230,7 @@ async def _battle_stream(
         lambda ev: ev.version,
         after,
         service.unsealed_upto,
+        awaiting=service.awaiting,
     )
 
 
@@ -201,6 +261,7 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
             after,
             service.unsealed_upto,
             keep,
+            awaiting=service.awaiting,
         )
 
     battles = {principal.battle_id}
@@ -222,6 +283,7 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
         lambda ev: ev.position,
         after,
         service.unsealed_upto,
+        awaiting=service.awaiting,
     )
 
 
@@ -233,6 +295,9 @@ async def _sse(
         async for item in stream.events(hub):
             if item is None:
                 yield ServerSentEventMessage(comment="keep-alive", data=None)
+            elif isinstance(item, AwaitingMessage):
+                # No id: a reconnect resumes after the last event, as before it.
+                yield ServerSentEventMessage(event="awaiting", data=_encode(item).decode())
             else:
                 ev, out = item
                 # `event:` lets a client subscribe by type (EventSource.addEventListener);
@@ -396,6 +461,9 @@ async def _serve_ws(socket: WebSocket[Any, Any, State], open_stream: OpenStream)
         async for item in stream.events(state.hub):
             if item is None:
                 await socket.send_text('{"kind":"heartbeat"}')
+            elif isinstance(item, AwaitingMessage):
+                message = {"kind": "awaiting", **msgspec.structs.asdict(item)}
+                await socket.send_text(_encode(message).decode())
             else:
                 ev, out = item
                 message = {"kind": "event", "id": stream.cursor(ev), "event": out}

@@ -30,7 +30,8 @@ def _events(ws: Any, count: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     while len(out) < count:
         message = json.loads(ws.recv(timeout=10))
-        assert message["kind"] in ("event", "heartbeat"), message
+        # `awaiting` messages: tests/e2e/test_table_http.py
+        assert message["kind"] in ("event", "heartbeat", "awaiting"), message
         if message["kind"] == "event":
             out.append(message)
     return out

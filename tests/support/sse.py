@@ -21,14 +21,15 @@ class SseEvent:
         return f"SseEvent(id={self.id}, type={self.data.get('type')})"
 
 
-def read_events(lines: Iterator[str]) -> Iterator[SseEvent]:
-    """The events of an SSE body, comments (heartbeats) skipped."""
+def read_events(lines: Iterator[str], awaiting: bool = False) -> Iterator[SseEvent]:
+    """The events of an SSE body, comments (heartbeats) skipped, and `event: awaiting`
+    messages (what the battle awaits, when it changed) unless `awaiting`."""
     event_id: str | None = None
     event = "message"
     data: list[str] = []
     for line in lines:
         if line == "":
-            if data:
+            if data and (awaiting or event != "awaiting"):
                 yield SseEvent(event_id, json.loads("\n".join(data)), event)
             event_id, event, data = None, "message", []
         elif line.startswith(":"):

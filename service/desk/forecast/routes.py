@@ -128,7 +128,7 @@ async def forecast(
         "(403 otherwise); in one that hides nothing (warfare), any key of the battle."
     ),
     status_code=200,
-    responses=problems(400, 401, 403, 404, 413, 422, 503),
+    responses=problems(400, 401, 403, 404, 413, 415, 422, 503),
     security=SECURED,
 )
 async def forecast_battle(

@@ -105,7 +105,7 @@ class WebhooksController(Controller):
         summary="Register a webhook endpoint for the integration's battles (its secret is "
         "shown once)",
         status_code=201,
-        responses=problems(400, 401, 403, 422),
+        responses=problems(400, 401, 403, 415, 422),
         response_headers=location_header("The endpoint: /webhooks/{endpoint_id}"),
         security=SECURED,
     )
