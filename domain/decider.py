@@ -14,7 +14,8 @@ and, because battles have several parties:
   judges the command here on the actor's view (any refusal decide would give there), and
   its decide, which does not know the actor, never refuses what that view accepted
 - `audience(event) -> str`             who may see the event: "all", "referee", "side:<id>"
-- `view(state, actor) -> object`       the state as that actor may see it (JSON-encodable)
+- `view(state, actor) -> object`       the state as that actor may see it (JSON-encodable);
+  `view_type` describes it (a msgspec Struct every actor's view decodes to, strictly)
 - `side_ids(setup) -> list[str]`       the sides of a setup (each gets an access key)
 
 and, for the replay viewer's chart:
@@ -80,6 +81,9 @@ class Ruleset(Generic[S, C, E, O, U]):
     authorize: Callable[[S, C, Actor], None]
     audience: Callable[[E], str]
     view: Callable[[S, Actor], Any]
+    # The type of what `view` returns (a msgspec Struct with a `ruleset` field): the
+    # OpenAPI document's state schema of this ruleset; None: undescribed (`{}`).
+    view_type: Any = None
     # command tag -> one line saying what it does and who may give it
     command_docs: Mapping[str, str] = field(default_factory=dict)
     # The side ids a setup declares (each side gets its own access key).

@@ -11,6 +11,7 @@ from events.exports.format import Provenance
 from events.receipts import Receipt
 
 __all__ = [
+    "BATCH_MAX_COMMANDS",
     "MAX_RECEIPTS",
     "AncestorOut",
     "AwaitingMessage",
@@ -19,6 +20,8 @@ __all__ = [
     "BattleKeyOut",
     "BattleKeys",
     "BattleView",
+    "CommandBatchItem",
+    "CommandBatchRequest",
     "CommandRequest",
     "CommandResponse",
     "CreateBattleKeyRequest",
@@ -76,6 +79,8 @@ class RulesetDetail(RulesetSummary, kw_only=True):
     battle_commands_schema: dict[str, Any]
     # policy name -> how it plays (POST /battles/{id}/forecast); the default first
     forecast_policies: dict[str, str] = {}
+    # JSON Schema of the state a battle's view holds (`BattleView.state`), for every actor
+    state_schema: dict[str, Any] = {}
 
 
 class CreateBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -155,6 +160,30 @@ class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     ) = None
     # Mixed into every server die of this command (so the caller can show it had a say).
     client_seed: Annotated[str, msgspec.Meta(max_length=128)] = ""
+
+
+# The most commands a batch's schema admits; the service's own limit, BATTLE_BATCH_MAX
+# (default 64, service.battles.batches), is at most this.
+BATCH_MAX_COMMANDS = 1000
+
+
+class CommandBatchItem(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    # One command of a batch: as `CommandRequest`, without an expected version (the batch
+    # has one). Its dice are its own: table dice in the order this command uses them.
+    command: msgspec.Raw
+    dice: (
+        Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=1000)]], msgspec.Meta(max_length=1000)]
+        | None
+    ) = None
+    client_seed: Annotated[str, msgspec.Meta(max_length=128)] = ""
+
+
+class CommandBatchRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
+    # The commands, applied in order, all or none (POST /battles/{id}/commands/batch).
+    commands: Annotated[
+        list[CommandBatchItem], msgspec.Meta(min_length=1, max_length=BATCH_MAX_COMMANDS)
+    ]
+    expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**53)] | None = None
 
 
 class EventActorOut(msgspec.Struct, kw_only=True):

@@ -53,6 +53,9 @@ BATTLE_FORECAST_WORKERS      processes that play forecasts (default 2; started o
 BATTLE_FORECAST_MAX_SECONDS  the longest time budget a forecast may ask for (default 10)
 BATTLE_COMMAND_ATTEMPTS      decisions of a command whose battle keeps moving on, before
                              503 battle-busy (default 100)
+BATTLE_BATCH_MAX             the most commands one batch (POST /battles/{id}/commands/batch)
+                             may hold; a longer one is answered 422 batch-too-long
+                             (default 64, at most 1000)
 BATTLE_HOLD_BATTLES          on, off or auto (default): decide a battle's commands one at a time
                              across workers (PostgreSQL advisory lock); auto: on with Redis
 BATTLE_CACHE_MB      memory for battles folded in memory, by estimate (default 256)
@@ -149,6 +152,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     forecast_workers: int = 2
     forecast_max_seconds: float = 10.0
     command_attempts: int = 100
+    batch_max: int = 64
     hold_battles: bool = False
     verify_cache_seconds: int = 60
     cache_mb: float = 256
@@ -218,6 +222,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             forecast_workers=int(_positive(env, "BATTLE_FORECAST_WORKERS", 2, integer=True)),
             forecast_max_seconds=_positive(env, "BATTLE_FORECAST_MAX_SECONDS", 10.0),
             command_attempts=int(_positive(env, "BATTLE_COMMAND_ATTEMPTS", 100, integer=True)),
+            batch_max=_batch_max(env),
             hold_battles=_hold_battles(env),
             cors_origins=_origins(env.get("BATTLE_CORS_ORIGINS", "*")),
             trusted_proxies=parse_proxies(env.get("BATTLE_TRUSTED_PROXIES", "")),
@@ -253,6 +258,15 @@ def _origins(text: str) -> tuple[str, ...]:
                 f"comma-separated; {origin!r} is not one"
             )
     return origins or ("*",)
+
+
+def _batch_max(env: dict[str, str]) -> int:
+    """BATTLE_BATCH_MAX: 1 to 1000, the bound the request's schema sets
+    (service.schemas.BATCH_MAX_COMMANDS), so that the schema never refuses first."""
+    value = int(_positive(env, "BATTLE_BATCH_MAX", 64, integer=True))
+    if value > 1000:
+        raise ValueError(f"BATTLE_BATCH_MAX must be at most 1000, not {value}")
+    return value
 
 
 def _hold_battles(env: dict[str, str]) -> bool:

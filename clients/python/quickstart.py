@@ -19,13 +19,13 @@ from battle_client import Client
 from battle_client.api.battles import create_battle, get_battle, list_events, post_command
 from battle_client.models import (
     BattleCreatedResponse,
-    BattleView,
     CommandRequest,
     CommandResponse,
     CreateBattleRequest,
     EventPage,
     QuickstartAttack,
     QuickstartAttackType,
+    QuickstartBattleView,
     QuickstartEndStep,
     QuickstartEndStepType,
     QuickstartMoveSquad,
@@ -72,8 +72,10 @@ def main(base_url: str) -> dict[str, Any]:
         QuickstartRollForPriority(type_=QuickstartRollForPriorityType.ROLLFORPRIORITY),
     )
     view = get_battle.sync(battle, client=client, authorization=f"Bearer {keys.referee}")
-    assert isinstance(view, BattleView), view
-    side = view.state["active_side"]  # the ruleset's own state: not typed in the document
+    # one class per ruleset (the view's `ruleset` picks it), its state typed
+    assert isinstance(view, QuickstartBattleView), view
+    side = view.state.active_side
+    assert isinstance(side, str), side
     mine, theirs, (x, y) = ("n1", "s1", (5, 5)) if side == "north" else ("s1", "n1", (2, 2))
     key = keys.sides[side]
     move = QuickstartMoveSquad(type_=QuickstartMoveSquadType.MOVESQUAD, squad=mine, x=x, y=y)

@@ -32,6 +32,7 @@ from service.desk.narrative_routes import NARRATIVE_ROUTES
 from service.desk.receipt_routes import RECEIPT_ROUTES
 from service.desk.timeline_routes import TIMELINE_ROUTES
 from service.desk.viewer import VIEWER_ROUTES
+from service.http.batches import BATCH_ROUTES
 from service.http.battle_list import BATTLE_LIST_ROUTES
 from service.http.command_body import RawJSONObjectPlugin
 from service.http.cors import cors_config
@@ -196,6 +197,7 @@ def create_app(
             verify_cache_seconds=settings.verify_cache_seconds,
             command_attempts=settings.command_attempts,
             hold_battles=settings.hold_battles,
+            batch_max=settings.batch_max,
         )
         app.state.store_kind = kind
         app.state.stream_slots = StreamSlots(
@@ -235,6 +237,7 @@ def create_app(
         route_handlers=[
             *BATTLE_LIST_ROUTES,  # before ROUTES: it holds the OPTIONS of /battles
             *ROUTES,
+            *BATCH_ROUTES,
             *RECEIPT_ROUTES,
             *INTEGRATION_ROUTES,
             *PLAYER_KEY_ROUTES,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import os
 import random
 import time
@@ -40,10 +39,10 @@ from domain.battle_commands import (
 )
 from domain.decider import Ruleset
 from domain.dice import ServerDice, SuppliedDice, client_seed_for, commitment
-from domain.errors import DiceError, NotPermitted, RuleViolation
+from domain.errors import DiceError, DomainError, NotPermitted, RuleViolation
 from domain.prompts import Prompt
 from domain.rulesets import RULESETS
-from events.chain import canonical, encode_event, seal
+from events.chain import encode_event, seal
 from events.dice_streams import check_streams, hidden_audiences, sub_seeds
 from events.envelope import CommandRecord, PendingEvent, StoredEvent
 from events.errors import DuplicateCommand, IdempotencyMismatch, LogDamaged, VersionConflict
@@ -51,6 +50,15 @@ from events.receipts import Receipt
 from events.store import EventStore
 from events.verify import audit_log
 from service.battles.awaiting import AwaitingCache, awaiting_of
+from service.battles.batches import (
+    DEFAULT_BATCH_MAX,
+    BatchTooLong,
+    batch_request_hash,
+    check_batchable,
+    named,
+    state_after,
+)
+from service.battles.batches import request_hash as request_hash_of
 from service.battles.cache import DEFAULT_CACHE_MB
 from service.battles.founding import create_battle, fork_battle
 from service.battles.keys import KeyRing, Principal, check_units
@@ -66,11 +74,13 @@ from service.battles.snapshots import (
     SnapshotSeal,
 )
 from service.battles.verify_cache import VerifyCache
-from service.decoding import UNREADABLE, invalid_body, read_json
-from service.errors import BadRequest, Busy, Forbidden, NotFound, Unprocessable
+from service.decoding import UNREADABLE, invalid_body
+from service.errors import BadRequest, Busy, Forbidden, NotFound, ServiceError, Unprocessable
 from service.schemas import (
     BattleCreatedResponse,
     BattleView,
+    CommandBatchItem,
+    CommandBatchRequest,
     CommandRequest,
     CommandResponse,
     CreateBattleRequest,
@@ -136,8 +146,10 @@ class BattleService:
         verify_cache_seconds: int = 60,
         command_attempts: int = _MAX_ATTEMPTS,
         hold_battles: bool = False,
+        batch_max: int = DEFAULT_BATCH_MAX,
     ) -> None:
         self.store = store
+        self.batch_max = batch_max  # the most commands one batch may hold (BATTLE_BATCH_MAX)
         # How often a command is decided again when its battle moved on meanwhile
         # (BATTLE_COMMAND_ATTEMPTS), before a 503 battle-busy.
         self.command_attempts = command_attempts
@@ -306,10 +318,55 @@ class BattleService:
     ) -> CommandResponse:
         """Run a command: find a replayed one, load, decide, append with the expected
         version (deciding again when the battle moved on), remember, answer."""
-        actor = principal.actor
-        if actor.role == "observer":
+        if principal.actor.role == "observer":
             raise Forbidden("an observer key may only read", code="read-only-key")
-        request_hash = "" if idempotency_key is None else _request_hash(req, actor)
+        request_hash = "" if idempotency_key is None else request_hash_of(req, principal.actor)
+        return await self._run(
+            battle_id, principal, [req], req.expected_version, idempotency_key, request_hash
+        )
+
+    async def execute_batch(
+        self,
+        battle_id: str,
+        principal: Principal,
+        req: CommandBatchRequest,
+        idempotency_key: str | None,
+    ) -> CommandResponse:
+        """Run a batch of commands, all or none (service.battles.batches): each decided on
+        the state the ones before it left, every event appended at once."""
+        if principal.actor.role == "observer":
+            raise Forbidden("an observer key may only read", code="read-only-key")
+        if len(req.commands) > self.batch_max:
+            raise BatchTooLong(
+                f"the batch holds {len(req.commands)} commands; this service takes at most "
+                f"{self.batch_max} in one batch (BATTLE_BATCH_MAX): split it",
+                limit=self.batch_max,
+            )
+        request_hash = "" if idempotency_key is None else batch_request_hash(req, principal.actor)
+        return await self._run(
+            battle_id,
+            principal,
+            req.commands,
+            req.expected_version,
+            idempotency_key,
+            request_hash,
+            batch=True,
+        )
+
+    async def _run(
+        self,
+        battle_id: str,
+        principal: Principal,
+        commands: Sequence[CommandRequest | CommandBatchItem],
+        expected_version: int | None,
+        idempotency_key: str | None,
+        request_hash: str,
+        *,
+        batch: bool = False,
+    ) -> CommandResponse:
+        """Find a replayed request, load, decide its commands, append them at once with
+        the expected version (deciding again when the battle moved on), remember, answer."""
+        actor = principal.actor
         replayed = await self._replayed(battle_id, actor, idempotency_key, request_hash)
         if replayed is not None:
             return replayed
@@ -320,21 +377,20 @@ class BattleService:
         try:
             hold = await self.repository.hold(loaded)  # across workers (BATTLE_HOLD_BATTLES)
             for attempt in range(self.command_attempts):
-                battle = await self.repository.at_version(loaded, req.expected_version)
-                decided, game_after = await self._decide(
-                    battle_id, loaded, battle, actor, req, principal
+                battle = await self.repository.at_version(loaded, expected_version)
+                pending, events, game_after = await self._decide_all(
+                    loaded, battle, principal, commands, idempotency_key, batch
                 )
-                if not decided:
+                if not pending:
                     return await self._answer(loaded, battle, actor, [])
-                pending = self._sealed(loaded, battle, principal, decided, idempotency_key)
                 record = _command_record(idempotency_key, request_hash, pending)
                 try:
                     stored = await self.store.append(battle_id, battle.version, pending, record)
                 except VersionConflict as conflict:
                     await self.repository.moved_on(loaded, battle.version, conflict)
-                    if req.expected_version is not None:
+                    if expected_version is not None:
                         raise VersionConflict(
-                            battle_id, req.expected_version, loaded.battle.version
+                            battle_id, expected_version, loaded.battle.version
                         ) from None
                     await _pause(attempt)
                     continue
@@ -347,7 +403,6 @@ class BattleService:
                     await hold.release()
                     hold = None
                 self._on_appended(stored)
-                events = [ev for ev, _ in decided]
                 await self.repository.remember(loaded, battle.version, events, game_after, stored)
                 return await self._answer(loaded, battle, actor, stored)
             raise Busy(
@@ -361,20 +416,59 @@ class BattleService:
                 await hold.release()
             loaded.lock.release()
 
-    def _sealed(
+    async def _decide_all(
         self,
         loaded: Loaded,
         battle: Battle,
         principal: Principal,
+        commands: Sequence[CommandRequest | CommandBatchItem],
+        command_id: str | None,
+        batch: bool,
+    ) -> tuple[list[PendingEvent], list[Any], Any]:
+        """The commands decided one after the other, each on the state the ones before it
+        left, and chained: (the envelopes to append, the events, the game state after
+        them when the last command's decider folded them, else None). In a batch a
+        refusal names the command by its index (service.battles.batches)."""
+        pending: list[PendingEvent] = []
+        events: list[Any] = []
+        game_after: Any = None
+        at, prev_hash, last = battle, loaded.head_hash, len(commands) - 1
+        for index, req in enumerate(commands):
+            try:
+                decided, game_after = await self._decide(
+                    loaded, at, principal.actor, req, batch, principal
+                )
+            except (DomainError, ServiceError) as e:
+                if batch:
+                    named(e, index)
+                raise
+            if not decided:
+                continue
+            sealed = self._sealed(loaded, at, prev_hash, principal, decided, command_id)
+            pending += sealed
+            prev_hash = sealed[-1].hash
+            decided_events = [ev for ev, _ in decided]
+            events += decided_events
+            if index < last:  # the state the next command is decided on
+                at = state_after(loaded.ruleset, at, decided_events, game_after)
+        return pending, events, game_after
+
+    def _sealed(
+        self,
+        loaded: Loaded,
+        battle: Battle,
+        prev_hash: str,
+        principal: Principal,
         decided: list[tuple[Any, str]],
         command_id: str | None,
     ) -> list[PendingEvent]:
-        """The decided events as envelopes after `battle`'s version: hidden ones salted,
-        each chained to the one before (service.battles.sealing, events.chain)."""
+        """The decided events as envelopes after `battle`'s version (whose event hashes to
+        `prev_hash`): hidden ones salted, each chained to the one before
+        (service.battles.sealing, events.chain)."""
         return seal(
             battle_id=loaded.battle_id,
             prev_version=battle.version,
-            prev_hash=loaded.head_hash,
+            prev_hash=prev_hash,
             items=[(_tag(ev), encode_event(ev), audience) for ev, audience in decided],
             recorded_at=_now(),
             actor=principal.event_actor,
@@ -472,18 +566,20 @@ class BattleService:
 
     async def _decide(
         self,
-        battle_id: str,
         loaded: Loaded,
         battle: Battle,
         actor: Actor,
-        req: CommandRequest,
+        req: CommandRequest | CommandBatchItem,
+        batch: bool = False,
         principal: Principal | None = None,
     ) -> tuple[list[tuple[Any, str]], Any]:
         """The events the command produces, each with its audience; and the game state
         after them when they are all the ruleset's (None otherwise). `principal`: the
         key's, when it may be a player key limited to some units."""
-        ruleset = loaded.ruleset
+        battle_id, ruleset = loaded.battle_id, loaded.ruleset
         command = _decode_command(ruleset, req.command)
+        if batch:
+            check_batchable(command)
         if isinstance(command, BattleCommandBase) and req.dice is not None:
             raise DiceError(f"{_tag(command)} rolls no dice")
         if isinstance(command, RevealDice):
@@ -710,7 +806,6 @@ class BattleService:
 
 _COMMAND_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
 _REVEAL_DICE = msgspec.Raw(b'{"type":"RevealDice"}')
-_decode_json = msgspec.json.Decoder().decode
 
 
 def _command_record(
@@ -732,20 +827,6 @@ async def _pause(attempt: int) -> None:
     """A jittered pause before deciding again, from the third attempt (`_MAX_ATTEMPTS`)."""
     if attempt >= 2:
         await asyncio.sleep(random.uniform(0, min(0.05, 0.001 * 2**attempt)))
-
-
-def _request_hash(req: CommandRequest, actor: Actor) -> str:
-    """What an Idempotency-Key's request is compared by: the request as canonical JSON, so
-    that the same command sent again with its keys in another order still matches."""
-
-    def canonical_request(command: msgspec.Raw) -> bytes:
-        request = msgspec.structs.replace(
-            req, command=msgspec.Raw(canonical(_decode_json(command)))
-        )
-        return canonical({"request": request, "role": actor.role, "side": actor.side})
-
-    # Decoding or encoding may meet a string that is not UTF-8, or too deep a nesting: a 400.
-    return hashlib.sha256(read_json(canonical_request, req.command, "the command")).hexdigest()
 
 
 def _decode_command(ruleset: Ruleset[Any, Any, Any, Any, Any], command: msgspec.Raw) -> Any:

@@ -26,6 +26,7 @@ invalid field or header a `ValidationException` naming it, as the signature mode
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,12 +48,13 @@ from litestar.typing import FieldDefinition
 from service.decoding import UNREADABLE, field_of, invalid_body
 from service.http.conditional import IF_MATCH_PARAMETER
 from service.http.json_body import require_json
-from service.schemas import CommandRequest
+from service.schemas import CommandBatchRequest, CommandRequest
 
 __all__ = [
     "AUTHORIZATION_DOC",
     "IDEMPOTENCY_KEY_DOC",
     "IDEMPOTENCY_KEY_MAX",
+    "BatchBodyRequest",
     "CommandAnswer",
     "CommandBodyRequest",
     "CommandOperation",
@@ -68,6 +70,7 @@ IDEMPOTENCY_KEY_DOC = "Retrying with the same key returns the first answer and a
 IDEMPOTENCY_KEY_MAX = 200
 
 _decode_command_request = msgspec.json.Decoder(CommandRequest).decode
+_decode_batch_request = msgspec.json.Decoder(CommandBatchRequest).decode
 
 
 def _content_length(headers: Any) -> int | None:
@@ -85,6 +88,8 @@ def _content_length(headers: Any) -> int | None:
 
 class CommandBodyRequest(Request[Any, Any, State]):
     """A request whose JSON body is a `CommandRequest`, decoded with a decoder built once."""
+
+    _decode: Callable[[bytes], Any] = staticmethod(_decode_command_request)
 
     async def body(self) -> bytes:
         body = self._body
@@ -124,7 +129,7 @@ class CommandBodyRequest(Request[Any, Any, State]):
         require_json(self.scope["headers"])
         body = await self.body()
         try:
-            return _decode_command_request(body)
+            return self._decode(body)
         except msgspec.ValidationError as e:
             message, key = field_of(e)
             raise ValidationException(
@@ -135,6 +140,12 @@ class CommandBodyRequest(Request[Any, Any, State]):
             raise SerializationException(str(e)) from e
         except UNREADABLE as e:  # invalid UTF-8 in a string, or nested too deeply
             raise invalid_body(e) from None
+
+
+class BatchBodyRequest(CommandBodyRequest):
+    """A request whose JSON body is a `CommandBatchRequest` (POST .../commands/batch)."""
+
+    _decode: Callable[[bytes], Any] = staticmethod(_decode_batch_request)
 
 
 _encode_json = msgspec.json.Encoder().encode

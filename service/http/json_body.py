@@ -34,6 +34,7 @@ from litestar.typing import FieldDefinition
 from service.decoding import UNREADABLE, field_of, invalid_body
 
 __all__ = [
+    "BATCH_BODY_MAX",
     "COMMAND_BODY_MAX",
     "CREATE_BODY_MAX",
     "IMPORT_BODY_MAX",
@@ -54,6 +55,7 @@ T = TypeVar("T")
 CREATE_BODY_MAX = 1024 * 1024  # POST /battles
 IMPORT_BODY_MAX = 32 * 1024 * 1024  # POST /battles/import: an export (about 50,000 events)
 COMMAND_BODY_MAX = 256 * 1024  # POST /battles/{id}/commands
+BATCH_BODY_MAX = 1024 * 1024  # POST /battles/{id}/commands/batch: up to BATTLE_BATCH_MAX commands
 VERIFY_BODY_MAX = 128 * 1024  # POST /battles/{id}/verify: up to MAX_RECEIPTS receipts
 SMALL_BODY_MAX = 16 * 1024  # every other route (the app's default)
 

@@ -55,7 +55,17 @@ from service.schemas import (
     RulesetSummary,
 )
 
-__all__ = ["ROUTES", "AppRequest", "created", "location_header", "service_of"]
+__all__ = [
+    "ROUTES",
+    "SECURED",
+    "AppRequest",
+    "BattleId",
+    "created",
+    "if_match_failed",
+    "location_header",
+    "problems",
+    "service_of",
+]
 
 SERVICE_VERSION = "0.1.0"
 MAX_VERSION = 2**53  # JSON-safe, and far beyond any battle
@@ -74,6 +84,7 @@ class Problem(msgspec.Struct, kw_only=True):
     # A 422 dice-error when table dice ran short: the die (or dice) the command needs next;
     # roll it, add it to `dice` and send the command again.
     next_die: NextDie | None = None
+    index: int | None = None  # a batch's refusal: the refused command (0-based)
 
 
 def problems(*statuses: int) -> dict[int, ResponseSpec]:
@@ -214,6 +225,7 @@ async def get_ruleset_detail(
         options=msgspec.to_builtins(r.options_type()),
         options_schema=msgspec.json.schema(r.options_type),
         setup_schema=msgspec.json.schema(r.setup_type),
+        state_schema={} if r.view_type is None else msgspec.json.schema(r.view_type),
         commands=dict(r.command_docs),
         commands_schema=msgspec.json.schema(r.command_type),
         battle_commands=dict(BATTLE_COMMAND_DOCS),
@@ -316,11 +328,16 @@ async def post_command(
     try:
         return await service.execute(battle_id, principal, data, idempotency_key)
     except VersionConflict as e:
-        raise PreconditionFailed(
-            f"battle {battle_id} is at version {e.current}, not {e.expected} (If-Match)",
-            current_version=e.current,
-            headers={"ETag": f'"{e.current}"'},
-        ) from e
+        raise if_match_failed(battle_id, e) from e
+
+
+def if_match_failed(battle_id: str, e: VersionConflict) -> PreconditionFailed:
+    """The 412 of a command whose If-Match named a version the battle is not at."""
+    return PreconditionFailed(
+        f"battle {battle_id} is at version {e.current}, not {e.expected} (If-Match)",
+        current_version=e.current,
+        headers={"ETag": f'"{e.current}"'},
+    )
 
 
 @get(

@@ -19,6 +19,7 @@ from litestar._openapi.plugin import OpenAPIPlugin
 from domain.rulesets import RULESETS
 from service.openapi.examples import add_examples
 from service.openapi.polish import polish
+from service.openapi.state_schemas import add_state_schemas
 from service.openapi.unions import prefix_of, typed_unions
 
 __all__ = ["document_of", "install_contract", "typed_document"]
@@ -39,10 +40,12 @@ def typed_document(doc: dict[str, Any]) -> dict[str, Any]:
             raise ValueError(f"OpenAPI component {name!r} would replace another schema")
         schemas[name] = schema
     schemas["CommandRequest"]["properties"]["command"] = unions.command
+    schemas["CommandBatchItem"]["properties"]["command"] = unions.command
     schemas["EventOut"]["properties"]["data"] = unions.event_data
     add_examples(doc, unions)
     _drop_unreferenced(doc)
     _name_ruleset_components(doc)
+    add_state_schemas(doc)
     return polish(doc)
 
 

@@ -22,6 +22,19 @@ __all__ = ["BATTLE_KEY", "add_examples", "harvested_examples"]
 
 BATTLE_KEY = "battle"  # the key of the battle-level commands and events in the file
 _REF = "#/components/schemas/"
+# postCommandBatch's example: one character's turn in a tactical battle (the harvest's
+# commands are of several characters). tests/e2e/test_openapi_examples.py checks it fits.
+_TACTICAL_TURN = {
+    "commands": [
+        {"command": {"type": "Move", "character": "aria", "to": [7, 2]}},
+        {
+            "command": {"type": "Attack", "character": "aria", "weapon": "sword", "target": "gnar"},
+            "dice": [5],
+        },
+        {"command": {"type": "EndTurn", "character": "aria"}},
+    ],
+    "expected_version": 4,
+}
 
 
 @cache
@@ -47,8 +60,9 @@ def add_examples(doc: dict[str, Any], unions: TypedUnions) -> None:
 
 
 def _request_examples(schemas: dict[str, Any]) -> None:
-    """The bodies of createBattle and postCommand, from the same harvest: the setup of the
-    battle played for it, and a move of one of its squads."""
+    """The bodies of createBattle, postCommand and postCommandBatch, from the same harvest:
+    the setup of the battle played for it, a move of one of its squads; and a tactical
+    turn (`_TACTICAL_TURN`)."""
     battle = harvested_examples().get(BATTLE_KEY, {}).get("events", {}).get("BattleCreated")
     move = harvested_examples().get("quickstart", {}).get("commands", {}).get("MoveSquad")
     if battle is not None:
@@ -57,3 +71,4 @@ def _request_examples(schemas: dict[str, Any]) -> None:
         ]
     if move is not None:
         schemas["CommandRequest"]["examples"] = [{"command": move}]
+    schemas["CommandBatchRequest"]["examples"] = [_TACTICAL_TURN]

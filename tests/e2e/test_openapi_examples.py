@@ -65,7 +65,9 @@ def test_each_example_is_in_its_component_and_fits_it(
         validator.validate(example)
 
 
-@pytest.mark.parametrize("request_body", ["CreateBattleRequest", "CommandRequest"])
+@pytest.mark.parametrize(
+    "request_body", ["CreateBattleRequest", "CommandRequest", "CommandBatchRequest"]
+)
 def test_the_request_bodies_have_an_example_that_fits(
     doc: dict[str, Any], request_body: str
 ) -> None:

@@ -21,7 +21,8 @@ REF = "#/components/schemas/"
 
 @pytest.fixture(scope="module")
 def doc(live_server: Any) -> dict[str, Any]:
-    return dict(httpx.get(f"{live_server.base_url}/schema/openapi.json").json())
+    # the first request builds the document: more than httpx's 5 s on a busy machine
+    return dict(httpx.get(f"{live_server.base_url}/schema/openapi.json", timeout=120).json())
 
 
 def _tags(union: Any) -> set[str]:

@@ -28,7 +28,11 @@ _reach = msgspec.json.Decoder(Reach)
 
 
 class Policy(Protocol):
-    def __call__(
+    """A ruleset's table policy (tests/support/table_policies/<ruleset>.py)."""
+
+    def pick(self, prompts: list[Prompt], rng: random.Random) -> Prompt | None: ...
+
+    def choose(
         self, prompt: Prompt, reach: Callable[[str], Reach] | None, rng: random.Random
     ) -> dict[str, Any]: ...
 
@@ -38,9 +42,11 @@ class TablePlay:
     """What happened: the commands each key sent, and what the log says about who sent them."""
 
     battle_id: str
+    referee_key: str
     commands: int = 0
     dice_asked: int = 0  # 422 dice-error answers with `next_die` the table answered
     revoked_side: str | None = None
+    revoked_at_version: int | None = None  # the battle's version when the key was revoked
     refused_after_revoke: int = 0  # requests with the revoked key that got 401
     labels: dict[str, str] = field(default_factory=dict)  # side -> label of its live key
     answers: list[dict[str, Any]] = field(default_factory=list)
@@ -79,6 +85,9 @@ def play_over_http(
     options: dict[str, Any] | None = None,
     table_dice: bool = False,
     revoke_at: int | None = 10,
+    referee_last: bool = False,
+    prelude: Callable[[Callable[[str, dict[str, Any]], dict[str, Any]], dict[str, Any]], None]
+    | None = None,
     max_commands: int = 3000,
 ) -> TablePlay:
     """Create a battle, mint a key per side, play it to its end from `awaiting` alone.
@@ -98,7 +107,7 @@ def play_over_http(
     assert created.status_code == 201, created.text
     body = created.json()
     bid, referee = body["battle_id"], body["keys"]["referee"]
-    result = TablePlay(battle_id=bid)
+    result = TablePlay(battle_id=bid, referee_key=referee)
     keys: dict[str, str] = {}
     for side in body["keys"]["sides"]:
         result.labels[side] = f"player of {side}"
@@ -106,8 +115,23 @@ def play_over_http(
     revoked_key: str | None = None
 
     def key_for(prompt: Prompt) -> str:
-        return referee if prompt.role == "referee" else keys[str(prompt.side)]
+        if prompt.role == "referee":
+            return referee
+        return keys[prompt.side or next(iter(keys))]  # a window open to every side: the first
 
+    # Steps a prompt cannot list (a skirmish's free setup values: leaders, placement...),
+    # scripted as a table would give them, each with the key of whoever gives it.
+    def send(who: str, command: dict[str, Any]) -> dict[str, Any]:
+        r = http.post(
+            f"/battles/{bid}/commands",
+            json={"command": command},
+            headers=_bearer(referee if who == "referee" else keys[who]),
+        )
+        assert r.status_code == 201, f"prelude {command}: {r.text}"
+        return dict(r.json())
+
+    if prelude is not None:
+        prelude(send, http.get(f"/battles/{bid}", headers=_bearer(referee)).json())
     while result.commands < max_commands:
         over, ref_prompts = _awaiting(http, bid, referee)
         if over:
@@ -115,27 +139,30 @@ def play_over_http(
             break
         # Each player reads its own prompts: the referee's list is only used for the
         # referee's own calls, so a side never acts on a prompt it was not shown.
-        shown: list[Prompt] = [p for p in ref_prompts if p.role == "referee"]
+        shown: list[Prompt] = []
         for side, key in keys.items():
             _, mine = _awaiting(http, bid, key)
-            assert all(p.role == "referee" or p.side == side for p in mine if p.role == "side")
-            shown.extend(p for p in mine if p.role == "side" and p.side == side)
-        assert shown, f"the battle is not over but awaits nothing (version {result.commands})"
-        must = [p for p in shown if not p.optional]
-        prompt = rng.choice(shown if not must or rng.random() < 0.3 else must)
+            shown += [p for p in mine if p.role == "side" and p.side in (side, None)]
+        if not (referee_last and shown):
+            shown += [p for p in ref_prompts if p.role == "referee"]
+        prompt = policy.pick(shown, rng)
+        assert prompt is not None, f"not over but nothing to answer: {shown}"
         if (
             revoke_at is not None
             and revoked_key is None
             and result.commands >= revoke_at
             and prompt.role == "side"
         ):
-            side = str(prompt.side)
+            side = prompt.side or next(iter(keys))
             revoked_key = keys[side]
             listed = http.get(f"/battles/{bid}/keys", headers=_bearer(referee)).json()
             key_id = next(k["key_id"] for k in listed["keys"] if k["label"] == result.labels[side])
             r = http.delete(f"/battles/{bid}/keys/{key_id}", headers=_bearer(referee))
             assert r.status_code == 204, r.text
             result.revoked_side = side
+            result.revoked_at_version = int(
+                http.get(f"/battles/{bid}", headers=_bearer(referee)).json()["version"]
+            )
             result.labels[side] = f"new player of {side}"
             keys[side] = _mint(http, bid, referee, side, result.labels[side])
         key = key_for(prompt)
@@ -145,7 +172,7 @@ def play_over_http(
             assert r.status_code == 200, r.text
             return _reach.decode(r.content)
 
-        command = policy(prompt, reach, rng)
+        command = policy.choose(prompt, reach, rng)
         assert command["type"] in prompt.commands, (command, prompt)
         dice: list[int] = []
         while True:
@@ -161,6 +188,9 @@ def play_over_http(
             break
         assert r.status_code == 201, f"{prompt} -> {command}: {r.status_code} {r.text}"
         answer = r.json()
+        # the answer says what the battle awaits now, in the sender's view: no second read
+        _, now = _awaiting(http, bid, key)
+        assert _prompts.decode(msgspec.json.encode(answer["awaiting"])) == now
         result.answers.append(answer)
         result.commands += 1
         if revoked_key is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from service.schemas import BATCH_MAX_COMMANDS
 from service.settings import Settings
 
 
@@ -60,3 +61,18 @@ def test_webhooks_are_on_with_a_day_of_retries_unless_told_otherwise() -> None:
 def test_webhook_settings_that_make_no_sense_are_refused(name: str, value: str) -> None:
     with pytest.raises(ValueError, match=name):
         Settings.from_env({name: value})
+
+
+def test_a_batch_holds_64_commands_unless_told_otherwise() -> None:
+    assert Settings.from_env({}).batch_max == 64
+    # up to the bound of the request's schema, never beyond (the schema would refuse first)
+    top = str(BATCH_MAX_COMMANDS)
+    assert Settings.from_env({"BATTLE_BATCH_MAX": top}).batch_max == BATCH_MAX_COMMANDS
+    with pytest.raises(ValueError, match="BATTLE_BATCH_MAX"):
+        Settings.from_env({"BATTLE_BATCH_MAX": str(BATCH_MAX_COMMANDS + 1)})
+
+
+@pytest.mark.parametrize("value", ["0", "-1", "1001", "many"])
+def test_a_batch_limit_outside_1_to_1000_is_refused(value: str) -> None:
+    with pytest.raises(ValueError, match="BATTLE_BATCH_MAX"):
+        Settings.from_env({"BATTLE_BATCH_MAX": value})

@@ -47,12 +47,14 @@ async function command(key: string, command: QuickstartCommand): Promise<string[
 const appended: string[] = [];
 appended.push(...(await command(keys.referee, { type: "RollForPriority" })));
 
-// The view's `state` is the ruleset's own (untyped in the document): read what we need.
+// The view is one shape per ruleset, picked by `ruleset`: narrow it, then its state is typed.
 const view = await api.GET("/battles/{battle_id}", {
   params: { path: { battle_id }, header: bearer(keys.referee) },
 });
 if (!view.data) throw new Error(`getBattle: ${JSON.stringify(view.error)}`);
-const side = (view.data.state as { active_side: string }).active_side;
+if (view.data.ruleset !== "quickstart") throw new Error(`not quickstart: ${view.data.ruleset}`);
+const side = view.data.state.active_side;
+if (side === null) throw new Error("no side is active");
 const [mine, theirs, to] = side === "north" ? ["n1", "s1", [5, 5]] : ["s1", "n1", [2, 2]];
 const sideKey = keys.sides[side];
 if (sideKey === undefined) throw new Error(`no key for side ${side}`);

@@ -23,6 +23,7 @@ from domain.rulesets.phased.options import Options
 from domain.rulesets.phased.ordering import ordered_units
 from domain.rulesets.phased.setup import Setup
 from domain.rulesets.phased.strength import strength
+from domain.rulesets.phased.view_types import PhasedView
 
 __all__ = ["RULESET"]
 
@@ -43,6 +44,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=PhasedView,
     command_docs=COMMAND_DOCS,
     strength=strength,
     strength_measure="combatants up",

@@ -20,6 +20,7 @@ from domain.rulesets.quickstart.options import Options
 from domain.rulesets.quickstart.ordering import ordered_units
 from domain.rulesets.quickstart.reach import reach
 from domain.rulesets.quickstart.strength import strength
+from domain.rulesets.quickstart.view_types import QuickstartView
 
 __all__ = ["RULESET"]
 
@@ -40,6 +41,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=QuickstartView,
     strength=strength,
     strength_measure="squads on the field",
     command_docs=COMMAND_DOCS,

@@ -27,6 +27,7 @@ from domain.rulesets.skirmish.options import Options
 from domain.rulesets.skirmish.ordering import ordered_units
 from domain.rulesets.skirmish.reach import reach
 from domain.rulesets.skirmish.strength import strength
+from domain.rulesets.skirmish.view_types import SkirmishView
 
 __all__ = ["RULESET"]
 
@@ -46,6 +47,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=SkirmishView,
     strength=strength,
     strength_measure="army size",
     command_docs=COMMAND_DOCS,

@@ -30,6 +30,7 @@ from domain.rulesets.tactical.ordering import ordered_units
 from domain.rulesets.tactical.reach import reach
 from domain.rulesets.tactical.setup import Setup
 from domain.rulesets.tactical.strength import strength
+from domain.rulesets.tactical.view_types import TacticalView
 
 __all__ = ["RULESET"]
 
@@ -50,6 +51,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=TacticalView,
     strength=strength,
     strength_measure="hit points (HEA)",
     command_docs=COMMAND_DOCS,

@@ -25,6 +25,7 @@ from domain.rulesets.warfare.ordering import ordered_units
 from domain.rulesets.warfare.reach import reach
 from domain.rulesets.warfare.setup import Setup
 from domain.rulesets.warfare.strength import strength
+from domain.rulesets.warfare.view_types import WarfareView
 
 __all__ = ["RULESET"]
 
@@ -50,6 +51,7 @@ RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     authorize=authorize,
     audience=audience,
     view=view,
+    view_type=WarfareView,
     command_docs=COMMAND_DOCS,
     side_ids=_side_ids,
     strength=strength,

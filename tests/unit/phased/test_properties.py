@@ -25,6 +25,7 @@ from domain.rulesets.phased.events import (
 )
 from domain.rulesets.phased.model import PHASES, State, index_of
 from tests.support.phased_kit import cb, make, setup_of
+from tests.support.view_types_check import check_views
 
 SPELLS = [
     {"id": "bolt", "speed": 1},
@@ -61,6 +62,7 @@ class Log:
         assert reduce(RULESET.evolve, stored, self.state) == after
         self.events.extend(stored)
         self.state = after
+        check_views(RULESET, after)  # every actor's view is what the view type says
         return True
 
 

@@ -16,6 +16,7 @@ from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.model import State
 from domain.rulesets.skirmish.options import STRATEGIES
 from tests.support.skirmish_kit import crossbows, fighters, gnolls, make, orcs, run
+from tests.support.view_types_check import check_views
 
 FIREBALL = {
     "name": "fireball",
@@ -165,6 +166,7 @@ def test_random_skirmishes_keep_army_size_bounded_and_replay_to_the_same_state(
                 n = a.numbers
                 assert 0 <= n.army_size <= n.maximum_army_size
                 assert n.total_army_hp >= 0
+            check_views(RULESET, s)  # every actor's view is what the view type says
     seen.update(type(e).__name__ for e in log)
     # the log alone, decoded from JSON, rebuilds the state
     setup = msgspec.convert(

@@ -19,6 +19,7 @@ from domain.rulesets.tactical.evolve import effective_max
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.rules import round_cap
 from tests.support.tactical_kit import ch, make
+from tests.support.view_types_check import check_views
 
 FAN = {
     "id": "fan",
@@ -131,6 +132,7 @@ def test_random_fights_keep_the_invariants(data: st.DataObject) -> None:
                     reactions[key] = reactions.get(key, 0) + 1
         state = after
         log.extend(events)
+        check_views(RULESET, state)  # every actor's view is what the view type says
         for c in state.chars.values():
             for pool in ("HEA", "STA", "WIL"):
                 assert getattr(c, pool).cur <= effective_max(c, pool), (c.id, pool)

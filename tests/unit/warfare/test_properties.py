@@ -28,6 +28,7 @@ from domain.rulesets.warfare.events import (
     UnitShattered,
 )
 from domain.rulesets.warfare.model import State
+from tests.support.view_types_check import check_views
 from tests.support.warfare_kit import make, unit
 
 DIRS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
@@ -159,6 +160,7 @@ def test_random_battles_keep_the_invariants_and_replay(
             assert 0 <= u.health <= u.max_health
             if u.id in shattered:
                 assert u.status == "shattered" and u.tile not in state.occupied
+        check_views(RULESET, state)  # every actor's view is what the view type says
     decoded = [RULESET.event_decoder.decode(msgspec.json.encode(e)) for e in log]
     assert reduce(RULESET.evolve, decoded, initial) == state
 
