@@ -38,6 +38,11 @@ async function rolled(prompt: DicePrompt, die: NextDie, context: DieContext): Pr
   return values;
 }
 
+/** A dice-error that names no die: the command was given dice and rolls none. */
+function rollsNone(e: unknown): boolean {
+  return e instanceof ProblemError && e.code === "dice-error" && e.nextDie === undefined;
+}
+
 function lacking(e: unknown): NextDie | undefined {
   return e instanceof ProblemError && e.code === "dice-error" ? e.nextDie : undefined;
 }
@@ -52,13 +57,18 @@ export function withTableDice<R extends string = Ruleset>(
 ): TableDice<R> {
   return {
     async command(command, options = {}) {
-      const dice = [...(options.dice ?? [])];
+      // Sent with the dice given (none at first): an empty list asks for table dice.
+      let dice: number[] | undefined = [...(options.dice ?? [])];
       for (;;) {
         try {
           return await battle.command(command, { ...options, dice, idempotencyKey: undefined });
         } catch (e) {
           const die = lacking(e);
-          if (!die || dice.length >= MOST_DICE) throw e;
+          if (dice !== undefined && dice.length === 0 && options.dice === undefined && rollsNone(e)) {
+            dice = undefined; // a command that rolls nothing (a ruling): sent without dice
+            continue;
+          }
+          if (!die || !dice || dice.length >= MOST_DICE) throw e;
           dice.push(...(await rolled(prompt, die, { command, dice })));
         }
       }
@@ -66,7 +76,8 @@ export function withTableDice<R extends string = Ruleset>(
     async batch(items, options = {}) {
       // Copies with their own dice lists (typed loosely: the commands' union is too much
       // for tsc to spread).
-      const all: { command: Command<R>; dice: number[]; clientSeed?: string | undefined }[] = [];
+      type Item = { command: Command<R>; dice: number[] | undefined; clientSeed?: string | undefined };
+      const all: Item[] = [];
       for (const item of items) {
         all.push({ command: item.command, dice: [...(item.dice ?? [])], clientSeed: item.clientSeed });
       }
@@ -77,7 +88,12 @@ export function withTableDice<R extends string = Ruleset>(
           const die = lacking(e);
           const index = e instanceof ProblemError ? e.index : undefined;
           const item = index === undefined ? undefined : all[index];
-          if (!die || !item || item.dice.length >= MOST_DICE) throw e;
+          const given = index === undefined ? undefined : items[index]?.dice;
+          if (item?.dice?.length === 0 && given === undefined && rollsNone(e)) {
+            item.dice = undefined; // a command that rolls nothing: sent without dice
+            continue;
+          }
+          if (!die || !item?.dice || item.dice.length >= MOST_DICE) throw e;
           const context = { command: item.command, index: index as number, dice: item.dice };
           item.dice.push(...(await rolled(prompt, die, context)));
         }

@@ -88,6 +88,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/battles/{battle_id}/commands/batch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give several commands at once, all or none; answers every event appended
+         * @description The commands are decided in order, each on the state the ones before it left, each authorized for the caller's key and with its own dice (`dice`: table dice for that command alone; without, the server's, counted from the version of that command's first event), then appended at once: all or none. The answer is a command's (every event, sealed where the caller may not see it; one receipt for the new head). A refusal is the refused command's own problem with `index` (its place in `commands`, from 0), and nothing is appended. `expected_version`, If-Match and Idempotency-Key work as for one command. At most BATTLE_BATCH_MAX commands (default 64; more: 422 `batch-too-long`); an Undo is sent alone.
+         */
+        post: operations["postCommandBatch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/battles/{battle_id}/dice/reveal": {
         parameters: {
             query?: never;
@@ -981,23 +1001,11 @@ export interface components {
              */
             type: "BattleUndone";
         };
-        /** BattleView */
-        BattleView: {
-            awaiting?: components["schemas"]["Prompt"][];
-            battle_id: string;
-            dice: components["schemas"]["DiceInfo"];
-            options: {
-                [key: string]: unknown;
-            };
-            over: boolean;
-            role: string;
-            ruleset: string;
-            ruleset_version: string;
-            side: string | null;
-            state: unknown;
-            title: string;
-            version: number;
-        };
+        /**
+         * BattleView
+         * @description A battle as the caller may see it: one shape per ruleset, picked by `ruleset`.
+         */
+        BattleView: components["schemas"]["QuickstartBattleView"] | components["schemas"]["SkirmishBattleView"] | components["schemas"]["TacticalBattleView"] | components["schemas"]["WarfareBattleView"] | components["schemas"]["PhasedBattleView"];
         /**
          * ChampionBonus
          * @default {
@@ -1117,6 +1125,53 @@ export interface components {
             weapons?: components["schemas"]["WeaponSetup"][];
             x?: number | null;
             y?: number | null;
+        };
+        /** CommandBatchItem */
+        CommandBatchItem: {
+            /** @default  */
+            client_seed?: string;
+            /** @description One command: any of the battle's ruleset's commands (its `type` picks which; `GET /rulesets/{ruleset}` lists them) or a command every battle accepts. */
+            command: components["schemas"]["QuickstartCommand"] | components["schemas"]["SkirmishCommand"] | components["schemas"]["TacticalCommand"] | components["schemas"]["WarfareCommand"] | components["schemas"]["PhasedCommand"] | components["schemas"]["BattleCommand"];
+            dice?: number[] | null;
+        };
+        /**
+         * CommandBatchRequest
+         * @example {
+         *       "commands": [
+         *         {
+         *           "command": {
+         *             "character": "aria",
+         *             "to": [
+         *               7,
+         *               2
+         *             ],
+         *             "type": "Move"
+         *           }
+         *         },
+         *         {
+         *           "command": {
+         *             "character": "aria",
+         *             "target": "gnar",
+         *             "type": "Attack",
+         *             "weapon": "sword"
+         *           },
+         *           "dice": [
+         *             5
+         *           ]
+         *         },
+         *         {
+         *           "command": {
+         *             "character": "aria",
+         *             "type": "EndTurn"
+         *           }
+         *         }
+         *       ],
+         *       "expected_version": 4
+         *     }
+         */
+        CommandBatchRequest: {
+            commands: components["schemas"]["CommandBatchItem"][];
+            expected_version?: number | null;
         };
         /**
          * CommandRequest
@@ -2114,6 +2169,31 @@ export interface components {
             winner: string | null;
         };
         /**
+         * PhasedBattleView
+         * @description A battle of the `phased` ruleset, as the caller may see it.
+         */
+        PhasedBattleView: {
+            awaiting?: components["schemas"]["Prompt"][];
+            battle_id: string;
+            dice: components["schemas"]["DiceInfo"];
+            options: {
+                [key: string]: unknown;
+            };
+            over: boolean;
+            role: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            ruleset: "phased";
+            ruleset_version: string;
+            side: string | null;
+            /** @description The state as the caller may see it (`phased`'s view). */
+            state: components["schemas"]["PhasedState"];
+            title: string;
+            version: number;
+        };
+        /**
          * PhasedCancelAction
          * @example {
          *       "action": "red.1",
@@ -2989,6 +3069,378 @@ export interface components {
             /** @default  */
             name?: string;
         };
+        /**
+         * PhasedState
+         * @description The state of a phased battle as one actor may see it.
+         */
+        PhasedState: {
+            actions: components["schemas"]["PhasedStateActionView"][];
+            combatants: components["schemas"]["PhasedStateCombatantView"][];
+            decisions: string[];
+            end_reason: string | null;
+            engaged: string[][];
+            features: string[];
+            height: number | null;
+            initiative: {
+                [key: string]: number;
+            };
+            now: components["schemas"]["PhasedStateDeclareNow"] | components["schemas"]["PhasedStatePhasesNow"] | components["schemas"]["PhasedStateOverNow"];
+            options: components["schemas"]["PhasedStateOptions"];
+            order: string[];
+            over: boolean;
+            pending: components["schemas"]["PhasedStatePendingView"][];
+            phase: string;
+            prompts: components["schemas"]["PhasedStatePromptView"][];
+            round: number;
+            /** @enum {unknown} */
+            ruleset: "phased";
+            shifts: {
+                [key: string]: number;
+            };
+            sides: components["schemas"]["PhasedStateSideView"][];
+            /** @enum {unknown} */
+            stage: "declare" | "over" | "phases";
+            width: number | null;
+            winner: string | null;
+        };
+        /** PhasedStateActionView */
+        PhasedStateActionView: {
+            /** @enum {unknown} */
+            budget: "action" | "move";
+            carried: boolean;
+            combatant: string;
+            decided: boolean;
+            declared_round: number;
+            due: number;
+            due_phase: string;
+            due_round: number;
+            earliest: number;
+            id: string;
+            /** @enum {unknown} */
+            kind: "attack" | "move" | "other" | "spell";
+            note: string;
+            phases: number;
+            revealed: boolean;
+            shift: number;
+            side: string;
+            spell: string | null;
+            start: number;
+            start_phase: string;
+            /** @enum {unknown} */
+            status: "cancelled" | "declared" | "resolved";
+            target: string | null;
+            weapon: string | null;
+        };
+        /** PhasedStateAppliedView */
+        PhasedStateAppliedView: {
+            combatant: string;
+            direction: string | null;
+            effect: string;
+            item: string | null;
+            source: string | null;
+            until_round: number | null;
+            x: number | null;
+            y: number | null;
+        };
+        /**
+         * PhasedStateCallView
+         * @description A pending call as `now` names it.
+         */
+        PhasedStateCallView: {
+            combatant: string;
+            id: string;
+            item: string | null;
+            /** @enum {unknown} */
+            kind: "choice" | "test";
+            test: string;
+        };
+        /** PhasedStateCombatantView */
+        PhasedStateCombatantView: {
+            ac: number;
+            base_rank: number;
+            base_speed: number;
+            checks: {
+                [key: string]: number;
+            };
+            effects: components["schemas"]["PhasedStateEffectView"][];
+            hp: number | null;
+            id: string;
+            item_saves: {
+                [key: string]: {
+                    [key: string]: number;
+                };
+            };
+            items: {
+                [key: string]: components["schemas"]["PhasedStateItemStateView"];
+            };
+            last_attack_round: number;
+            last_attack_weapon: string | null;
+            modifier: number;
+            mount: components["schemas"]["PhasedStateMountSetup"] | null;
+            name: string;
+            saves: {
+                [key: string]: number;
+            };
+            side: string;
+            spells: {
+                [key: string]: components["schemas"]["PhasedStateSpellSetup"];
+            };
+            to_hit: number;
+            weapons: {
+                [key: string]: components["schemas"]["PhasedStateWeaponSetup"];
+            };
+            x: number | null;
+            y: number | null;
+        };
+        /**
+         * PhasedStateDeclareNow
+         * @description The Starting Phase: the sides still declaring, how initiative comes.
+         */
+        PhasedStateDeclareNow: {
+            declaring: string[];
+            initiative: string;
+            phase: string;
+            /** @enum {unknown} */
+            stage: "declare";
+            waiting?: components["schemas"]["PhasedStateCallView"][];
+        };
+        /**
+         * PhasedStateDexBand
+         * @description Dexterity `low`..`high` (inclusive) gives `modifier` to speed (the lost table).
+         */
+        PhasedStateDexBand: {
+            high: number;
+            low: number;
+            modifier: number;
+        };
+        /** PhasedStateEffectView */
+        PhasedStateEffectView: {
+            direction: string | null;
+            name: string;
+            source: string | null;
+            until_round: number | null;
+        };
+        /** PhasedStateItemStateView */
+        PhasedStateItemStateView: {
+            damaged: boolean;
+            dropped: boolean;
+            held: boolean;
+            id: string;
+            /** @enum {unknown} */
+            kind: "armour" | "item" | "weapon";
+            stuck: boolean;
+        };
+        /** PhasedStateMountSetup */
+        PhasedStateMountSetup: {
+            /**
+             * @default mount
+             * @enum {unknown}
+             */
+            kind?: "mount" | "vehicle";
+            /** @default  */
+            name?: string;
+            /** @default true */
+            open_topped?: boolean;
+        };
+        /**
+         * PhasedStateOptions
+         * @description Rule variants and the values the seed text does not give.
+         */
+        PhasedStateOptions: {
+            /** @default 1 */
+            actions_per_round?: number;
+            /** @default false */
+            announce_empty_phases?: boolean;
+            /** @default true */
+            auto_end?: boolean;
+            /** @default true */
+            auto_initiative?: boolean;
+            /**
+             * @default sustain
+             * @enum {unknown}
+             */
+            carry_over_default?: "cancel" | "sustain";
+            /** @default true */
+            combat_events?: boolean;
+            /**
+             * @default secret
+             * @enum {unknown}
+             */
+            declarations?: "open" | "secret";
+            /**
+             * @default [
+             *       {
+             *         "high": 5,
+             *         "low": 1,
+             *         "modifier": -1
+             *       },
+             *       {
+             *         "high": 15,
+             *         "low": 6,
+             *         "modifier": 0
+             *       },
+             *       {
+             *         "high": 30,
+             *         "low": 16,
+             *         "modifier": 1
+             *       }
+             *     ]
+             */
+            dex_speed?: components["schemas"]["PhasedStateDexBand"][];
+            /**
+             * @default group
+             * @enum {unknown}
+             */
+            events_per_reroll?: "group" | "side";
+            /**
+             * @default reroll
+             * @enum {unknown}
+             */
+            extreme_ties?: "no_event" | "reroll";
+            /** @default 0 */
+            glancing_band?: number;
+            /**
+             * @default at_least
+             * @enum {unknown}
+             */
+            hit_on?: "above" | "at_least";
+            /** @default false */
+            initiative_first?: boolean;
+            /**
+             * @default fallen
+             * @enum {unknown}
+             */
+            knock_down_source?: "fallen" | "none";
+            /** @default true */
+            modifiers_apply_to_weapons?: boolean;
+            /** @default 1 */
+            moves_per_round?: number;
+            /** @default true */
+            multi_phase_exclusive?: boolean;
+            /**
+             * @default end_this_round
+             * @enum {unknown}
+             */
+            one_round_effects?: "end_next_round" | "end_this_round";
+            /**
+             * @default d8
+             * @enum {unknown}
+             */
+            random_direction?: "d4" | "d8";
+            /**
+             * @default roll
+             * @enum {unknown}
+             */
+            resolution?: "referee" | "roll";
+            /**
+             * @default all
+             * @enum {unknown}
+             */
+            shift_each?: "all" | "each";
+            /** @default false */
+            ten_lifts_to_starting?: boolean;
+            /** @default 1 */
+            threat_range?: number;
+            /** @default 1 */
+            touch_range?: number;
+            /** @default true */
+            unable_cancels?: boolean;
+        };
+        /**
+         * PhasedStateOverNow
+         * @description The battle is over.
+         */
+        PhasedStateOverNow: {
+            /** @enum {unknown} */
+            stage: "over";
+        };
+        /** PhasedStatePendingView */
+        PhasedStatePendingView: {
+            combatant: string;
+            count: number;
+            detail: string;
+            effects: components["schemas"]["PhasedStateAppliedView"][];
+            id: string;
+            item: string | null;
+            /** @enum {unknown} */
+            kind: "choice" | "test";
+            modifier: number;
+            source: string | null;
+            test: string;
+            then: string;
+        };
+        /**
+         * PhasedStatePhasesNow
+         * @description The phases: the current action and who gives its command.
+         */
+        PhasedStatePhasesNow: {
+            action: string | null;
+            by?: string;
+            combatant: string | null;
+            command?: string;
+            held?: string;
+            kind: string | null;
+            phase: string;
+            queue: string[];
+            side: string | null;
+            /** @enum {unknown} */
+            stage: "phases";
+            waiting?: components["schemas"]["PhasedStateCallView"][];
+        };
+        /** PhasedStatePromptView */
+        PhasedStatePromptView: {
+            id: string;
+            round: number;
+            text: string;
+        };
+        /** PhasedStateSideView */
+        PhasedStateSideView: {
+            closed: boolean;
+            id: string;
+        };
+        /**
+         * PhasedStateSpellSetup
+         * @description A spell: Spell Speed is added to Fast (0); casting may take phases or whole rounds.
+         */
+        PhasedStateSpellSetup: {
+            /** @default false */
+            before_fast?: boolean;
+            /** @default 0 */
+            casting_phases?: number;
+            /** @default 0 */
+            casting_rounds?: number;
+            id: string;
+            /** @default  */
+            name?: string;
+            /** @default 0 */
+            speed?: number;
+        };
+        /**
+         * PhasedStateWeaponSetup
+         * @description A weapon: its Weapon Speed (a speed rank), to-hit bonus, damage dice, saves.
+         */
+        PhasedStateWeaponSetup: {
+            /** @default 1d6 */
+            damage?: string;
+            /**
+             * @default slashing
+             * @enum {unknown}
+             */
+            damage_type?: "bludgeoning" | "other" | "piercing" | "slashing";
+            id: string;
+            /** @default true */
+            melee?: boolean;
+            /** @default  */
+            name?: string;
+            /** @default {} */
+            saves?: {
+                [key: string]: number;
+            };
+            /** @default 0 */
+            speed?: number;
+            /** @default 0 */
+            to_hit?: number;
+        };
         /** PhasedSubRoll */
         PhasedSubRoll: {
             die: components["schemas"]["PhasedRoll"];
@@ -3077,6 +3529,7 @@ export interface components {
         Problem: {
             current_version?: number | null;
             detail: string;
+            index?: number | null;
             instance?: string | null;
             next_die?: components["schemas"]["NextDie"] | null;
             rule?: string | null;
@@ -3234,6 +3687,31 @@ export interface components {
              */
             type: "BattleEnded";
             winner: string | null;
+        };
+        /**
+         * QuickstartBattleView
+         * @description A battle of the `quickstart` ruleset, as the caller may see it.
+         */
+        QuickstartBattleView: {
+            awaiting?: components["schemas"]["Prompt"][];
+            battle_id: string;
+            dice: components["schemas"]["DiceInfo"];
+            options: {
+                [key: string]: unknown;
+            };
+            over: boolean;
+            role: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            ruleset: "quickstart";
+            ruleset_version: string;
+            side: string | null;
+            /** @description The state as the caller may see it (`quickstart`'s view). */
+            state: components["schemas"]["QuickstartState"];
+            title: string;
+            version: number;
         };
         /**
          * QuickstartChooseCasualty
@@ -4171,6 +4649,226 @@ export interface components {
             type: "SquadsRetreated";
         };
         /**
+         * QuickstartState
+         * @description The state of a quickstart battle as one actor may see it.
+         */
+        QuickstartState: {
+            active_side: string | null;
+            barriers: components["schemas"]["QuickstartStateBarrierView"][];
+            checks: {
+                [key: string]: boolean;
+            };
+            circles: components["schemas"]["QuickstartStateCircleView"][];
+            combat: components["schemas"]["QuickstartStateCombatView"] | null;
+            end_reason: string;
+            engines: components["schemas"]["QuickstartStateEngineView"][];
+            height: number;
+            heroes: components["schemas"]["QuickstartStateHeroView"][];
+            legal: string[];
+            options: components["schemas"]["QuickstartStateOptions"];
+            order: string[];
+            over: boolean;
+            pending: (components["schemas"]["QuickstartStateCasualtyChoice"] | components["schemas"]["QuickstartStatePressOrRetreat"] | components["schemas"]["QuickstartStatePriorityChoice"] | components["schemas"]["QuickstartStatePriorityChecks"]) | null;
+            /** @enum {unknown} */
+            phase: "action" | "over" | "priority" | "reposition";
+            priority_side: string | null;
+            round: number;
+            /** @enum {unknown} */
+            ruleset: "quickstart";
+            sides: string[];
+            squads: components["schemas"]["QuickstartStateSquadView"][];
+            /** @enum {unknown} */
+            step: "checks" | "choose" | "combat" | "move" | "none" | "reposition" | "skirmish";
+            watchtower: components["schemas"]["QuickstartStateWatchtowerView"] | null;
+            width: number;
+            winner: string | null;
+        };
+        /** QuickstartStateBarrierView */
+        QuickstartStateBarrierView: {
+            id: string;
+            level: number;
+            side: string;
+            x: number;
+            y: number;
+        };
+        /** QuickstartStateCasualtyChoice */
+        QuickstartStateCasualtyChoice: {
+            candidates: string[];
+            hits_waiting: number;
+            /** @enum {unknown} */
+            kind: "choose_casualty";
+            /** @enum {unknown} */
+            only: "any" | "circle" | "undead";
+            side: string;
+            source: string;
+        };
+        /** QuickstartStateCircleView */
+        QuickstartStateCircleView: {
+            id: string;
+            side: string;
+            x: number;
+            y: number;
+        };
+        /** QuickstartStateCombatView */
+        QuickstartStateCombatView: {
+            attacker_side: string;
+            attackers: string[];
+            defender_side: string;
+            defenders: string[];
+            exchanges: number;
+        };
+        /** QuickstartStateEngineView */
+        QuickstartStateEngineView: {
+            fired: boolean;
+            id: string;
+            level: number;
+            side: string;
+            x: number;
+            y: number;
+        };
+        /** QuickstartStateHeroView */
+        QuickstartStateHeroView: {
+            checked: boolean;
+            id: string;
+            minor_lost: boolean;
+            repositioned: boolean;
+            side: string;
+            skill_used?: boolean;
+            skills: {
+                [key: string]: number;
+            };
+            squad: string | null;
+            /** @enum {unknown} */
+            status: "active" | "removed" | "trapped";
+            surges: number;
+            watchtower: boolean;
+            x?: number;
+            y?: number;
+        };
+        /**
+         * QuickstartStateOptions
+         * @description Rule variants and the values the seed text does not give. Bounds: `limits`.
+         */
+        QuickstartStateOptions: {
+            /**
+             * @default eight
+             * @enum {unknown}
+             */
+            adjacency?: "eight" | "orthogonal";
+            /** @default 3 */
+            ambush_bonus_dice?: number;
+            /** @default 1 */
+            arcana_extra_hits?: number;
+            /** @default 5 */
+            barrier_hold_on?: number;
+            /** @default true */
+            caster_first_strike?: boolean;
+            /** @default 5 */
+            caster_range?: number;
+            /** @default true */
+            casters_assist_defence?: boolean;
+            /** @default 5 */
+            circle_hit_on?: number;
+            /** @default 6 */
+            engine_hit_on?: number;
+            /** @default 0 */
+            engine_range?: number;
+            /** @default 2 */
+            half_level_ratio?: number;
+            /** @default 1 */
+            heal_reduction?: number;
+            /** @default 6 */
+            hit_on?: number;
+            /** @default 2 */
+            hits_to_destroy_stronger?: number;
+            /** @default 1 */
+            intimidate_penalty?: number;
+            /** @default 1 */
+            max_heroes_per_squad?: number;
+            /** @default 15 */
+            medic_save_dc?: number;
+            /** @default 20 */
+            medic_save_sides?: number;
+            /** @default 12 */
+            priority_dc?: number;
+            /** @default 6 */
+            priority_roll_sides?: number;
+            /**
+             * @default [
+             *       "history",
+             *       "bluff",
+             *       "perception",
+             *       "insight"
+             *     ]
+             */
+            priority_skills?: string[];
+            /** @default 1 */
+            revive_surges?: number;
+            /** @default 12 */
+            skill_dc?: number;
+            skill_effects?: {
+                [key: string]: "arcana" | "heal" | "hide" | "intimidate" | "scout";
+            };
+            speeds?: {
+                [key: string]: number;
+            };
+            /** @default 1 */
+            watchtower_capacity?: number;
+            watchtower_effects?: {
+                [key: string]: "arcana" | "heal" | "hide" | "intimidate" | "scout";
+            };
+            /** @default true */
+            wounds_reset_each_round?: boolean;
+        };
+        /** QuickstartStatePressOrRetreat */
+        QuickstartStatePressOrRetreat: {
+            /** @enum {unknown} */
+            kind: "press_or_retreat";
+            side: string;
+        };
+        /** QuickstartStatePriorityChecks */
+        QuickstartStatePriorityChecks: {
+            heroes: string[];
+            /** @enum {unknown} */
+            kind: "priority_checks";
+        };
+        /** QuickstartStatePriorityChoice */
+        QuickstartStatePriorityChoice: {
+            /** @enum {unknown} */
+            kind: "choose_priority";
+            side: string | null;
+        };
+        /** QuickstartStateSquadView */
+        QuickstartStateSquadView: {
+            attacked: boolean;
+            boosts: string[];
+            engines_fired: number;
+            heal_left: number;
+            hero: string | null;
+            hidden?: boolean;
+            id: string;
+            /** @enum {unknown} */
+            kind: "caster" | "medic" | "paladin" | "skirmisher" | "soldier";
+            large: boolean;
+            level: number;
+            minor_used?: boolean;
+            moves_used: number;
+            side: string;
+            skirmished: boolean;
+            speed: number;
+            standard_used: boolean;
+            undead: boolean;
+            wounds: number;
+            x: number;
+            y: number;
+        };
+        /** QuickstartStateWatchtowerView */
+        QuickstartStateWatchtowerView: {
+            heroes: string[];
+            x: number;
+            y: number;
+        };
+        /**
          * QuickstartStepAdvanced
          * @example {
          *       "phase": "action",
@@ -4354,6 +5052,9 @@ export interface components {
             };
             seed: string;
             setup_schema: {
+                [key: string]: unknown;
+            };
+            state_schema?: {
                 [key: string]: unknown;
             };
             title: string;
@@ -5378,6 +6079,31 @@ export interface components {
             shape?: "burst" | "cone" | "line";
             /** @default 0 */
             temp_hp_per_soldier?: number;
+        };
+        /**
+         * SkirmishBattleView
+         * @description A battle of the `skirmish` ruleset, as the caller may see it.
+         */
+        SkirmishBattleView: {
+            awaiting?: components["schemas"]["Prompt"][];
+            battle_id: string;
+            dice: components["schemas"]["DiceInfo"];
+            options: {
+                [key: string]: unknown;
+            };
+            over: boolean;
+            role: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            ruleset: "skirmish";
+            ruleset_version: string;
+            side: string | null;
+            /** @description The state as the caller may see it (`skirmish`'s view). */
+            state: components["schemas"]["SkirmishState"];
+            title: string;
+            version: number;
         };
         /**
          * SkirmishBoonGranted
@@ -6845,6 +7571,517 @@ export interface components {
             type: "SkirmishEnded";
         };
         /**
+         * SkirmishState
+         * @description The state of a skirmish battle as one actor may see it.
+         */
+        SkirmishState: {
+            armies: components["schemas"]["SkirmishStateArmyView"][];
+            bloodied: string[];
+            declared: components["schemas"]["SkirmishStateDeclarationView"][];
+            end_reason: string;
+            forces: components["schemas"]["SkirmishStateForceView"][];
+            height: number;
+            initiative_order: string[];
+            legal: string[];
+            options: components["schemas"]["SkirmishStateOptions"];
+            over: boolean;
+            /** @enum {unknown} */
+            phase: "melee" | "movement" | "opportunity" | "other" | "over" | "ranged" | "routing" | "setup";
+            provoked: components["schemas"]["SkirmishStateProvocationView"][];
+            round: number;
+            /** @enum {unknown} */
+            ruleset: "skirmish";
+            standing: string[];
+            step: string;
+            still_routed: string[];
+            width: number;
+        };
+        /**
+         * SkirmishStateAffectedAreaTable
+         * @description Table 5: Affected Area per Action (squares of 10' x 10').
+         *
+         *         burst/emanation/spread of radius r: r^2 * pi / 100 rounded normally, min `minimum_squares`;
+         *         cone of length r: burst(r) / `cone_divisor` rounded normally, min `minimum_squares`;
+         *         line of length l: l * `line_width_ft` / 100 rounded normally, min `minimum_squares`;
+         *         a single target (melee or ranged): `single_target_squares`.
+         *         `round_radius_to_grid`: first round radii/lengths up to a multiple of 10 ft ("Important
+         *         Notes": Distance, "any 5' increments rounded up") - off by default, the footnote example
+         *         (20 ft -> 13) needs no rounding.
+         */
+        SkirmishStateAffectedAreaTable: {
+            /** @default 4 */
+            cone_divisor?: number;
+            /** @default 5 */
+            line_width_ft?: number;
+            /** @default 1 */
+            minimum_squares?: number;
+            /** @default false */
+            round_radius_to_grid?: boolean;
+            /** @default 1 */
+            single_target_squares?: number;
+        };
+        /**
+         * SkirmishStateArmyRepresentation
+         * @description Tables 1 and 2 (lost): 10' squares an army covers, by army type, for Medium soldiers,
+         *         scaled by the soldiers' space (percent of a Medium soldier's 5' square).
+         */
+        SkirmishStateArmyRepresentation: {
+            space_percent_by_size?: {
+                [key: string]: number;
+            };
+            squares_by_type?: {
+                [key: string]: number;
+            };
+        };
+        /** SkirmishStateArmyView */
+        SkirmishStateArmyView: {
+            acted: boolean;
+            alignment: string;
+            ambush: boolean;
+            army_size: number;
+            army_type: string;
+            bardic_radius?: components["schemas"]["SkirmishStateBardicRadiusView"];
+            below_half: boolean;
+            boons: string[];
+            broken: {
+                [key: string]: number;
+            };
+            commander: components["schemas"]["SkirmishStateCommanderView"];
+            defeated: boolean;
+            depth: number;
+            destroyed: boolean;
+            disarmed: number;
+            dying_operating: number;
+            /** @enum {unknown} */
+            facing: "east" | "north" | "northeast" | "northwest" | "south" | "southeast" | "southwest" | "west";
+            flat_footed: boolean;
+            formation: string;
+            id: string;
+            known_by?: string[];
+            max_army_size: number;
+            morale: number;
+            moves: number;
+            name: string;
+            original_total_hp: number;
+            placed: boolean;
+            routed: boolean;
+            side: string;
+            /** @enum {unknown} */
+            size: "colossal" | "diminutive" | "fine" | "gargantuan" | "huge" | "large" | "medium" | "small" | "tiny";
+            soldier_hp: string;
+            squares: number;
+            strategy: string;
+            tactic: string;
+            tactic_public: boolean;
+            teamwork?: components["schemas"]["SkirmishStateTeamworkView"];
+            temp_hp: number;
+            total_hp: number;
+            width: number;
+            x: number;
+            y: number;
+        };
+        /** SkirmishStateBardicRadiusView */
+        SkirmishStateBardicRadiusView: {
+            feet: number;
+            squares: number;
+        };
+        /** SkirmishStateCommanderView */
+        SkirmishStateCommanderView: {
+            ac: number;
+            command_range: number;
+            fortitude: number;
+            hp: number;
+            lost: boolean;
+            name: string;
+            reflex: number;
+            will: number;
+        };
+        /**
+         * SkirmishStateConditionSpec
+         * @description A condition a combat maneuver puts on the soldiers it affects ("Conditions & Effects",
+         *         lost): what it adds to their attack rolls and to their AC, as partial modifiers.
+         */
+        SkirmishStateConditionSpec: {
+            /** @default 0 */
+            ac?: number;
+            /** @default 0 */
+            attack?: number;
+            condition: string;
+        };
+        /** SkirmishStateDeclarationView */
+        SkirmishStateDeclarationView: {
+            army: string;
+            flanking: boolean;
+            profile: string;
+            target: string;
+        };
+        /**
+         * SkirmishStateDensityTable
+         * @description Table 6: Army Density. Soldiers per 10' x 10' square; from Colossal, squares per soldier.
+         *
+         *         `colossal_squares_per_soldier` doubles for every step past Colossal (the Table 6 footnote).
+         */
+        SkirmishStateDensityTable: {
+            /** @default 2 */
+            colossal_squares_per_soldier?: number;
+            /** @default 400 */
+            diminutive?: number;
+            /** @default 1600 */
+            fine?: number;
+            /** @default 1 */
+            gargantuan?: number;
+            /** @default 2 */
+            huge?: number;
+            /** @default 4 */
+            large?: number;
+            /** @default 16 */
+            medium?: number;
+            /** @default 16 */
+            small?: number;
+            /** @default 64 */
+            tiny?: number;
+        };
+        /** SkirmishStateForceView */
+        SkirmishStateForceView: {
+            adjust_allowance: number | null;
+            adjust_used: string[] | null;
+            /** @enum {unknown} */
+            home: "north" | "south";
+            id: string;
+            initiative: number | null;
+            leader: string | null;
+            strategy: string | null;
+            surprised: boolean;
+            zones: components["schemas"]["SkirmishStateZonesView"] | null;
+        };
+        /**
+         * SkirmishStateFormationSpec
+         * @description A formation: squares covered and density, in percent of the closed formation.
+         */
+        SkirmishStateFormationSpec: {
+            /** @default 0 */
+            ac?: number;
+            /** @default 100 */
+            density_percent?: number;
+            /** @default 100 */
+            squares_percent?: number;
+        };
+        /**
+         * SkirmishStateMoraleDCs
+         * @description Table 3 (lost): the common Morale check DCs.
+         */
+        SkirmishStateMoraleDCs: {
+            /** @default 15 */
+            rout?: number;
+            /** @default 20 */
+            strategy_change?: number;
+            /** @default 10 */
+            surprise?: number;
+            /** @default 15 */
+            will_on_failed_rout?: number;
+        };
+        /**
+         * SkirmishStateOptions
+         * @description Rule variants and the values the seed text does not give.
+         */
+        SkirmishStateOptions: {
+            /** @default 5 */
+            adjust_tactics_per?: number;
+            /**
+             * @default stationary
+             * @enum {unknown}
+             */
+            aoo_equal_reach?: "both" | "none" | "stationary";
+            /** @default true */
+            auto_end?: boolean;
+            /**
+             * @default [
+             *       1,
+             *       3
+             *     ]
+             */
+            back_move_fraction?: [
+                number,
+                number
+            ];
+            boon_morale?: {
+                [key: string]: number;
+            };
+            boons?: {
+                [key: string]: components["schemas"]["SkirmishStateStrategyModifiers"];
+            };
+            /** @default -2 */
+            broken_armor_ac?: number;
+            /** @default -1 */
+            broken_shield_ac?: number;
+            /** @default -2 */
+            broken_weapon_attack?: number;
+            /** @default 500 */
+            camp_zone_min_width?: number;
+            /** @default -2 */
+            charge_ac?: number;
+            /** @default 2 */
+            charge_attack?: number;
+            /** @default true */
+            charge_first_contact?: boolean;
+            /** @default 10 */
+            charge_min_feet?: number;
+            /** @default 2 */
+            charge_speed_multiplier?: number;
+            /** @default 100 */
+            command_range_base?: number;
+            /** @default 25 */
+            command_range_per_cha?: number;
+            /** @default 500 */
+            command_zone_min_distance?: number;
+            /** @default 20 */
+            command_zone_size?: number;
+            /** @default 8 */
+            commander_cover_ac?: number;
+            /** @default 4 */
+            commander_cover_reflex?: number;
+            /** @default true */
+            commander_leadership_to_morale?: boolean;
+            /** @default closed */
+            default_formation?: string;
+            /** @default standard */
+            default_strategy?: string;
+            /**
+             * @default never
+             * @enum {unknown}
+             */
+            disarm_recovery?: "end_of_round" | "never";
+            /**
+             * @default any
+             * @enum {unknown}
+             */
+            firing_into_melee_with?: "allies" | "any";
+            /** @default 2 */
+            flanking_bonus?: number;
+            /** @default -2 */
+            flat_footed_ac?: number;
+            formations?: {
+                [key: string]: components["schemas"]["SkirmishStateFormationSpec"];
+            };
+            /**
+             * @default centres
+             * @enum {unknown}
+             */
+            line_of_effect?: "any" | "centres";
+            /** @default 1 */
+            maneuver_condition_rounds?: number;
+            maneuver_conditions?: {
+                [key: string]: components["schemas"]["SkirmishStateConditionSpec"];
+            };
+            /** @default 10 */
+            maneuver_move_feet?: number;
+            /** @default -5 */
+            maneuver_move_penalty?: number;
+            /** @default 25 */
+            maneuver_open_percent?: number;
+            /** @default 100 */
+            melee_zone_min_width?: number;
+            /** @default -1 */
+            morale_chaotic?: number;
+            /**
+             * @default [
+             *       "barbarian"
+             *     ]
+             */
+            morale_classes_minus?: string[];
+            /**
+             * @default [
+             *       "fighter",
+             *       "cavalier",
+             *       "paladin"
+             *     ]
+             */
+            morale_classes_plus?: string[];
+            morale_dcs?: components["schemas"]["SkirmishStateMoraleDCs"];
+            /** @default 1 */
+            morale_lawful?: number;
+            /** @default 1 */
+            morale_race_militaristic?: number;
+            /** @default -1 */
+            morale_race_tribal?: number;
+            /**
+             * @default [
+             *       "change_formation",
+             *       "pass_through",
+             *       "rally",
+             *       "withdraw",
+             *       "retreat"
+             *     ]
+             */
+            one_round_tactics?: string[];
+            /** @default [] */
+            opposed_tactics?: string[];
+            /** @default 100 */
+            ranged_zone_min_width?: number;
+            representation?: components["schemas"]["SkirmishStateArmyRepresentation"];
+            resolution?: components["schemas"]["SkirmishStateResolutionOptions"];
+            /**
+             * @default below_half
+             * @enum {unknown}
+             */
+            rout_check?: "below_half" | "every_round";
+            /**
+             * @default camp
+             * @enum {unknown}
+             */
+            rout_flight?: "camp" | "none";
+            /** @default 2 */
+            rout_flight_moves?: number;
+            routing?: components["schemas"]["SkirmishStateRoutingModifiers"];
+            /**
+             * @default [
+             *       1,
+             *       2
+             *     ]
+             */
+            side_move_fraction?: [
+                number,
+                number
+            ];
+            /** @default false */
+            soft_cover_from_defeated?: boolean;
+            /** @default true */
+            soft_cover_from_grid?: boolean;
+            /** @default 10 */
+            square_feet?: number;
+            strategies?: {
+                [key: string]: components["schemas"]["SkirmishStateStrategyModifiers"];
+            };
+            /** @default 1 */
+            strategy_retries_per_round?: number;
+            tactics?: {
+                [key: string]: components["schemas"]["SkirmishStateTacticSpec"];
+            };
+            /**
+             * @default profile
+             * @enum {unknown}
+             */
+            undeclared_damage_option?: "best" | "profile";
+        };
+        /** SkirmishStateProvocationView */
+        SkirmishStateProvocationView: {
+            attacker: string;
+            provoker: string;
+        };
+        /**
+         * SkirmishStateResolutionOptions
+         * @description Everything the statistical resolution needs that the seed text leaves open.
+         */
+        SkirmishStateResolutionOptions: {
+            affected_area?: components["schemas"]["SkirmishStateAffectedAreaTable"];
+            /** @default 100 */
+            bardic_radius_base_ft?: number;
+            /** @default 50 */
+            bardic_radius_per_charisma_ft?: number;
+            density?: components["schemas"]["SkirmishStateDensityTable"];
+            /** @default true */
+            destroy_defeated_when_attacked?: boolean;
+            /** @default 50 */
+            diversion_both_percent?: number;
+            /** @default 25 */
+            diversion_one_percent?: number;
+            /**
+             * @default [
+             *       "bludgeoning",
+             *       "piercing",
+             *       "slashing"
+             *     ]
+             */
+            physical_damage_types?: string[];
+            /** @default 5 */
+            reroll_percent_per_point?: number;
+            /** @default true */
+            temporary_hp_in_thresholds?: boolean;
+            /** @default false */
+            temporary_hp_stack?: boolean;
+        };
+        /**
+         * SkirmishStateRoutingModifiers
+         * @description Table 4 (lost): modifiers to the routing Morale check.
+         */
+        SkirmishStateRoutingModifiers: {
+            /** @default -2 */
+            ally_routed_this_round?: number;
+            /** @default -2 */
+            area_effects_this_round?: number;
+            /** @default -2 */
+            below_half_hp?: number;
+            /** @default -2 */
+            below_quarter_hp?: number;
+            /** @default -4 */
+            commander_lost?: number;
+            /** @default -2 */
+            flanked_this_round?: number;
+            /** @default -1 */
+            friendly_fire_this_round?: number;
+            /** @default -2 */
+            lost_soldiers_this_round?: number;
+        };
+        /**
+         * SkirmishStateStrategyModifiers
+         * @description One row of Table 7 (lost): what a strategy adds in skirmish combat.
+         */
+        SkirmishStateStrategyModifiers: {
+            /** @default 0 */
+            ac?: number;
+            /** @default 0 */
+            attack?: number;
+            /** @default 0 */
+            reflex?: number;
+            /** @default 0 */
+            save_dc?: number;
+        };
+        /**
+         * SkirmishStateTacticSpec
+         * @description A tactic: its Morale DC, what kind of order it is, and its modifiers while in force.
+         */
+        SkirmishStateTacticSpec: {
+            /** @default 0 */
+            ac?: number;
+            /** @default 0 */
+            attack?: number;
+            /** @default 10 */
+            dc?: number;
+            /** @default 0 */
+            flanking?: number;
+            /**
+             * @default plain
+             * @enum {unknown}
+             */
+            kind?: "formation" | "pass_through" | "plain" | "rally" | "retreat" | "withdraw";
+            /** @default 0 */
+            reflex?: number;
+        };
+        /** SkirmishStateTeamworkView */
+        SkirmishStateTeamworkView: {
+            feats: string[];
+            participants: number;
+        };
+        /**
+         * SkirmishStateZoneRowsView
+         * @description The zones in rows of the map: [first, last + 1), null where off the map.
+         */
+        SkirmishStateZoneRowsView: {
+            camp: number[] | null;
+            command: number[] | null;
+            melee_edge: number | null;
+            ranged: number[] | null;
+        };
+        /** SkirmishStateZonesView */
+        SkirmishStateZonesView: {
+            camp_width: number;
+            command_distance: number;
+            command_size: number;
+            melee_edge: number;
+            ranged_width: number;
+            rows: components["schemas"]["SkirmishStateZoneRowsView"];
+        };
+        /**
          * SkirmishStep
          * @description One computed figure: `value` exactly, `shown` to 2 decimals, `formula`, seed `rule`.
          */
@@ -7847,6 +9084,31 @@ export interface components {
              * @enum {string}
              */
             type: "AttackResolved";
+        };
+        /**
+         * TacticalBattleView
+         * @description A battle of the `tactical` ruleset, as the caller may see it.
+         */
+        TacticalBattleView: {
+            awaiting?: components["schemas"]["Prompt"][];
+            battle_id: string;
+            dice: components["schemas"]["DiceInfo"];
+            options: {
+                [key: string]: unknown;
+            };
+            over: boolean;
+            role: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            ruleset: "tactical";
+            ruleset_version: string;
+            side: string | null;
+            /** @description The state as the caller may see it (`tactical`'s view). */
+            state: components["schemas"]["TacticalState"];
+            title: string;
+            version: number;
         };
         /**
          * TacticalBullRush
@@ -9897,6 +11159,450 @@ export interface components {
             stat: string;
             value: number;
         };
+        /**
+         * TacticalState
+         * @description The state of a tactical battle as one actor may see it.
+         */
+        TacticalState: {
+            active: string | null;
+            characters: components["schemas"]["TacticalStateCharacterView"][];
+            dc: number;
+            end_reason: string | null;
+            height: number;
+            opportunity: components["schemas"]["TacticalStateOpportunityView"] | null;
+            options: components["schemas"]["TacticalStateOptions"];
+            order: string[];
+            over: boolean;
+            pending: components["schemas"]["TacticalStateAttackView"] | null;
+            /** @enum {unknown} */
+            phase: "combat" | "over" | "setup";
+            round: number;
+            /** @enum {unknown} */
+            ruleset: "tactical";
+            sides: components["schemas"]["TacticalStateSideSetup"][];
+            structures: components["schemas"]["TacticalStateStructureView"][];
+            width: number;
+            winner: string | null;
+        };
+        /** TacticalStateAttackView */
+        TacticalStateAttackView: {
+            abilities: components["schemas"]["TacticalStateStatBonusView"][];
+            /** @enum {unknown} */
+            action: "charge" | "finisher" | "opportunity" | "stamina" | "standard";
+            after_parry: boolean;
+            area: boolean;
+            attacker: string;
+            bonus: number;
+            damage: number;
+            defence: number;
+            /** @enum {unknown} */
+            defence_stat: "DEF" | "FOC" | "none";
+            dice: components["schemas"]["TacticalStateRollView"] | null;
+            dice_total: number;
+            dual: boolean;
+            extra_dice: components["schemas"]["TacticalStateRollView"][];
+            halved: boolean;
+            modifiers: components["schemas"]["TacticalStateModifierView"][];
+            /** @enum {unknown} */
+            pool: "HEA" | "STA" | "WIL";
+            square: [
+                number,
+                number
+            ];
+            sta_spent: number;
+            target: string | null;
+            /** @enum {unknown} */
+            target_kind: "character" | "square" | "structure";
+            total: number;
+            unseen: boolean;
+            weapon: string;
+            /** @enum {unknown} */
+            weapon_kind: "melee" | "ranged" | "spell";
+            wil_spent: number;
+        };
+        /** TacticalStateCharacterView */
+        TacticalStateCharacterView: {
+            DEF: number;
+            FOC: number;
+            HEA: components["schemas"]["TacticalStatePoolView"];
+            STA?: components["schemas"]["TacticalStatePoolView"];
+            WIL: components["schemas"]["TacticalStatePoolView"];
+            attacks: number;
+            concealed: boolean;
+            concentration: string | null;
+            concentration_rating: number;
+            conditions: components["schemas"]["TacticalStateConditionView"][];
+            /** @enum {unknown} */
+            controller: "gm" | "player";
+            dead: boolean;
+            death_failures: number;
+            death_successes: number;
+            down: boolean;
+            drained_at?: number | null;
+            draws: number;
+            free_used: string[];
+            glimpse_ends_with_turn: boolean;
+            glimpsed_until: number;
+            helpless: boolean;
+            id: string;
+            initiative: number;
+            main_hand: string | null;
+            moves?: number;
+            name: string;
+            off_hand: string | null;
+            perceived?: string[];
+            powers: string[];
+            reaction_used: boolean;
+            reload_left: {
+                [key: string]: number;
+            };
+            reloads_stamina: number;
+            reloads_standard: number;
+            rerolls?: number;
+            rested: boolean;
+            side: string;
+            sprinting?: boolean;
+            sta_spent?: boolean;
+            standard_used?: boolean;
+            stats: components["schemas"]["TacticalStateStats"];
+            stowed: string[];
+            stunned_lost: ("move" | "standard") | null;
+            superior_cover: boolean;
+            surprised: boolean;
+            turns_taken: number;
+            wil_spent: boolean;
+            wounds: number;
+            x?: number;
+            y?: number;
+        };
+        /** TacticalStateConditionView */
+        TacticalStateConditionView: {
+            from_wound: boolean;
+            /** @enum {unknown} */
+            name: "bleeding" | "broken" | "burning" | "dazed" | "dying" | "exhausted" | "exposed" | "frightened" | "grappled" | "immobilized" | "invisible" | "prone" | "slowed" | "stunned" | "unconscious";
+            no_save_before: number;
+            rating: number;
+            source: string | null;
+            unsaveable: boolean;
+        };
+        /** TacticalStateModifierView */
+        TacticalStateModifierView: {
+            characters: string[];
+            kind: string;
+            reason: string;
+            rule: string;
+            squares: [
+                number,
+                number
+            ][];
+            value: number;
+        };
+        /** TacticalStateOpportunityView */
+        TacticalStateOpportunityView: {
+            attack: components["schemas"]["TacticalStateResumeAttackView"] | null;
+            mode: string;
+            offered: string[];
+            provoker: string;
+            reactors: string[];
+            rest: [
+                number,
+                number
+            ][];
+            rest_costs: number[];
+            /** @enum {unknown} */
+            trigger: "move" | "parry" | "ranged" | "spell";
+        };
+        /**
+         * TacticalStateOptions
+         * @description Rule variants and the values the seed text does not give (A01..A71).
+         */
+        TacticalStateOptions: {
+            /** @default false */
+            allow_overspend?: boolean;
+            /** @default false */
+            area_roll_per_target?: boolean;
+            /** @default true */
+            auto_end?: boolean;
+            /**
+             * @default from_start
+             * @enum {unknown}
+             */
+            charge_distance?: "from_start" | "path_length";
+            /**
+             * @default free_move_only
+             * @enum {unknown}
+             */
+            charge_move?: "free_move_only" | "stamina_allowed";
+            /** @default 12 */
+            check_die?: number;
+            /** @default 2 */
+            combat_advantage?: number;
+            /** @default 2 */
+            concealment_penalty?: number;
+            /** @default true */
+            concentration_blocks_regen?: boolean;
+            /**
+             * @default no_squeeze
+             * @enum {unknown}
+             */
+            corner_rule?: "allowed" | "no_corner" | "no_squeeze";
+            /**
+             * @default allies_of_target
+             * @enum {unknown}
+             */
+            cover_creatures?: "allies_of_target" | "any";
+            /** @default 2 */
+            cover_penalty?: number;
+            /** @default true */
+            creatures_block_corners?: boolean;
+            /**
+             * @default hea_only
+             * @enum {unknown}
+             */
+            damage_while_down?: "failed_save" | "hea_only";
+            /** @default 7 */
+            dc?: number;
+            /** @default 7 */
+            death_save_dc?: number;
+            /**
+             * @default start
+             * @enum {unknown}
+             */
+            death_save_timing?: "end" | "start";
+            /** @default false */
+            drain_also_regen?: boolean;
+            /** @default false */
+            drain_floor_zero?: boolean;
+            /** @default 4 */
+            exposed_amount?: number;
+            /**
+             * @default to_damage
+             * @enum {unknown}
+             */
+            exposed_bonus?: "to_damage" | "to_roll";
+            /**
+             * @default save_action
+             * @enum {unknown}
+             */
+            exposed_save?: "auto_end_of_turn" | "save_action";
+            /**
+             * @default both
+             * @enum {unknown}
+             */
+            finisher_on_dying?: "both" | "death_save_only";
+            /**
+             * @default wound
+             * @enum {unknown}
+             */
+            finisher_on_stable?: "no_effect" | "wound";
+            /** @default false */
+            flank_melee_only?: boolean;
+            /**
+             * @default none
+             * @enum {unknown}
+             */
+            hidden_opportunity?: "none" | "offered";
+            /**
+             * @default refuse
+             * @enum {unknown}
+             */
+            invisible_at_setup?: "allow" | "refuse";
+            /**
+             * @default chebyshev
+             * @enum {unknown}
+             */
+            metric?: "alternating" | "chebyshev" | "manhattan";
+            /** @default true */
+            oa_counts_to_cap?: boolean;
+            /**
+             * @default initiator_fails
+             * @enum {unknown}
+             */
+            opposed_tie?: "initiator_fails" | "reroll";
+            /** @default true */
+            parry_oa_free?: boolean;
+            /**
+             * @default attack_total
+             * @enum {unknown}
+             */
+            parry_vs?: "attack_total" | "damage";
+            /** @default 2 */
+            perceived_penalty?: number;
+            /** @default true */
+            pinch_blocks_sight?: boolean;
+            /** @default true */
+            pinch_gives_cover?: boolean;
+            /** @default true */
+            react_on_own_turn?: boolean;
+            /**
+             * @default ask
+             * @enum {unknown}
+             */
+            reaction_window?: "ask" | "never";
+            /**
+             * @default this_turn
+             * @enum {unknown}
+             */
+            regen_window?: "since_previous_turn" | "this_turn";
+            /** @default 2 */
+            reloads_per_round?: number;
+            /** @default false */
+            rest_applies_to_drain?: boolean;
+            /**
+             * @default global
+             * @enum {unknown}
+             */
+            round_window?: "global" | "per_character";
+            /**
+             * @default drain
+             * @enum {unknown}
+             */
+            shield_exposure?: "drain" | "separate_saveable";
+            /** @default false */
+            shield_is_miss?: boolean;
+            /**
+             * @default highest
+             * @enum {unknown}
+             */
+            stack_ratings?: "highest" | "sum";
+            /** @default 2 */
+            stand_cost?: number;
+            /**
+             * @default two_squares
+             * @enum {unknown}
+             */
+            stand_up?: "two_squares" | "whole_move";
+            /** @default 10 */
+            sth_divisor?: number;
+            /** @default false */
+            sth_per_hit?: boolean;
+            /**
+             * @default choice
+             * @enum {unknown}
+             */
+            stunned_loses?: "choice" | "standard";
+            /** @default 8 */
+            superior_cover_penalty?: number;
+            /**
+             * @default thrower_str
+             * @enum {unknown}
+             */
+            throw_range?: "target_str" | "thrower_str";
+            /**
+             * @default dex_then_roll
+             * @enum {unknown}
+             */
+            tie_break?: "dex_then_roll" | "roll";
+            /** @default false */
+            unconscious_flank?: boolean;
+            /** @default false */
+            unconscious_grants_ca?: boolean;
+            /** @default 4 */
+            unseen_square_penalty?: number;
+            /** @default false */
+            wall_no_loops?: boolean;
+            /**
+             * @default dazed
+             * @enum {unknown}
+             */
+            wil_zero?: "dazed" | "none";
+        };
+        /** TacticalStatePoolView */
+        TacticalStatePoolView: {
+            cur: number;
+            max: number;
+        };
+        /** TacticalStateResumeAttackView */
+        TacticalStateResumeAttackView: {
+            bull_rush: boolean;
+            charge: boolean;
+            direction: string | null;
+            finisher: boolean;
+            follow: boolean;
+            pool: ("HEA" | "STA" | "WIL") | null;
+            push: number;
+            sections: [
+                number,
+                number
+            ][];
+            square: [
+                number,
+                number
+            ] | null;
+            target: string | null;
+            throw: boolean;
+            weapon: string;
+        };
+        /** TacticalStateRollView */
+        TacticalStateRollView: {
+            client_seed: string;
+            epoch: number | null;
+            index: number | null;
+            /** @enum {unknown} */
+            kind: "roll";
+            purpose: string;
+            sides: number;
+            /** @enum {unknown} */
+            source: "client" | "server";
+            values: number[];
+            version: number | null;
+        };
+        /** TacticalStateSideSetup */
+        TacticalStateSideSetup: {
+            /**
+             * @default player
+             * @enum {unknown}
+             */
+            controller?: "gm" | "player";
+            /** @default [] */
+            hostile_to?: string[];
+            id: string;
+            /** @default  */
+            name?: string;
+        };
+        /** TacticalStateStatBonusView */
+        TacticalStateStatBonusView: {
+            stat: string;
+            value: number;
+        };
+        /** TacticalStateStats */
+        TacticalStateStats: {
+            /** @default 0 */
+            DEX?: number;
+            /** @default 0 */
+            END?: number;
+            /** @default 0 */
+            INT?: number;
+            /** @default 0 */
+            MIN?: number;
+            /** @default 6 */
+            SPE?: number;
+            /** @default 0 */
+            SPI?: number;
+            /** @default 0 */
+            STR?: number;
+            /** @default 0 */
+            VIT?: number;
+        };
+        /** TacticalStateStructureView */
+        TacticalStateStructureView: {
+            DEF: number;
+            FOC: number;
+            blocks_move: boolean;
+            blocks_sight: boolean;
+            /** @enum {unknown} */
+            cover: "cover" | "none" | "superior";
+            hea_damage: number;
+            id: string;
+            name: string;
+            squares: [
+                number,
+                number
+            ][];
+            sth: number;
+            sth_max: number;
+            wall: boolean;
+        };
         /** TacticalStats */
         TacticalStats: {
             /** @default 0 */
@@ -10379,6 +12085,31 @@ export interface components {
              */
             type: "BattleEnded";
             winner: string | null;
+        };
+        /**
+         * WarfareBattleView
+         * @description A battle of the `warfare` ruleset, as the caller may see it.
+         */
+        WarfareBattleView: {
+            awaiting?: components["schemas"]["Prompt"][];
+            battle_id: string;
+            dice: components["schemas"]["DiceInfo"];
+            options: {
+                [key: string]: unknown;
+            };
+            over: boolean;
+            role: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            ruleset: "warfare";
+            ruleset_version: string;
+            side: string | null;
+            /** @description The state as the caller may see it (`warfare`'s view). */
+            state: components["schemas"]["WarfareState"];
+            title: string;
+            version: number;
         };
         /**
          * WarfareChampionActed
@@ -11119,6 +12850,331 @@ export interface components {
             type: "StartRound";
         };
         /**
+         * WarfareState
+         * @description The state of a warfare battle (the same for every actor).
+         */
+        WarfareState: {
+            active: string | null;
+            champions: components["schemas"]["WarfareStateChampionView"][];
+            defeated: string[];
+            end_reason: string | null;
+            equipment: components["schemas"]["WarfareStateEquipmentSetup"][];
+            height: number;
+            options: components["schemas"]["WarfareStateOptions"];
+            order: string[];
+            over: boolean;
+            pursuits: components["schemas"]["WarfareStatePursuitView"][];
+            round: number;
+            /** @enum {unknown} */
+            ruleset: "warfare";
+            sides: string[];
+            units: components["schemas"]["WarfareStateUnitView"][];
+            width: number;
+            winner: string | null;
+            zones: {
+                [key: string]: components["schemas"]["WarfareStateZoneView"][];
+            };
+        };
+        /**
+         * WarfareStateAbility
+         * @description [Morale] "some unit abilities force checks": a target this unit hits (W11) makes a
+         *         morale check, `morale` added to it (e.g. -2 for a terrifying charge).
+         */
+        WarfareStateAbility: {
+            /** @default true */
+            forces_morale_check?: boolean;
+            id: string;
+            /** @default 0 */
+            morale?: number;
+            /** @default  */
+            name?: string;
+        };
+        /**
+         * WarfareStateChampionBonus
+         * @description [Battlefield Champions] "improving their fighting capability": what a joined
+         *         champion adds to this unit, as the unit's data says.
+         */
+        WarfareStateChampionBonus: {
+            /** @default 0 */
+            attack?: number;
+            /** @default 0 */
+            damage?: number;
+            /** @default 0 */
+            defense?: number;
+            /** @default 0 */
+            morale?: number;
+        };
+        /** WarfareStateChampionView */
+        WarfareStateChampionView: {
+            acted: boolean;
+            id: string;
+            joined: string | null;
+            leads: string[];
+            name: string;
+            side: string;
+        };
+        /**
+         * WarfareStateConditionEffect
+         * @description What a condition changes while a unit has it (the text names conditions, never
+         *         defines them): added to its attack rolls, its defense, its damage, its morale checks
+         *         and its speed in tiles.
+         */
+        WarfareStateConditionEffect: {
+            /** @default 0 */
+            attack?: number;
+            /** @default 0 */
+            damage?: number;
+            /** @default 0 */
+            defense?: number;
+            /** @default 0 */
+            morale?: number;
+            /** @default 0 */
+            speed?: number;
+        };
+        /**
+         * WarfareStateConditionEffects
+         * @description The six conditions the text names ([Resting], [Pursuit]); the project's defaults.
+         */
+        WarfareStateConditionEffects: {
+            /**
+             * @default {
+             *       "attack": -2,
+             *       "damage": 0,
+             *       "defense": -2,
+             *       "morale": 0,
+             *       "speed": -2
+             *     }
+             */
+            debilitated?: components["schemas"]["WarfareStateConditionEffect"];
+            /**
+             * @default {
+             *       "attack": 2,
+             *       "damage": 0,
+             *       "defense": -2,
+             *       "morale": 0,
+             *       "speed": 0
+             *     }
+             */
+            pursuing?: components["schemas"]["WarfareStateConditionEffect"];
+            /**
+             * @default {
+             *       "attack": -2,
+             *       "damage": 0,
+             *       "defense": -1,
+             *       "morale": -6,
+             *       "speed": 0
+             *     }
+             */
+            terrorized?: components["schemas"]["WarfareStateConditionEffect"];
+            /**
+             * @default {
+             *       "attack": 0,
+             *       "damage": 0,
+             *       "defense": 0,
+             *       "morale": -2,
+             *       "speed": 0
+             *     }
+             */
+            unsettled?: components["schemas"]["WarfareStateConditionEffect"];
+            /**
+             * @default {
+             *       "attack": -1,
+             *       "damage": 0,
+             *       "defense": 0,
+             *       "morale": -4,
+             *       "speed": 0
+             *     }
+             */
+            wavering?: components["schemas"]["WarfareStateConditionEffect"];
+            /**
+             * @default {
+             *       "attack": -1,
+             *       "damage": 0,
+             *       "defense": 0,
+             *       "morale": 0,
+             *       "speed": -1
+             *     }
+             */
+            winded?: components["schemas"]["WarfareStateConditionEffect"];
+        };
+        /**
+         * WarfareStateEquipmentSetup
+         * @description [Reinforcement Zones] battlefield equipment; `in_zone`: it must stand inside one of
+         *         its side's reinforcement zones ("some Battlefield Equipment must").
+         */
+        WarfareStateEquipmentSetup: {
+            id: string;
+            /** @default false */
+            in_zone?: boolean;
+            /** @default  */
+            name?: string;
+            side: string;
+            x: number;
+            y: number;
+        };
+        /**
+         * WarfareStateOptions
+         * @description Rule variants and the values the quick reference does not give (W01..W16).
+         */
+        WarfareStateOptions: {
+            /**
+             * @default on_hit
+             * @enum {unknown}
+             */
+            ability_check?: "on_damage" | "on_hit";
+            /** @default true */
+            champions_first?: boolean;
+            /**
+             * @default {
+             *       "debilitated": {
+             *         "attack": -2,
+             *         "damage": 0,
+             *         "defense": -2,
+             *         "morale": 0,
+             *         "speed": -2
+             *       },
+             *       "pursuing": {
+             *         "attack": 2,
+             *         "damage": 0,
+             *         "defense": -2,
+             *         "morale": 0,
+             *         "speed": 0
+             *       },
+             *       "terrorized": {
+             *         "attack": -2,
+             *         "damage": 0,
+             *         "defense": -1,
+             *         "morale": -6,
+             *         "speed": 0
+             *       },
+             *       "unsettled": {
+             *         "attack": 0,
+             *         "damage": 0,
+             *         "defense": 0,
+             *         "morale": -2,
+             *         "speed": 0
+             *       },
+             *       "wavering": {
+             *         "attack": -1,
+             *         "damage": 0,
+             *         "defense": 0,
+             *         "morale": -4,
+             *         "speed": 0
+             *       },
+             *       "winded": {
+             *         "attack": -1,
+             *         "damage": 0,
+             *         "defense": 0,
+             *         "morale": 0,
+             *         "speed": -1
+             *       }
+             *     }
+             */
+            conditions?: components["schemas"]["WarfareStateConditionEffects"];
+            /**
+             * @default 8
+             * @enum {unknown}
+             */
+            facing_directions?: 4 | 8;
+            /** @default false */
+            free_attack_needs_facing?: boolean;
+            /** @default true */
+            melee_needs_engagement?: boolean;
+            /** @default 1 */
+            melee_reach?: number;
+            /** @default false */
+            move_turns_unit?: boolean;
+            /**
+             * @default double
+             * @enum {unknown}
+             */
+            natural_20_glancing?: "double" | "glancing";
+            /**
+             * @default hits_double
+             * @enum {unknown}
+             */
+            natural_20_miss?: "hits_double" | "misses";
+            /**
+             * @default is_move
+             * @enum {unknown}
+             */
+            reserve_placement?: "free" | "is_move";
+            /** @default false */
+            reserves_keep_side_in?: boolean;
+            /**
+             * @default declared
+             * @enum {unknown}
+             */
+            retaliation?: "automatic" | "declared";
+            /**
+             * @default shattered
+             * @enum {unknown}
+             */
+            retreat_blocked?: "destroyed" | "shattered";
+            /**
+             * @default roll_off
+             * @enum {unknown}
+             */
+            side_order?: "roll_off" | "roll_off_once" | "setup";
+            /**
+             * @default destroyed
+             * @enum {unknown}
+             */
+            zero_health?: "destroyed" | "shatter";
+        };
+        /** WarfareStatePursuitView */
+        WarfareStatePursuitView: {
+            shattered: string;
+            unit: string;
+            x: number;
+            y: number;
+        };
+        /** WarfareStateUnitView */
+        WarfareStateUnitView: {
+            abilities: components["schemas"]["WarfareStateAbility"][];
+            acted: boolean;
+            attack: number;
+            champion_bonus: components["schemas"]["WarfareStateChampionBonus"];
+            conditions: ("debilitated" | "pursuing" | "terrorized" | "unsettled" | "wavering" | "winded")[];
+            damage: number;
+            defense: number;
+            diminished: boolean;
+            engaged: string[];
+            faced: boolean;
+            /** @enum {unknown} */
+            facing: "E" | "N" | "NE" | "NW" | "S" | "SE" | "SW" | "W";
+            health: number;
+            id: string;
+            joined_by: string | null;
+            /** @enum {unknown} */
+            kind: "artillery" | "melee" | "ranged";
+            max_health: number;
+            melee_attackers: string[];
+            morale: number;
+            moved: boolean;
+            name: string;
+            pursuing_turns: number;
+            range_increment: number | null;
+            retaliated: boolean;
+            side: string;
+            speed: number;
+            /** @enum {unknown} */
+            status: "destroyed" | "field" | "reserve" | "shattered";
+            x: number;
+            y: number;
+        };
+        /**
+         * WarfareStateZoneView
+         * @description One deployment zone of a side: its id and its tiles ([x, y], sorted).
+         */
+        WarfareStateZoneView: {
+            id: string;
+            tiles: [
+                number,
+                number
+            ][];
+        };
+        /**
          * WarfareTurnEnded
          * @description `side`'s turn ended; `next` acts now (None: the round is over).
          * @example {
@@ -11853,6 +13909,140 @@ export interface operations {
             };
             /** @description The body is not sent as JSON (Content-Type: application/json) */
             415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The rules do not allow this now, the Idempotency-Key was reused, or the request names a version or a receipt this battle does not have */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: a rate limit (service.http.limits) was reached; see Retry-After */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The event store is unavailable; retry */
+            503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    postCommandBatch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <key>: the battle's referee, side or observer key, or the key of the integration that created it */
+                Authorization?: string | null;
+                /** @description Retrying with the same key returns the first answer and appends nothing */
+                "Idempotency-Key"?: string | null;
+                /** @description The header form of expected_version: the battle version in quotes ("12", as its ETag), a list of them ("12", "13": any one), or *; when the battle is at none of them the command is refused with 412 and nothing is appended (a weak tag never matches) */
+                "If-Match"?: string;
+            };
+            path: {
+                /** @description The battle's id, as createBattle answered it. */
+                battle_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommandBatchRequest"];
+            };
+        };
+        responses: {
+            /** @description Document created, URL follows */
+            201: {
+                headers: {
+                    /** @description Requests the tightest rate limit of this request allows per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommandResponse"];
+                };
+            };
+            /** @description The request is malformed or names an invalid value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No access key, or an unknown, revoked or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (another battle, another side, read-only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such battle, ruleset, unit or other thing */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The battle is not at the expected version (current_version says where it is) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description If-Match names a version the battle is not at (current_version says where it is) */
+            412: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is larger than this route accepts */
+            413: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -13005,7 +15195,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description No access key, or an unknown one */
+            /** @description No access key, or an unknown, revoked or expired one */
             401: {
                 headers: {
                     [name: string]: unknown;
