@@ -41,6 +41,10 @@ for (const transport of ["sse", "ws"]) {
       for (let n = 4; n <= 6; n++) await battle.command(ruling(n));
       await until("the rulings given while away", () => got.length >= 7);
       assert.ok(drops.length >= 1 && drops.every(([, retry]) => retry), JSON.stringify(drops));
+      // it asked to resume after the last event it had, not from the start
+      const asked = relay.heads.filter((h) => h.includes(battle.id)).join("\n");
+      const cursor = transport === "sse" ? /^Last-Event-ID: 4$/im : /[?&]after=4[& ]/;
+      assert.match(asked, cursor);
       // Cut again mid-stream, twice, with commands racing the reconnects.
       for (let n = 7; n <= 12; n++) {
         await battle.command(ruling(n));
