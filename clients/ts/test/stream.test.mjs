@@ -130,3 +130,21 @@ test("events start after `after`, and unsubscribing stops them", async () => {
   await new Promise((r) => setTimeout(r, 300));
   assert.deepEqual(got, [3, 4]);
 });
+
+test("subscribed at the head, onAwaiting is told what the battle awaits now", async () => {
+  const { battle, keys } = await direct.createBattle({ ruleset: "quickstart", setup: SETUP });
+  await battle.command({ type: "RollForPriority" });
+  const north = direct.battle(battle.id, keys.sides.north);
+  const told = [];
+  const stop = north.subscribe(() => undefined, {
+    after: 2, // nothing to catch up: the stream alone would say nothing until a change
+    onAwaiting: (awaiting, change) => told.push([change.version, awaiting]),
+  });
+  try {
+    await until("what north awaits", () => told.length === 1);
+    assert.equal(told[0][0], 2);
+    assert.deepEqual(told[0][1], (await north.view()).awaiting);
+  } finally {
+    stop();
+  }
+});
