@@ -79,6 +79,10 @@ class RulesetDetail(RulesetSummary, kw_only=True):
     battle_commands_schema: dict[str, Any]
     # policy name -> how it plays (POST /battles/{id}/forecast); the default first
     forecast_policies: dict[str, str] = {}
+    events: dict[str, str] = {}  # event type -> what it records (its `data.type`)
+    events_schema: dict[str, Any] = {}  # JSON Schema of the event union (an event's `data`)
+    battle_events: dict[str, str] = {}  # events every battle has (creation, dice, undo...)
+    battle_events_schema: dict[str, Any] = {}
     # JSON Schema of the state a battle's view holds (`BattleView.state`), for every actor
     state_schema: dict[str, Any] = {}
 
@@ -152,6 +156,9 @@ class CommandRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
     # command types and their JSON Schema. Kept as the JSON sent (a JSON object, checked
     # when the ruleset decodes it): decoded once, by the battle's ruleset.
     command: msgspec.Raw
+    # The battle's ruleset, if the client says it (a body typed per ruleset: the OpenAPI
+    # document's `<Ruleset>CommandRequest`); another one is refused (422 wrong-ruleset).
+    ruleset: Id | None = None
     expected_version: Annotated[int, msgspec.Meta(ge=0, le=2**53)] | None = None
     # Dice rolled at the table, in the order the command uses them (instead of server dice).
     dice: (
@@ -197,6 +204,9 @@ class EventActorOut(msgspec.Struct, kw_only=True):
 
 class EventOut(msgspec.Struct, kw_only=True):
     battle_id: str
+    # The battle's ruleset: which ruleset's event `data` is (two rulesets may name an event
+    # alike). Not hashed: the chain commits to the event, not to this envelope.
+    ruleset: str
     version: int
     position: int
     type: str

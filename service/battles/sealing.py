@@ -56,10 +56,12 @@ def unsealed_upto(meta: BattleMeta) -> int:
     return 0
 
 
-def event_out(ev: StoredEvent, undone: bool = False) -> EventOut:
-    """The whole event, as a reader who may see it is given it."""
+def event_out(ev: StoredEvent, ruleset: str, undone: bool = False) -> EventOut:
+    """The whole event, as a reader who may see it is given it; `ruleset` is its battle's
+    (not in the hash: it tells a generated client which ruleset's event `data` is)."""
     return EventOut(
         battle_id=ev.battle_id,
+        ruleset=ruleset,
         version=ev.version,
         position=ev.position,
         type=ev.type,
@@ -88,20 +90,21 @@ def sealed_out(ev: StoredEvent) -> SealedEventOut:
 
 class Sealer:
     """What one reader is given of each event of one battle: `upto` is the battle's
-    `unsealed_upto` when the read was made."""
+    `unsealed_upto` when the read was made, `ruleset` its ruleset's id."""
 
-    __slots__ = ("actor", "upto")
+    __slots__ = ("actor", "ruleset", "upto")
 
-    def __init__(self, actor: Actor, upto: int) -> None:
+    def __init__(self, actor: Actor, upto: int, ruleset: str) -> None:
         self.actor = actor
         self.upto = upto
+        self.ruleset = ruleset
 
     def sees(self, ev: StoredEvent) -> bool:
         return can_see(self.actor, ev.audience) or ev.version <= self.upto
 
     def out(self, ev: StoredEvent, undone: bool = False) -> EventOut | SealedEventOut:
         if can_see(self.actor, ev.audience) or ev.version <= self.upto:
-            return event_out(ev, undone)
+            return event_out(ev, self.ruleset, undone)
         return sealed_out(ev)
 
 

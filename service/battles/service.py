@@ -494,7 +494,8 @@ class BattleService:
                 receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
                 awaiting=awaiting_of(loaded.ruleset, battle.game, actor),
             )
-        sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
+        meta = loaded.battle.meta
+        sealer = Sealer(actor, unsealed_upto(meta), meta.created.ruleset)
         head = stored[-1]
         return CommandResponse(
             battle_id=battle_id,
@@ -551,10 +552,9 @@ class BattleService:
         head = (
             stored[-1] if stored else (await self.store.read(battle_id, after=last - 1, limit=1))[0]
         )
-        upto = 0
-        if not all(can_see(actor, e.audience) for e in stored):
-            upto = unsealed_upto((await self.repository.load(battle_id)).battle.meta)
-        sealer = Sealer(actor, upto)
+        meta = (await self.repository.load(battle_id)).battle.meta
+        upto = 0 if all(can_see(actor, e.audience) for e in stored) else unsealed_upto(meta)
+        sealer = Sealer(actor, upto, meta.created.ruleset)
         return CommandResponse(
             battle_id=battle_id,
             version=last,
@@ -577,6 +577,15 @@ class BattleService:
         after them when they are all the ruleset's (None otherwise). `principal`: the
         key's, when it may be a player key limited to some units."""
         battle_id, ruleset = loaded.battle_id, loaded.ruleset
+        typed_for = getattr(req, "ruleset", None)  # batch items carry none
+        if typed_for is not None and typed_for != ruleset.id:
+            # A body typed for another ruleset (service.openapi.event_schemas): refused as
+            # a command of another ruleset is, though its command may decode here.
+            raise Unprocessable(
+                f"this body is typed for the {typed_for!r} ruleset; battle {battle_id} "
+                f"plays {ruleset.id!r}",
+                code="wrong-ruleset",
+            )
         command = _decode_command(ruleset, req.command)
         if batch:
             check_batchable(command)
@@ -718,13 +727,18 @@ class BattleService:
         stored = await self.store.read(battle_id, after=after, limit=limit)
         undone = loaded.timeline.undone() if loaded.timeline.has_undo else set()
         last = stored[-1].version if stored else after
-        sealer = Sealer(actor, unsealed_upto(loaded.battle.meta))
+        meta = loaded.battle.meta
+        sealer = Sealer(actor, unsealed_upto(meta), meta.created.ruleset)
         return EventPage(
             battle_id=battle_id,
             version=head,
             events=[sealer.out(e, e.version in undone) for e in stored],
             next_after=last if stored and last < head else None,
         )
+
+    async def ruleset_of(self, battle_id: str) -> str:
+        """The id of the battle's ruleset (it never changes)."""
+        return (await self.repository.load(battle_id)).battle.meta.created.ruleset
 
     async def unsealed_upto(self, battle_id: str) -> int:
         """The last version of the battle every reader is given whole (0: none yet)."""
@@ -769,7 +783,11 @@ class BattleService:
             with contextlib.suppress(LogDamaged):
                 upto = await self.unsealed_upto(battle_id)
         view = ("referee", None, 0) if actor is None or referee else (actor.role, actor.side, upto)
-        given = stored if referee or actor is None else reader_log(stored, Sealer(actor, upto))
+        given = (
+            stored
+            if referee or actor is None
+            else reader_log(stored, Sealer(actor, upto, ruleset=""))
+        )  # asks `sees` only
         # Every call walks the whole chain; only the dice audit is reused
         # (service.battles.verify_cache).
         audit = self.audits.get(battle_id, view, given)

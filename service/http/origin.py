@@ -74,7 +74,7 @@ async def origin_events(
     upto = at if unsealed_upto(meta) else unsealed_upto((await service.state_at(source, at)).meta)
     stored = await service.store.read(source, after=after, limit=limit, upto=at)
     undone = loaded.timeline.undone(at) if loaded.timeline.has_undo else set()
-    sealer = Sealer(actor, upto)
+    sealer = Sealer(actor, upto, meta.created.ruleset)  # a fork keeps its parent's
     last = stored[-1].version if stored else after
     return OriginEventPage(
         battle_id=source,

@@ -13,6 +13,7 @@ from litestar.datastructures import ResponseHeader, State
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.params import HeaderParameter, JSONBody, PathParameter, QueryParameter
 
+from domain.battle import BattleEvent
 from domain.battle_commands import BATTLE_COMMAND_DOCS, BattleCommand
 from domain.prompts import NextDie
 from domain.rulesets import RULESETS, get_ruleset
@@ -38,6 +39,7 @@ from service.http.conditional import (
     if_match_version,
     tagged,
 )
+from service.http.event_docs import event_docs, events_schema
 from service.http.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX
 from service.http.problems import PROBLEM_MEDIA_TYPE
 from service.openapi.links import CreatesBattle
@@ -206,7 +208,7 @@ async def list_rulesets() -> list[RulesetSummary]:
     "/rulesets/{ruleset:str}",
     operation_id="getRuleset",
     tags=["rulesets"],
-    summary="A ruleset: options with defaults, setup and command schemas",
+    summary="A ruleset: options with defaults, setup, command and event schemas",
     responses=problems(400, 404),
 )
 async def get_ruleset_detail(
@@ -231,6 +233,10 @@ async def get_ruleset_detail(
         battle_commands=dict(BATTLE_COMMAND_DOCS),
         battle_commands_schema=_battle_commands_schema,
         forecast_policies=_forecast_policies(r.id),
+        events=event_docs(r.event_type),
+        events_schema=events_schema(r.event_type),
+        battle_events=event_docs(BattleEvent),
+        battle_events_schema=events_schema(BattleEvent),
     )
 
 

@@ -123,6 +123,7 @@ class _Stream:
         cursor: Callable[[StoredEvent], int],
         after: int,
         unsealed_upto: Callable[[str], Awaitable[int]],
+        ruleset_of: Callable[[str], Awaitable[str]],
         keep: Callable[[StoredEvent], Awaitable[bool]] | None = None,
         awaiting: Callable[[str, Actor, int], Awaitable[list[Prompt]]] | None = None,
     ) -> None:
@@ -132,6 +133,7 @@ class _Stream:
         self.cursor = cursor
         self.after = after
         self.unsealed_upto = unsealed_upto  # a battle's `BattleService.unsealed_upto`
+        self.ruleset_of = ruleset_of  # a battle's `BattleService.ruleset_of`
         self.keep = keep  # a second, asynchronous filter (one that must ask the store)
         self.awaiting = awaiting  # `BattleService.awaiting`: what a battle awaits at a version
 
@@ -146,6 +148,14 @@ class _Stream:
         touched: dict[str, int] = {}  # battle -> its last version carried since the last idle
         told = _Told()
         marked = self.awaiting is not None
+        rulesets: dict[str, str] = {}  # battle -> its ruleset, asked once per battle
+
+        async def whole(ev: StoredEvent) -> EventOut:
+            ruleset = rulesets.get(ev.battle_id)
+            if ruleset is None:
+                ruleset = rulesets[ev.battle_id] = await self.ruleset_of(ev.battle_id)
+            return event_out(ev, ruleset)
+
         async for ev in follow(
             hub, self.accepts, self.catch_up, self.cursor, self.after, mark_idle=marked
         ):
@@ -162,7 +172,7 @@ class _Stream:
             elif can_see(actor, ev.audience):
                 told.first(ev)
                 touched[ev.battle_id] = ev.version
-                yield ev, event_out(ev)
+                yield ev, await whole(ev)
             else:
                 # Asked again only for a hidden event past the known end: until the battle
                 # ends, each hidden event costs one catch-up of the battle.
@@ -171,7 +181,7 @@ class _Stream:
                 upto = ended.get(ev.battle_id, 0)
                 if ev.version > upto:
                     upto = ended[ev.battle_id] = await self.unsealed_upto(ev.battle_id)
-                yield ev, event_out(ev) if ev.version <= upto else sealed_out(ev)
+                yield ev, await whole(ev) if ev.version <= upto else sealed_out(ev)
 
     async def _changed(self, told: _Told, battle_id: str, version: int) -> AwaitingMessage | None:
         """What `battle_id` awaits right after `version`, if that is not what the caller
@@ -230,6 +240,7 @@ async def _battle_stream(
         lambda ev: ev.version,
         after,
         service.unsealed_upto,
+        service.ruleset_of,
         awaiting=service.awaiting,
     )
 
@@ -260,7 +271,8 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
             lambda ev: ev.position,
             after,
             service.unsealed_upto,
-            keep,
+            service.ruleset_of,
+            keep=keep,
             awaiting=service.awaiting,
         )
 
@@ -283,6 +295,7 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
         lambda ev: ev.position,
         after,
         service.unsealed_upto,
+        service.ruleset_of,
         awaiting=service.awaiting,
     )
 

@@ -1,10 +1,12 @@
 """The OpenAPI document as integrators get it: Litestar's, typed and completed.
 
 Litestar generates the document from the routes; `typed_document` then puts in what it
-cannot say (service.openapi.unions: the commands and events as tagged unions, with an
-example of each from service.openapi.examples), drops the
+cannot say (service.openapi.unions: the commands and events as tagged unions, typed per
+ruleset by service.openapi.event_schemas, with an example of each from
+service.openapi.examples), drops the
 components nothing refers to any more, and completes the rest (service.openapi.polish:
-descriptions, security, tags, headers, bounds, the WebSocket route).
+descriptions, security, tags, headers, bounds, the WebSocket route) and the live messages
+(service.openapi.live_schemas: SSE frames, WebSocket messages, webhooks).
 `install_contract(app)` makes the app serve that document (`/schema/openapi.json`, and
 `battle-service openapi`), built once, on the first request for it.
 """
@@ -17,10 +19,12 @@ from litestar import Litestar
 from litestar._openapi.plugin import OpenAPIPlugin
 
 from domain.rulesets import RULESETS
+from service.openapi.event_schemas import add_ruleset_envelopes
 from service.openapi.examples import add_examples
+from service.openapi.live_schemas import add_live_messages
 from service.openapi.polish import polish
 from service.openapi.state_schemas import add_state_schemas
-from service.openapi.unions import prefix_of, typed_unions
+from service.openapi.unions import close_tuples, prefix_of, typed_unions
 
 __all__ = ["document_of", "install_contract", "typed_document"]
 
@@ -42,11 +46,14 @@ def typed_document(doc: dict[str, Any]) -> dict[str, Any]:
     schemas["CommandRequest"]["properties"]["command"] = unions.command
     schemas["CommandBatchItem"]["properties"]["command"] = unions.command
     schemas["EventOut"]["properties"]["data"] = unions.event_data
+    add_ruleset_envelopes(doc, unions)
     add_examples(doc, unions)
     _drop_unreferenced(doc)
     _name_ruleset_components(doc)
     add_state_schemas(doc)
-    return polish(doc)
+    # openapi-python-client refuses `items: false` (tests/e2e/test_generated_clients.py)
+    close_tuples(doc["components"]["schemas"])
+    return add_live_messages(polish(doc))
 
 
 def _name_ruleset_components(doc: dict[str, Any]) -> None:

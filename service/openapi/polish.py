@@ -38,7 +38,8 @@ _OPERATIONS = {
     "and the live subscribers of this worker; 503 when the store does not answer.",
     "listRulesets": "Every rule system the service plays, by id, with its version.",
     "getRuleset": "One ruleset: its options with their defaults, and the JSON Schemas of its "
-    "options, setup and commands, exactly as checked (bounds included).",
+    "options, setup and commands, exactly as checked (bounds included); its event types, "
+    "each with one line, and their JSON Schema.",
     "getBattle": "The battle's current state as the caller's key may see it (the referee "
     "sees everything; a side what its units see; an observer what all see).",
     "postCommand": "Give one command to the battle (`command.type` picks one of its "

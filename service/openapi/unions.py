@@ -24,7 +24,7 @@ from domain.battle import BattleEvent
 from domain.battle_commands import BattleCommand
 from domain.rulesets import RULESETS
 
-__all__ = ["BATTLE_PREFIX", "TypedUnions", "prefix_of", "typed_unions"]
+__all__ = ["BATTLE_PREFIX", "TypedUnions", "close_tuples", "prefix_of", "typed_unions"]
 
 BATTLE_PREFIX = ""  # the battle-level Structs' names are unique: no prefix
 _REF = "#/components/schemas/"
@@ -84,6 +84,12 @@ def _closed_tuples(node: Any) -> Any:
         for value in node:
             _closed_tuples(value)
     return node
+
+
+def close_tuples(schemas: dict[str, Any]) -> None:
+    """Every closed tuple of `schemas` said with `maxItems` (see `_closed_tuples`): for
+    components made from msgspec Structs elsewhere (service.openapi.state_schemas)."""
+    _closed_tuples(schemas)
 
 
 def typed_unions() -> TypedUnions:

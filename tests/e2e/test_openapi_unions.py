@@ -61,9 +61,34 @@ def test_command_and_event_data_are_any_of_the_unions(doc: dict[str, Any]) -> No
     schemas = doc["components"]["schemas"]
     unions = [f"{p}Command" for p, _, _ in UNIONS], [f"{p}Event" for p, _, _ in UNIONS]
     command = schemas["CommandRequest"]["properties"]["command"]["anyOf"]
-    data = schemas["EventOut"]["properties"]["data"]["anyOf"]
     assert [m["$ref"] for m in command] == [REF + n for n in unions[0]]
-    assert [m["$ref"] for m in data] == [REF + n for n in unions[1]]
+
+
+def test_an_event_is_typed_by_its_battles_ruleset(doc: dict[str, Any]) -> None:
+    """`EventOut` is one envelope per ruleset, picked by `ruleset`; in it `data` is one of
+    that ruleset's events or a battle-level one (service.openapi.event_schemas)."""
+    schemas = doc["components"]["schemas"]
+    event_out = schemas["EventOut"]
+    assert event_out["discriminator"]["propertyName"] == "ruleset"
+    mapping = event_out["discriminator"]["mapping"]
+    assert set(mapping) == set(RULESETS)
+    assert [m["$ref"] for m in event_out["oneOf"]] == list(mapping.values())
+    for ruleset, ref in mapping.items():
+        envelope = schemas[ref.removeprefix(REF)]
+        assert envelope["properties"]["ruleset"]["const"] == ruleset
+        assert {"ruleset", "data", "type", "hash"} <= set(envelope["required"])
+        data = schemas[envelope["properties"]["data"]["$ref"].removeprefix(REF)]
+        assert [m["$ref"] for m in data["oneOf"]] == [
+            f"{REF}{prefix_of(ruleset)}Event",
+            f"{REF}BattleEvent",
+        ]
+        request = schemas[f"{prefix_of(ruleset)}CommandRequest"]
+        assert request["properties"]["ruleset"]["const"] == ruleset
+        commands = schemas[request["properties"]["command"]["$ref"].removeprefix(REF)]
+        assert [m["$ref"] for m in commands["oneOf"]] == [
+            f"{REF}{prefix_of(ruleset)}Command",
+            f"{REF}BattleCommand",
+        ]
 
 
 def test_names_that_collide_across_rulesets_are_made_unique(doc: dict[str, Any]) -> None:

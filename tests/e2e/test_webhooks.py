@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import jsonschema_rs
 import pytest
 from standardwebhooks.webhooks import Webhook, WebhookVerificationError
 
@@ -134,11 +135,18 @@ def test_deliveries_are_signed_retried_in_order_per_battle_and_readable(
         # every request verifies; each battle's events came in order (a retry included)
         sent: dict[str, list[int]] = {b: [] for b in battles}
         accepted_versions: dict[str, list[int]] = {b: [] for b in battles}
+        # each delivery is as the document's `webhooks` section says, its event typed by
+        # its battle's ruleset (service.openapi.live_schemas)
+        doc = http.get("/schema/openapi.json").json()
+        body = doc["webhooks"]["battle.event"]["post"]["requestBody"]["content"]
+        typed = jsonschema_rs.Draft202012Validator({**doc, **body["application/json"]["schema"]})
         for q in requests:
             payload = _verified(hook["secret"], q)
             assert q["path"] == "/hook"
             assert payload["type"] == "battle.event"
+            typed.validate(payload)
             event = payload["data"]["event"]
+            assert event["ruleset"] == "quickstart"
             assert event["type"] in {"BattleCreated", "RulingRecorded"}
             assert payload["timestamp"] == event["recorded_at"]
             sent[payload["data"]["battle_id"]].append(event["version"])

@@ -165,7 +165,9 @@ def _export(
     )  # fmt: skip
     lines = []
     for p in pending:
-        line = encode_line(event_out(StoredEvent(position=p.version, **msgspec.structs.asdict(p))))
+        line = encode_line(
+            event_out(StoredEvent(position=p.version, **msgspec.structs.asdict(p)), "quickstart")
+        )
         if p.version == tamper:
             line = line.replace(b'"values":[', b'"values":[7,', 1)
         if p.version == garble:
@@ -293,7 +295,8 @@ def _export2(path: Path, n: int, *, switch: int | None = None, stray: int | None
             command_version=command,
         )  # fmt: skip
         prev = p.hash
-        out.append(encode_line(event_out(StoredEvent(position=v, **msgspec.structs.asdict(p)))))
+        ev = StoredEvent(position=v, **msgspec.structs.asdict(p))
+        out.append(encode_line(event_out(ev, "quickstart")))
     header = msgspec.json.decode(lines[0])
     header["head_hash"] = prev
     out[0] = encode_line(header)

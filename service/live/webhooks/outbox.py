@@ -50,6 +50,7 @@ async def fill_outbox(
     endpoints: WebhookEndpoints,
     unsealed_upto: Callable[[str], Awaitable[int]],
     now: float,
+    ruleset_of: Callable[[str], Awaitable[str]],
 ) -> int:
     """Write the deliveries of every enabled endpoint up to the end of the log; how many."""
     written = 0
@@ -61,15 +62,26 @@ async def fill_outbox(
         except EndpointDamaged as e:
             log.error("TAMPERING: %s: not delivered to", e)
             continue
-        written += await _fill_one(store, endpoint, unsealed_upto, now)
+        written += await _fill_one(store, endpoint, _Battles(unsealed_upto, ruleset_of), now)
     return written
 
 
+class _Battles:
+    """What a delivery asks of its event's battle: where its hidden events end, its ruleset."""
+
+    __slots__ = ("ruleset_of", "unsealed_upto")
+
+    def __init__(
+        self,
+        unsealed_upto: Callable[[str], Awaitable[int]],
+        ruleset_of: Callable[[str], Awaitable[str]],
+    ) -> None:
+        self.unsealed_upto = unsealed_upto
+        self.ruleset_of = ruleset_of
+
+
 async def _fill_one(
-    store: EventStore,
-    endpoint: WebhookEndpoint,
-    unsealed_upto: Callable[[str], Awaitable[int]],
-    now: float,
+    store: EventStore, endpoint: WebhookEndpoint, battles: _Battles, now: float
 ) -> int:
     cursor = endpoint.cursor
     written = 0
@@ -78,9 +90,7 @@ async def _fill_one(
         if not events:
             break
         rows = [
-            row
-            for ev in events
-            if (row := await _delivery(endpoint, ev, unsealed_upto, now)) is not None
+            row for ev in events if (row := await _delivery(endpoint, ev, battles, now)) is not None
         ]
         last = events[-1].position
         if not await store.enqueue_webhook_deliveries(endpoint.endpoint_id, cursor, last, rows):
@@ -93,19 +103,18 @@ async def _fill_one(
 
 
 async def _delivery(
-    endpoint: WebhookEndpoint,
-    ev: StoredEvent,
-    unsealed_upto: Callable[[str], Awaitable[int]],
-    now: float,
+    endpoint: WebhookEndpoint, ev: StoredEvent, battles: _Battles, now: float
 ) -> WebhookDelivery | None:
     if endpoint.battle_id is not None and ev.battle_id != endpoint.battle_id:
         return None
-    sealer = Sealer(_INTEGRATION_ACTOR, 0)
+    sealer = Sealer(_INTEGRATION_ACTOR, 0, ruleset="")
     if not sealer.sees(ev):
-        sealer.upto = await unsealed_upto(ev.battle_id)
+        sealer.upto = await battles.unsealed_upto(ev.battle_id)
     visible = sealer.sees(ev)
     if endpoint.event_types and (not visible or ev.type not in endpoint.event_types):
         return None
+    if visible:  # its battle's ruleset types its data (service.openapi: the webhooks)
+        sealer.ruleset = await battles.ruleset_of(ev.battle_id)
     event = msgspec.json.encode(sealer.out(ev))
     data = msgspec.json.encode(
         {"battle_id": ev.battle_id, "position": ev.position, "event": msgspec.Raw(event)}

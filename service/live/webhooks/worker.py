@@ -112,7 +112,13 @@ class WebhookWorker:
 
     async def run_once(self) -> int:
         """Fill the outbox, then send what is due (until nothing is); the attempts made."""
-        await fill_outbox(self._store, self._endpoints, self._service.unsealed_upto, self._clock())
+        await fill_outbox(
+            self._store,
+            self._endpoints,
+            self._service.unsealed_upto,
+            self._clock(),
+            self._service.ruleset_of,
+        )
         made = 0
         while True:
             now = self._clock()
