@@ -205,3 +205,33 @@ def test_the_export_carries_the_disputes_and_verifies(http: httpx.Client, tmp_pa
     assert done.returncode == 0, done.stdout + done.stderr
     assert "VERIFIED" in done.stdout and " 0 pending" in done.stdout, done.stdout
     assert "0 server dice recomputed" not in done.stdout, done.stdout
+
+
+def test_the_viewer_and_the_narrative_show_the_dispute_and_its_ruling(
+    http: httpx.Client, open_viewer: Any
+) -> None:
+    b = _tactical(http)
+    turn = _turn(b, 5)
+    attack = next(e["version"] for e in turn["events"] if e["type"] == "AttackDeclared")
+    raised = _raise(b, "north", [attack], claim="the die rolled off the table")["version"]
+    corrections = [{**TURN[1], "dice": [1]}, *TURN[2:]]
+    answer = _ok(_resolve(b, outcome="upheld", undo_to=attack - 1, corrections=corrections))
+    resolved = answer["version"]
+    # the narrative tells both, each with the rule it cites
+    r = http.get(f"/battles/{b.id}/narrative", params={"from": raised, "to": resolved},
+                 headers=b.auth("south"))  # fmt: skip
+    told = {e["type"]: e for entry in _ok(r)["entries"] for e in entry["events"]}
+    assert "the die rolled off the table" in told["DisputeRaised"]["summary"]
+    assert told["DisputeRaised"]["rules"] == ["6.2"] == told["DisputeResolved"]["rules"]
+    assert told["BattleUndone"] and told["AttackDeclared"]
+    viewer = open_viewer(b, "south")
+    page = viewer.page
+    page.wait_for_selector("#disputes .dispute-mark[data-dispute='d1']", timeout=20_000)
+    marks = page.locator("#disputes .dispute-mark")
+    assert marks.count() == 2
+    assert "upheld" in marks.nth(0).inner_text()
+    assert marks.nth(0).get_attribute("data-version") == str(raised)
+    marks.nth(1).click()  # the ruling's mark selects its version
+    shown = viewer.wait_shown(resolved)
+    assert "DisputeResolved" in shown["events"]
+    viewer.shot("dispute-upheld.png")

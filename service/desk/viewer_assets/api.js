@@ -39,6 +39,7 @@ export class Api {
   stateAt(version) { return this.get("/state", {version}); }
   narrative(from, to) { return this.get("/narrative", {from, to, limit: 20}); }
   verify() { return this.get("/verify"); }
+  disputes() { return this.get("/disputes"); }
 
   /** Every timeline point from version `from` on (all pages). */
   async timeline(from) {

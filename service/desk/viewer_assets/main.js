@@ -6,6 +6,7 @@
 import {Api} from "./api.js";
 import {renderChart} from "./chart.js";
 import {legendKeys, renderGrid, sidesOf} from "./grid.js";
+import {renderDisputes} from "./disputes.js";
 import {clear, h, sideColor} from "./dom.js";
 import {renderAudit, renderNarrative} from "./panels.js";
 
@@ -16,7 +17,7 @@ const ui = {
   live: $("live"), grid: $("grid"), legend: $("legend"), noGrid: $("no-grid"), phase: $("phase"),
   boardTitle: $("board-title"), chart: $("chart"), strengthNow: $("strength-now"),
   measure: $("measure"), audit: $("audit-report"), narrative: $("narrative-entry"),
-  narrativeVersion: $("narrative-version"),
+  narrativeVersion: $("narrative-version"), disputes: $("disputes"),
 };
 
 let session = null; // {api, battle, timeline, selected, head, abort}
@@ -52,6 +53,7 @@ async function open(battleId, key) {
   setHead(session.head);
   await select(session.head);
   refreshAudit();
+  refreshDisputes();
   followLive(session);
 }
 
@@ -149,6 +151,16 @@ function refreshAudit() {
   }, 300);
 }
 
+async function refreshDisputes() {
+  const s = session;
+  try {
+    const list = await s.api.disputes();
+    if (s === session) renderDisputes(ui.disputes, list, select);
+  } catch (e) {
+    ui.disputes.textContent = `Disputes unavailable: ${e.message}`;
+  }
+}
+
 // New versions from the live stream: extend the timeline, move along if following.
 let growing = null;
 async function grow(s, version) {
@@ -165,6 +177,7 @@ async function grow(s, version) {
     if (ui.follow.checked && wasAtHead) await select(more.version);
     else renderChart(ui.chart, ui.strengthNow, s.timeline, s.selected);
     refreshAudit();
+    refreshDisputes();
   })().finally(() => { growing = null; });
   return growing;
 }
