@@ -430,6 +430,7 @@ class BattleService:
         commands: Sequence[CommandRequest | CommandBatchItem],
         command_id: str | None,
         batch: bool,
+        prev_hash: str | None = None,
     ) -> tuple[list[PendingEvent], list[Any], Any]:
         """The commands decided one after the other, each on the state the ones before it
         left, and chained: (the envelopes to append, the events, the game state after
@@ -438,7 +439,9 @@ class BattleService:
         pending: list[PendingEvent] = []
         events: list[Any] = []
         game_after: Any = None
-        at, prev_hash, last = battle, loaded.head_hash, len(commands) - 1
+        # `prev_hash`: the hash of `battle`'s event, when it is not the stored head yet
+        at, last = battle, len(commands) - 1
+        prev_hash = loaded.head_hash if prev_hash is None else prev_hash
         for index, req in enumerate(commands):
             try:
                 command = _decode_command(loaded.ruleset, req.command)
@@ -487,27 +490,24 @@ class BattleService:
             prev_hash, events = pending[-1].hash, [undo]
             target = await self.state_at(loaded.battle_id, undo_to, loaded)
             at = Battle(version=at.version + 1, meta=at.meta, game=target.game)
-        for index, item in enumerate(command.corrections):
-            req = correction_item(item)
-            try:
-                decided, game_after = await self._decide(
-                    loaded, at, principal.actor, req, True, principal
-                )
-            except (DomainError, ServiceError) as e:
-                raise named(e, index) from None
-            if not decided:
-                continue
-            sealed = self._sealed(loaded, at, prev_hash, principal, decided, command_id)
-            pending += sealed
-            prev_hash = sealed[-1].hash
-            decided_events = [ev for ev, _ in decided]
-            events += decided_events
-            at = state_after(loaded.ruleset, at, decided_events, game_after)
+        items = [correction_item(item) for item in command.corrections]
+        if items:  # decided as a batch is: a refusal names the correction's index
+            more, corrected, _ = await self._decide_all(
+                loaded, at, principal, items, command_id, True, prev_hash
+            )
+            pending, events = pending + more, events + corrected
+            prev_hash = pending[-1].hash if pending else prev_hash
+        last = battle.version + len(pending)
         resolved = msgspec.structs.replace(
-            head, correcting_versions=list(range(battle.version + 1, at.version + 1))
+            head, correcting_versions=list(range(battle.version + 1, last + 1))
         )
         pending += self._sealed(
-            loaded, at, prev_hash, principal, [(resolved, resolved.audience)], command_id
+            loaded,
+            msgspec.structs.replace(at, version=last),
+            prev_hash,
+            principal,
+            [(resolved, resolved.audience)],
+            command_id,
         )
         return pending, [*events, resolved], None
 
