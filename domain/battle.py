@@ -2,10 +2,10 @@
 
 A battle's log holds two kinds of events: the battle's own (`BattleCreated`,
 `DiceSeedRevealed`, `DiceSubSeedRevealed`, `DiceEpochStarted`, `BattleUndone`, `RulingRecorded`,
-`ClientSeedSet`) and its ruleset's. `Timeline` folds both: it keeps the decoded events
-after its start (version 0 or a stored snapshot's) and a mark of the state every
-`snapshot_every` versions, so the state right after any version it holds is one mark
-plus a short fold.
+`ClientSeedSet`, `DisputeRaised`, `DisputeResolved`) and its ruleset's. `Timeline` folds
+both: it keeps the decoded events after its start (version 0 or a stored snapshot's)
+and a mark of the state every `snapshot_every` versions, so the state right after any
+version it holds is one mark plus a short fold.
 
 Undo never deletes: `BattleUndone(to_version=t)` at version u sets the game back to
 its state as of version t; events t+1..u-1 stay in the log, marked undone. Battle
@@ -38,6 +38,9 @@ __all__ = [
     "DiceIdSpan",
     "DiceSeedRevealed",
     "DiceSubSeedRevealed",
+    "Dispute",
+    "DisputeRaised",
+    "DisputeResolved",
     "HistoryNeeded",
     "ImportedFrom",
     "RulingRecorded",
@@ -142,6 +145,9 @@ class BattleCreated(BattleEventBase, frozen=True, omit_defaults=True, tag="Battl
     # created before format 2 (the default, so a stored battle reads as it was written),
     # 2 since. Nothing in the game depends on it.
     chain_format: int = 1
+    # While a dispute is open only the referee's commands are accepted (domain.disputes).
+    # Omitted when False, so the first event of a battle created before it hashes as it did.
+    pause_on_dispute: bool = False
 
     def dice_battle_id(self, version: int) -> str:
         """The battle id the server dice of roll counter `version` were derived with."""
@@ -220,6 +226,46 @@ class ClientSeedSet(BattleEventBase, frozen=True, tag="ClientSeedSet"):
     seed: str
 
 
+class DisputeRaised(BattleEventBase, frozen=True, omit_defaults=True, tag="DisputeRaised"):
+    """A side or the referee contests a ruling: the versions it disputes, its claim in
+    words and the rule it invokes. `dispute_id` is "d<n>", n counted in the log.
+
+    `audience` is who may read it: "all", or the raiser's own audience ("side:<id>" or
+    "referee") while some disputed event is hidden from a reader (domain.disputes)."""
+
+    dispute_id: str
+    versions: list[int]
+    claim: str
+    raised_by: str  # "referee" or "side:<id>"
+    rule: str | None = None
+    audience: str = "all"
+
+
+class DisputeResolved(BattleEventBase, frozen=True, omit_defaults=True, tag="DisputeResolved"):
+    """The referee's ruling on a dispute, appended after its correction in the same
+    append: `correcting_versions` are the versions of the correction's events (an undo
+    to `undo_to`, then the events of the commands that replace what it undid)."""
+
+    dispute_id: str
+    outcome: Literal["upheld", "dismissed"]
+    ruling: str
+    rule: str
+    undo_to: int | None = None
+    correcting_versions: list[int] = []
+    audience: str = "all"
+
+
+class Dispute(msgspec.Struct, frozen=True, kw_only=True):
+    """A dispute as the fold knows it (`BattleMeta.disputes`)."""
+
+    versions: tuple[int, ...]
+    raised_by: str
+    audience: str
+    raised_at: int  # the version of its DisputeRaised
+    status: Literal["open", "upheld", "dismissed"] = "open"
+    resolved_at: int | None = None  # the version of its DisputeResolved
+
+
 BattleEvent = (
     BattleCreated
     | DiceSeedRevealed
@@ -228,6 +274,8 @@ BattleEvent = (
     | BattleUndone
     | RulingRecorded
     | ClientSeedSet
+    | DisputeRaised
+    | DisputeResolved
 )
 BATTLE_EVENT_TYPES = frozenset(
     {
@@ -238,6 +286,8 @@ BATTLE_EVENT_TYPES = frozenset(
         "BattleUndone",
         "RulingRecorded",
         "ClientSeedSet",
+        "DisputeRaised",
+        "DisputeResolved",
     }
 )
 # The classes, for the fold: `type(ev) in` a set is a few times cheaper than `isinstance`
@@ -260,6 +310,11 @@ class BattleMeta(msgspec.Struct, frozen=True, kw_only=True):
     sub_commitments: dict[int, dict[str, str]] = {}
     # epoch -> audience -> its sub-seed (hex), once revealed (DiceSubSeedRevealed)
     sub_revealed: dict[int, dict[str, str]] = {}
+    # dispute id -> the dispute (never undone: a dispute is about the log, not the game)
+    disputes: dict[str, Dispute] = {}
+
+    def open_disputes(self) -> list[str]:
+        return [d for d, dispute in self.disputes.items() if dispute.status == "open"]
 
 
 class Battle(msgspec.Struct, frozen=True, kw_only=True):
@@ -630,4 +685,19 @@ class Timeline:
             epoch_subs = {**meta.sub_revealed.get(ev.epoch, {}), ev.audience: ev.seed}
             subs = {**meta.sub_revealed, ev.epoch: epoch_subs}
             return msgspec.structs.replace(meta, sub_revealed=subs), game
+        if isinstance(ev, DisputeRaised):
+            dispute = Dispute(
+                versions=tuple(ev.versions),
+                raised_by=ev.raised_by,
+                audience=ev.audience,
+                raised_at=version,
+            )
+            disputes = {**meta.disputes, ev.dispute_id: dispute}
+            return msgspec.structs.replace(meta, disputes=disputes), game
+        if isinstance(ev, DisputeResolved) and ev.dispute_id in meta.disputes:
+            settled = msgspec.structs.replace(
+                meta.disputes[ev.dispute_id], status=ev.outcome, resolved_at=version
+            )
+            disputes = {**meta.disputes, ev.dispute_id: settled}
+            return msgspec.structs.replace(meta, disputes=disputes), game
         return meta, game  # RulingRecorded: a record, no change of state

@@ -5,7 +5,7 @@ They are decided here, purely, into the battle-level events of `domain.battle`.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -18,7 +18,10 @@ __all__ = [
     "BATTLE_COMMAND_TYPES",
     "BattleCommand",
     "BattleCommandBase",
+    "Correction",
+    "RaiseDispute",
     "RecordRuling",
+    "ResolveDispute",
     "RevealDice",
     "SetClientSeed",
     "Undo",
@@ -59,14 +62,59 @@ class SetClientSeed(BattleCommandBase, frozen=True, tag="SetClientSeed"):
     seed: Annotated[str, msgspec.Meta(min_length=1, max_length=128)]
 
 
-BattleCommand = Undo | RecordRuling | RevealDice | SetClientSeed
-BATTLE_COMMAND_TYPES = frozenset({"Undo", "RecordRuling", "RevealDice", "SetClientSeed"})
+Version = Annotated[int, msgspec.Meta(ge=1, le=2**53)]
+RuleRef = Annotated[str, msgspec.Meta(min_length=1, max_length=200)]
+
+
+class RaiseDispute(BattleCommandBase, frozen=True, tag="RaiseDispute"):
+    """A side or the referee contests a ruling: the versions it disputes, the claim in
+    words and, optionally, the rule it invokes (domain.disputes)."""
+
+    versions: Annotated[list[Version], msgspec.Meta(min_length=1, max_length=64)]
+    claim: Text
+    rule: RuleRef | None = None
+
+
+class Correction(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """One command of an upheld dispute's correction, with its own dice (as a batch's)."""
+
+    command: Annotated[dict[str, Any], msgspec.Meta(max_length=64)]
+    dice: (
+        Annotated[list[Annotated[int, msgspec.Meta(ge=1, le=1000)]], msgspec.Meta(max_length=1000)]
+        | None
+    ) = None
+    client_seed: Annotated[str, msgspec.Meta(max_length=128)] = ""
+
+
+class ResolveDispute(BattleCommandBase, frozen=True, tag="ResolveDispute"):
+    """The referee settles a dispute: `upheld` or `dismissed`, the ruling in words and the
+    rule it rests on; when upheld, the correction, appended with it: an undo to
+    `undo_to` (before the first disputed version), then `corrections`, the commands that
+    replace what it undid (or the ruleset's adjustment commands alone)."""
+
+    dispute: Annotated[str, msgspec.Meta(min_length=1, max_length=40)]
+    outcome: Literal["upheld", "dismissed"]
+    ruling: Text
+    rule: RuleRef
+    undo_to: Version | None = None
+    corrections: Annotated[list[Correction], msgspec.Meta(max_length=64)] = []
+
+
+BattleCommand = Undo | RecordRuling | RevealDice | SetClientSeed | RaiseDispute | ResolveDispute
+BATTLE_COMMAND_TYPES = frozenset(
+    {"Undo", "RecordRuling", "RevealDice", "SetClientSeed", "RaiseDispute", "ResolveDispute"}
+)
 BATTLE_COMMAND_DOCS = {
     "Undo": "referee: set the game back to its state as of to_version (the log keeps all)",
     "RecordRuling": "referee: record a ruling and its reason (audience: all, referee, side:<id>)",
     "RevealDice": "referee or a side: reveal the current dice seed; later dice use a new seed",
     "SetClientSeed": "a side: set its client seed {seed} (1-128 characters), mixed into every "
     "server die rolled after it, whoever's command rolls it",
+    "RaiseDispute": "referee or a side: dispute {versions} with a {claim} (and the {rule} it "
+    "invokes); answers DisputeRaised with its dispute_id",
+    "ResolveDispute": "referee: settle {dispute} as upheld or dismissed with a {ruling} and "
+    "its {rule}; upheld: undo_to and/or corrections (commands with their dice) in the "
+    "same append",
 }
 
 

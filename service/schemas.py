@@ -30,6 +30,8 @@ __all__ = [
     "CreatedBattleKey",
     "DiceInfo",
     "DiceReveal",
+    "DisputeList",
+    "DisputeOut",
     "EventActorOut",
     "EventOut",
     "EventPage",
@@ -99,6 +101,8 @@ class CreateBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=Tr
     # When the battle ends, hand every reader the events it could not see, whole (salt
     # included), so a finished battle can be audited in full with any of its keys.
     reveal_hidden_on_end: bool = True
+    # While a dispute is open, accept only the referee's commands (RaiseDispute).
+    pause_on_dispute: bool = False
 
 
 class ForkBattleRequest(msgspec.Struct, kw_only=True, forbid_unknown_fields=True):
@@ -200,6 +204,33 @@ class EventActorOut(msgspec.Struct, kw_only=True):
     # a battle's creation (never null: the chain hashes the actor as it is encoded).
     label: str | msgspec.UnsetType = msgspec.UNSET
     key_id: str | msgspec.UnsetType = msgspec.UNSET
+
+
+class DisputeOut(msgspec.Struct, kw_only=True):
+    """A dispute (GET /battles/{id}/disputes): `status` open, upheld or dismissed; the
+    versions it disputes, the claim and the rule it invokes, who raised it and at which
+    version; once resolved, the version of its `DisputeResolved`, the ruling, the rule it
+    rests on and the versions of its correction (an undo to `undo_to`, then the events
+    of the commands that replace what it undid)."""
+
+    dispute_id: str
+    status: Literal["open", "upheld", "dismissed"]
+    versions: list[int]
+    claim: str
+    rule: str | None = None
+    raised_by: str
+    raised_at: int
+    audience: str
+    resolved_at: int | None = None
+    ruling: str | None = None
+    ruling_rule: str | None = None
+    undo_to: int | None = None
+    correcting_versions: list[int] = []
+
+
+class DisputeList(msgspec.Struct, kw_only=True):
+    battle_id: str
+    disputes: list[DisputeOut]
 
 
 class EventOut(msgspec.Struct, kw_only=True):

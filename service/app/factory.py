@@ -36,6 +36,7 @@ from service.http.batches import BATCH_ROUTES
 from service.http.battle_list import BATTLE_LIST_ROUTES
 from service.http.command_body import RawJSONObjectPlugin
 from service.http.cors import cors_config
+from service.http.dispute_routes import DISPUTE_ROUTES
 from service.http.integrations import INTEGRATION_ROUTES
 from service.http.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
 from service.http.limits import (
@@ -248,6 +249,7 @@ def create_app(
             *FORECAST_ROUTES,
             *TIMELINE_ROUTES,
             *TABLE_ROUTES,
+            *DISPUTE_ROUTES,
             *STREAM_ROUTES,
             docs_assets_router(),
             *VIEWER_ROUTES,

@@ -22,7 +22,7 @@ import msgspec
 
 from domain.actors import Actor
 from domain.battle import Battle, BattleEvent, BattleUndone, Timeline
-from domain.battle_commands import Undo
+from domain.battle_commands import ResolveDispute, Undo
 from domain.decider import Ruleset
 from domain.errors import DomainError, RuleViolation
 from events.chain import canonical
@@ -106,6 +106,12 @@ def check_batchable(command: Any) -> None:
     """Refuse a command a batch cannot hold: an Undo sets the game back to a version
     before the batch, which the state between two commands of it does not keep (and an
     undo within the request that made what it undoes is no undo a table needs)."""
+    if isinstance(command, ResolveDispute):
+        raise RuleViolation(
+            "a ResolveDispute is not allowed in a batch (nor in a correction): send it alone; "
+            "its corrections are its own batch",
+            command="ResolveDispute",
+        )
     if isinstance(command, Undo):
         raise RuleViolation(
             "an Undo is not allowed in a batch: send it alone (POST /battles/{id}/commands)",

@@ -146,6 +146,7 @@ class Founding(msgspec.Struct, kw_only=True):
     sides: list[str]
     client_dice: Any
     reveal_hidden_on_end: bool = True
+    pause_on_dispute: bool = False
     forked_from: str | None = None
     forked_at: int | None = None
     forked_head_hash: str | None = None  # the hash of the parent's event `forked_at`
@@ -204,6 +205,7 @@ async def create_battle(
             sides=ruleset.side_ids(setup),
             client_dice=req.client_dice,
             reveal_hidden_on_end=req.reveal_hidden_on_end,
+            pause_on_dispute=req.pause_on_dispute,
         )
 
     # The hash is taken before the setup is checked: a setup nested too deeply is a 400.
@@ -283,6 +285,7 @@ async def fork_battle(
             sides=list(created.sides),
             client_dice=req.client_dice if req.client_dice is not None else created.client_dice,
             reveal_hidden_on_end=reveal if reveal is not None else created.reveal_hidden_on_end,
+            pause_on_dispute=created.pause_on_dispute,
             forked_from=parent_id,
             forked_at=req.at_version,
             forked_head_hash=at[0].hash,
@@ -394,6 +397,7 @@ async def _found(
         forked_at=f.forked_at,
         forked_head_hash=f.forked_head_hash,
         reveal_hidden_on_end=f.reveal_hidden_on_end,
+        pause_on_dispute=f.pause_on_dispute,
         ancestry=f.ancestry,
         imported_from=f.imported_from,
         chain_format=CHAIN_FORMAT,

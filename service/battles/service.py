@@ -22,6 +22,7 @@ from domain.actors import ALL, Actor, can_see
 from domain.battle import (
     Battle,
     BattleMeta,
+    BattleUndone,
     DiceSeedRevealed,
     DiceSubSeedRevealed,
     RulingRecorded,
@@ -31,7 +32,9 @@ from domain.battle_commands import (
     BATTLE_COMMAND_TYPES,
     BattleCommand,
     BattleCommandBase,
+    RaiseDispute,
     RecordRuling,
+    ResolveDispute,
     RevealDice,
     SetClientSeed,
     Undo,
@@ -39,6 +42,7 @@ from domain.battle_commands import (
 )
 from domain.decider import Ruleset
 from domain.dice import ServerDice, SuppliedDice, client_seed_for, commitment
+from domain.disputes import check_not_paused, decide_raise, decide_resolution
 from domain.errors import DiceError, DomainError, NotPermitted, RuleViolation
 from domain.prompts import Prompt
 from domain.rulesets import RULESETS
@@ -60,6 +64,7 @@ from service.battles.batches import (
 )
 from service.battles.batches import request_hash as request_hash_of
 from service.battles.cache import DEFAULT_CACHE_MB
+from service.battles.disputes import correction_item, disputed_hidden, disputes_for
 from service.battles.founding import create_battle, fork_battle
 from service.battles.keys import KeyRing, Principal, check_units
 from service.battles.provenance import battle_provenance
@@ -86,6 +91,7 @@ from service.schemas import (
     CreateBattleRequest,
     DiceInfo,
     DiceReveal,
+    DisputeList,
     EventOut,
     EventPage,
     ForkBattleRequest,
@@ -424,6 +430,7 @@ class BattleService:
         commands: Sequence[CommandRequest | CommandBatchItem],
         command_id: str | None,
         batch: bool,
+        prev_hash: str | None = None,
     ) -> tuple[list[PendingEvent], list[Any], Any]:
         """The commands decided one after the other, each on the state the ones before it
         left, and chained: (the envelopes to append, the events, the game state after
@@ -432,11 +439,18 @@ class BattleService:
         pending: list[PendingEvent] = []
         events: list[Any] = []
         game_after: Any = None
-        at, prev_hash, last = battle, loaded.head_hash, len(commands) - 1
+        # `prev_hash`: the hash of `battle`'s event, when it is not the stored head yet
+        at, last = battle, len(commands) - 1
+        prev_hash = loaded.head_hash if prev_hash is None else prev_hash
         for index, req in enumerate(commands):
             try:
+                command = _decode_command(loaded.ruleset, req.command)
+                if batch:
+                    check_batchable(command)
+                if isinstance(command, ResolveDispute):  # alone, never in a batch
+                    return await self._resolve(loaded, at, principal, command, command_id)
                 decided, game_after = await self._decide(
-                    loaded, at, principal.actor, req, batch, principal
+                    loaded, at, principal.actor, req, batch, principal, command
                 )
             except (DomainError, ServiceError) as e:
                 if batch:
@@ -452,6 +466,50 @@ class BattleService:
             if index < last:  # the state the next command is decided on
                 at = state_after(loaded.ruleset, at, decided_events, game_after)
         return pending, events, game_after
+
+    async def _resolve(
+        self,
+        loaded: Loaded,
+        battle: Battle,
+        principal: Principal,
+        command: ResolveDispute,
+        command_id: str | None,
+    ) -> tuple[list[PendingEvent], list[Any], Any]:
+        """A dispute settled (service.battles.disputes): its correction, an undo then the
+        commands replacing what it undid, each chained as a command of its own, then the
+        `DisputeResolved` naming the correcting versions, all in one append. A refused
+        correction command refuses the whole resolution, its `index` named."""
+        head = decide_resolution(battle, command, principal.actor)
+        pending: list[PendingEvent] = []
+        events: list[Any] = []
+        at, prev_hash = battle, loaded.head_hash
+        undo_to = command.undo_to
+        if undo_to is not None:
+            undo = BattleUndone(to_version=undo_to, reason=f"dispute {head.dispute_id}")
+            pending += self._sealed(loaded, at, prev_hash, principal, [(undo, ALL)], command_id)
+            prev_hash, events = pending[-1].hash, [undo]
+            target = await self.state_at(loaded.battle_id, undo_to, loaded)
+            at = Battle(version=at.version + 1, meta=at.meta, game=target.game)
+        items = [correction_item(item) for item in command.corrections]
+        if items:  # decided as a batch is: a refusal names the correction's index
+            more, corrected, _ = await self._decide_all(
+                loaded, at, principal, items, command_id, True, prev_hash
+            )
+            pending, events = pending + more, events + corrected
+            prev_hash = pending[-1].hash if pending else prev_hash
+        last = battle.version + len(pending)
+        resolved = msgspec.structs.replace(
+            head, correcting_versions=list(range(battle.version + 1, last + 1))
+        )
+        pending += self._sealed(
+            loaded,
+            msgspec.structs.replace(at, version=last),
+            prev_hash,
+            principal,
+            [(resolved, resolved.audience)],
+            command_id,
+        )
+        return pending, [*events, resolved], None
 
     def _sealed(
         self,
@@ -572,10 +630,12 @@ class BattleService:
         req: CommandRequest | CommandBatchItem,
         batch: bool = False,
         principal: Principal | None = None,
+        command: Any = None,
     ) -> tuple[list[tuple[Any, str]], Any]:
         """The events the command produces, each with its audience; and the game state
         after them when they are all the ruleset's (None otherwise). `principal`: the
-        key's, when it may be a player key limited to some units."""
+        key's, when it may be a player key limited to some units; `command`: `req`'s,
+        when decoded already."""
         battle_id, ruleset = loaded.battle_id, loaded.ruleset
         typed_for = getattr(req, "ruleset", None)  # batch items carry none
         if typed_for is not None and typed_for != ruleset.id:
@@ -586,13 +646,19 @@ class BattleService:
                 f"plays {ruleset.id!r}",
                 code="wrong-ruleset",
             )
-        command = _decode_command(ruleset, req.command)
+        if command is None:
+            command = _decode_command(ruleset, req.command)
         if batch:
             check_batchable(command)
+        check_not_paused(battle, actor)  # pause_on_dispute: the referee alone, while one is open
         if isinstance(command, BattleCommandBase) and req.dice is not None:
             raise DiceError(f"{_tag(command)} rolls no dice")
         if isinstance(command, RevealDice):
             return await self._reveal_events(battle_id, loaded, battle, actor, "requested"), None
+        if isinstance(command, RaiseDispute):
+            hidden = await disputed_hidden(self.store, battle_id, battle, command.versions)
+            raised = decide_raise(battle, command, actor, hidden)
+            return [(raised, raised.audience)], None
         if isinstance(command, Undo | RecordRuling | SetClientSeed):
             return [
                 (ev, ev.audience if isinstance(ev, RulingRecorded) else ALL)
@@ -739,6 +805,12 @@ class BattleService:
     async def ruleset_of(self, battle_id: str) -> str:
         """The id of the battle's ruleset (it never changes)."""
         return (await self.repository.load(battle_id)).battle.meta.created.ruleset
+
+    async def disputes(self, battle_id: str, actor: Actor) -> DisputeList:
+        """The disputes `actor` may read (service.battles.disputes)."""
+        loaded = await self.repository.load(battle_id)
+        found = await disputes_for(self.store, battle_id, loaded.battle, actor)
+        return DisputeList(battle_id=battle_id, disputes=found)
 
     async def unsealed_upto(self, battle_id: str) -> int:
         """The last version of the battle every reader is given whole (0: none yet)."""

@@ -170,6 +170,7 @@ def importable(
         sides=list(first.sides),
         client_dice=first.client_dice,
         reveal_hidden_on_end=first.reveal_hidden_on_end,
+        pause_on_dispute=first.pause_on_dispute,
         dice_epoch=first.dice_epoch,
         dice_commitment=first.dice_commitment,
         dice_sub_commitments=first.dice_sub_commitments,

@@ -125,6 +125,20 @@ def _battle_level(out: Collected) -> None:
                     keys["referee"],
                     {"type": "RecordRuling", "ruling": "The ford is shallow", "reason": "map"},
                 ),
+                (
+                    keys["sides"]["south"],
+                    {"type": "RaiseDispute", "versions": [3], "claim": "The ford is deep"},
+                ),
+                (
+                    keys["referee"],
+                    {
+                        "type": "ResolveDispute",
+                        "dispute": "d1",
+                        "outcome": "dismissed",
+                        "ruling": "The ford stays shallow",
+                        "rule": "map",
+                    },
+                ),
                 (keys["referee"], {"type": "Undo", "to_version": 2, "reason": "misread roll"}),
             ]
             for key, command in commands:

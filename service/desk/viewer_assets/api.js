@@ -39,6 +39,7 @@ export class Api {
   stateAt(version) { return this.get("/state", {version}); }
   narrative(from, to) { return this.get("/narrative", {from, to, limit: 20}); }
   verify() { return this.get("/verify"); }
+  disputes() { return this.get("/disputes"); }
 
   /** The battle's export (JSON Lines, as this key may see it), as text. */
   async exportText() {

@@ -8,6 +8,7 @@ import {renderChart} from "./chart.js";
 import {renderGrid, sidesOf} from "./grid.js";
 import {renderLegend} from "./legend.js";
 import {Zoom} from "./zoom.js";
+import {renderDisputes} from "./disputes.js";
 import {renderAudit, renderNarrative} from "./panels.js";
 import {checkInBrowser, renderBrowserVerdict} from "./selfcheck.js";
 
@@ -20,6 +21,7 @@ const ui = {
   measure: $("measure"), audit: $("audit-report"), narrative: $("narrative-entry"),
   narrativeVersion: $("narrative-version"), browserCheck: $("browser-check"),
   recheck: $("browser-recheck"), exportFile: $("export-file"),
+  disputes: $("disputes"),
 };
 
 const zoom = new Zoom(ui.grid);
@@ -58,6 +60,7 @@ async function open(battleId, key) {
   setHead(session.head);
   await select(session.head);
   refreshAudit();
+  refreshDisputes();
   followLive(session);
 }
 
@@ -160,6 +163,16 @@ async function checkHere(s) {
   if (s === session && mine === checking) renderBrowserVerdict(ui.browserCheck, report, "this battle's export");
 }
 
+async function refreshDisputes() {
+  const s = session;
+  try {
+    const list = await s.api.disputes();
+    if (s === session) renderDisputes(ui.disputes, list, select);
+  } catch (e) {
+    ui.disputes.textContent = `Disputes unavailable: ${e.message}`;
+  }
+}
+
 // New versions from the live stream: extend the timeline, move along if following.
 let growing = null;
 async function grow(s, version) {
@@ -176,6 +189,7 @@ async function grow(s, version) {
     if (ui.follow.checked && wasAtHead) await select(more.version);
     else renderChart(ui.chart, ui.strengthNow, s.timeline, s.selected);
     refreshAudit();
+    refreshDisputes();
   })().finally(() => { growing = null; });
   return growing;
 }
