@@ -1,9 +1,9 @@
 // A quickstart battle through the client generated from openapi/openapi.json
 // (`npm run generate`: openapi-typescript types, called with openapi-fetch).
-// Usage: node dist/quickstart.js http://127.0.0.1:8000
+// Usage: node examples/dist/quickstart.js http://127.0.0.1:8000
 // Prints one JSON line: the battle, its version and the event types the commands appended.
 import createClient from "openapi-fetch";
-import type { components, paths } from "./schema.js";
+import type { components, paths } from "../src/schema.js";
 
 type Schemas = components["schemas"];
 type QuickstartCommand = Schemas["QuickstartCommand"];
