@@ -564,8 +564,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A ruleset: options with defaults, setup and command schemas
-         * @description One ruleset: its options with their defaults, and the JSON Schemas of its options, setup and commands, exactly as checked (bounds included).
+         * A ruleset: options with defaults, setup, command and event schemas
+         * @description One ruleset: its options with their defaults, and the JSON Schemas of its options, setup and commands, exactly as checked (bounds included); its event types, each with one line, and their JSON Schema.
          */
         get: operations["getRuleset"];
         put?: never;
@@ -685,7 +685,48 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "battle.awaiting": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What a battle now waits for changed.
+         * @description What a battle now waits for changed. POSTed to every enabled endpoint whose filters it passes, signed as Standard Webhooks says; any 2xx answer delivers it, anything else is retried.
+         */
+        post: operations["webhookWebhookawaitingpayload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "battle.event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of a battle the integration follows.
+         * @description An event of a battle the integration follows. POSTed to every enabled endpoint whose filters it passes, signed as Standard Webhooks says; any 2xx answer delivers it, anything else is retried.
+         */
+        post: operations["webhookWebhookeventpayload"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** Ability */
@@ -746,6 +787,15 @@ export interface components {
             squares_by_type?: {
                 [key: string]: number;
             };
+        };
+        /**
+         * AwaitingMessage
+         * @description What the subscriber's view of a battle waits for now, sent when it changes (an empty list: nothing, or the battle is over).
+         */
+        AwaitingMessage: {
+            awaiting: components["schemas"]["Prompt"][];
+            battle_id: string;
+            version: number;
         };
         /** BarrierSetup */
         BarrierSetup: {
@@ -896,12 +946,16 @@ export interface components {
             forked_head_hash?: string | null;
             /** @default null */
             imported_from?: components["schemas"]["ImportedFrom"] | null;
-            options: Record<string, never>;
+            options: {
+                [key: string]: unknown;
+            };
             /** @default false */
             reveal_hidden_on_end?: boolean;
             ruleset: string;
             ruleset_version: string;
-            setup: Record<string, never>;
+            setup: {
+                [key: string]: unknown;
+            };
             sides: string[];
             title: string;
             /**
@@ -1191,6 +1245,7 @@ export interface components {
             command: components["schemas"]["QuickstartCommand"] | components["schemas"]["SkirmishCommand"] | components["schemas"]["TacticalCommand"] | components["schemas"]["WarfareCommand"] | components["schemas"]["PhasedCommand"] | components["schemas"]["BattleCommand"];
             dice?: number[] | null;
             expected_version?: number | null;
+            ruleset?: string | null;
         };
         /** CommandResponse */
         CommandResponse: {
@@ -1576,25 +1631,11 @@ export interface components {
             role: string;
             side?: string | null;
         };
-        /** EventOut */
-        EventOut: {
-            actor: components["schemas"]["EventActorOut"];
-            audience: string;
-            battle_id: string;
-            command_id: string | null;
-            command_version?: number | null;
-            /** @description The event itself (`type` first): one of the battle's ruleset's events, or an event every battle has. */
-            data: components["schemas"]["QuickstartEvent"] | components["schemas"]["SkirmishEvent"] | components["schemas"]["TacticalEvent"] | components["schemas"]["WarfareEvent"] | components["schemas"]["PhasedEvent"] | components["schemas"]["BattleEvent"];
-            hash: string;
-            position: number;
-            prev_hash: string;
-            recorded_at: string;
-            salt?: string | null;
-            type: string;
-            /** @default false */
-            undone?: boolean;
-            version: number;
-        };
+        /**
+         * EventOut
+         * @description A whole event: `ruleset` (its battle's) picks the envelope, and in it the event's `type` picks the class of `data`.
+         */
+        EventOut: components["schemas"]["QuickstartEventOut"] | components["schemas"]["SkirmishEventOut"] | components["schemas"]["TacticalEventOut"] | components["schemas"]["WarfareEventOut"] | components["schemas"]["PhasedEventOut"];
         /** EventPage */
         EventPage: {
             battle_id: string;
@@ -2414,6 +2455,27 @@ export interface components {
          */
         PhasedCommand: components["schemas"]["PhasedDeclareAction"] | components["schemas"]["PhasedWithdrawAction"] | components["schemas"]["PhasedSustainAction"] | components["schemas"]["PhasedCancelAction"] | components["schemas"]["PhasedEndDeclarations"] | components["schemas"]["PhasedRollInitiative"] | components["schemas"]["PhasedResolveAction"] | components["schemas"]["PhasedRecordOutcome"] | components["schemas"]["PhasedRuleCheck"] | components["schemas"]["PhasedChooseEffects"] | components["schemas"]["PhasedClosePrompt"] | components["schemas"]["PhasedAdjustCombatant"] | components["schemas"]["PhasedSetEngagement"] | components["schemas"]["PhasedEndBattle"];
         /**
+         * PhasedCommandData
+         * @description A command to a battle of the `phased` ruleset, picked by its `type`.
+         */
+        PhasedCommandData: components["schemas"]["PhasedCommand"] | components["schemas"]["BattleCommand"];
+        /**
+         * PhasedCommandRequest
+         * @description A command body for a battle of the `phased` ruleset.
+         */
+        PhasedCommandRequest: {
+            /** @default  */
+            client_seed?: string;
+            command: components["schemas"]["PhasedCommandData"];
+            dice?: number[] | null;
+            expected_version?: number | null;
+            /**
+             * @description The battle's ruleset.
+             * @constant
+             */
+            ruleset: "phased";
+        };
+        /**
          * PhasedDeclarationsClosed
          * @description [Starting Phase and Actions Before Base Speed]: a side has declared.
          * @example {
@@ -2570,6 +2632,37 @@ export interface components {
          * @description The data of an event of the `phased` ruleset, picked by its `type`.
          */
         PhasedEvent: components["schemas"]["PhasedRoundStarted"] | components["schemas"]["PhasedActionDeclared"] | components["schemas"]["PhasedActionWithdrawn"] | components["schemas"]["PhasedActionSustained"] | components["schemas"]["PhasedActionCancelled"] | components["schemas"]["PhasedDeclarationsClosed"] | components["schemas"]["PhasedInitiativeRolled"] | components["schemas"]["PhasedCombatEventDrawn"] | components["schemas"]["PhasedPhaseStarted"] | components["schemas"]["PhasedPhasesBegan"] | components["schemas"]["PhasedActionResolved"] | components["schemas"]["PhasedActionCarriedOver"] | components["schemas"]["PhasedRoundEnded"] | components["schemas"]["PhasedCheckRuled"] | components["schemas"]["PhasedEffectsChosen"] | components["schemas"]["PhasedPromptClosed"] | components["schemas"]["PhasedCombatantAdjusted"] | components["schemas"]["PhasedEngagementSet"] | components["schemas"]["PhasedBattleEnded"];
+        /**
+         * PhasedEventData
+         * @description The data of an event of a battle of the `phased` ruleset, picked by its `type`.
+         */
+        PhasedEventData: components["schemas"]["PhasedEvent"] | components["schemas"]["BattleEvent"];
+        /**
+         * PhasedEventOut
+         * @description A whole event of a battle of the `phased` ruleset.
+         */
+        PhasedEventOut: {
+            actor: components["schemas"]["EventActorOut"];
+            audience: string;
+            battle_id: string;
+            command_id: string | null;
+            command_version?: number | null;
+            data: components["schemas"]["PhasedEventData"];
+            hash: string;
+            position: number;
+            prev_hash: string;
+            recorded_at: string;
+            /**
+             * @description The battle's ruleset. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            ruleset: "phased";
+            salt?: string | null;
+            type: string;
+            /** @default false */
+            undone?: boolean;
+            version: number;
+        };
         /**
          * PhasedInitiativeRolled
          * @description [Initiative]: each side's 1d10, every tie group and re-roll, the order and the
@@ -3846,6 +3939,27 @@ export interface components {
          */
         QuickstartCommand: components["schemas"]["QuickstartPriorityCheck"] | components["schemas"]["QuickstartSkipPriorityChecks"] | components["schemas"]["QuickstartRollForPriority"] | components["schemas"]["QuickstartChoosePriority"] | components["schemas"]["QuickstartMoveSquad"] | components["schemas"]["QuickstartUseSkill"] | components["schemas"]["QuickstartEndStep"] | components["schemas"]["QuickstartAttack"] | components["schemas"]["QuickstartFireEngine"] | components["schemas"]["QuickstartChooseCasualty"] | components["schemas"]["QuickstartPressAttack"] | components["schemas"]["QuickstartRetreat"] | components["schemas"]["QuickstartRepositionHero"] | components["schemas"]["QuickstartReviveHero"] | components["schemas"]["QuickstartAdjustSquad"] | components["schemas"]["QuickstartEndBattle"];
         /**
+         * QuickstartCommandData
+         * @description A command to a battle of the `quickstart` ruleset, picked by its `type`.
+         */
+        QuickstartCommandData: components["schemas"]["QuickstartCommand"] | components["schemas"]["BattleCommand"];
+        /**
+         * QuickstartCommandRequest
+         * @description A command body for a battle of the `quickstart` ruleset.
+         */
+        QuickstartCommandRequest: {
+            /** @default  */
+            client_seed?: string;
+            command: components["schemas"]["QuickstartCommandData"];
+            dice?: number[] | null;
+            expected_version?: number | null;
+            /**
+             * @description The battle's ruleset.
+             * @constant
+             */
+            ruleset: "quickstart";
+        };
+        /**
          * QuickstartDiceModifier
          * @description Dice added to (or taken from) a squad's plain Xd6 (X its level), why, and the rule.
          */
@@ -3948,6 +4062,37 @@ export interface components {
          * @description The data of an event of the `quickstart` ruleset, picked by its `type`.
          */
         QuickstartEvent: components["schemas"]["QuickstartPriorityChecked"] | components["schemas"]["QuickstartPriorityChoiceOffered"] | components["schemas"]["QuickstartPriorityDecided"] | components["schemas"]["QuickstartStepAdvanced"] | components["schemas"]["QuickstartRoundEnded"] | components["schemas"]["QuickstartSquadMoved"] | components["schemas"]["QuickstartSkillChecked"] | components["schemas"]["QuickstartSquadRevealed"] | components["schemas"]["QuickstartCombatStarted"] | components["schemas"]["QuickstartCombatRolled"] | components["schemas"]["QuickstartHitApplied"] | components["schemas"]["QuickstartPressOrRetreatOffered"] | components["schemas"]["QuickstartAttackPressed"] | components["schemas"]["QuickstartSquadsRetreated"] | components["schemas"]["QuickstartCombatEnded"] | components["schemas"]["QuickstartEngineFired"] | components["schemas"]["QuickstartEngineDestroyed"] | components["schemas"]["QuickstartBarrierHit"] | components["schemas"]["QuickstartHeroRetreated"] | components["schemas"]["QuickstartHeroSurgeLost"] | components["schemas"]["QuickstartHeroRemoved"] | components["schemas"]["QuickstartHeroRepositioned"] | components["schemas"]["QuickstartHeroRevived"] | components["schemas"]["QuickstartSquadAdjusted"] | components["schemas"]["QuickstartBattleEnded"];
+        /**
+         * QuickstartEventData
+         * @description The data of an event of a battle of the `quickstart` ruleset, picked by its `type`.
+         */
+        QuickstartEventData: components["schemas"]["QuickstartEvent"] | components["schemas"]["BattleEvent"];
+        /**
+         * QuickstartEventOut
+         * @description A whole event of a battle of the `quickstart` ruleset.
+         */
+        QuickstartEventOut: {
+            actor: components["schemas"]["EventActorOut"];
+            audience: string;
+            battle_id: string;
+            command_id: string | null;
+            command_version?: number | null;
+            data: components["schemas"]["QuickstartEventData"];
+            hash: string;
+            position: number;
+            prev_hash: string;
+            recorded_at: string;
+            /**
+             * @description The battle's ruleset. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            ruleset: "quickstart";
+            salt?: string | null;
+            type: string;
+            /** @default false */
+            undone?: boolean;
+            version: number;
+        };
         /**
          * QuickstartFireEngine
          * @example {
@@ -5034,10 +5179,22 @@ export interface components {
             battle_commands_schema: {
                 [key: string]: unknown;
             };
+            battle_events?: {
+                [key: string]: string;
+            };
+            battle_events_schema?: {
+                [key: string]: unknown;
+            };
             commands: {
                 [key: string]: string;
             };
             commands_schema: {
+                [key: string]: unknown;
+            };
+            events?: {
+                [key: string]: string;
+            };
+            events_schema?: {
                 [key: string]: unknown;
             };
             forecast_policies?: {
@@ -6283,6 +6440,27 @@ export interface components {
          */
         SkirmishCommand: components["schemas"]["SkirmishAppointLeader"] | components["schemas"]["SkirmishRaiseArmy"] | components["schemas"]["SkirmishGrantBoon"] | components["schemas"]["SkirmishCheckSurprise"] | components["schemas"]["SkirmishRollInitiative"] | components["schemas"]["SkirmishSetZones"] | components["schemas"]["SkirmishPlaceArmy"] | components["schemas"]["SkirmishDeclareStrategy"] | components["schemas"]["SkirmishChooseTactic"] | components["schemas"]["SkirmishAdjustTactic"] | components["schemas"]["SkirmishAdvanceSetup"] | components["schemas"]["SkirmishChangeStrategy"] | components["schemas"]["SkirmishIssueTactic"] | components["schemas"]["SkirmishMoveArmy"] | components["schemas"]["SkirmishTurnArmy"] | components["schemas"]["SkirmishDeclareAction"] | components["schemas"]["SkirmishResolvePhase"] | components["schemas"]["SkirmishRevealTactic"] | components["schemas"]["SkirmishLoseCommander"] | components["schemas"]["SkirmishStopOperating"] | components["schemas"]["SkirmishEndSkirmish"] | components["schemas"]["SkirmishChargeArmy"];
         /**
+         * SkirmishCommandData
+         * @description A command to a battle of the `skirmish` ruleset, picked by its `type`.
+         */
+        SkirmishCommandData: components["schemas"]["SkirmishCommand"] | components["schemas"]["BattleCommand"];
+        /**
+         * SkirmishCommandRequest
+         * @description A command body for a battle of the `skirmish` ruleset.
+         */
+        SkirmishCommandRequest: {
+            /** @default  */
+            client_seed?: string;
+            command: components["schemas"]["SkirmishCommandData"];
+            dice?: number[] | null;
+            expected_version?: number | null;
+            /**
+             * @description The battle's ruleset.
+             * @constant
+             */
+            ruleset: "skirmish";
+        };
+        /**
          * SkirmishCommanderLost
          * @example {
          *       "army": "fighters",
@@ -6559,6 +6737,37 @@ export interface components {
          * @description The data of an event of the `skirmish` ruleset, picked by its `type`.
          */
         SkirmishEvent: components["schemas"]["SkirmishLeaderAppointed"] | components["schemas"]["SkirmishArmyRaised"] | components["schemas"]["SkirmishBoonGranted"] | components["schemas"]["SkirmishSurpriseChecked"] | components["schemas"]["SkirmishInitiativeRolled"] | components["schemas"]["SkirmishInitiativeOrdered"] | components["schemas"]["SkirmishZonesSet"] | components["schemas"]["SkirmishArmyPlaced"] | components["schemas"]["SkirmishStrategyDeclared"] | components["schemas"]["SkirmishTacticChosen"] | components["schemas"]["SkirmishAdjustmentsGranted"] | components["schemas"]["SkirmishTacticLearned"] | components["schemas"]["SkirmishSetupAdvanced"] | components["schemas"]["SkirmishPhaseBegan"] | components["schemas"]["SkirmishStrategyChanged"] | components["schemas"]["SkirmishTacticIssued"] | components["schemas"]["SkirmishTacticNoticed"] | components["schemas"]["SkirmishTacticRevealed"] | components["schemas"]["SkirmishFormationChanged"] | components["schemas"]["SkirmishArmyRallied"] | components["schemas"]["SkirmishArmyMoved"] | components["schemas"]["SkirmishArmyTurned"] | components["schemas"]["SkirmishActionDeclared"] | components["schemas"]["SkirmishActionResolved"] | components["schemas"]["SkirmishManeuverResolved"] | components["schemas"]["SkirmishPhaseDamageApplied"] | components["schemas"]["SkirmishTemporaryHpGranted"] | components["schemas"]["SkirmishMoraleChecked"] | components["schemas"]["SkirmishArmyRouted"] | components["schemas"]["SkirmishCommanderLost"] | components["schemas"]["SkirmishDyingStopped"] | components["schemas"]["SkirmishSkirmishEnded"] | components["schemas"]["SkirmishChargeDeclared"] | components["schemas"]["SkirmishChargeFailed"] | components["schemas"]["SkirmishArmsRecovered"];
+        /**
+         * SkirmishEventData
+         * @description The data of an event of a battle of the `skirmish` ruleset, picked by its `type`.
+         */
+        SkirmishEventData: components["schemas"]["SkirmishEvent"] | components["schemas"]["BattleEvent"];
+        /**
+         * SkirmishEventOut
+         * @description A whole event of a battle of the `skirmish` ruleset.
+         */
+        SkirmishEventOut: {
+            actor: components["schemas"]["EventActorOut"];
+            audience: string;
+            battle_id: string;
+            command_id: string | null;
+            command_version?: number | null;
+            data: components["schemas"]["SkirmishEventData"];
+            hash: string;
+            position: number;
+            prev_hash: string;
+            recorded_at: string;
+            /**
+             * @description The battle's ruleset. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            ruleset: "skirmish";
+            salt?: string | null;
+            type: string;
+            /** @default false */
+            undone?: boolean;
+            version: number;
+        };
         /**
          * SkirmishExact
          * @description An exact rational figure: `num / den` (den > 0, lowest terms). `Exact(num=7)` is 7.
@@ -8677,6 +8886,42 @@ export interface components {
             y: number;
         };
         /**
+         * SseAwaitingMessage
+         * @description An SSE frame saying what the subscriber's view now waits for (`event: awaiting`); it has no id (it is not in the log).
+         */
+        SseAwaitingMessage: {
+            data: components["schemas"]["AwaitingMessage"];
+            /** @constant */
+            event: "awaiting";
+        };
+        /**
+         * SseEventMessage
+         * @description An SSE frame of a whole event: `event:` is the event's type, `data:` the event.
+         */
+        SseEventMessage: {
+            data: components["schemas"]["EventOut"];
+            /** @description The event's type (`data.type`). */
+            event: string;
+            /** @description The cursor: resume after it. */
+            id: number;
+        };
+        /**
+         * SseMessage
+         * @description One frame of an SSE stream, by its `event:` name, with its `data:` (JSON). Comments (`: keep-alive`) carry nothing.
+         */
+        SseMessage: components["schemas"]["SseSealedMessage"] | components["schemas"]["SseAwaitingMessage"] | components["schemas"]["SseEventMessage"];
+        /**
+         * SseSealedMessage
+         * @description An SSE frame of an event the subscriber may not see (`event: sealed`).
+         */
+        SseSealedMessage: {
+            data: components["schemas"]["SealedEventOut"];
+            /** @constant */
+            event: "sealed";
+            /** @description The cursor: resume after it. */
+            id: number;
+        };
+        /**
          * Stats
          * @default {
          *       "DEX": 0,
@@ -9501,6 +9746,27 @@ export interface components {
          */
         TacticalCommand: components["schemas"]["TacticalDeclareSurprise"] | components["schemas"]["TacticalPlace"] | components["schemas"]["TacticalJoin"] | components["schemas"]["TacticalRollInitiative"] | components["schemas"]["TacticalMove"] | components["schemas"]["TacticalAttack"] | components["schemas"]["TacticalReact"] | components["schemas"]["TacticalOpportunityAttack"] | components["schemas"]["TacticalReload"] | components["schemas"]["TacticalGrapple"] | components["schemas"]["TacticalBullRush"] | components["schemas"]["TacticalCharge"] | components["schemas"]["TacticalPerceive"] | components["schemas"]["TacticalSave"] | components["schemas"]["TacticalRest"] | components["schemas"]["TacticalHelp"] | components["schemas"]["TacticalFreeAction"] | components["schemas"]["TacticalStunned"] | components["schemas"]["TacticalEndTurn"] | components["schemas"]["TacticalSetDC"] | components["schemas"]["TacticalCallCheck"] | components["schemas"]["TacticalRestore"] | components["schemas"]["TacticalSetCondition"] | components["schemas"]["TacticalRuleVisibility"] | components["schemas"]["TacticalEndCombat"];
         /**
+         * TacticalCommandData
+         * @description A command to a battle of the `tactical` ruleset, picked by its `type`.
+         */
+        TacticalCommandData: components["schemas"]["TacticalCommand"] | components["schemas"]["BattleCommand"];
+        /**
+         * TacticalCommandRequest
+         * @description A command body for a battle of the `tactical` ruleset.
+         */
+        TacticalCommandRequest: {
+            /** @default  */
+            client_seed?: string;
+            command: components["schemas"]["TacticalCommandData"];
+            dice?: number[] | null;
+            expected_version?: number | null;
+            /**
+             * @description The battle's ruleset.
+             * @constant
+             */
+            ruleset: "tactical";
+        };
+        /**
          * TacticalConcentrationChecked
          * @description [Concentration]: a MIN check less the damage sustained; a failure ends the effect.
          * @example {
@@ -9830,6 +10096,37 @@ export interface components {
          * @description The data of an event of the `tactical` ruleset, picked by its `type`.
          */
         TacticalEvent: components["schemas"]["TacticalSurpriseDeclared"] | components["schemas"]["TacticalCharacterPlaced"] | components["schemas"]["TacticalCharacterJoined"] | components["schemas"]["TacticalInitiativeRolled"] | components["schemas"]["TacticalRoundStarted"] | components["schemas"]["TacticalTurnStarted"] | components["schemas"]["TacticalTurnEnded"] | components["schemas"]["TacticalMoved"] | components["schemas"]["TacticalCharacterRevealed"] | components["schemas"]["TacticalActionInterrupted"] | components["schemas"]["TacticalAttackDeclared"] | components["schemas"]["TacticalAttackResolved"] | components["schemas"]["TacticalOpportunityOffered"] | components["schemas"]["TacticalOpportunityDeclined"] | components["schemas"]["TacticalOpportunityClosed"] | components["schemas"]["TacticalUnseenAttackResolved"] | components["schemas"]["TacticalAreaCovered"] | components["schemas"]["TacticalStructureDamaged"] | components["schemas"]["TacticalWallRaised"] | components["schemas"]["TacticalCharacterDamaged"] | components["schemas"]["TacticalConditionGained"] | components["schemas"]["TacticalConditionEnded"] | components["schemas"]["TacticalWoundRecorded"] | components["schemas"]["TacticalDeathSaveRolled"] | components["schemas"]["TacticalStabilized"] | components["schemas"]["TacticalCharacterDied"] | components["schemas"]["TacticalSaveRolled"] | components["schemas"]["TacticalRegenerated"] | components["schemas"]["TacticalDrainRecovered"] | components["schemas"]["TacticalRested"] | components["schemas"]["TacticalHelpGiven"] | components["schemas"]["TacticalDieRerolled"] | components["schemas"]["TacticalStandardActionLost"] | components["schemas"]["TacticalPerceived"] | components["schemas"]["TacticalFreeActionTaken"] | components["schemas"]["TacticalRestored"] | components["schemas"]["TacticalDCSet"] | components["schemas"]["TacticalCheckCalled"] | components["schemas"]["TacticalVisibilityRuled"] | components["schemas"]["TacticalConcentrationPaid"] | components["schemas"]["TacticalConcentrationChecked"] | components["schemas"]["TacticalConcentrationEnded"] | components["schemas"]["TacticalOpposedCheck"] | components["schemas"]["TacticalReloaded"] | components["schemas"]["TacticalCombatEnded"];
+        /**
+         * TacticalEventData
+         * @description The data of an event of a battle of the `tactical` ruleset, picked by its `type`.
+         */
+        TacticalEventData: components["schemas"]["TacticalEvent"] | components["schemas"]["BattleEvent"];
+        /**
+         * TacticalEventOut
+         * @description A whole event of a battle of the `tactical` ruleset.
+         */
+        TacticalEventOut: {
+            actor: components["schemas"]["EventActorOut"];
+            audience: string;
+            battle_id: string;
+            command_id: string | null;
+            command_version?: number | null;
+            data: components["schemas"]["TacticalEventData"];
+            hash: string;
+            position: number;
+            prev_hash: string;
+            recorded_at: string;
+            /**
+             * @description The battle's ruleset. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            ruleset: "tactical";
+            salt?: string | null;
+            type: string;
+            /** @default false */
+            undone?: boolean;
+            version: number;
+        };
         /**
          * TacticalFreeAction
          * @description A free action (speak, drop, draw, stow, release...): repeating one costs 6 STA.
@@ -12148,6 +12445,27 @@ export interface components {
          */
         WarfareCommand: components["schemas"]["WarfareStartRound"] | components["schemas"]["WarfareEndTurn"] | components["schemas"]["WarfarePassChampion"] | components["schemas"]["WarfareJoinUnit"] | components["schemas"]["WarfareResolveChampionAction"] | components["schemas"]["WarfareFace"] | components["schemas"]["WarfareMove"] | components["schemas"]["WarfareEngage"] | components["schemas"]["WarfareDisengage"] | components["schemas"]["WarfareAttack"] | components["schemas"]["WarfareRetaliate"] | components["schemas"]["WarfareRest"] | components["schemas"]["WarfarePursue"] | components["schemas"]["WarfarePlaceReserve"] | components["schemas"]["WarfareApplyCondition"] | components["schemas"]["WarfareRemoveCondition"] | components["schemas"]["WarfareForceMoraleCheck"] | components["schemas"]["WarfareConcede"];
         /**
+         * WarfareCommandData
+         * @description A command to a battle of the `warfare` ruleset, picked by its `type`.
+         */
+        WarfareCommandData: components["schemas"]["WarfareCommand"] | components["schemas"]["BattleCommand"];
+        /**
+         * WarfareCommandRequest
+         * @description A command body for a battle of the `warfare` ruleset.
+         */
+        WarfareCommandRequest: {
+            /** @default  */
+            client_seed?: string;
+            command: components["schemas"]["WarfareCommandData"];
+            dice?: number[] | null;
+            expected_version?: number | null;
+            /**
+             * @description The battle's ruleset.
+             * @constant
+             */
+            ruleset: "warfare";
+        };
+        /**
          * WarfareConcede
          * @example {
          *       "reason": "the king fled",
@@ -12339,6 +12657,37 @@ export interface components {
          * @description The data of an event of the `warfare` ruleset, picked by its `type`.
          */
         WarfareEvent: components["schemas"]["WarfareRoundStarted"] | components["schemas"]["WarfareTurnEnded"] | components["schemas"]["WarfareRoundEnded"] | components["schemas"]["WarfareChampionActed"] | components["schemas"]["WarfareUnitFaced"] | components["schemas"]["WarfareUnitMoved"] | components["schemas"]["WarfareEngaged"] | components["schemas"]["WarfareEngagementsBroken"] | components["schemas"]["WarfareDisengaged"] | components["schemas"]["WarfareAttackResolved"] | components["schemas"]["WarfareMoraleChecked"] | components["schemas"]["WarfareUnitShattered"] | components["schemas"]["WarfareUnitDestroyed"] | components["schemas"]["WarfareUnitPursued"] | components["schemas"]["WarfareUnitRested"] | components["schemas"]["WarfareConditionApplied"] | components["schemas"]["WarfareConditionRemoved"] | components["schemas"]["WarfareReservePlaced"] | components["schemas"]["WarfareSideConceded"] | components["schemas"]["WarfareSideDefeated"] | components["schemas"]["WarfareBattleEnded"];
+        /**
+         * WarfareEventData
+         * @description The data of an event of a battle of the `warfare` ruleset, picked by its `type`.
+         */
+        WarfareEventData: components["schemas"]["WarfareEvent"] | components["schemas"]["BattleEvent"];
+        /**
+         * WarfareEventOut
+         * @description A whole event of a battle of the `warfare` ruleset.
+         */
+        WarfareEventOut: {
+            actor: components["schemas"]["EventActorOut"];
+            audience: string;
+            battle_id: string;
+            command_id: string | null;
+            command_version?: number | null;
+            data: components["schemas"]["WarfareEventData"];
+            hash: string;
+            position: number;
+            prev_hash: string;
+            recorded_at: string;
+            /**
+             * @description The battle's ruleset. (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            ruleset: "warfare";
+            salt?: string | null;
+            type: string;
+            /** @default false */
+            undone?: boolean;
+            version: number;
+        };
         /**
          * WarfareFace
          * @description The unit's one free facing change this round, before its action.
@@ -13364,6 +13713,67 @@ export interface components {
             /** @default 0 */
             to_hit?: number;
         };
+        /**
+         * WebSocketAwaitingMessage
+         * @description What the subscriber's view now waits for, as the SSE `awaiting` frame says.
+         */
+        WebSocketAwaitingMessage: {
+            awaiting: components["schemas"]["Prompt"][];
+            battle_id: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "awaiting";
+            version: number;
+        };
+        /**
+         * WebSocketEventMessage
+         * @description An event, whole or sealed, with its cursor.
+         */
+        WebSocketEventMessage: {
+            event: components["schemas"]["EventOut"] | components["schemas"]["SealedEventOut"];
+            /** @description The cursor: resume after it. */
+            id: number;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "event";
+        };
+        /**
+         * WebSocketHeartbeatMessage
+         * @description Sent every 15 seconds of quiet.
+         */
+        WebSocketHeartbeatMessage: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "heartbeat";
+        };
+        /**
+         * WebSocketMessage
+         * @description One JSON text message of a WebSocket stream, picked by its `kind`.
+         */
+        WebSocketMessage: components["schemas"]["WebSocketEventMessage"] | components["schemas"]["WebSocketHeartbeatMessage"] | components["schemas"]["WebSocketAwaitingMessage"] | components["schemas"]["WebSocketProblemMessage"];
+        /**
+         * WebSocketProblemMessage
+         * @description The stream was refused: the problem+json body of the HTTP answer, then the socket closes with 4000 + `status`.
+         */
+        WebSocketProblemMessage: {
+            detail: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "problem";
+            status: number;
+            title: string;
+            type: string;
+        } & {
+            [key: string]: unknown;
+        };
         /** WebhookAttemptOut */
         WebhookAttemptOut: {
             at: string;
@@ -13372,6 +13782,16 @@ export interface components {
             error: string | null;
             ok: boolean;
             status_code: number | null;
+        };
+        /**
+         * WebhookAwaitingPayload
+         * @description A delivery saying what a battle now waits for, in the referee's view.
+         */
+        WebhookAwaitingPayload: {
+            data: components["schemas"]["AwaitingMessage"];
+            timestamp: string;
+            /** @constant */
+            type: "battle.awaiting";
         };
         /** WebhookCreatedResponse */
         WebhookCreatedResponse: {
@@ -13417,6 +13837,26 @@ export interface components {
             event_types: string[];
             failing_since?: string | null;
             url: string;
+        };
+        /**
+         * WebhookEventData
+         * @description A `battle.event` delivery's data: the event as the integration's key reads it.
+         */
+        WebhookEventData: {
+            battle_id: string;
+            event: components["schemas"]["EventOut"] | components["schemas"]["SealedEventOut"];
+            position: number;
+        };
+        /**
+         * WebhookEventPayload
+         * @description A delivery of one event of a battle the integration follows.
+         */
+        WebhookEventPayload: {
+            data: components["schemas"]["WebhookEventData"];
+            /** @description The event's recorded_at. */
+            timestamp: string;
+            /** @constant */
+            type: "battle.event";
         };
         /** WebhookSecretResponse */
         WebhookSecretResponse: {
@@ -13825,7 +14265,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": components["schemas"]["CommandRequest"];
+                "application/json": components["schemas"]["QuickstartCommandRequest"] | components["schemas"]["SkirmishCommandRequest"] | components["schemas"]["TacticalCommandRequest"] | components["schemas"]["WarfareCommandRequest"] | components["schemas"]["PhasedCommandRequest"] | components["schemas"]["CommandRequest"];
             };
         };
         responses: {
@@ -14311,7 +14751,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["SseMessage"];
                 };
             };
             /** @description The request is malformed or names an invalid value */
@@ -14399,7 +14839,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebSocketMessage"];
+                };
             };
             /** @description Asked without a WebSocket upgrade (a plain GET) */
             426: {
@@ -15653,7 +16095,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": unknown;
+                    "text/event-stream": components["schemas"]["SseMessage"];
                 };
             };
             /** @description The request is malformed or names an invalid value */
@@ -15720,7 +16162,9 @@ export interface operations {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": components["schemas"]["WebSocketMessage"];
+                };
             };
             /** @description Asked without a WebSocket upgrade (a plain GET) */
             426: {
@@ -16608,6 +17052,64 @@ export interface operations {
                 content: {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
+            };
+        };
+    };
+    webhookWebhookawaitingpayload: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id: the same on every attempt (deduplicate by it). */
+                "webhook-id": string;
+                /** @description This attempt's time, in seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint's secret, one per secret, space-separated (two while a secret is rotated). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookAwaitingPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookWebhookeventpayload: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The delivery's id: the same on every attempt (deduplicate by it). */
+                "webhook-id": string;
+                /** @description This attempt's time, in seconds since the epoch. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256>` of `<id>.<timestamp>.<body>` with the endpoint's secret, one per secret, space-separated (two while a secret is rotated). */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEventPayload"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx answer: delivered. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -80,7 +80,9 @@ async function refresh() {
     do {
       pending.again = false;
       try {
-        draw(await page.api.view());
+        const view = await page.api.view();
+        draw(view);
+        if (view.role === "referee") await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
       } catch (e) {
         fail(e);
       }
@@ -108,7 +110,6 @@ function draw(view) {
   renderPrompts($("awaiting"), view.awaiting || [], mine, answer);
   if (view.role === "referee") {
     if (!$("undo-to").value) $("undo-to").value = String(Math.max(1, view.version - 1));
-    renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act).catch(fail);
   }
 }
 
@@ -121,6 +122,7 @@ async function play(params) {
   $("play").hidden = false;
   if (view.role === "referee") wireReferee(page.api, send, act);
   draw(view);
+  if (view.role === "referee") await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
   page.api.subscribe(() => refresh(), (e, retry) => {
     if (!retry) fail(e);
   });

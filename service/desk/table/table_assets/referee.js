@@ -22,6 +22,10 @@ export async function renderLinks(api, sides, fresh, tableDice, act) {
     const keys = listed.filter((k) => k.side === side);
     const item = h("li", {"data-side": side}, [h("strong", {text: `side ${side}: `})]);
     for (const k of keys) {
+      if (k.revoked_at) {
+        item.append(h("div", {"data-key-id": k.key_id, class: "revoked", text: `${k.label} (revoked)`}));
+        continue;
+      }
       const secret = fresh.get(k.key_id);
       const revoke = h("button", {type: "button", "data-revoke": k.key_id, text: "Revoke"});
       revoke.addEventListener("click", () => act(() => api.revokeKey(k.key_id)));
