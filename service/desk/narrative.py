@@ -1,7 +1,8 @@
 """The audit narrative: a battle's log told command by command, for the reader asking.
 
 Each entry is one command (the events it appended, one `command_id`): who ordered it,
-when, every event with a one-line account of its fields, every die with its source and
+when, every event told in words by its ruleset's teller with every nested figure on a line
+of its own (service.desk.narrative_registry), every die with its source and
 whether it verifies (a server die recomputed from its epoch's seed once revealed), every
 rule the events cite (their `rule` fields: the seed section), every reason and modifier
 they record, then what changed in the reader's own view of the state between the version
@@ -14,6 +15,7 @@ with its reason. Rendered as JSON or Markdown (`service.narrative_markdown`).
 from __future__ import annotations
 
 import re
+from collections import deque
 from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, get_args
 
@@ -23,6 +25,7 @@ from domain.actors import ALL, Actor
 from domain.dice import derive_value
 from events.exports.format import Provenance
 from service.battles.provenance import battle_provenance
+from service.desk.narrative_registry import tell_event
 from service.schemas import EventOut, SealedEventOut
 
 if TYPE_CHECKING:
@@ -44,10 +47,8 @@ SubSeeds = tuple[dict[int, dict[str, str]], dict[int, dict[str, str]]]
 HiddenSeeds = tuple[str, dict[int, dict[str, str]], dict[int, dict[str, str]]]  # + audience
 
 _MAX_CHANGES = 40  # per entry: past this, the entry says how many more there were
-_SUMMARY_CHARS = 200
 _SECTION = re.compile(r"\s*\[([^\]]+)\]")
 _CITED: dict[str, dict[str, str]] = {}
-_TOLD_APART = ("type", "rule", "reason", "modifiers")  # listed on their own, not in the summary
 
 
 class NarrativeDie(msgspec.Struct, kw_only=True):
@@ -63,13 +64,15 @@ class NarrativeDie(msgspec.Struct, kw_only=True):
 class NarrativeEvent(msgspec.Struct, kw_only=True):
     version: int
     type: str  # empty for a hidden event
-    summary: str
+    summary: str  # what happened, in words (the ruleset's teller, service.desk.narrative_registry)
     hidden: bool = False
     undone: bool = False
     rules: list[str] = []
     reasons: list[str] = []
     modifiers: list[str] = []
     dice: list[NarrativeDie] = []
+    # every nested figure of the event, one line each (`attack › abilities: stat STR, value 3`)
+    details: list[str] = []
 
 
 class NarrativeChange(msgspec.Struct, kw_only=True):
@@ -104,17 +107,18 @@ class Narrative(msgspec.Struct, kw_only=True):
 
 
 def _walk(obj: Any) -> Iterator[tuple[str, Any]]:
-    """(key, value) of every dict item, depth first."""
-    stack = [obj]
-    while stack:
-        x = stack.pop()
+    """(key, value) of every dict item, level by level and in order within a level (so
+    the dice are listed in the order the event holds them: the first roll-off die first)."""
+    queue = deque([obj])
+    while queue:
+        x = queue.popleft()
         if isinstance(x, dict):
             for k, v in x.items():
                 yield k, v
                 if isinstance(v, dict | list):
-                    stack.append(v)
+                    queue.append(v)
         elif isinstance(x, list):
-            stack.extend(v for v in x if isinstance(v, dict | list))
+            queue.extend(v for v in x if isinstance(v, dict | list))
 
 
 def _rolls(obj: Any) -> Iterator[dict[str, Any]]:
@@ -125,21 +129,6 @@ def _rolls(obj: Any) -> Iterator[dict[str, Any]]:
             yield v
         elif isinstance(v, list):
             yield from (r for r in v if isinstance(r, dict) and r.get("kind") == "roll")
-
-
-def _summary(data: Any) -> str:
-    if not isinstance(data, dict):
-        return ""
-    parts = []
-    for k, v in data.items():
-        if k in _TOLD_APART or (isinstance(v, dict) and v.get("kind") == "roll"):
-            continue
-        if isinstance(v, str | int | float | bool) or v is None:
-            parts.append(f"{k}={v}")
-        elif isinstance(v, list) and all(isinstance(i, str | int) for i in v) and len(v) <= 8:
-            parts.append(f"{k}={','.join(map(str, v))}")
-    text = ", ".join(parts)
-    return text if len(text) <= _SUMMARY_CHARS else text[: _SUMMARY_CHARS - 1] + "…"
 
 
 def _die(
@@ -206,24 +195,25 @@ def _event(
     revealed: dict[int, str],
     cited: dict[str, str],
     subs: SubSeeds | None = None,
+    ruleset: str = "",
 ) -> NarrativeEvent:
     data = msgspec.json.decode(out.data)
-    rules, reasons, modifiers = [cited[out.type]] if out.type in cited else [], [], []
+    rules, reasons = [cited[out.type]] if out.type in cited else [], []
     for k, v in _walk(data):
         if k == "rule" and isinstance(v, str):
             rules.append(v)
         elif k == "reason" and isinstance(v, str):
             reasons.append(v)
-        elif k == "modifiers" and isinstance(v, list):
-            modifiers += [msgspec.json.encode(m).decode() for m in v]
+    told = tell_event(ruleset, out.type, data)
     return NarrativeEvent(
         version=out.version,
         type=out.type,
-        summary=_summary(data),
+        summary=told.summary,
         undone=out.undone,
         rules=list(dict.fromkeys(rules)),
         reasons=list(dict.fromkeys(reasons)),
-        modifiers=modifiers,
+        modifiers=told.modifiers,
+        details=told.details,
         dice=[
             _die(r, dice_id, revealed, None if subs is None else (out.audience, *subs))
             for r in _rolls(data)
@@ -317,18 +307,22 @@ def tell(
     revealed: dict[int, str],
     cited: dict[str, str],
     subs: SubSeeds | None = None,
+    ruleset: str = "",
 ) -> NarrativeEntry:
     """One entry: a command's events (or a run of hidden ones), told with the reader's
     view of the state `before` its first and `after` its last; `dice_id` gives the battle
     id a server die of a version derived from, `revealed` the seeds by epoch, `cited` the
     sections the ruleset's event types cite (`citations`); `subs` the sub-seeds of hidden
-    dice, committed and revealed, by epoch and audience (`BattleMeta`)."""
+    dice, committed and revealed, by epoch and audience (`BattleMeta`); `ruleset` the id
+    whose tellers tell the events (empty: the fallback's words only)."""
     first, last = group[0], group[-1]
     changes: list[NarrativeChange] = []
     _diff(before, after, "", changes)
     if isinstance(first, EventOut):
         events = [
-            _event(e, dice_id, revealed, cited, subs) for e in group if isinstance(e, EventOut)
+            _event(e, dice_id, revealed, cited, subs, ruleset)
+            for e in group
+            if isinstance(e, EventOut)
         ]
         who = (first.actor.role, first.actor.side, first.command_id, first.recorded_at)
     else:
@@ -386,7 +380,8 @@ async def narrate(
                 break
             first, last = group[0], group[-1]
             before, after = await view_at(first.version - 1), await view_at(last.version)
-            entries.append(tell(group, before, after, dice_id, revealed, cited, subs))
+            ruleset = loaded.ruleset.id
+            entries.append(tell(group, before, after, dice_id, revealed, cited, subs, ruleset))
     return Narrative(
         battle_id=battle_id,
         ruleset=loaded.battle.meta.created.ruleset,

@@ -10,6 +10,7 @@ from litestar import Response, get
 from litestar.params import QueryParameter
 
 from service.desk.narrative import Narrative, NarrativeEntry, narrate
+from service.desk.narrative_words import cut
 from service.http.routes import (
     MAX_VERSION,
     SECURED,
@@ -27,14 +28,15 @@ MARKDOWN = "text/markdown"
 
 def _value(v: Any) -> str:
     text = v if isinstance(v, str) else json.dumps(v, ensure_ascii=False)
-    return text if len(text) <= 80 else text[:79] + "…"
+    return cut(text, 80)
 
 
 def _entry(e: NarrativeEntry) -> list[str]:
     versions = (
-        f"v{e.first_version}" if e.first_version == e.last_version
+        f"v{e.first_version}"
+        if e.first_version == e.last_version
         else f"v{e.first_version}–{e.last_version}"
-    )  # fmt: skip
+    )
     who = "hidden from you" if not e.role else e.role + (f" ({e.side})" if e.side else "")
     lines = [f"## {versions} · {who}" + (f" · {e.recorded_at}" if e.recorded_at else ""), ""]
     for ev in e.events:
@@ -43,10 +45,11 @@ def _entry(e: NarrativeEntry) -> list[str]:
             continue
         undone = " *(undone)*" if ev.undone else ""
         lines.append(f"- **{ev.type}** (v{ev.version}){undone}: {ev.summary}".rstrip(": "))
+        lines += [f"  - {d}" for d in ev.details]
         for d in ev.dice:
+            values = ", ".join(map(str, d.values)) or "none"  # a count of none: its reason is above
             lines.append(
-                f"  - dice: d{d.sides} {', '.join(map(str, d.values))} for {d.purpose or '—'} "
-                f"({d.source}, {d.status})"
+                f"  - dice: d{d.sides} {values} for {d.purpose or '—'} ({d.source}, {d.status})"
             )
         lines += [f"  - modifier: {m}" for m in ev.modifiers]
         lines += [f"  - rule: {r}" for r in ev.rules]

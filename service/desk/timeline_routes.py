@@ -3,7 +3,9 @@ viewer's chart, so that a page need not read the state of every version.
 
 The strength is the ruleset's `strength(view)` (squads, army size, hit points) of the
 caller's own view at each version, so it tells the caller nothing that
-`GET /battles/{id}/state?version=N` would not.
+`GET /battles/{id}/state?version=N` would not. Each point's `hidden` carries the strength,
+as last seen, of the caller's units gone out of its sight (service/desk/unseen_strength.py):
+a squad that hides is not a loss on its enemy's chart.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ import msgspec
 from litestar import get
 from litestar.params import QueryParameter
 
+from domain.actors import Actor
+from service.desk.unseen_strength import UnseenStrength, unit_ids
 from service.http.routes import (
     MAX_VERSION,
     SECURED,
@@ -34,6 +38,9 @@ class TimelinePoint(msgspec.Struct, kw_only=True):
     # side id -> its strength right after this version, in the caller's view
     strength: dict[str, float]
     over: bool
+    # side id -> the strength, as last seen, of its units out of the caller's sight (a
+    # squad that hid): hidden is not a loss. Only sides with some; empty for the referee.
+    hidden: dict[str, float] = {}
 
 
 class BattleTimeline(msgspec.Struct, kw_only=True):
@@ -56,7 +63,9 @@ class BattleTimeline(msgspec.Struct, kw_only=True):
         "caller's view of the state right after that version, as the ruleset measures it "
         "(`measure`): quickstart counts squads on the field, skirmish the army size of "
         "armies not destroyed, tactical the current HEA of living characters. A unit "
-        "hidden from the caller is not counted. Past the current version: no points."
+        "hidden from the caller is not counted in `strength`; `hidden` carries, per "
+        "side, the strength it had when the caller last saw it, until it is seen again. "
+        "Past the current version: no points."
     ),
     responses=problems(400, 401, 403, 404),
     security=SECURED,
@@ -78,16 +87,24 @@ async def get_battle_timeline(
     head = loaded.battle.version
     ruleset = loaded.ruleset
     stop = min(head, start + limit - 1)
-    battles = await service.states(battle_id, start, stop) if start <= stop else []
     actor = principal.actor
-    points = [
-        TimelinePoint(
-            version=b.version,
-            strength=ruleset.strength(ruleset.view(b.game, actor)),
-            over=ruleset.is_over(b.game),
-        )
-        for b in battles
-    ]
+    # What went out of sight is carried from version 1: a page starts from the first.
+    first = 1 if not actor.is_referee else start
+    battles = await service.states(battle_id, first, stop) if start <= stop else []
+    unseen = UnseenStrength(ruleset.strength)
+    points = []
+    for b in battles:
+        view = ruleset.view(b.game, actor)
+        hidden = {} if actor.is_referee else unseen.step(view, unit_ids(_everything(ruleset, b)))
+        if b.version >= start:
+            points.append(
+                TimelinePoint(
+                    version=b.version,
+                    strength=ruleset.strength(view),
+                    over=ruleset.is_over(b.game),
+                    hidden={side: n for side, n in hidden.items() if n},
+                )
+            )
     sides = list(points[-1].strength) if points else []
     if not sides:
         first = ruleset.view(loaded.battle.game, actor)
@@ -101,6 +118,13 @@ async def get_battle_timeline(
         points=points,
         next_from=stop + 1 if stop < head else None,
     )
+
+
+_REFEREE = Actor(role="referee")
+
+
+def _everything(ruleset: Any, battle: Any) -> dict[str, Any]:
+    return dict(ruleset.view(battle.game, _REFEREE))
 
 
 TIMELINE_ROUTES: list[Any] = [get_battle_timeline]

@@ -77,7 +77,7 @@ def test_a_ruling_and_an_undo_are_told_with_their_reasons_and_changes(
     last = entries[-1]
     assert last["role"] == "referee" and "misread the map" in last["events"][0]["reasons"]
     ruled = entries[-2]["events"][0]
-    assert "GM's call" in ruled["reasons"] and "ruling=the bridge holds" in ruled["summary"]
+    assert "GM's call" in ruled["reasons"] and ruled["summary"] == "ruling: the bridge holds"
     # The undo changed the state back: its entry says what changed.
     assert last["changes"], last
     assert any(ev["undone"] for e in entries for ev in e["events"])
@@ -132,6 +132,13 @@ def test_rule_citations_and_changes_are_in_the_entries(http: httpx.Client) -> No
     # `rule` field cite that too.
     resolved = [e for e in events if e["type"] == "AttackResolved"]
     assert resolved and all("Attacks" in told[e["version"]]["rules"] for e in resolved)
+    # ... and tells the attack for people (issue 36): who, whom, with what, the roll with
+    # STR, the total against the DEF it had to beat; the record's every field in `details`
+    for e in resolved:
+        line = told[e["version"]]["summary"]
+        assert line.startswith(f"{active} attacked {foe} with sword"), line
+        assert "+3 STR" in line and f"total {e['data']['attack']['total']} against DEF 1" in line
+        assert any(d.startswith("attack: attacker ") for d in told[e["version"]]["details"])
     for e in events:
         if "rule" in e["data"]:
             assert e["data"]["rule"] in told[e["version"]]["rules"]
@@ -151,7 +158,7 @@ def test_nothing_hidden_from_the_reader_is_told(http: httpx.Client) -> None:
     for v in hidden_versions:
         assert told[v] == {
             "version": v, "type": "", "summary": "hidden from you", "hidden": True, "undone": False,
-            "rules": [], "reasons": [], "modifiers": [], "dice": [],
+            "rules": [], "reasons": [], "modifiers": [], "dice": [], "details": [],
         }  # fmt: skip
     text = str(south)
     referee_only = {

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -89,7 +90,19 @@ def _sse(http: httpx.Client, b: Battle, who: str, after: int) -> Iterator[SseEve
         timeout=20,
     ) as r:
         assert r.status_code == 200
-        yield from read_events(r.iter_lines(), awaiting=True)
+        yield from read_events(_bounded(r.iter_lines()), awaiting=True)
+
+
+def _bounded(lines: Iterator[str], wait: float = 20.0) -> Iterator[str]:
+    """The lines of an SSE body; an error when only heartbeats came for `wait` seconds (a
+    message the test waits for that never comes)."""
+    last = time.monotonic()
+    for line in lines:
+        if not line.startswith(":"):
+            last = time.monotonic()
+        elif time.monotonic() - last > wait:
+            raise AssertionError(f"no message within {wait} s")
+        yield line
 
 
 def test_live_streams_send_awaiting_when_it_changes_in_each_view(
@@ -229,7 +242,7 @@ def _reach(b: Battle, who: str, unit: str) -> httpx.Response:
     return b.http.get(f"/battles/{b.id}/reach/{unit}", headers=b.auth(who))
 
 
-def test_reach_is_the_rulesets_in_the_callers_view(hidden: tuple[Battle, int]) -> None:
+def test_reach_is_the_rulesets_in_the_callers_view(hidden: tuple[Battle, int]) -> None:  # noqa: F811
     """A squad hidden from a side is unknown to its reach, as a squad that does not exist;
     every answer is the ruleset's own `reach` for that key's actor."""
     assert QUICKSTART is not None and QUICKSTART.reach is not None

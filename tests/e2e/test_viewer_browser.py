@@ -52,7 +52,10 @@ def _check_version(b: Battle, who: str, shown: dict[str, Any], version: int) -> 
     assert _grid_shown(shown) == _grid_of(state)
     strength = squad_counts(state)
     assert shown["now"] == strength
-    assert {side: values[version - 1] for side, values in shown["series"].items()} == strength
+    # the line carries what went out of sight at its last seen strength (hidden is not dead)
+    hidden = timeline(b, who)["points"][version - 1]["hidden"]
+    known = {side: n + hidden.get(side, 0) for side, n in strength.items()}
+    assert {side: values[version - 1] for side, values in shown["series"].items()} == known
     types = {e["type"] for e in b.events(who) if e["version"] == version and e.get("type")}
     assert types <= set(shown["events"]) and shown["events"], (types, shown["events"])
 

@@ -93,6 +93,12 @@ def test_a_side_is_not_told_of_a_squad_hidden_from_it(http: httpx.Client) -> Non
         assert point["strength"] == {"north": north, "south": 5}, who
         assert point["strength"] == squad_counts(state_at(b, who, version))
         assert (HIDER in {q["id"] for q in state_at(b, who, version)["squads"]}) == (north == 5)
+        # hidden is not dead: who lost sight of it carries it at its last seen strength,
+        # on a page that starts at that version too
+        carried = {} if north == 5 else {"north": 1}
+        assert point["hidden"] == carried, who
+        assert timeline(b, who, **{"from": version})["points"][0]["hidden"] == carried, who
+        assert timeline(b, who)["points"][version - 2]["hidden"] == {}, who
 
 
 def test_bad_timeline_requests_are_refused_with_problems(http: httpx.Client) -> None:

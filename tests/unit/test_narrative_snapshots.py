@@ -22,58 +22,27 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
-from domain.actors import Actor
 from domain.rulesets.skirmish import RULESET as SKIRMISH
 from domain.rulesets.tactical import RULESET as TACTICAL
-from events.chain import encode_event
-from service.desk.narrative import Narrative, citations, tell
+from service.desk.narrative import Narrative
 from service.desk.narrative_routes import to_markdown
-from service.schemas import EventActorOut, EventOut
 from tests.support import tactical_kit
+from tests.support.narrative_kit import Step, narrative
 from tests.support.skirmish_kit import army, gnolls, ready, run, to_phase
 from tests.unit.skirmish.test_movement import engage
 from tests.unit.skirmish.test_volleys import FIREBALL
 
 SNAPSHOTS = Path(__file__).parent / "snapshots" / "narrative"
 UPDATE = os.environ.get("UPDATE_SNAPSHOTS") == "1"
-REFEREE = Actor(role="referee")
-
-# (who gives it, the command's fields, the dice the table rolls)
-Step = tuple[str, dict[str, Any], list[int]]
 
 
 def _told(
     name: str, ruleset: Any, state: Any, steps: list[Step], advance: Callable[..., Any]
-) -> str:
-    """The narrative of `steps` given from `state`: one entry per command."""
-    cited = citations(ruleset)
-    entries, version = [], 1
-    for i, (who, command, dice) in enumerate(steps, start=1):
-        before = msgspec.to_builtins(ruleset.view(state, REFEREE))
-        state, events = advance(state, command, dice)
-        after = msgspec.to_builtins(ruleset.view(state, REFEREE))
-        group = []
-        for ev in events:
-            version += 1
-            group.append(
-                EventOut(
-                    battle_id=name, version=version, position=version,
-                    type=str(ev.__struct_config__.tag), data=msgspec.Raw(encode_event(ev)),
-                    audience=ruleset.audience(ev), recorded_at="2026-01-01T00:00:00.000Z",
-                    actor=EventActorOut(role="side", side=who) if who != "referee"
-                    else EventActorOut(role="referee"),
-                    command_id=f"{name}-{i}", prev_hash="", hash="",
-                )
-            )  # fmt: skip
-        entries.append(tell(group, before, after, lambda _: name, {}, cited))
-    told = Narrative(
-        battle_id=name, ruleset=ruleset.id, version=version, from_version=2,
-        to_version=version, entries=entries, next_from=None,
-    )  # fmt: skip
-    return to_markdown(told)
+) -> Narrative:
+    """The narrative of `steps` given from `state`."""
+    return narrative(name, ruleset, state, steps, advance)
 
 
 def _skirmish(state: Any, command: dict[str, Any], dice: list[int]) -> tuple[Any, list[Any]]:
@@ -90,7 +59,7 @@ def _declare(**fields: Any) -> dict[str, Any]:
     return {"type": "DeclareAction", "army": fields.pop("army", "fighters"), **fields}
 
 
-def example_1_halberds_vs_orcs() -> str:
+def example_1_halberds_vs_orcs() -> Narrative:
     s = to_phase(engage(ready()), "melee")
     steps: list[Step] = [
         ("north", _declare(profile="halberd", target="orcs", reachable_targets=100), []),
@@ -99,7 +68,7 @@ def example_1_halberds_vs_orcs() -> str:
     return _told("example-1", SKIRMISH, s, steps, _skirmish)
 
 
-def example_2_crossbows_vs_gnolls() -> str:
+def example_2_crossbows_vs_gnolls() -> Narrative:
     s = to_phase(ready(south=[gnolls()]), "ranged")
     steps: list[Step] = [
         ("north", _declare(profile="heavy crossbow", target="gnolls", chosen_targets=25), []),
@@ -108,7 +77,7 @@ def example_2_crossbows_vs_gnolls() -> str:
     return _told("example-2", SKIRMISH, s, steps, _skirmish)
 
 
-def example_3_fireballs_vs_suli() -> str:
+def example_3_fireballs_vs_suli() -> Narrative:
     wizards = army(
         "wizards", army_size=3, soldier_hp=25, soldier_class="wizard", attacks=[FIREBALL]
     )
@@ -123,7 +92,7 @@ def example_3_fireballs_vs_suli() -> str:
     return _told("example-3", SKIRMISH, s, steps, _skirmish)
 
 
-def shield_8_against_4() -> str:
+def shield_8_against_4() -> Narrative:
     """[Shield]: "Attack roll of 8 when you have 4 armor would result in 4 damage,
     requiring you to spend 4 STA to negate all damage." """
     ch = tactical_kit.ch
@@ -142,7 +111,7 @@ def shield_8_against_4() -> str:
     return _told("shield-8-vs-4", TACTICAL, s, steps, _tactical)
 
 
-def door_of_3_sth() -> str:
+def door_of_3_sth() -> Narrative:
     """[Structures]: "For every 10 points of HEA damage, a structure instead takes 1 point
     of STH damage. To destroy a 3 STH door with an axe, you must deal at least 30 points of
     HEA damage to it." (an axe of +10, three attacks)"""
@@ -170,7 +139,7 @@ EXAMPLES = {
 
 @pytest.mark.parametrize("name", sorted(EXAMPLES))
 def test_the_narrative_of_a_worked_example_is_its_snapshot(name: str) -> None:
-    told = EXAMPLES[name]()
+    told = to_markdown(EXAMPLES[name]())
     path = SNAPSHOTS / f"{name}.md"
     if UPDATE:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -193,4 +162,4 @@ def test_the_snapshots_hold_the_examples_figures() -> None:
     shield = (SNAPSHOTS / "tactical-shield-8-vs-4.md").read_text()
     assert "AttackResolved" in shield and "rule:" in shield
     door = (SNAPSHOTS / "tactical-door-3-sth.md").read_text()
-    assert "total_hea_damage=30, sth_before=1, sth_after=0, destroyed=True" in door
+    assert "door took 10 HEA damage (30 in all): STH 1 to 0, destroyed" in door

@@ -381,7 +381,7 @@ export interface paths {
         };
         /**
          * Each side's strength at every version (squads, army size, hit points)
-         * @description One point per version from `from`, at most `limit`: each side's strength in the caller's view of the state right after that version, as the ruleset measures it (`measure`): quickstart counts squads on the field, skirmish the army size of armies not destroyed, tactical the current HEA of living characters. A unit hidden from the caller is not counted. Past the current version: no points.
+         * @description One point per version from `from`, at most `limit`: each side's strength in the caller's view of the state right after that version, as the ruleset measures it (`measure`): quickstart counts squads on the field, skirmish the army size of armies not destroyed, tactical the current HEA of living characters. A unit hidden from the caller is not counted in `strength`; `hidden` carries, per side, the strength it had when the caller last saw it, until it is seen again. Past the current version: no points.
          */
         get: operations["getBattleTimeline"];
         put?: never;
@@ -1845,6 +1845,7 @@ export interface components {
         };
         /** NarrativeEvent */
         NarrativeEvent: {
+            details?: string[];
             dice?: components["schemas"]["NarrativeDie"][];
             /** @default false */
             hidden?: boolean;
@@ -3718,6 +3719,7 @@ export interface components {
         };
         /**
          * QuickstartAttackPressed
+         * @description [001 Resolving Combat]: the attacker pressed: both sides roll combat dice again.
          * @example {
          *       "side": "north",
          *       "type": "AttackPressed"
@@ -3733,6 +3735,8 @@ export interface components {
         };
         /**
          * QuickstartBarrierHit
+         * @description [001 Defenses and siege weapons]: 1d6 per level of the barrier: a 5 or 6 keeps it, one level
+         *         lower; otherwise (or at level 0) it is destroyed.
          * @example {
          *       "barrier": "w0",
          *       "destroyed": true,
@@ -3766,6 +3770,8 @@ export interface components {
         };
         /**
          * QuickstartBattleEnded
+         * @description [001 Resolving Combat]: the battle is over: at most one side has squads left, or the referee
+         *         ended it (RULINGS.md, quickstart, End).
          * @example {
          *       "reason": "truce",
          *       "type": "BattleEnded",
@@ -3838,6 +3844,7 @@ export interface components {
         };
         /**
          * QuickstartCombatEnded
+         * @description [001 Resolving Combat]: the combat is over (one side destroyed, or a retreat).
          * @example {
          *       "reason": "destroyed",
          *       "type": "CombatEnded"
@@ -3854,6 +3861,8 @@ export interface components {
         };
         /**
          * QuickstartCombatRolled
+         * @description [001 Resolving Combat]: each squad's Xd6 (X its level, with the modifiers that change it)
+         *         and the hits they scored.
          * @example {
          *       "healed": [],
          *       "hits": [],
@@ -3891,6 +3900,7 @@ export interface components {
         };
         /**
          * QuickstartCombatStarted
+         * @description [001 Resolving Combat]: opposing squads in base contact engage.
          * @example {
          *       "ambush": [],
          *       "attacker_side": "north",
@@ -4002,6 +4012,7 @@ export interface components {
         };
         /**
          * QuickstartEngineDestroyed
+         * @description [001 Defenses and siege weapons]: siege engines are destroyed after 1 hit.
          * @example {
          *       "engine": "se",
          *       "side": "south",
@@ -4019,6 +4030,8 @@ export interface components {
         };
         /**
          * QuickstartEngineFired
+         * @description [001 Defenses and siege weapons]: a siege engine's Xd6 (X its level) at an engine, a barrier
+         *         or a large target: a 6 scores a hit.
          * @example {
          *       "dice": {
          *         "client_seed": "",
@@ -4114,6 +4127,7 @@ export interface components {
         };
         /**
          * QuickstartHeroRemoved
+         * @description [001 Hero Units]: a trapped hero with no healing surges is removed until revived.
          * @example {
          *       "hero": "h",
          *       "type": "HeroRemoved"
@@ -4129,6 +4143,8 @@ export interface components {
         };
         /**
          * QuickstartHeroRepositioned
+         * @description [001 Combat phases / 3. Reposition Phase]: a hero moves to another squad, or to the
+         *         watchtower.
          * @example {
          *       "hero": "h",
          *       "hidden": false,
@@ -4153,6 +4169,8 @@ export interface components {
         };
         /**
          * QuickstartHeroRetreated
+         * @description [001 Hero Units]: its squad destroyed, the hero retreats to the closest squad without a
+         *         hero, or is trapped.
          * @example {
          *       "cause": "escaped",
          *       "hero": "h",
@@ -4182,6 +4200,8 @@ export interface components {
         };
         /**
          * QuickstartHeroRevived
+         * @description [001 Hero Units]: a removed or trapped hero rescued and revived onto a squad (the referee's
+         *         `ReviveHero`).
          * @example {
          *       "hero": "h",
          *       "hidden": false,
@@ -4207,6 +4227,7 @@ export interface components {
         };
         /**
          * QuickstartHeroSurgeLost
+         * @description [001 Hero Units]: a trapped hero that cannot move loses a healing surge.
          * @example {
          *       "hero": "h",
          *       "surges": 0,
@@ -4242,6 +4263,8 @@ export interface components {
         };
         /**
          * QuickstartHitApplied
+         * @description [001 Resolving Combat]: a hit destroys a squad chosen by its side (a squad of half the level
+         *         of the scorer's needs two; a medic may save it).
          * @example {
          *       "medic": null,
          *       "outcome": "wounded",
@@ -4377,6 +4400,8 @@ export interface components {
         };
         /**
          * QuickstartPressOrRetreatOffered
+         * @description [001 Resolving Combat]: neither side destroyed: the attacker may press the attack or
+         *         retreat.
          * @example {
          *       "side": "north",
          *       "type": "PressOrRetreatOffered"
@@ -4409,6 +4434,8 @@ export interface components {
         };
         /**
          * QuickstartPriorityChecked
+         * @description [001 Combat phases / 1. Priority Phase]: a hero's History, Bluff, Perception or Insight
+         *         check for priority.
          * @example {
          *       "dc": 12,
          *       "die": {
@@ -4450,6 +4477,8 @@ export interface components {
         };
         /**
          * QuickstartPriorityChoiceOffered
+         * @description [001 Combat phases / 1. Priority Phase]: at least half the heroes succeeded: the side may
+         *         choose who gets priority this round.
          * @example {
          *       "side": "north",
          *       "type": "PriorityChoiceOffered"
@@ -4465,6 +4494,8 @@ export interface components {
         };
         /**
          * QuickstartPriorityDecided
+         * @description [001 Combat phases / 1. Priority Phase]: the order of the sides this round, chosen or rolled
+         *         off.
          * @example {
          *       "method": "chosen",
          *       "order": [
@@ -4576,6 +4607,7 @@ export interface components {
         };
         /**
          * QuickstartRoundEnded
+         * @description [001 Combat phases]: the round's three phases are over.
          * @example {
          *       "round": 1,
          *       "type": "RoundEnded"
@@ -4615,6 +4647,7 @@ export interface components {
         };
         /**
          * QuickstartSkillChecked
+         * @description [001 Hero Units]: a hero's minor action: a skill check to augment its squad.
          * @example {
          *       "dc": 12,
          *       "die": {
@@ -4673,6 +4706,7 @@ export interface components {
         };
         /**
          * QuickstartSquadAdjusted
+         * @description [001 (referee)]: the referee set a squad's level or square (`AdjustSquad`).
          * @example {
          *       "hidden": false,
          *       "level": 4,
@@ -4699,6 +4733,8 @@ export interface components {
         };
         /**
          * QuickstartSquadMoved
+         * @description [001 Combat phases / 2. Action Phase]: a squad's move action, up to its speed (a standard
+         *         action may be a second move).
          * @example {
          *       "action": "move",
          *       "cost": 2,
@@ -4731,6 +4767,7 @@ export interface components {
         };
         /**
          * QuickstartSquadRevealed
+         * @description [001 Hero Units]: a hidden squad (a stealth check) is seen again, with the reason.
          * @example {
          *       "reason": "scouted",
          *       "side": "south",
@@ -4778,6 +4815,8 @@ export interface components {
         };
         /**
          * QuickstartSquadsRetreated
+         * @description [001 Resolving Combat]: the attacker retreated: its squads shift back one square out of
+         *         combat.
          * @example {
          *       "moves": [],
          *       "side": "north",
@@ -5015,6 +5054,8 @@ export interface components {
         };
         /**
          * QuickstartStepAdvanced
+         * @description [001 Combat phases / 2. Action Phase]: the next step of a side's turn (move, then combats),
+         *         in priority order.
          * @example {
          *       "phase": "action",
          *       "side": "north",
@@ -9158,7 +9199,8 @@ export interface components {
         };
         /**
          * TacticalAttackDeclared
-         * @description An attack rolled and waiting for the target's reaction ("before damage is rolled").
+         * @description [Attacks]: an attack rolled and waiting for the target's reaction ("before damage is
+         *         rolled").
          * @example {
          *       "attack": {
          *         "abilities": [],
@@ -9443,6 +9485,7 @@ export interface components {
         };
         /**
          * TacticalCharacterDied
+         * @description [Health Damage]: three failed death saves (or a Finisher): dead.
          * @example {
          *       "character": "g",
          *       "reason": "three failed death saves",
@@ -9810,6 +9853,7 @@ export interface components {
         };
         /**
          * TacticalConcentrationEnded
+         * @description [Concentration]: the effect ends (a failed check, unpaid WIL, or let go).
          * @example {
          *       "character": "p",
          *       "power": "hold",
@@ -10534,6 +10578,8 @@ export interface components {
         };
         /**
          * TacticalOpportunityClosed
+         * @description [Stamina Actions] Opportunity Attack: every answer is in; the action
+         *         goes on.
          * @example {
          *       "provoker": "g",
          *       "type": "OpportunityClosed"
@@ -10549,6 +10595,7 @@ export interface components {
         };
         /**
          * TacticalOpportunityDeclined
+         * @description [Stamina Actions] Opportunity Attack: one offered it declined.
          * @example {
          *       "character": "e",
          *       "type": "OpportunityDeclined"
@@ -10618,7 +10665,8 @@ export interface components {
         };
         /**
          * TacticalOpposedCheck
-         * @description Bull Rush / Grapple: opposed STR checks; the initiator must beat the defender (A03).
+         * @description [Standard Actions] Bull Rush / Grapple: opposed STR checks; the initiator must beat the
+         *         defender (A03).
          * @example {
          *       "action": "grapple",
          *       "bonus": 3,
@@ -11089,6 +11137,7 @@ export interface components {
         };
         /**
          * TacticalRested
+         * @description [Standard Actions] Rest: +d6 to the regeneration rolls at the end of the turn.
          * @example {
          *       "character": "p",
          *       "type": "Rested"
@@ -11230,6 +11279,7 @@ export interface components {
         };
         /**
          * TacticalRoundStarted
+         * @description [Sequence §5]: a new round; turns in initiative order.
          * @example {
          *       "round": 1,
          *       "type": "RoundStarted"
@@ -11419,6 +11469,7 @@ export interface components {
         };
         /**
          * TacticalStabilized
+         * @description [Health Damage]: three successful death saves: stable, no longer dying.
          * @example {
          *       "character": "g",
          *       "type": "Stabilized"
@@ -11986,6 +12037,7 @@ export interface components {
         };
         /**
          * TacticalTurnEnded
+         * @description [Sequence §5]: the turn is over (its controller ended it, or it could not act).
          * @example {
          *       "character": "g",
          *       "reason": "ended by its controller",
@@ -12004,6 +12056,7 @@ export interface components {
         };
         /**
          * TacticalTurnStarted
+         * @description [Sequence §5]: the character whose initiative slot is next takes its turn.
          * @example {
          *       "character": "g",
          *       "index": 0,
@@ -12158,6 +12211,9 @@ export interface components {
         };
         /** TimelinePoint */
         TimelinePoint: {
+            hidden?: {
+                [key: string]: number;
+            };
             over: boolean;
             strength: {
                 [key: string]: number;
@@ -13080,6 +13136,7 @@ export interface components {
         };
         /**
          * WarfareRoundEnded
+         * @description [Unit Actions / Actions]: every side has had its turn this round (W01).
          * @example {
          *       "round": 1,
          *       "type": "RoundEnded"

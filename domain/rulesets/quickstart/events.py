@@ -92,6 +92,9 @@ class SquadShift(msgspec.Struct, frozen=True, kw_only=True, gc=False):
 
 
 class PriorityChecked(EventBase, frozen=True, gc=False, tag="PriorityChecked"):
+    """[001 Combat phases / 1. Priority Phase]: a hero's History, Bluff, Perception or Insight
+    check for priority."""
+
     hero: str
     side: str
     skill: str
@@ -103,16 +106,25 @@ class PriorityChecked(EventBase, frozen=True, gc=False, tag="PriorityChecked"):
 
 
 class PriorityChoiceOffered(EventBase, frozen=True, gc=False, tag="PriorityChoiceOffered"):
+    """[001 Combat phases / 1. Priority Phase]: at least half the heroes succeeded: the side may
+    choose who gets priority this round."""
+
     side: str
 
 
 class PriorityDecided(EventBase, frozen=True, gc=False, tag="PriorityDecided"):
+    """[001 Combat phases / 1. Priority Phase]: the order of the sides this round, chosen or rolled
+    off."""
+
     order: tuple[str, ...]
     method: Literal["chosen", "roll_off"]
     rolls: tuple[SideRoll, ...] = ()
 
 
 class StepAdvanced(EventBase, frozen=True, gc=False, tag="StepAdvanced"):
+    """[001 Combat phases / 2. Action Phase]: the next step of a side's turn (move, then combats),
+    in priority order."""
+
     phase: Literal["action", "reposition"]
     turn: int
     step: Literal["move", "combat", "skirmish", "reposition"]
@@ -120,10 +132,15 @@ class StepAdvanced(EventBase, frozen=True, gc=False, tag="StepAdvanced"):
 
 
 class RoundEnded(EventBase, frozen=True, gc=False, tag="RoundEnded"):
+    """[001 Combat phases]: the round's three phases are over."""
+
     round: int
 
 
 class SquadMoved(EventBase, frozen=True, gc=False, tag="SquadMoved"):
+    """[001 Combat phases / 2. Action Phase]: a squad's move action, up to its speed (a standard
+    action may be a second move)."""
+
     squad: str
     side: str
     x: int
@@ -137,6 +154,8 @@ class SquadMoved(EventBase, frozen=True, gc=False, tag="SquadMoved"):
 
 
 class SkillChecked(EventBase, frozen=True, gc=False, tag="SkillChecked"):
+    """[001 Hero Units]: a hero's minor action: a skill check to augment its squad."""
+
     hero: str
     side: str
     squad: str | None
@@ -150,6 +169,8 @@ class SkillChecked(EventBase, frozen=True, gc=False, tag="SkillChecked"):
 
 
 class SquadRevealed(EventBase, frozen=True, gc=False, tag="SquadRevealed"):
+    """[001 Hero Units]: a hidden squad (a stealth check) is seen again, with the reason."""
+
     squad: str
     side: str
     x: int
@@ -158,6 +179,8 @@ class SquadRevealed(EventBase, frozen=True, gc=False, tag="SquadRevealed"):
 
 
 class CombatStarted(EventBase, frozen=True, gc=False, tag="CombatStarted"):
+    """[001 Resolving Combat]: opposing squads in base contact engage."""
+
     attacker_side: str
     defender_side: str
     attackers: tuple[str, ...]
@@ -167,6 +190,9 @@ class CombatStarted(EventBase, frozen=True, gc=False, tag="CombatStarted"):
 
 
 class CombatRolled(EventBase, frozen=True, gc=False, tag="CombatRolled"):
+    """[001 Resolving Combat]: each squad's Xd6 (X its level, with the modifiers that change it)
+    and the hits they scored."""
+
     stage: Literal["first_strike", "main"]
     rolls: tuple[SquadRoll, ...]
     hits: tuple[Hit, ...]
@@ -176,6 +202,9 @@ class CombatRolled(EventBase, frozen=True, gc=False, tag="CombatRolled"):
 
 
 class HitApplied(EventBase, frozen=True, gc=False, tag="HitApplied"):
+    """[001 Resolving Combat]: a hit destroys a squad chosen by its side (a squad of half the level
+    of the scorer's needs two; a medic may save it)."""
+
     squad: str  # "" when no squad was left to take it
     side: str
     source: str
@@ -186,23 +215,36 @@ class HitApplied(EventBase, frozen=True, gc=False, tag="HitApplied"):
 
 
 class PressOrRetreatOffered(EventBase, frozen=True, gc=False, tag="PressOrRetreatOffered"):
+    """[001 Resolving Combat]: neither side destroyed: the attacker may press the attack or
+    retreat."""
+
     side: str
 
 
 class AttackPressed(EventBase, frozen=True, gc=False, tag="AttackPressed"):
+    """[001 Resolving Combat]: the attacker pressed: both sides roll combat dice again."""
+
     side: str
 
 
 class SquadsRetreated(EventBase, frozen=True, gc=False, tag="SquadsRetreated"):
+    """[001 Resolving Combat]: the attacker retreated: its squads shift back one square out of
+    combat."""
+
     side: str
     moves: tuple[SquadShift, ...]
 
 
 class CombatEnded(EventBase, frozen=True, gc=False, tag="CombatEnded"):
+    """[001 Resolving Combat]: the combat is over (one side destroyed, or a retreat)."""
+
     reason: Literal["destroyed", "retreated"]
 
 
 class EngineFired(EventBase, frozen=True, gc=False, tag="EngineFired"):
+    """[001 Defenses and siege weapons]: a siege engine's Xd6 (X its level) at an engine, a barrier
+    or a large target: a 6 scores a hit."""
+
     engine: str
     side: str
     squad: str
@@ -213,11 +255,16 @@ class EngineFired(EventBase, frozen=True, gc=False, tag="EngineFired"):
 
 
 class EngineDestroyed(EventBase, frozen=True, gc=False, tag="EngineDestroyed"):
+    """[001 Defenses and siege weapons]: siege engines are destroyed after 1 hit."""
+
     engine: str
     side: str
 
 
 class BarrierHit(EventBase, frozen=True, gc=False, tag="BarrierHit"):
+    """[001 Defenses and siege weapons]: 1d6 per level of the barrier: a 5 or 6 keeps it, one level
+    lower; otherwise (or at level 0) it is destroyed."""
+
     barrier: str
     side: str
     dice: Roll
@@ -226,6 +273,9 @@ class BarrierHit(EventBase, frozen=True, gc=False, tag="BarrierHit"):
 
 
 class HeroRetreated(EventBase, frozen=True, gc=False, tag="HeroRetreated"):
+    """[001 Hero Units]: its squad destroyed, the hero retreats to the closest squad without a
+    hero, or is trapped."""
+
     hero: str
     side: str
     squad: str | None  # None: trapped at (x, y)
@@ -236,15 +286,22 @@ class HeroRetreated(EventBase, frozen=True, gc=False, tag="HeroRetreated"):
 
 
 class HeroSurgeLost(EventBase, frozen=True, gc=False, tag="HeroSurgeLost"):
+    """[001 Hero Units]: a trapped hero that cannot move loses a healing surge."""
+
     hero: str
     surges: int  # left
 
 
 class HeroRemoved(EventBase, frozen=True, gc=False, tag="HeroRemoved"):
+    """[001 Hero Units]: a trapped hero with no healing surges is removed until revived."""
+
     hero: str
 
 
 class HeroRepositioned(EventBase, frozen=True, gc=False, tag="HeroRepositioned"):
+    """[001 Combat phases / 3. Reposition Phase]: a hero moves to another squad, or to the
+    watchtower."""
+
     hero: str
     side: str
     squad: str | None
@@ -253,6 +310,9 @@ class HeroRepositioned(EventBase, frozen=True, gc=False, tag="HeroRepositioned")
 
 
 class HeroRevived(EventBase, frozen=True, gc=False, tag="HeroRevived"):
+    """[001 Hero Units]: a removed or trapped hero rescued and revived onto a squad (the referee's
+    `ReviveHero`)."""
+
     hero: str
     squad: str
     surges: int
@@ -261,6 +321,8 @@ class HeroRevived(EventBase, frozen=True, gc=False, tag="HeroRevived"):
 
 
 class SquadAdjusted(EventBase, frozen=True, gc=False, tag="SquadAdjusted"):
+    """[001 (referee)]: the referee set a squad's level or square (`AdjustSquad`)."""
+
     squad: str
     side: str
     level: int
@@ -270,6 +332,9 @@ class SquadAdjusted(EventBase, frozen=True, gc=False, tag="SquadAdjusted"):
 
 
 class BattleEnded(EventBase, frozen=True, gc=False, tag="BattleEnded"):
+    """[001 Resolving Combat]: the battle is over: at most one side has squads left, or the referee
+    ended it (RULINGS.md, quickstart, End)."""
+
     winner: str | None
     reason: str
 

@@ -118,16 +118,22 @@ class InitiativeRolled(EventBase, frozen=True, kw_only=True, gc=False, tag="Init
 
 
 class RoundStarted(EventBase, frozen=True, kw_only=True, gc=False, tag="RoundStarted"):
+    """[Sequence §5]: a new round; turns in initiative order."""
+
     round: int
 
 
 class TurnStarted(EventBase, frozen=True, kw_only=True, gc=False, tag="TurnStarted"):
+    """[Sequence §5]: the character whose initiative slot is next takes its turn."""
+
     character: str
     round: int
     index: int  # the slot in the initiative order
 
 
 class TurnEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="TurnEnded"):
+    """[Sequence §5]: the turn is over (its controller ended it, or it could not act)."""
+
     character: str
     reason: str = "ended by its controller"
 
@@ -179,7 +185,8 @@ class ActionInterrupted(EventBase, frozen=True, kw_only=True, gc=False, tag="Act
 
 
 class AttackDeclared(EventBase, frozen=True, kw_only=True, gc=False, tag="AttackDeclared"):
-    """An attack rolled and waiting for the target's reaction ("before damage is rolled")."""
+    """[Attacks]: an attack rolled and waiting for the target's reaction ("before damage is
+    rolled")."""
 
     attack: AttackRecord
     reactor: str
@@ -197,10 +204,15 @@ class OpportunityOffered(EventBase, frozen=True, kw_only=True, gc=False, tag="Op
 class OpportunityDeclined(
     EventBase, frozen=True, kw_only=True, gc=False, tag="OpportunityDeclined"
 ):
+    """[Stamina Actions] Opportunity Attack: one offered it declined."""
+
     character: str
 
 
 class OpportunityClosed(EventBase, frozen=True, kw_only=True, gc=False, tag="OpportunityClosed"):
+    """[Stamina Actions] Opportunity Attack: every answer is in; the action
+    goes on."""
+
     provoker: str
 
 
@@ -316,10 +328,14 @@ class DeathSaveRolled(EventBase, frozen=True, kw_only=True, gc=False, tag="Death
 
 
 class Stabilized(EventBase, frozen=True, kw_only=True, gc=False, tag="Stabilized"):
+    """[Health Damage]: three successful death saves: stable, no longer dying."""
+
     character: str
 
 
 class CharacterDied(EventBase, frozen=True, kw_only=True, gc=False, tag="CharacterDied"):
+    """[Health Damage]: three failed death saves (or a Finisher): dead."""
+
     character: str
     reason: str
 
@@ -359,6 +375,8 @@ class DrainRecovered(EventBase, frozen=True, kw_only=True, gc=False, tag="DrainR
 
 
 class Rested(EventBase, frozen=True, kw_only=True, gc=False, tag="Rested"):
+    """[Standard Actions] Rest: +d6 to the regeneration rolls at the end of the turn."""
+
     character: str
 
 
@@ -477,13 +495,16 @@ class ConcentrationChecked(
 
 
 class ConcentrationEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="ConcentrationEnded"):
+    """[Concentration]: the effect ends (a failed check, unpaid WIL, or let go)."""
+
     character: str
     power: str
     reason: str
 
 
 class OpposedCheck(EventBase, frozen=True, kw_only=True, gc=False, tag="OpposedCheck"):
-    """Bull Rush / Grapple: opposed STR checks; the initiator must beat the defender (A03)."""
+    """[Standard Actions] Bull Rush / Grapple: opposed STR checks; the initiator must beat the
+    defender (A03)."""
 
     action: Literal["bull_rush", "grapple"]
     character: str

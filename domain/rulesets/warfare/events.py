@@ -89,6 +89,8 @@ class TurnEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="TurnEnded")
 
 
 class RoundEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="RoundEnded"):
+    """[Unit Actions / Actions]: every side has had its turn this round (W01)."""
+
     round: int
 
 

@@ -4,16 +4,14 @@
 // map feature (a tactical terrain square, structure square; a skirmish zone band).
 
 import {clear, s, sideColor} from "./dom.js";
-
-const CELL = 36;
+import {CELL, largeRing, squadLetters, squadShape, undeadBadge} from "./marks.js";
 
 function frame(svg, width, height) {
   clear(svg);
   svg.setAttribute("viewBox", `0 0 ${width * CELL} ${height * CELL}`);
-  // Drawn at most 480 x 640 px: a large map (a skirmish field of 40 x 120) is scaled down.
-  const scale = Math.min(1, 480 / (width * CELL), 640 / (height * CELL));
-  svg.setAttribute("width", String(Math.round(width * CELL * scale)));
-  svg.setAttribute("height", String(Math.round(height * CELL * scale)));
+  // The map's size in squares: zoom.js fits the view to it (and the panel) after drawing.
+  svg.dataset.mapWidth = String(width);
+  svg.dataset.mapHeight = String(height);
   const lines = [];
   for (let x = 0; x <= width; x++) lines.push(`M${x * CELL} 0V${height * CELL}`);
   for (let y = 0; y <= height; y++) lines.push(`M0 ${y * CELL}H${width * CELL}`);
@@ -66,10 +64,12 @@ function quickstart(svg, st, sides) {
   }
   for (const q of st.squads) {
     const hidden = q.hidden === true;
-    const shapes = [s("circle", {
-      class: "squad" + (hidden ? " hidden" : ""), cx: center(q.x), cy: center(q.y), r: CELL * 0.4,
-      fill: sideColor(sides, q.side),
-    }), label(q.x, q.y, `${q.kind[0].toUpperCase()}${q.level}`)];
+    const shapes = [
+      squadShape(q.kind, q.x, q.y, sideColor(sides, q.side), hidden ? ["hidden"] : []),
+      label(q.x, q.y, squadLetters(q.kind, q.level)),
+    ];
+    if (q.large) shapes.unshift(largeRing(q.x, q.y)); // under the squad's shape
+    if (q.undead) shapes.push(undeadBadge(q.x, q.y));
     for (let i = 0; i < q.wounds; i++) {
       shapes.push(s("circle", {class: "wound", cx: q.x * CELL + 6 + i * 6, cy: q.y * CELL + 6, r: 2.5}));
     }
@@ -78,9 +78,11 @@ function quickstart(svg, st, sides) {
     }
     svg.append(unit(
       {"data-id": q.id, "data-side": q.side, "data-kind": "squad", "data-x": q.x, "data-y": q.y,
-       "data-hidden": hidden ? "true" : null},
+       "data-hidden": hidden ? "true" : null, "data-squad-kind": q.kind,
+       "data-large": q.large ? "true" : null, "data-undead": q.undead ? "true" : null},
       shapes,
-      `${q.id}: ${q.side} ${q.kind}, level ${q.level}, ${q.wounds} wound(s)` +
+      `${q.id}: ${q.side} ${q.large ? "large " : ""}${q.undead ? "undead " : ""}${q.kind}, ` +
+        `level ${q.level}, ${q.wounds} wound(s)` +
         (q.hero ? `, hero ${q.hero}` : "") + (hidden ? ", hidden from the enemy" : ""),
     ));
   }
@@ -89,7 +91,7 @@ function quickstart(svg, st, sides) {
     svg.append(unit(
       {"data-id": hero.id, "data-side": hero.side, "data-kind": "hero", "data-x": hero.x, "data-y": hero.y},
       [s("rect", {class: "hero", x: hero.x * CELL + 8, y: hero.y * CELL + 8, width: CELL - 16,
-        height: CELL - 16, fill: sideColor(sides, hero.side)})],
+        height: CELL - 16, fill: sideColor(sides, hero.side)}), label(hero.x, hero.y, "H")],
       `hero ${hero.id} (${hero.side}), trapped`,
     ));
   }
@@ -130,6 +132,8 @@ function zoneBands(svg, st, sides) {
   }
 }
 
+const SMALL_SIZES = new Set(["fine", "diminutive", "tiny", "small", "medium"]);
+
 function skirmish(svg, st, sides) {
   frame(svg, st.width, st.height);
   zoneBands(svg, st, sides);
@@ -143,14 +147,19 @@ function skirmish(svg, st, sides) {
     const d = diagonal ? 1 : fx === 0 ? a.depth : a.width;
     const cx = (a.x + w / 2) * CELL, cy = (a.y + d / 2) * CELL;
     const arrow = `M${cx} ${cy}l${fx * CELL * 0.6} ${fy * CELL * 0.6}`;
+    // Larger than medium creatures (seed 000 "Army Type", the spec's size): a double border.
+    const large = !SMALL_SIZES.has(a.size || "medium");
     svg.append(unit(
       {"data-id": a.id, "data-side": a.side, "data-kind": "army", "data-x": a.x, "data-y": a.y,
        "data-facing": a.facing},
-      [s("rect", {class: "army" + (a.routed ? " routed" : ""), x: a.x * CELL + 2, y: a.y * CELL + 2,
+      [s("rect", {class: "army" + (a.routed ? " routed" : "") + (large ? " large" : ""),
+        "data-legend": ["army", a.routed ? "routed" : "", large ? "large" : ""].join(" ").trim(),
+        x: a.x * CELL + 2, y: a.y * CELL + 2,
         width: w * CELL - 4, height: d * CELL - 4, fill: sideColor(sides, a.side)}),
        s("path", {class: "facing", d: arrow}),
        s("text", {x: cx, y: cy - 4, class: "label", text: a.name || a.id})],
-      `${a.id} (${a.side}): ${a.army_size} soldiers, facing ${a.facing}` + (a.routed ? ", routed" : ""),
+      `${a.id} (${a.side}): ${a.army_size} ${large ? a.size + " " : ""}soldiers, facing ${a.facing}` +
+        (a.routed ? ", routed" : ""),
     ));
   }
 }
@@ -207,6 +216,7 @@ function tactical(svg, st, sides, setup) {
     for (const [x, y] of t.squares) {
       svg.append(s("rect", {
         class: "area structure" + (t.wall ? " wall" : "") + (destroyed ? " destroyed" : ""),
+        "data-legend": (t.wall ? "power-wall" : "structure") + (destroyed ? " destroyed" : ""),
         "data-id": t.id, "data-x": x, "data-y": y, "data-wall": t.wall ? "true" : null,
         "data-destroyed": destroyed ? "true" : null, x: x * CELL, y: y * CELL,
         width: CELL, height: CELL,
@@ -217,7 +227,8 @@ function tactical(svg, st, sides, setup) {
     if (c.x === undefined || c.y === undefined) continue;
     svg.append(unit(
       {"data-id": c.id, "data-side": c.side, "data-kind": "character", "data-x": c.x, "data-y": c.y},
-      [s("circle", {class: "character" + (c.down ? " down" : ""), cx: center(c.x), cy: center(c.y),
+      [s("circle", {class: "character" + (c.down ? " down" : ""), "data-legend": "character" + (c.down ? " down" : ""),
+        cx: center(c.x), cy: center(c.y),
         r: CELL * 0.38, fill: sideColor(sides, c.side)}),
        label(c.x, c.y, (c.name || c.id).slice(0, 2))],
       `${c.name || c.id} (${c.side}): HEA ${c.HEA.cur}/${c.HEA.max}` + (c.dead ? ", dead" : c.down ? ", down" : ""),
@@ -240,6 +251,22 @@ function facingMark(cx, cy, fx, fy) {
     `L${bx + uy * half} ${by - ux * half}Z`;
 }
 
+// A unit's kind (seed 003 [Units]: melee, ranged, artillery) is its shape: a square, a
+// circle, an octagon.
+function warfareShape(u, fill) {
+  const kind = ["melee", "ranged", "artillery"].includes(u.kind) ? u.kind : "melee";
+  const x = u.x * CELL, y = u.y * CELL, m = 3, c = 10;
+  const attrs = {class: `wunit ${kind}` + (u.diminished ? " diminished" : ""), fill,
+    "data-legend": `wunit-${kind}` + (u.diminished ? " diminished" : "")};
+  if (kind === "ranged") return s("circle", {...attrs, cx: center(u.x), cy: center(u.y), r: CELL / 2 - m});
+  if (kind === "artillery") {
+    const e = CELL - m;
+    return s("path", {...attrs, d: `M${x + m + c} ${y + m}H${x + e - c}L${x + e} ${y + m + c}V${y + e - c}` +
+      `L${x + e - c} ${y + e}H${x + m + c}L${x + m} ${y + e - c}V${y + m + c}Z`});
+  }
+  return s("rect", {...attrs, x: x + m, y: y + m, width: CELL - 2 * m, height: CELL - 2 * m});
+}
+
 function warfare(svg, st, sides) {
   frame(svg, st.width, st.height);
   for (const [side, zones] of Object.entries(st.zones || {})) {
@@ -257,17 +284,17 @@ function warfare(svg, st, sides) {
     const [fx, fy] = COMPASS[u.facing] || [0, -1];
     const cx = center(u.x), cy = center(u.y);
     const shapes = [
-      s("rect", {class: "wunit" + (u.diminished ? " diminished" : ""), x: u.x * CELL + 3,
-        y: u.y * CELL + 3, width: CELL - 6, height: CELL - 6, fill: sideColor(sides, u.side)}),
+      warfareShape(u, sideColor(sides, u.side)),
       s("path", {class: "facing-mark", d: facingMark(cx, cy, fx, fy)}),
       label(u.x, u.y, String(u.health)),
     ];
     const champion = u.joined_by ? champions[u.joined_by] : null;
     if (u.joined_by) {
-      shapes.push(s("circle", {class: "hero-badge", cx: (u.x + 1) * CELL - 6, cy: u.y * CELL + 6, r: 4}));
+      shapes.push(s("circle", {class: "hero-badge", "data-legend": "champion", cx: (u.x + 1) * CELL - 6,
+        cy: u.y * CELL + 6, r: 4}));
     }
     svg.append(unit(
-      {"data-id": u.id, "data-side": u.side, "data-kind": "unit", "data-x": u.x, "data-y": u.y,
+      {"data-id": u.id, "data-side": u.side, "data-kind": "unit", "data-unit-kind": u.kind, "data-x": u.x, "data-y": u.y,
        "data-facing": u.facing, "data-health": u.health, "data-champion": u.joined_by},
       shapes,
       `${u.name || u.id} (${u.side}, ${u.kind}): health ${u.health}/${u.max_health}, facing ${u.facing}` +
@@ -291,6 +318,7 @@ function phased(svg, st, sides) {
       {"data-id": c.id, "data-side": c.side, "data-kind": "combatant", "data-x": c.x, "data-y": c.y,
        "data-acting": c.id === acting ? "true" : null},
       [s("circle", {class: "character" + (down ? " down" : "") + (c.id === acting ? " acting" : ""),
+        "data-legend": "combatant" + (down ? " down" : "") + (c.id === acting ? " acting" : ""),
         cx: center(c.x), cy: center(c.y), r: CELL * 0.38, fill: sideColor(sides, c.side)}),
        label(c.x, c.y, (c.name || c.id).slice(0, 2))],
       `${c.name || c.id} (${c.side})` + (c.hp === null || c.hp === undefined ? "" : `: ${c.hp} hp`) +
@@ -321,33 +349,4 @@ export function sidesOf(ruleset, state) {
   if (ruleset === "skirmish") return state.forces.map((f) => f.id);
   if (ruleset === "tactical" || ruleset === "phased") return state.sides.map((x) => x.id);
   return state.sides || [];
-}
-
-// What the marks mean, per ruleset (shown under the grid).
-const KEYS = {
-  quickstart: [
-    "circle: squad (kind initial, level)", "red dots: wounds", "yellow dot: hero attached",
-    "dashed: hidden from the enemy", "diamond: siege engine", "bar: barrier",
-    "dashed ring: magic circle", "triangle: watchtower",
-  ],
-  skirmish: [
-    "box: army footprint", "arrow: facing", "faded: routed",
-    "shaded band: ranged zone (paler: camp zone)", "dashed band: command zone (rows only)",
-    "line: a side's edge of the melee zone",
-  ],
-  tactical: [
-    "circle: character", "faded: down", "dark square: wall (blocks movement and sight)",
-    "brown square: obstacle (blocks movement)", "dashed square: blocks sight only",
-    "corner mark: cover (filled: superior)", "shaded: concealment (darker: total)",
-    "grey squares: structures", "purple squares: a power's wall", "dashed grey: destroyed structure",
-  ],
-  warfare: [
-    "square: unit on the field (its health)", "triangle: facing", "faded: diminished",
-    "yellow dot: champion joined", "shaded: reinforcement zone", "reserve, shattered, destroyed: off the grid",
-  ],
-  phased: ["circle: combatant with a square", "ringed: acts now", "faded: down"],
-};
-
-export function legendKeys(ruleset) {
-  return KEYS[ruleset] || [];
 }

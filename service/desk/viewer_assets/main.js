@@ -5,8 +5,9 @@
 
 import {Api} from "./api.js";
 import {renderChart} from "./chart.js";
-import {legendKeys, renderGrid, sidesOf} from "./grid.js";
-import {clear, h, sideColor} from "./dom.js";
+import {renderGrid, sidesOf} from "./grid.js";
+import {renderLegend} from "./legend.js";
+import {Zoom} from "./zoom.js";
 import {renderAudit, renderNarrative} from "./panels.js";
 
 const $ = (id) => document.getElementById(id);
@@ -18,6 +19,9 @@ const ui = {
   measure: $("measure"), audit: $("audit-report"), narrative: $("narrative-entry"),
   narrativeVersion: $("narrative-version"),
 };
+
+const zoom = new Zoom(ui.grid);
+zoom.buttons({zoomIn: $("zoom-in"), zoomOut: $("zoom-out"), fit: $("zoom-fit"), whole: $("zoom-whole")});
 
 let session = null; // {api, battle, timeline, selected, head, abort}
 
@@ -76,7 +80,8 @@ async function select(version) {
     const drawn = renderGrid(ui.grid, view.ruleset, view.state, sides, s.setup);
     ui.grid.hidden = !drawn;
     ui.noGrid.hidden = drawn;
-    renderLegend(view.ruleset, sides, drawn);
+    if (drawn) zoom.drawn();
+    renderLegend(ui.legend, ui.grid, sides, drawn);
     ui.phase.textContent = describe(view);
     renderChart(ui.chart, ui.strengthNow, s.timeline, version);
     renderNarrative(ui.narrative, narrative, version);
@@ -86,17 +91,6 @@ async function select(version) {
   } catch (e) {
     if (mine === request) say(`Cannot read version ${version}: ${e.message}`, "error");
   }
-}
-
-function renderLegend(ruleset, sides, drawn) {
-  clear(ui.legend);
-  if (!drawn) return;
-  for (const side of sides) {
-    const swatch = h("span", {class: "swatch"});
-    swatch.style.background = sideColor(sides, side); // CSSOM: no inline style attribute
-    ui.legend.append(h("li", {class: "side-key"}, [swatch, side]));
-  }
-  for (const key of legendKeys(ruleset)) ui.legend.append(h("li", {class: "mark-key", text: key}));
 }
 
 function describe(view) {

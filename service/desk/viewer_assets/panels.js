@@ -18,6 +18,8 @@ function die(d) {
 function event(e) {
   if (e.hidden) return h("li", {class: "event hidden", text: `v${e.version}: hidden from you`});
   const details = [];
+  // every nested figure of the event, one line each (absent from an older server's answer)
+  for (const d of e.details || []) details.push(h("div", {class: "detail", text: d}));
   if (e.dice.length) details.push(h("ul", {class: "dice"}, e.dice.map(die)));
   for (const r of e.rules) details.push(h("div", {class: "rule", text: `rule: ${r}`}));
   for (const r of e.reasons) details.push(h("div", {class: "reason", text: `reason: ${r}`}));
