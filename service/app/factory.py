@@ -30,8 +30,8 @@ from service.desk.forecast.routes import FORECAST_ROUTES
 from service.desk.importing import IMPORT_ROUTES
 from service.desk.narrative_routes import NARRATIVE_ROUTES
 from service.desk.receipt_routes import RECEIPT_ROUTES
-from service.desk.timeline_routes import TIMELINE_ROUTES
 from service.desk.table import TABLE_PAGE_ROUTES
+from service.desk.timeline_routes import TIMELINE_ROUTES
 from service.desk.viewer import VIEWER_ROUTES
 from service.http.batches import BATCH_ROUTES
 from service.http.battle_list import BATTLE_LIST_ROUTES

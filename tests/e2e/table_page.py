@@ -18,7 +18,8 @@ _STATE = """() => ({
   busy: document.body.dataset.busy === "true",
   die: !document.getElementById("dice").hidden,
   version: Number(document.body.dataset.version || 0),
-  error: document.getElementById("error").hidden ? null : document.getElementById("error").textContent,
+  error: document.getElementById("error").hidden ? null
+    : document.getElementById("error").textContent,
 })"""
 
 _CARDS = """() => [...document.querySelectorAll("#awaiting .prompt")].map((p) => ({
@@ -44,7 +45,8 @@ class TablePage:
 
     def wait_version(self, version: int) -> None:
         self.page.wait_for_function(
-            "(v) => Number(document.body.dataset.version) === v && document.body.dataset.busy !== 'true'",
+            "(v) => Number(document.body.dataset.version) === v"
+            " && document.body.dataset.busy !== 'true'",
             arg=version,
             timeout=20_000,
         )
@@ -56,14 +58,18 @@ class TablePage:
         """Type each die the page asks for (a random face) until the command is done."""
         for _ in range(200):
             self.page.wait_for_function(
-                "() => document.body.dataset.busy !== 'true' || !document.getElementById('dice').hidden",
+                "() => document.body.dataset.busy !== 'true'"
+                " || !document.getElementById('dice').hidden",
                 timeout=20_000,
             )
             st = self.state()
             if not st["die"]:
                 return st
             form = self.page.locator("#dice")
-            sides, count = int(form.get_attribute("data-sides")), int(form.get_attribute("data-count"))
+            sides, count = (
+                int(form.get_attribute("data-sides")),
+                int(form.get_attribute("data-count")),
+            )
             faces = " ".join(str(self.rng.randint(1, sides)) for _ in range(count))
             self.page.fill("#die-value", faces)
             self.page.click("#die-roll")

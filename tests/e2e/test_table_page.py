@@ -19,7 +19,15 @@ def test_the_page_and_its_scripts_are_served_under_the_strict_csp(http: httpx.Cl
     assert page.headers["content-security-policy"] == CSP
     assert "script-src 'self'" in CSP and "unsafe-inline" not in CSP
     assert '<script type="module" src="/table/assets/main.js">' in page.text
-    for name in ("main.js", "api.js", "rules.js", "prompts.js", "board.js", "dice.js", "referee.js"):
+    for name in (
+        "main.js",
+        "api.js",
+        "rules.js",
+        "prompts.js",
+        "board.js",
+        "dice.js",
+        "referee.js",
+    ):
         r = http.get(f"/table/assets/{name}")
         assert r.status_code == 200, name
         assert "javascript" in r.headers["content-type"]
@@ -39,6 +47,8 @@ def test_the_built_library_is_served_for_the_page(http: httpx.Client) -> None:
 def test_each_ready_setup_creates_a_battle_of_its_ruleset(http: httpx.Client, ruleset: str) -> None:
     setup = http.get(f"/table/assets/templates/{ruleset}.json")
     assert setup.status_code == 200
-    r = http.post("/battles", json={"ruleset": ruleset, "setup": setup.json(), "client_dice": "any"})
+    r = http.post(
+        "/battles", json={"ruleset": ruleset, "setup": setup.json(), "client_dice": "any"}
+    )
     assert r.status_code == 201, r.text
     assert set(r.json()["keys"]["sides"]) and r.json()["keys"]["referee"]

@@ -10,6 +10,7 @@ tests/artifacts/); docs/table.png is one of them."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 from collections.abc import Iterator
@@ -55,9 +56,11 @@ class Table:
         # the browser as a failed load: expected; a script error or a CSP violation is not.
         page.on(
             "console",
-            lambda m: self.errors.append(f"{name}: {m.text}")
-            if m.type == "error" and not m.text.startswith("Failed to load resource")
-            else None,
+            lambda m: (
+                self.errors.append(f"{name}: {m.text}")
+                if m.type == "error" and not m.text.startswith("Failed to load resource")
+                else None
+            ),
         )
 
         def only_the_service(route: Any) -> None:
@@ -73,10 +76,9 @@ class Table:
 
             def keep(response: Any) -> None:
                 if "/battles/" in response.url and "/stream" not in response.url:
-                    try:
+                    # a body the page dropped (a redirect) has nothing to check
+                    with contextlib.suppress(Exception):
                         seen.append(response.text())
-                    except Exception:  # noqa: BLE001 - a body the page dropped (a redirect)
-                        pass
 
             page.on("response", keep)
         return page
@@ -96,7 +98,9 @@ class Table:
         own = fragment_of(page.url)
         self.battle_id, self.keys["referee"] = own["battle"], own["key"]
         for link in page.locator("#links li").all():
-            self.open_player(link.get_attribute("data-side"), link.locator("input.link").first.input_value())
+            self.open_player(
+                link.get_attribute("data-side"), link.locator("input.link").first.input_value()
+            )
 
     def open_player(self, side: str, link: str) -> None:
         page = self.players[side].page if side in self.players else self.new_page(side)
@@ -107,7 +111,10 @@ class Table:
         self.keys[side] = fragment_of(link)["key"]
 
     def read(self, who: str, path: str = "") -> Any:
-        r = self.http.get(f"/battles/{self.battle_id}{path}", headers={"Authorization": f"Bearer {self.keys[who]}"})
+        r = self.http.get(
+            f"/battles/{self.battle_id}{path}",
+            headers={"Authorization": f"Bearer {self.keys[who]}"},
+        )
         assert r.status_code == 200, r.text
         return r.json()
 
@@ -147,9 +154,12 @@ class Table:
         st = page.settle()
         assert st["error"] is None, (command, st["error"])
 
-    def close(self, name: str) -> None:
+    def screenshots(self, name: str) -> None:
         for who, page in self.pages().items():
             page.page.screenshot(path=str(ARTIFACTS / f"table-{name}-{who}.png"), full_page=True)
+
+    def close(self, name: str) -> None:
+        self.screenshots(name)
         for context in self.contexts:
             context.close()
 
@@ -194,8 +204,16 @@ def test_a_tactical_battle_is_played_to_its_end_in_three_browsers(table: Any) ->
     t.sync()
     ref = t.referee
     # The referee makes a2 invisible (any command, as JSON): side b may not know its square.
-    ref.free_command(json.dumps({"type": "SetCondition", "character": HIDDEN, "condition": "invisible",
-                                    "reason": "a potion of invisibility"}))
+    ref.free_command(
+        json.dumps(
+            {
+                "type": "SetCondition",
+                "character": HIDDEN,
+                "condition": "invisible",
+                "reason": "a potion of invisibility",
+            }
+        )
+    )
     assert ref.settle()["error"] is None
     t.sync()
     t.bodies["b"].clear()  # what b's page read before: a2 was in plain sight then
@@ -209,6 +227,8 @@ def test_a_tactical_battle_is_played_to_its_end_in_three_browsers(table: Any) ->
             on_b = t.players["b"].page.locator(f"#grid g.unit[data-id='{HIDDEN}']").count()
             assert on_b == 0 and f"{HIDDEN} (a) at" not in t.players["b"].page.content()
             _no_square_of(HIDDEN, t.bodies["b"])
+        if n == 12:  # mid-battle, as each person sees it (docs/table.png is a's)
+            t.screenshots("tactical-play")
         if n == 4 and not ruled:
             ref.page.fill("#ruling", "a2 may stand in the brambles")
             ref.page.fill("#ruling-reason", "the map is unclear there")

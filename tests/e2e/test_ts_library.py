@@ -54,7 +54,9 @@ def test_it_packs_into_a_package_that_installs_and_imports_by_name(tmp_path: Pat
         names = set(tar.getnames())
     for needed in ("index.js", "index.d.ts", "schema.d.ts", "stream.js", "webhooks.js"):
         assert f"package/dist/{needed}" in names, sorted(names)
-    assert not any(n.startswith(("package/test/", "package/src/", "package/node_modules")) for n in names)
+    assert not any(
+        n.startswith(("package/test/", "package/src/", "package/node_modules")) for n in names
+    )
     # The browser entry needs nothing of Node's (the table page loads dist/ as it is).
     for name in (CLIENT_DIR / "dist").glob("*.js"):
         text = name.read_text()
