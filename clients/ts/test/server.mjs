@@ -78,8 +78,10 @@ export async function startServer(env = {}) {
  * sees its stream end mid-way, as when a network or a proxy drops it). */
 export async function startRelay(port) {
   const sockets = new Set();
+  const heads = []; // the request line and headers of each connection, as sent
   const server = createServer((inbound) => {
     const outbound = connect(port, "127.0.0.1");
+    inbound.once("data", (chunk) => heads.push(chunk.toString("latin1").split("\r\n\r\n")[0]));
     sockets.add(inbound);
     sockets.add(outbound);
     inbound.pipe(outbound);
@@ -98,6 +100,7 @@ export async function startRelay(port) {
   );
   return {
     baseUrl: `http://127.0.0.1:${relayPort}`,
+    heads,
     cut() {
       const n = sockets.size / 2;
       for (const s of sockets) s.destroy();

@@ -41,6 +41,10 @@ for (const transport of ["sse", "ws"]) {
       for (let n = 4; n <= 6; n++) await battle.command(ruling(n));
       await until("the rulings given while away", () => got.length >= 7);
       assert.ok(drops.length >= 1 && drops.every(([, retry]) => retry), JSON.stringify(drops));
+      // it asked to resume after the last event it had, not from the start
+      const asked = relay.heads.filter((h) => h.includes(battle.id)).join("\n");
+      const cursor = transport === "sse" ? /^Last-Event-ID: 4$/im : /[?&]after=4[& ]/;
+      assert.match(asked, cursor);
       // Cut again mid-stream, twice, with commands racing the reconnects.
       for (let n = 7; n <= 12; n++) {
         await battle.command(ruling(n));
@@ -125,4 +129,22 @@ test("events start after `after`, and unsubscribing stops them", async () => {
   await battle.command(ruling(4));
   await new Promise((r) => setTimeout(r, 300));
   assert.deepEqual(got, [3, 4]);
+});
+
+test("subscribed at the head, onAwaiting is told what the battle awaits now", async () => {
+  const { battle, keys } = await direct.createBattle({ ruleset: "quickstart", setup: SETUP });
+  await battle.command({ type: "RollForPriority" });
+  const north = direct.battle(battle.id, keys.sides.north);
+  const told = [];
+  const stop = north.subscribe(() => undefined, {
+    after: 2, // nothing to catch up: the stream alone would say nothing until a change
+    onAwaiting: (awaiting, change) => told.push([change.version, awaiting]),
+  });
+  try {
+    await until("what north awaits", () => told.length === 1);
+    assert.equal(told[0][0], 2);
+    assert.deepEqual(told[0][1], (await north.view()).awaiting);
+  } finally {
+    stop();
+  }
 });
