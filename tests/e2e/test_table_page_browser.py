@@ -45,6 +45,7 @@ class Table:
         self.referee: TablePage | None = None
         self.players: dict[str, TablePage] = {}
         self.keys: dict[str, str] = {}
+        self.awaiting: dict[str, list[Prompt]] = {}  # who -> its key's prompts at the head
         self.battle_id = ""
 
     def new_page(self, name: str) -> Any:
@@ -129,17 +130,18 @@ class Table:
             page.wait_version(view["version"])
             mine = self.read(who)["awaiting"]
             assert [c["id"] for c in page.cards()] == [p["id"] for p in mine], who
+            self.awaiting[who] = _prompts.decode(json.dumps(mine))
         return dict(view)
 
     def step(self, policy: Any, referee_last: bool) -> None:
-        """One command, chosen by the policy from what each page awaits, clicked."""
+        """One command, chosen by the policy from what each page awaits (as the last
+        `sync` read it), clicked."""
         shown: list[Prompt] = []
         for side in self.players:
-            mine = _prompts.decode(json.dumps(self.read(side)["awaiting"]))
+            mine = self.awaiting[side]
             shown += [p for p in mine if p.role == "side" and p.side in (side, None)]
         if not (referee_last and shown):
-            ref = _prompts.decode(json.dumps(self.read("referee")["awaiting"]))
-            shown += [p for p in ref if p.role == "referee"]
+            shown += [p for p in self.awaiting["referee"] if p.role == "referee"]
         prompt = policy.pick(shown, self.rng)
         assert prompt is not None, shown
         who = "referee" if prompt.role == "referee" else prompt.side or next(iter(self.players))
