@@ -23,12 +23,19 @@ $(NPM_STAMP): $(NPM_DIR)/package.json $(NPM_DIR)/package-lock.json
 	cd $(NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
 	touch $@
 
-install: $(STAMP) $(NPM_STAMP)
+# The TypeScript library built to clients/ts/dist (ES modules): the table page (/table)
+# serves it as it is under /table/lib/. Not committed; rebuilt when its sources change.
+LIB_STAMP := $(NPM_DIR)/dist/index.js
+$(LIB_STAMP): $(NPM_STAMP) $(wildcard $(NPM_DIR)/src/*.ts)
+	cd $(NPM_DIR) && npm run build --silent
+	touch $@
+
+install: $(STAMP) $(NPM_STAMP) $(LIB_STAMP)
 
 serve: $(STAMP)
 	$(BIN)/battle-service serve --host $(HOST) --port $(PORT)
 
-test: $(STAMP) $(NPM_STAMP) chromium
+test: $(STAMP) $(NPM_STAMP) $(LIB_STAMP) chromium
 	$(BIN)/python -m pytest
 
 # The browser test (tests/e2e/test_browser.py) drives Debian's chromium through the

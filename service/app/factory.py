@@ -30,6 +30,7 @@ from service.desk.forecast.routes import FORECAST_ROUTES
 from service.desk.importing import IMPORT_ROUTES
 from service.desk.narrative_routes import NARRATIVE_ROUTES
 from service.desk.receipt_routes import RECEIPT_ROUTES
+from service.desk.table import TABLE_PAGE_ROUTES
 from service.desk.timeline_routes import TIMELINE_ROUTES
 from service.desk.viewer import VIEWER_ROUTES
 from service.http.batches import BATCH_ROUTES
@@ -253,6 +254,7 @@ def create_app(
             *STREAM_ROUTES,
             docs_assets_router(),
             *VIEWER_ROUTES,
+            *TABLE_PAGE_ROUTES,
             *WEBHOOK_ROUTES,
         ],
         lifespan=[lifespan],

@@ -1,0 +1,167 @@
+// The table page: with no battle in the fragment, the referee's form to create one; with
+// `#battle=ID&key=KEY`, the battle as that key sees it, live: the grid, what it waits for
+// as buttons, reach to click for a move, table dice asked for when `dice=table`. Every
+// failure is shown as the problem's `detail`.
+
+import {createBattle, explain, open} from "/table/assets/api.js";
+import {clearReach, drawBoard, listUnits, showReach} from "/table/assets/board.js";
+import {askDie} from "/table/assets/dice.js";
+import {renderPrompts} from "/table/assets/prompts.js";
+import {renderLinks, wireReferee} from "/table/assets/referee.js";
+import {buildCommand, isMove} from "/table/assets/rules.js";
+
+const $ = (id) => document.getElementById(id);
+const page = {api: null, view: null, setup: null, tableDice: false, fresh: new Map(), busy: 0};
+
+function status(text) {
+  $("status").textContent = text;
+}
+
+function fail(error) {
+  $("error").textContent = explain(error);
+  $("error").hidden = false;
+}
+
+/** Run `work`, show its failure; refresh the page after it. */
+async function act(work) {
+  $("error").hidden = true;
+  page.busy += 1;
+  document.body.dataset.busy = "true";
+  try {
+    await work();
+  } catch (e) {
+    fail(e);
+  } finally {
+    page.busy -= 1;
+    if (page.api) await refresh();
+    if (!page.busy) delete document.body.dataset.busy;
+  }
+}
+
+const send = (command) => act(() => page.api.command(command, page.tableDice));
+
+function sidesOfView(view) {
+  const st = view.state || {};
+  const raw = view.ruleset === "skirmish" ? st.forces : st.sides;
+  return (raw || []).map((x) => (typeof x === "string" ? x : x.id));
+}
+
+function answer(prompt, command, picked) {
+  const ruleset = page.view.ruleset;
+  $("move-hint").hidden = true;
+  clearReach($("grid"));
+  if (!isMove(ruleset, command) || !prompt.subject) {
+    return send(buildCommand(ruleset, prompt, command, picked, null));
+  }
+  return act(async () => {
+    const reach = await page.api.reach(prompt.subject);
+    const hint = $("move-hint");
+    hint.hidden = false;
+    hint.textContent = reach.squares.length
+      ? `Click a green square to move ${prompt.subject} (${reach.movement} ${reach.unit_of_movement} left).`
+      : `${prompt.subject} cannot move: ${reach.reason || "no square in reach"}.`;
+    showReach($("grid"), page.view.state.width, reach.squares, (square) => {
+      hint.hidden = true;
+      clearReach($("grid"));
+      send(buildCommand(ruleset, prompt, command, picked, square));
+    });
+  });
+}
+
+let pending = null;
+/** Read the view again and draw it (one read at a time; a change meanwhile reads again). */
+async function refresh() {
+  if (pending) {
+    pending.again = true;
+    return pending.done;
+  }
+  pending = {again: false};
+  pending.done = (async () => {
+    do {
+      pending.again = false;
+      try {
+        const view = await page.api.view();
+        draw(view);
+        if (view.role === "referee") await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
+      } catch (e) {
+        fail(e);
+      }
+    } while (pending.again);
+    pending = null;
+  })();
+  return pending.done;
+}
+
+function draw(view) {
+  const reachShown = $("grid").querySelectorAll("rect.reach").length > 0;
+  if (reachShown && page.view && page.view.version === view.version) return; // a move being picked
+  page.view = view;
+  document.body.dataset.version = String(view.version);
+  document.body.dataset.over = view.over ? "true" : "false";
+  const who = view.role === "referee" ? "the referee" : `side ${view.side}`;
+  $("who").textContent = `${view.title || view.ruleset} · playing as ${who} · version ${view.version}`;
+  status(view.over ? "The battle is over." : `Live · version ${view.version}`);
+  drawBoard($("grid"), view, page.setup);
+  listUnits($("units"), view);
+  $("over").hidden = !view.over;
+  $("over").textContent = view.over ? "The battle is over." : "";
+  $("move-hint").hidden = true;
+  const mine = (p) => (view.role === "referee" ? p.role === "referee" : p.role === "side" && (!p.side || p.side === view.side));
+  renderPrompts($("awaiting"), view.awaiting || [], mine, answer);
+  if (view.role === "referee") {
+    if (!$("undo-to").value) $("undo-to").value = String(Math.max(1, view.version - 1));
+  }
+}
+
+async function play(params) {
+  page.tableDice = params.get("dice") === "table";
+  page.api = open(params.get("battle"), params.get("key"), askDie);
+  status("Opening the battle…");
+  const [view, setup] = await Promise.all([page.api.view(), page.api.setup().catch(() => null)]);
+  page.setup = setup;
+  $("play").hidden = false;
+  if (view.role === "referee") wireReferee(page.api, send, act);
+  draw(view);
+  if (view.role === "referee") await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
+  page.api.subscribe(() => refresh(), (e, retry) => {
+    if (!retry) fail(e);
+  });
+}
+
+function wireCreate() {
+  $("create").hidden = false;
+  status("Create a battle: pick a ruleset and its ready setup, or paste a setup.");
+  $("load-template").addEventListener("click", () => act(async () => {
+    const res = await fetch(`/table/assets/templates/${$("ruleset").value}.json`);
+    if (!res.ok) throw new Error(`no ready setup for ${$("ruleset").value}`);
+    $("setup").value = JSON.stringify(await res.json(), null, 1);
+  }));
+  $("create-battle").addEventListener("click", () => act(async () => {
+    let setup;
+    try {
+      setup = JSON.parse($("setup").value);
+    } catch (e) {
+      throw new Error(`the setup is not JSON: ${e.message}`);
+    }
+    const tableDice = $("table-dice").checked;
+    const made = await createBattle($("ruleset").value, setup, tableDice, $("title").value.trim());
+    const api = open(made.id, made.referee, askDie);
+    for (const side of made.sides) {
+      const key = await api.mintKey(side, `player of ${side}`);
+      page.fresh.set(key.key_id, key.key);
+    }
+    const fragment = new URLSearchParams({battle: made.id, key: made.referee});
+    if (tableDice) fragment.set("dice", "table");
+    history.replaceState(null, "", `/table#${fragment}`);
+    $("create").hidden = true;
+    await play(fragment);
+  }));
+}
+
+async function main() {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  if (params.get("battle") && params.get("key")) await play(params);
+  else wireCreate();
+}
+
+main().catch(fail);

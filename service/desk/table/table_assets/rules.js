@@ -1,0 +1,86 @@
+// How a prompt's answer is written, per ruleset: which command field names the prompt's
+// subject, which choice fields a command takes, which fields are lists, numbers or
+// booleans, and how a move names its square. Only the shapes of the commands (from the
+// OpenAPI document): no rule of any game is decided here; `awaiting` and `reach` say what
+// may be sent.
+
+const TACTICAL_FIELDS = {
+  Attack: ["weapon", "target"], Grapple: ["target"], BullRush: ["target"], Perceive: ["target"],
+  Save: ["condition"], Help: ["ally"], Stunned: ["lose"], React: ["reaction", "sta"],
+  Move: ["mode", "stand_up"], OpportunityAttack: [], EndTurn: [], Rest: [], RollInitiative: [],
+};
+
+// warfare: a unit's orders name the unit, a champion's the champion, the referee's calls none
+const WARFARE_SUBJECT = {
+  EndTurn: null, StartRound: null, ForceMoraleCheck: null, ApplyCondition: null,
+  RemoveCondition: null, PassChampion: "champion", ResolveChampionAction: "champion",
+  JoinUnit: "champion",
+};
+
+const HINTS = {
+  tactical: {
+    subject: () => "character",
+    fields: (cmd) => TACTICAL_FIELDS[cmd],
+    moves: {Move: "to"},
+  },
+  quickstart: {
+    subject: (cmd) => (cmd === "MoveSquad" ? "squad" : null),
+    moves: {MoveSquad: "xy"},
+  },
+  warfare: {
+    subject: (cmd) => (cmd in WARFARE_SUBJECT ? WARFARE_SUBJECT[cmd] : "unit"),
+    sideField: {EndTurn: "side"},
+    moves: {Move: "to"},
+    pairs: ["to"],
+  },
+  phased: {
+    subject: (cmd) => (cmd === "DeclareAction" ? "combatant" : null),
+    sideField: {EndDeclarations: "side"},
+    moves: {},
+  },
+  skirmish: {
+    subject: (cmd) => (cmd === "MoveArmy" ? "army" : null),
+    moves: {MoveArmy: "xy"},
+  },
+};
+
+const LISTS = new Set(["squads", "targets", "effects", "spared"]);
+const BOOLS = new Set(["watchtower", "stand_up"]);
+const INTS = new Set(["sta", "x", "y", "damage"]);
+
+function hints(ruleset) {
+  return HINTS[ruleset] || {subject: () => null, moves: {}};
+}
+
+/** The move command types of `ruleset` (a square of the subject's reach answers them). */
+export function isMove(ruleset, command) {
+  return command in hints(ruleset).moves;
+}
+
+function value(h, field, text) {
+  if (LISTS.has(field)) return [text];
+  if (BOOLS.has(field)) return text === "true";
+  if (INTS.has(field)) return Number(text);
+  if ((h.pairs || []).includes(field)) return text.split(",").map(Number);
+  return text;
+}
+
+/** The command answering `prompt` with `type`, the values picked for its choices
+ * (field -> text), and for a move the square picked ([x, y]). */
+export function buildCommand(ruleset, prompt, type, picked, square) {
+  const h = hints(ruleset);
+  const out = {type};
+  const subjectField = h.subject(type);
+  if (subjectField && prompt.subject) out[subjectField] = prompt.subject;
+  const sideField = (h.sideField || {})[type];
+  if (sideField && prompt.side) out[sideField] = prompt.side;
+  const fields = (h.fields && h.fields(type)) || Object.keys(prompt.choices || {});
+  for (const field of fields) {
+    if (picked[field] !== undefined && picked[field] !== "") out[field] = value(h, field, picked[field]);
+  }
+  if (square) {
+    if (h.moves[type] === "to") out.to = square;
+    else [out.x, out.y] = square;
+  }
+  return out;
+}
