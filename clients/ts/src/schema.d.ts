@@ -128,6 +128,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/battles/{battle_id}/disputes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The disputes of a battle: status, disputed versions, claim, ruling, correction
+         * @description Every dispute the caller may read, in the order raised (`RaiseDispute`, `ResolveDispute` commands): its status (open, upheld, dismissed), the versions it disputes, the claim and the rule it invokes, who raised it; once resolved, the ruling, the rule it rests on and the versions of its correction. A dispute about events hidden from some reader is listed for its raiser and the referee only, until those events are unsealed.
+         */
+        get: operations["listDisputes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/battles/{battle_id}/events": {
         parameters: {
             query?: never;
@@ -809,7 +829,7 @@ export interface components {
          * BattleCommand
          * @description A command of every battle, picked by its `type`.
          */
-        BattleCommand: components["schemas"]["Undo"] | components["schemas"]["RecordRuling"] | components["schemas"]["RevealDice"] | components["schemas"]["SetClientSeed"];
+        BattleCommand: components["schemas"]["Undo"] | components["schemas"]["RecordRuling"] | components["schemas"]["RevealDice"] | components["schemas"]["SetClientSeed"] | components["schemas"]["RaiseDispute"] | components["schemas"]["ResolveDispute"];
         /**
          * BattleCreated
          * @description The first event of every battle: the rules it is played under, pinned.
@@ -950,6 +970,8 @@ export interface components {
                 [key: string]: unknown;
             };
             /** @default false */
+            pause_on_dispute?: boolean;
+            /** @default false */
             reveal_hidden_on_end?: boolean;
             ruleset: string;
             ruleset_version: string;
@@ -986,7 +1008,7 @@ export interface components {
          * BattleEvent
          * @description The data of an event of every battle, picked by its `type`.
          */
-        BattleEvent: components["schemas"]["BattleCreated"] | components["schemas"]["DiceSeedRevealed"] | components["schemas"]["DiceSubSeedRevealed"] | components["schemas"]["DiceEpochStarted"] | components["schemas"]["BattleUndone"] | components["schemas"]["RulingRecorded"] | components["schemas"]["ClientSeedSet"];
+        BattleEvent: components["schemas"]["BattleCreated"] | components["schemas"]["DiceSeedRevealed"] | components["schemas"]["DiceSubSeedRevealed"] | components["schemas"]["DiceEpochStarted"] | components["schemas"]["BattleUndone"] | components["schemas"]["RulingRecorded"] | components["schemas"]["ClientSeedSet"] | components["schemas"]["DisputeRaised"] | components["schemas"]["DisputeResolved"];
         /** BattleKeyList */
         BattleKeyList: {
             keys: components["schemas"]["BattleKeyOut"][];
@@ -1353,6 +1375,19 @@ export interface components {
             condition: string;
         };
         /**
+         * Correction
+         * @description One command of an upheld dispute's correction, with its own dice (as a batch's).
+         */
+        Correction: {
+            /** @default  */
+            client_seed?: string;
+            command: {
+                [key: string]: unknown;
+            };
+            /** @default null */
+            dice?: number[] | null;
+        };
+        /**
          * CreateBattleKeyRequest
          * @example {
          *       "expires_at": "2030-01-01T23:00:00Z",
@@ -1426,6 +1461,8 @@ export interface components {
              */
             client_dice?: "none" | "referee" | "any";
             options?: components["schemas"]["QuickstartOptions"] | components["schemas"]["SkirmishOptions"] | components["schemas"]["TacticalOptions"] | components["schemas"]["WarfareOptions"] | components["schemas"]["PhasedOptions"];
+            /** @default false */
+            pause_on_dispute?: boolean;
             /** @default true */
             reveal_hidden_on_end?: boolean;
             ruleset: string;
@@ -1604,6 +1641,91 @@ export interface components {
              * @enum {string}
              */
             type: "DiceSubSeedRevealed";
+        };
+        /** DisputeList */
+        DisputeList: {
+            battle_id: string;
+            disputes: components["schemas"]["DisputeOut"][];
+        };
+        /** DisputeOut */
+        DisputeOut: {
+            audience: string;
+            claim: string;
+            correcting_versions?: number[];
+            dispute_id: string;
+            raised_at: number;
+            raised_by: string;
+            resolved_at?: number | null;
+            rule?: string | null;
+            ruling?: string | null;
+            ruling_rule?: string | null;
+            /** @enum {string} */
+            status: "open" | "upheld" | "dismissed";
+            undo_to?: number | null;
+            versions: number[];
+        };
+        /**
+         * DisputeRaised
+         * @description A side or the referee contests a ruling: the versions it disputes, its claim in
+         *         words and the rule it invokes. `dispute_id` is "d<n>", n counted in the log.
+         *
+         *         `audience` is who may read it: "all", or the raiser's own audience ("side:<id>" or
+         *         "referee") while some disputed event is hidden from a reader (domain.disputes).
+         * @example {
+         *       "claim": "The ford is deep",
+         *       "dispute_id": "d1",
+         *       "raised_by": "side:south",
+         *       "type": "DisputeRaised",
+         *       "versions": [
+         *         3
+         *       ]
+         *     }
+         */
+        DisputeRaised: {
+            /** @default all */
+            audience?: string;
+            claim: string;
+            dispute_id: string;
+            raised_by: string;
+            /** @default null */
+            rule?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeRaised";
+            versions: number[];
+        };
+        /**
+         * DisputeResolved
+         * @description The referee's ruling on a dispute, appended after its correction in the same
+         *         append: `correcting_versions` are the versions of the correction's events (an undo
+         *         to `undo_to`, then the events of the commands that replace what it undid).
+         * @example {
+         *       "dispute_id": "d1",
+         *       "outcome": "dismissed",
+         *       "rule": "map",
+         *       "ruling": "The ford stays shallow",
+         *       "type": "DisputeResolved"
+         *     }
+         */
+        DisputeResolved: {
+            /** @default all */
+            audience?: string;
+            /** @default [] */
+            correcting_versions?: number[];
+            dispute_id: string;
+            /** @enum {unknown} */
+            outcome: "dismissed" | "upheld";
+            rule: string;
+            ruling: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "DisputeResolved";
+            /** @default null */
+            undo_to?: number | null;
         };
         /** EngineSetup */
         EngineSetup: {
@@ -2031,19 +2153,19 @@ export interface components {
          * @description [Combat Phases]: the action whose turn it was, resolved by the configured roll,
          *         as completed, or by the referee.
          * @example {
-         *       "action": "red.1",
+         *       "action": "red.23",
          *       "attack": null,
          *       "by": "referee",
          *       "combatant": "r1",
-         *       "damage": 0,
-         *       "hit": null,
-         *       "kind": "spell",
-         *       "outcome": "ruled",
+         *       "damage": 5,
+         *       "hit": true,
+         *       "kind": "attack",
+         *       "outcome": "hit",
          *       "phase": "1",
-         *       "round": 2,
+         *       "round": 13,
          *       "side": "red",
-         *       "target": null,
-         *       "target_hp": null,
+         *       "target": "p1",
+         *       "target_hp": 9,
          *       "type": "ActionResolved"
          *     }
          */
@@ -2338,7 +2460,7 @@ export interface components {
         /**
          * PhasedClosePrompt
          * @example {
-         *       "note": "done",
+         *       "note": "",
          *       "prompt": "p1",
          *       "type": "ClosePrompt"
          *     }
@@ -2554,15 +2676,15 @@ export interface components {
          *         {
          *           "combatant": "r1",
          *           "direction": null,
-         *           "effect": "prone",
+         *           "effect": "moved",
          *           "item": null,
          *           "source": null,
          *           "until_round": null,
-         *           "x": null,
-         *           "y": null
+         *           "x": 0,
+         *           "y": 0
          *         }
          *       ],
-         *       "choice": "p2",
+         *       "choice": "p4",
          *       "type": "EffectsChosen"
          *     }
          */
@@ -2952,7 +3074,7 @@ export interface components {
          * PhasedPromptClosed
          * @description [Combat Events]: the referee closed a narrative prompt.
          * @example {
-         *       "note": "done",
+         *       "note": "",
          *       "prompt": "p1",
          *       "type": "PromptClosed"
          *     }
@@ -2970,10 +3092,10 @@ export interface components {
         /**
          * PhasedRecordOutcome
          * @example {
-         *       "action": "blue.1",
-         *       "damage": 4,
+         *       "action": "red.23",
+         *       "damage": 5,
          *       "hit": true,
-         *       "outcome": "grazed",
+         *       "outcome": "hit",
          *       "type": "RecordOutcome"
          *     }
          */
@@ -4418,7 +4540,7 @@ export interface components {
         /**
          * QuickstartPriorityCheck
          * @example {
-         *       "hero": "hb",
+         *       "hero": "h",
          *       "skill": "bluff",
          *       "type": "PriorityCheck"
          *     }
@@ -4443,20 +4565,20 @@ export interface components {
          *         "epoch": null,
          *         "index": null,
          *         "kind": "roll",
-         *         "purpose": "priority check of hb (bluff)",
+         *         "purpose": "priority check of h (bluff)",
          *         "sides": 20,
          *         "source": "client",
          *         "values": [
-         *           3
+         *           1
          *         ],
          *         "version": null
          *       },
-         *       "hero": "hb",
+         *       "hero": "h",
          *       "modifier": 0,
          *       "side": "north",
          *       "skill": "bluff",
          *       "success": false,
-         *       "total": 3,
+         *       "total": 1,
          *       "type": "PriorityChecked"
          *     }
          */
@@ -5094,6 +5216,29 @@ export interface components {
              */
             type: "UseSkill";
         };
+        /**
+         * RaiseDispute
+         * @description A side or the referee contests a ruling: the versions it disputes, the claim in
+         *         words and, optionally, the rule it invokes (domain.disputes).
+         * @example {
+         *       "claim": "The ford is deep",
+         *       "type": "RaiseDispute",
+         *       "versions": [
+         *         3
+         *       ]
+         *     }
+         */
+        RaiseDispute: {
+            claim: string;
+            /** @default null */
+            rule?: string | null;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "RaiseDispute";
+            versions: number[];
+        };
         /** Reach */
         Reach: {
             command: string;
@@ -5178,6 +5323,36 @@ export interface components {
             temporary_hp_in_thresholds?: boolean;
             /** @default false */
             temporary_hp_stack?: boolean;
+        };
+        /**
+         * ResolveDispute
+         * @description The referee settles a dispute: `upheld` or `dismissed`, the ruling in words and the
+         *         rule it rests on; when upheld, the correction, appended with it: an undo to
+         *         `undo_to` (before the first disputed version), then `corrections`, the commands that
+         *         replace what it undid (or the ruleset's adjustment commands alone).
+         * @example {
+         *       "dispute": "d1",
+         *       "outcome": "dismissed",
+         *       "rule": "map",
+         *       "ruling": "The ford stays shallow",
+         *       "type": "ResolveDispute"
+         *     }
+         */
+        ResolveDispute: {
+            /** @default [] */
+            corrections?: components["schemas"]["Correction"][];
+            dispute: string;
+            /** @enum {unknown} */
+            outcome: "dismissed" | "upheld";
+            rule: string;
+            ruling: string;
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            type: "ResolveDispute";
+            /** @default null */
+            undo_to?: number | null;
         };
         /**
          * RevealDice
@@ -5854,9 +6029,9 @@ export interface components {
          * SkirmishArmsRecovered
          * @description Disarmed soldiers take up their weapons again (options.disarm_recovery).
          * @example {
-         *       "army": "fighters",
+         *       "army": "orcs",
          *       "rule": "000 Alterations to Standard Combat / Combat Maneuvers",
-         *       "soldiers": 3,
+         *       "soldiers": 1,
          *       "type": "ArmsRecovered"
          *     }
          */
@@ -6070,7 +6245,7 @@ export interface components {
         /**
          * SkirmishArmyRouted
          * @example {
-         *       "army": "fighters",
+         *       "army": "bows",
          *       "reason": "failed its Morale check and its Will save",
          *       "rule": "000 Morale Checks / Routing",
          *       "type": "ArmyRouted"
@@ -6183,15 +6358,15 @@ export interface components {
         /**
          * SkirmishArmyTurned
          * @example {
-         *       "army": "n1",
-         *       "depth": 3,
+         *       "army": "bows",
+         *       "depth": 2,
          *       "facing": "east",
-         *       "pivot": null,
+         *       "pivot": "left",
          *       "rule": "000 Army Representation / Movement & Distance",
          *       "type": "ArmyTurned",
-         *       "width": 2,
-         *       "x": null,
-         *       "y": null
+         *       "width": 3,
+         *       "x": 4,
+         *       "y": 71
          *     }
          */
         SkirmishArmyTurned: {
@@ -6353,12 +6528,12 @@ export interface components {
          * @description Charge `target`: move straight to (x, y) (the new anchor), then attack with `profile`
          *         in the melee phase.
          * @example {
-         *       "army": "fighters",
-         *       "profile": "halberd",
-         *       "target": "orcs",
+         *       "army": "orcs",
+         *       "profile": "greataxe",
+         *       "target": "bows",
          *       "type": "ChargeArmy",
-         *       "x": 1,
-         *       "y": 62
+         *       "x": 0,
+         *       "y": 66
          *     }
          */
         SkirmishChargeArmy: {
@@ -6378,12 +6553,12 @@ export interface components {
          * @description A charge (a full-round action): the move is its ArmyMoved; the attack with `profile`
          *         resolves in the melee phase at +2, the army at -2 AC until the next round.
          * @example {
-         *       "army": "fighters",
+         *       "army": "orcs",
          *       "face": "front",
-         *       "profile": "halberd",
+         *       "profile": "greataxe",
          *       "rule": "000 Army Representation / Movement & Distance (double-move with a charge)",
-         *       "side": "north",
-         *       "target": "orcs",
+         *       "side": "south",
+         *       "target": "bows",
          *       "type": "ChargeDeclared"
          *     }
          */
@@ -6698,7 +6873,7 @@ export interface components {
          * @example {
          *       "army": "orcs",
          *       "numbers": {
-         *         "army_size": 497,
+         *         "army_size": 198,
          *         "constitution_score": 12,
          *         "damage_reduction": 0,
          *         "density": null,
@@ -6706,7 +6881,7 @@ export interface components {
          *         "dr_bypassed_by": [],
          *         "dying_operating": 0,
          *         "immunities": [],
-         *         "maximum_army_size": 500,
+         *         "maximum_army_size": 200,
          *         "maximum_soldier_hp": {
          *           "den": 1,
          *           "num": 11
@@ -6716,29 +6891,29 @@ export interface components {
          *         "size": "medium",
          *         "steps_past_colossal": 0,
          *         "temporary_hp": 0,
-         *         "total_army_hp": 5071
+         *         "total_army_hp": 1980
          *       },
          *       "rule": "000 Roles / The Soldier",
-         *       "soldiers": 3,
+         *       "soldiers": 2,
          *       "steps": [
          *         {
-         *           "formula": "500 - 3 dying soldiers that stopped operating",
+         *           "formula": "200 - 2 dying soldiers that stopped operating",
          *           "name": "army size",
          *           "rule": "Applying Damage in Skirmish Combat / Dead Soldiers & Acting below 0 HP",
-         *           "shown": "497",
+         *           "shown": "198",
          *           "value": {
          *             "den": 1,
-         *             "num": 497
+         *             "num": 198
          *           }
          *         },
          *         {
-         *           "formula": "5071 Total Army HP / 497 army size, not rounded",
+         *           "formula": "1980 Total Army HP / 198 army size, not rounded",
          *           "name": "soldier HP",
          *           "rule": "Applying Damage in Skirmish Combat / Recalculate",
-         *           "shown": "10.20",
+         *           "shown": "10",
          *           "value": {
-         *             "den": 497,
-         *             "num": 5071
+         *             "den": 1,
+         *             "num": 10
          *           }
          *         }
          *       ],
@@ -7793,18 +7968,14 @@ export interface components {
         /**
          * SkirmishSkirmishEnded
          * @example {
-         *       "bloodied": [
-         *         "a"
-         *       ],
-         *       "reason": "the orcs withdrew",
+         *       "bloodied": [],
+         *       "reason": "ended by the referee",
          *       "rule": "000 Ending Skirmish Combat",
          *       "standing": [
          *         "north",
          *         "south"
          *       ],
-         *       "still_routed": [
-         *         "b"
-         *       ],
+         *       "still_routed": [],
          *       "type": "SkirmishEnded"
          *     }
          */
@@ -9318,36 +9489,36 @@ export interface components {
          * @example {
          *       "attack": {
          *         "abilities": [],
-         *         "action": "stamina",
+         *         "action": "standard",
          *         "after_parry": false,
          *         "area": false,
          *         "attacker": "p",
          *         "bonus": 0,
-         *         "damage": 9,
+         *         "damage": 1,
          *         "defence": 0,
-         *         "defence_stat": "DEF",
+         *         "defence_stat": "FOC",
          *         "dice": null,
-         *         "dice_total": 9,
+         *         "dice_total": 1,
          *         "dual": false,
          *         "extra_dice": [],
          *         "halved": false,
          *         "modifiers": [],
-         *         "pool": "HEA",
+         *         "pool": "STA",
          *         "square": [
-         *           6,
+         *           8,
          *           5
          *         ],
-         *         "sta_spent": 6,
-         *         "target": "door",
-         *         "target_kind": "structure",
-         *         "total": 9,
+         *         "sta_spent": 0,
+         *         "target": "g",
+         *         "target_kind": "character",
+         *         "total": 1,
          *         "unseen": false,
-         *         "weapon": "knife",
-         *         "weapon_kind": "melee",
-         *         "wil_spent": 0
+         *         "weapon": "bolt",
+         *         "weapon_kind": "spell",
+         *         "wil_spent": 3
          *       },
          *       "counts_action": true,
-         *       "damage": 9,
+         *       "damage": 1,
          *       "exposed_bonus": 0,
          *       "hit": true,
          *       "reactions": [],
@@ -11156,10 +11327,10 @@ export interface components {
          * @description Healing or medicine (referee): restore `amount` to a pool.
          * @example {
          *       "amount": 50,
-         *       "character": "g",
+         *       "character": "p",
          *       "medicine": false,
          *       "pool": "HEA",
-         *       "reason": "potion",
+         *       "reason": "x",
          *       "type": "Restore"
          *     }
          */
@@ -11185,10 +11356,10 @@ export interface components {
          * @description The referee's ruling on healing or medicine (A66), with its reason.
          * @example {
          *       "amount": 50,
-         *       "character": "g",
+         *       "character": "p",
          *       "medicine": false,
          *       "pool": "HEA",
-         *       "reason": "potion",
+         *       "reason": "x",
          *       "type": "Restored"
          *     }
          */
@@ -12524,7 +12695,7 @@ export interface components {
         /**
          * WarfareConcede
          * @example {
-         *       "reason": "the king fled",
+         *       "reason": "",
          *       "side": "b",
          *       "type": "Concede"
          *     }
@@ -12611,13 +12782,12 @@ export interface components {
          * @example {
          *       "attackers": [],
          *       "engaged": [
-         *         "b1",
-         *         "b2"
+         *         "a1"
          *       ],
          *       "rule": "003 Unit Actions / Engagement",
          *       "spared": [],
          *       "type": "Disengaged",
-         *       "unit": "a1"
+         *       "unit": "b1"
          *     }
          */
         WarfareDisengaged: {
@@ -13062,9 +13232,9 @@ export interface components {
          * WarfareResolveChampionAction
          * @description Referee: a champion's other action, at the referee's discretion, and its effect.
          * @example {
-         *       "action": "rallies the line",
+         *       "action": "rallies",
          *       "champion": "hero",
-         *       "effect": "a1 and a2 remove Unsettled",
+         *       "effect": "none",
          *       "type": "ResolveChampionAction"
          *     }
          */
@@ -13193,7 +13363,7 @@ export interface components {
         /**
          * WarfareSideConceded
          * @example {
-         *       "reason": "the king fled",
+         *       "reason": "conceded",
          *       "side": "b",
          *       "type": "SideConceded"
          *     }
@@ -14679,6 +14849,85 @@ export interface operations {
             };
             /** @description The event store is unavailable; retry */
             503: {
+                headers: {
+                    /** @description Seconds to wait before retrying. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    listDisputes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Bearer <key>: the battle's referee, side or observer key, or the key of the integration that created it */
+                Authorization?: string | null;
+            };
+            path: {
+                /** @description The battle's id, as createBattle answered it. */
+                battle_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Request fulfilled, document follows */
+            200: {
+                headers: {
+                    /** @description Requests the tightest rate limit of this request allows per window. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in that window. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the window ends. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DisputeList"];
+                };
+            };
+            /** @description The request is malformed or names an invalid value */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No access key, or an unknown, revoked or expired one */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The key may not do this (another battle, another side, read-only) */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No such battle, ruleset, unit or other thing */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Too many requests: a rate limit (service.http.limits) was reached; see Retry-After */
+            429: {
                 headers: {
                     /** @description Seconds to wait before retrying. */
                     "Retry-After"?: number;
