@@ -39,6 +39,7 @@ def _answer(events: int) -> CommandResponse:
         events=[
             EventOut(
                 battle_id="b-1",
+                ruleset="warfare",
                 version=4 + i,
                 position=10 + i,
                 type="UnitMoved",
