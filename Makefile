@@ -79,6 +79,7 @@ bench: $(STAMP) wrk
 	$(BIN)/python -m bench.verify_export
 	$(BIN)/python -m bench.forecast
 	$(BIN)/python -m bench.hot_battle
+	$(BIN)/python -m bench.awaiting
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json

@@ -52,7 +52,7 @@ from events.player_keys_sql import (
 )
 from events.sqlite_guards import check_guards
 from events.store import BattleHold
-from events.webhooks.sqlite import WEBHOOK_SCHEMA, SQLiteWebhooks
+from events.webhooks.sqlite import WEBHOOK_SCHEMA, SQLiteWebhooks, upgrade_webhook_schema
 
 __all__ = ["SQLITE_SYNC_MODES", "SQLiteEventStore"]
 
@@ -356,6 +356,7 @@ class _Writer:
         try:
             self.conn.executescript(SCHEMA)
             self.conn.executescript(WEBHOOK_SCHEMA)
+            upgrade_webhook_schema(self.conn)
             _upgrade_schema(self.conn)
             check_guards(self.conn, path)  # the triggers: before anything is appended
         except BaseException:

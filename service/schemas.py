@@ -283,8 +283,10 @@ class CommandResponse(msgspec.Struct, kw_only=True):
     # that the log held this head (GET /battles/{id}/verify?receipt=...).
     receipt: Receipt
     # What the battle waits for right after the command, in the caller's view (as
-    # GET /battles/{id} answers it then): empty when the battle is over.
-    awaiting: list[Prompt] = []
+    # GET /battles/{id} answers it then): empty when the battle is over. Absent when the
+    # request said `Prefer: return=minimal` (service.http.prefer): it costs more to
+    # compute than the command itself.
+    awaiting: list[Prompt] | msgspec.UnsetType = msgspec.UNSET
 
 
 class EventPage(msgspec.Struct, kw_only=True):

@@ -17,6 +17,7 @@ from psycopg_pool import AsyncConnectionPool
 from events.errors import StoreError
 from events.webhooks.records import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 from events.webhooks.sqlite import (
+    LIST_WHERE,
     attempt_of,
     delivery_of,
     delivery_row,
@@ -35,7 +36,7 @@ _ENDPOINT_COLUMNS = (
 )
 _DELIVERY_COLUMNS = (
     "delivery_id, endpoint_id, battle_id, position, version, event_type, payload, "
-    "created_at, next_attempt_at, status, attempts, delivered_at"
+    "created_at, next_attempt_at, status, attempts, delivered_at, kind"
 )
 _D_COLUMNS = ", ".join("d." + c.strip() for c in _DELIVERY_COLUMNS.split(","))
 _ATTEMPT_COLUMNS = "delivery_id, attempt, at, ok, status_code, error, duration_ms"
@@ -46,8 +47,10 @@ _CLAIM = (
     "WHERE d.status = 'pending' AND e.disabled_at IS NULL AND d.next_attempt_at <= %(now)s "
     "AND d.lease_until <= %(now)s AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p "
     "WHERE p.endpoint_id = d.endpoint_id AND p.battle_id = d.battle_id "
-    "AND p.status = 'pending' AND p.position < d.position) "
-    "ORDER BY d.next_attempt_at, d.position LIMIT %(limit)s FOR UPDATE OF d SKIP LOCKED) "
+    "AND p.status = 'pending' AND (p.position < d.position "
+    "OR (p.position = d.position AND p.kind < d.kind))) "
+    "ORDER BY d.next_attempt_at, d.position, d.kind LIMIT %(limit)s "
+    "FOR UPDATE OF d SKIP LOCKED) "
     "UPDATE webhook_deliveries d SET lease_until = %(lease)s FROM claimable "
     f"WHERE d.delivery_id = claimable.delivery_id RETURNING {_D_COLUMNS}"
 )
@@ -154,7 +157,7 @@ class PostgresWebhooks:
         deliveries: Sequence[WebhookDelivery],
     ) -> bool:
         rows = [delivery_row(d) for d in deliveries]
-        sql = f"INSERT INTO webhook_deliveries ({_DELIVERY_COLUMNS}) VALUES ({_marks(12)})"
+        sql = f"INSERT INTO webhook_deliveries ({_DELIVERY_COLUMNS}) VALUES ({_marks(13)})"
 
         async def run(conn: _Conn) -> bool:
             # The compare-and-set locks the endpoint's row until commit: a second worker
@@ -234,9 +237,8 @@ class PostgresWebhooks:
         self, endpoint_id: str, after_position: int = 0, limit: int = 100
     ) -> list[WebhookDelivery]:
         rows = await self._fetch(
-            f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries WHERE endpoint_id = %s "
-            "AND position > %s ORDER BY position LIMIT %s",
-            (endpoint_id, after_position, limit),
+            f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries {LIST_WHERE}",
+            (endpoint_id, after_position, endpoint_id, after_position, limit),
         )
         return [delivery_of(r) for r in rows]
 

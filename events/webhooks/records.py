@@ -8,7 +8,12 @@ from __future__ import annotations
 
 import msgspec
 
-__all__ = ["WebhookAttempt", "WebhookDelivery", "WebhookEndpoint"]
+__all__ = ["KIND_AWAITING", "KIND_EVENT", "WebhookAttempt", "WebhookDelivery", "WebhookEndpoint"]
+
+# What a delivery carries (its `kind`): the event at its position, or what its battle
+# awaits right after that event (sent after it: the outbox orders a position's rows by kind).
+KIND_EVENT = 0
+KIND_AWAITING = 1
 
 
 class WebhookEndpoint(msgspec.Struct, frozen=True, kw_only=True):
@@ -39,7 +44,9 @@ class WebhookDelivery(msgspec.Struct, frozen=True, kw_only=True):
 
     `delivery_id` is the Standard Webhooks `webhook-id` (the same on every retry), and
     `payload` the exact body, fixed when the row is written so every retry sends it again.
-    `status`: "pending" until an attempt succeeds ("delivered")."""
+    `status`: "pending" until an attempt succeeds ("delivered"). `kind`: KIND_EVENT, or
+    KIND_AWAITING for the `battle.awaiting` delivery after the event at `position` (the
+    last of its command); one row of each kind per (endpoint, position) at most."""
 
     delivery_id: str
     endpoint_id: str
@@ -53,6 +60,7 @@ class WebhookDelivery(msgspec.Struct, frozen=True, kw_only=True):
     status: str = "pending"
     attempts: int = 0
     delivered_at: float | None = None
+    kind: int = KIND_EVENT
 
 
 class WebhookAttempt(msgspec.Struct, frozen=True, kw_only=True):

@@ -10,13 +10,14 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any, TypeVar
 
 import msgspec
 
 from events.webhooks.records import WebhookAttempt, WebhookDelivery, WebhookEndpoint
 
-__all__ = ["WEBHOOK_SCHEMA", "SQLiteWebhooks"]
+__all__ = ["LIST_WHERE", "WEBHOOK_SCHEMA", "SQLiteWebhooks", "upgrade_webhook_schema"]
 
 T = TypeVar("T")
 
@@ -50,10 +51,9 @@ CREATE TABLE IF NOT EXISTS webhook_deliveries (
     status          TEXT NOT NULL,
     attempts        INTEGER NOT NULL DEFAULT 0,
     delivered_at    REAL,
-    UNIQUE (endpoint_id, position)
+    kind            INTEGER NOT NULL DEFAULT 0,
+    UNIQUE (endpoint_id, position, kind)
 ) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS webhook_deliveries_pending
-    ON webhook_deliveries (endpoint_id, battle_id, position) WHERE status = 'pending';
 CREATE TABLE IF NOT EXISTS webhook_attempts (
     delivery_id TEXT NOT NULL,
     attempt     INTEGER NOT NULL,
@@ -70,23 +70,50 @@ _ENDPOINT_COLUMNS = (
     "endpoint_id, integration_id, url, event_types, battle_id, secret, mac, created_at, "
     "cursor, failing_since, disabled_at"
 )
+# Made before deliveries had a kind: rebuilt with it (SQLite cannot change a UNIQUE key).
+_KIND_MIGRATION = (
+    Path(__file__).parents[1] / "migrations" / "sqlite" / "0001_webhook_delivery_kind.sql"
+)
+_PENDING_INDEX = (
+    "CREATE INDEX IF NOT EXISTS webhook_deliveries_pending ON webhook_deliveries "
+    "(endpoint_id, battle_id, position, kind) WHERE status = 'pending'"
+)
+# A page of an endpoint's deliveries: `limit` positions after one, each with its rows (an
+# event's delivery and its `battle.awaiting` one share a position, and a page must not
+# part them: the next page starts after the position). PostgreSQL's placeholders.
+LIST_WHERE = (
+    "WHERE endpoint_id = %s AND position > %s AND position IN (SELECT DISTINCT position "
+    "FROM webhook_deliveries WHERE endpoint_id = %s AND position > %s ORDER BY position "
+    "LIMIT %s) ORDER BY position, kind"
+)
+
 _DELIVERY_COLUMNS = (
     "delivery_id, endpoint_id, battle_id, position, version, event_type, payload, "
-    "created_at, next_attempt_at, status, attempts, delivered_at"
+    "created_at, next_attempt_at, status, attempts, delivered_at, kind"
 )
 _ATTEMPT_COLUMNS = "delivery_id, attempt, at, ok, status_code, error, duration_ms"
 
-# The oldest pending delivery of each (endpoint, battle), due, not leased, of an enabled
-# endpoint: what may be sent now without overtaking an earlier event of its battle.
+# The oldest pending delivery of each (endpoint, battle) by (position, kind), due, not
+# leased, of an enabled endpoint: what may be sent now without overtaking an earlier event
+# of its battle (nor the event a `battle.awaiting` delivery follows).
 _CLAIMABLE = (
     f"SELECT {', '.join('d.' + c.strip() for c in _DELIVERY_COLUMNS.split(','))} "
     "FROM webhook_deliveries d JOIN webhook_endpoints e ON e.endpoint_id = d.endpoint_id "
     "WHERE d.status = 'pending' AND e.disabled_at IS NULL AND d.next_attempt_at <= ? "
     "AND d.lease_until <= ? AND NOT EXISTS (SELECT 1 FROM webhook_deliveries p "
     "WHERE p.endpoint_id = d.endpoint_id AND p.battle_id = d.battle_id "
-    "AND p.status = 'pending' AND p.position < d.position) "
-    "ORDER BY d.next_attempt_at, d.position LIMIT ?"
+    "AND p.status = 'pending' AND (p.position < d.position "
+    "OR (p.position = d.position AND p.kind < d.kind))) "
+    "ORDER BY d.next_attempt_at, d.position, d.kind LIMIT ?"
 )
+
+
+def upgrade_webhook_schema(conn: sqlite3.Connection) -> None:
+    """Bring a file made by an older version to WEBHOOK_SCHEMA (after it ran)."""
+    present = {row[1] for row in conn.execute("PRAGMA table_info(webhook_deliveries)")}
+    if "kind" not in present:
+        conn.executescript(_KIND_MIGRATION.read_text(encoding="utf-8"))
+    conn.execute(_PENDING_INDEX)
 
 
 def endpoint_of(row: Sequence[Any]) -> WebhookEndpoint:
@@ -119,6 +146,7 @@ def delivery_of(row: Sequence[Any]) -> WebhookDelivery:
         status=row[9],
         attempts=int(row[10]),
         delivered_at=None if row[11] is None else float(row[11]),
+        kind=int(row[12]),
     )
 
 
@@ -139,6 +167,7 @@ def delivery_row(d: WebhookDelivery) -> tuple[Any, ...]:
     return (
         d.delivery_id, d.endpoint_id, d.battle_id, d.position, d.version, d.event_type,
         d.payload, d.created_at, d.next_attempt_at, d.status, d.attempts, d.delivered_at,
+        d.kind,
     )  # fmt: skip
 
 
@@ -214,7 +243,7 @@ class SQLiteWebhooks:
         deliveries: Sequence[WebhookDelivery],
     ) -> bool:
         rows = [delivery_row(d) for d in deliveries]
-        sql = f"INSERT INTO webhook_deliveries ({_DELIVERY_COLUMNS}) VALUES ({_marks(12)})"
+        sql = f"INSERT INTO webhook_deliveries ({_DELIVERY_COLUMNS}) VALUES ({_marks(13)})"
 
         def job(cur: sqlite3.Cursor) -> bool:
             # The compare-and-set first: a refused job must not have written anything.
@@ -300,11 +329,8 @@ class SQLiteWebhooks:
     async def list_webhook_deliveries(
         self, endpoint_id: str, after_position: int = 0, limit: int = 100
     ) -> list[WebhookDelivery]:
-        sql = (
-            f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries WHERE endpoint_id = ? "
-            "AND position > ? ORDER BY position LIMIT ?"
-        )
-        args = (endpoint_id, after_position, limit)
+        sql = f"SELECT {_DELIVERY_COLUMNS} FROM webhook_deliveries {LIST_WHERE.replace('%s', '?')}"
+        args = (endpoint_id, after_position, endpoint_id, after_position, limit)
         rows = await self._read(lambda c: c.execute(sql, args).fetchall())
         return [delivery_of(r) for r in rows]
 

@@ -17,7 +17,9 @@ re-enabled, simply starts from its cursor.
 Claims use leases (`lease_until`): a delivery claimed by a worker that dies is claimed
 again when its lease ends (at least once). Only the oldest pending delivery of each
 (endpoint, battle) is ever claimable, so deliveries of one battle reach an endpoint in
-order, one at a time. Times are handed in by the service; a store never reads a clock.
+order, one at a time; a `battle.awaiting` delivery shares the position of the event it
+follows, and comes after it (`kind`). Times are handed in by the service; a store never
+reads a clock.
 """
 
 from __future__ import annotations
@@ -90,7 +92,8 @@ class WebhookStore(Protocol):
     async def list_webhook_deliveries(
         self, endpoint_id: str, after_position: int = 0, limit: int = 100
     ) -> list[WebhookDelivery]:
-        """The endpoint's deliveries after a global position, by position."""
+        """The endpoint's deliveries at the first `limit` positions after a global position,
+        by position then kind (a position's `battle.awaiting` delivery after its event's)."""
         ...
 
     async def list_webhook_attempts(self, delivery_ids: Sequence[str]) -> list[WebhookAttempt]:

@@ -321,14 +321,23 @@ class BattleService:
         principal: Principal,
         req: CommandRequest,
         idempotency_key: str | None,
+        *,
+        with_awaiting: bool = True,
     ) -> CommandResponse:
         """Run a command: find a replayed one, load, decide, append with the expected
-        version (deciding again when the battle moved on), remember, answer."""
+        version (deciding again when the battle moved on), remember, answer (with what
+        the battle awaits then unless `with_awaiting` is False: Prefer: return=minimal)."""
         if principal.actor.role == "observer":
             raise Forbidden("an observer key may only read", code="read-only-key")
         request_hash = "" if idempotency_key is None else request_hash_of(req, principal.actor)
         return await self._run(
-            battle_id, principal, [req], req.expected_version, idempotency_key, request_hash
+            battle_id,
+            principal,
+            [req],
+            req.expected_version,
+            idempotency_key,
+            request_hash,
+            with_awaiting=with_awaiting,
         )
 
     async def execute_batch(
@@ -337,6 +346,8 @@ class BattleService:
         principal: Principal,
         req: CommandBatchRequest,
         idempotency_key: str | None,
+        *,
+        with_awaiting: bool = True,
     ) -> CommandResponse:
         """Run a batch of commands, all or none (service.battles.batches): each decided on
         the state the ones before it left, every event appended at once."""
@@ -357,6 +368,7 @@ class BattleService:
             idempotency_key,
             request_hash,
             batch=True,
+            with_awaiting=with_awaiting,
         )
 
     async def _run(
@@ -369,11 +381,14 @@ class BattleService:
         request_hash: str,
         *,
         batch: bool = False,
+        with_awaiting: bool = True,
     ) -> CommandResponse:
         """Find a replayed request, load, decide its commands, append them at once with
         the expected version (deciding again when the battle moved on), remember, answer."""
         actor = principal.actor
-        replayed = await self._replayed(battle_id, actor, idempotency_key, request_hash)
+        replayed = await self._replayed(
+            battle_id, actor, idempotency_key, request_hash, with_awaiting
+        )
         if replayed is not None:
             return replayed
         # A command decides on the cached state as it is: the append checks it is current.
@@ -388,7 +403,7 @@ class BattleService:
                     loaded, battle, principal, commands, idempotency_key, batch
                 )
                 if not pending:
-                    return await self._answer(loaded, battle, actor, [])
+                    return await self._answer(loaded, battle, actor, [], with_awaiting)
                 record = _command_record(idempotency_key, request_hash, pending)
                 try:
                     stored = await self.store.append(battle_id, battle.version, pending, record)
@@ -402,7 +417,9 @@ class BattleService:
                     continue
                 except DuplicateCommand:  # the same Idempotency-Key, appended meanwhile
                     await self.repository.catch_up(loaded)
-                    replayed = await self._replayed(battle_id, actor, idempotency_key, request_hash)
+                    replayed = await self._replayed(
+                        battle_id, actor, idempotency_key, request_hash, with_awaiting
+                    )
                     assert replayed is not None
                     return replayed
                 if hold is not None:  # appended: the next decision may go on elsewhere
@@ -410,7 +427,7 @@ class BattleService:
                     hold = None
                 self._on_appended(stored)
                 await self.repository.remember(loaded, battle.version, events, game_after, stored)
-                return await self._answer(loaded, battle, actor, stored)
+                return await self._answer(loaded, battle, actor, stored, with_awaiting)
             raise Busy(
                 f"battle {battle_id} moved on {self.command_attempts} times while this command "
                 "was decided: nothing was appended; retry",
@@ -538,11 +555,16 @@ class BattleService:
         )
 
     async def _answer(
-        self, loaded: Loaded, battle: Battle, actor: Actor, stored: list[StoredEvent]
+        self,
+        loaded: Loaded,
+        battle: Battle,
+        actor: Actor,
+        stored: list[StoredEvent],
+        with_awaiting: bool = True,
     ) -> CommandResponse:
         """A command's answer: the events it appended, sealed for `actor`, a signed
         receipt of the new head (none appended: `battle`, the state it was decided on),
-        and what the battle awaits then in `actor`'s view."""
+        and what the battle awaits then in `actor`'s view (unless not `with_awaiting`)."""
         battle_id = loaded.battle_id
         if not stored:
             return CommandResponse(
@@ -550,7 +572,9 @@ class BattleService:
                 version=battle.version,
                 events=[],
                 receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
-                awaiting=awaiting_of(loaded.ruleset, battle.game, actor),
+                awaiting=awaiting_of(loaded.ruleset, battle.game, actor)
+                if with_awaiting
+                else msgspec.UNSET,
             )
         meta = loaded.battle.meta
         sealer = Sealer(actor, unsealed_upto(meta), meta.created.ruleset)
@@ -560,7 +584,9 @@ class BattleService:
             version=head.version,
             events=[sealer.out(e) for e in stored],
             receipt=self.signing.receipt(battle_id, head.version, head.hash),
-            awaiting=await self.awaiting(battle_id, actor, head.version, loaded),
+            awaiting=await self.awaiting(battle_id, actor, head.version, loaded)
+            if with_awaiting
+            else msgspec.UNSET,
         )
 
     async def awaiting(
@@ -583,7 +609,12 @@ class BattleService:
         return await self.awaiting_cache.get(battle_id, version, actor, compute)
 
     async def _replayed(
-        self, battle_id: str, actor: Actor, command_id: str | None, request_hash: str
+        self,
+        battle_id: str,
+        actor: Actor,
+        command_id: str | None,
+        request_hash: str,
+        with_awaiting: bool = True,
     ) -> CommandResponse | None:
         """The first answer again, when the command's Idempotency-Key was seen before."""
         if command_id is None:
@@ -592,11 +623,16 @@ class BattleService:
         return (
             None
             if previous is None
-            else await self._replay(battle_id, actor, previous, request_hash)
+            else await self._replay(battle_id, actor, previous, request_hash, with_awaiting)
         )
 
     async def _replay(
-        self, battle_id: str, actor: Actor, previous: CommandRecord, request_hash: str
+        self,
+        battle_id: str,
+        actor: Actor,
+        previous: CommandRecord,
+        request_hash: str,
+        with_awaiting: bool = True,
     ) -> CommandResponse:
         if previous.request_hash != request_hash:
             raise IdempotencyMismatch(
@@ -619,7 +655,9 @@ class BattleService:
             events=[sealer.out(e) for e in stored],
             replayed=True,
             receipt=self.signing.receipt(battle_id, last, head.hash),
-            awaiting=await self.awaiting(battle_id, actor, last),
+            awaiting=await self.awaiting(battle_id, actor, last)
+            if with_awaiting
+            else msgspec.UNSET,
         )
 
     async def _decide(

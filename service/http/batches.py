@@ -10,7 +10,7 @@ service.battles.batches'.
 from __future__ import annotations
 
 import msgspec
-from litestar import post
+from litestar import Response, post
 from litestar.params import JSONBody
 
 from events.errors import VersionConflict
@@ -22,10 +22,12 @@ from service.http.command_body import (
 )
 from service.http.conditional import if_match_version
 from service.http.json_body import BATCH_BODY_MAX
+from service.http.prefer import PREFERENCE_APPLIED_HEADER, prefers_minimal
 from service.http.routes import (
     SECURED,
     AppRequest,
     BattleId,
+    command_answer,
     if_match_failed,
     problems,
     service_of,
@@ -52,7 +54,8 @@ __all__ = ["BATCH_ROUTES"]
         "commands (default 64; more: 422 `batch-too-long`); an Undo is sent alone."
     ),
     status_code=201,
-    responses=problems(400, 401, 403, 404, 409, 412, 413, 422, 503),
+    responses=problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+    response_headers=[PREFERENCE_APPLIED_HEADER],
     security=SECURED,
     request_class=BatchBodyRequest,
     operation_class=CommandOperation,
@@ -61,18 +64,23 @@ __all__ = ["BATCH_ROUTES"]
 )
 async def post_command_batch(
     request: AppRequest, battle_id: BattleId, data: JSONBody[CommandBatchRequest]
-) -> CommandResponse:
+) -> Response[CommandResponse]:
     service = service_of(request)
     authorization, idempotency_key = command_headers(request)
     principal = await service.keys.resolve(authorization, battle_id)
     required = if_match_version(request, data.expected_version)
-    if required is None:
-        return await service.execute_batch(battle_id, principal, data, idempotency_key)
-    data = msgspec.structs.replace(data, expected_version=required)
+    minimal = prefers_minimal(request)
+    if required is not None:
+        data = msgspec.structs.replace(data, expected_version=required)
     try:
-        return await service.execute_batch(battle_id, principal, data, idempotency_key)
+        answer = await service.execute_batch(
+            battle_id, principal, data, idempotency_key, with_awaiting=not minimal
+        )
     except VersionConflict as e:
+        if required is None:
+            raise
         raise if_match_failed(battle_id, e) from e
+    return command_answer(answer, minimal, status_code=201)
 
 
 BATCH_ROUTES = [post_command_batch]

@@ -48,6 +48,7 @@ from litestar.typing import FieldDefinition
 from service.decoding import UNREADABLE, field_of, invalid_body
 from service.http.conditional import IF_MATCH_PARAMETER
 from service.http.json_body import require_json
+from service.http.prefer import PREFER_PARAMETER
 from service.schemas import CommandBatchRequest, CommandRequest
 
 __all__ = [
@@ -267,6 +268,7 @@ _COMMAND_HEADERS = [
         "Idempotency-Key", IDEMPOTENCY_KEY_DOC, min_length=1, max_length=IDEMPOTENCY_KEY_MAX
     ),
     IF_MATCH_PARAMETER,
+    PREFER_PARAMETER,
 ]
 
 

@@ -40,7 +40,9 @@ __all__ = [
 # A tag is the version in quotes; the bare version is taken too (some clients, and
 # schemathesis, drop the quotes of a header value).
 _TAG = r'(?:W/)?(?:"[0-9]{1,16}"|[0-9]{1,16})'
-IF_MATCH_PATTERN = rf"^(\*|{_TAG}(\s*,\s*{_TAG})*)$"
+# A list (RFC 9110 §5.6.1): empty elements (`"1",,"2"`, a leading or trailing comma) are
+# taken and ignored, as a recipient must; at least one tag.
+IF_MATCH_PATTERN = rf"^(\*|(\s*,)*\s*{_TAG}((\s*,)+\s*{_TAG})*(\s*,)*)$"
 IF_NONE_MATCH_PATTERN = IF_MATCH_PATTERN
 _IF_MATCH = re.compile(IF_MATCH_PATTERN)
 _TAGS = re.compile(r'(?:W/)?"?([0-9]{1,16})"?')

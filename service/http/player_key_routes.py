@@ -77,7 +77,7 @@ def keys_options() -> Response[None]:
         "Only its SHA-256 is stored: the answer is the one time the key is shown."
     ),
     status_code=201,
-    responses=problems(400, 401, 403, 404, 422),
+    responses=problems(400, 401, 403, 404, 415, 422),
     response_headers=location_header("The battle's keys: /battles/{battle_id}/keys"),
     security=SECURED,
 )

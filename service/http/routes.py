@@ -41,6 +41,7 @@ from service.http.conditional import (
 )
 from service.http.event_docs import event_docs, events_schema
 from service.http.json_body import COMMAND_BODY_MAX, CREATE_BODY_MAX
+from service.http.prefer import APPLIED, PREFERENCE_APPLIED_HEADER, prefers_minimal
 from service.http.problems import PROBLEM_MEDIA_TYPE
 from service.openapi.links import CreatesBattle
 from service.schemas import (
@@ -62,6 +63,7 @@ __all__ = [
     "SECURED",
     "AppRequest",
     "BattleId",
+    "command_answer",
     "created",
     "if_match_failed",
     "location_header",
@@ -307,6 +309,7 @@ async def get_battle(
     summary="Give one command; answers the events it appended and the new version",
     status_code=200,
     responses=problems(400, 401, 403, 404, 409, 412, 413, 415, 422, 503),
+    response_headers=[PREFERENCE_APPLIED_HEADER],
     security=SECURED,
     # The hot path: body, headers and answer handled by service.http.command_body, documented
     # the same.
@@ -317,7 +320,7 @@ async def get_battle(
 )
 async def post_command(
     request: AppRequest, battle_id: BattleId, data: JSONBody[CommandRequest]
-) -> CommandResponse:
+) -> Response[CommandResponse]:
     service = service_of(request)
     authorization, idempotency_key = command_headers(request)
     keys = service.keys
@@ -328,13 +331,26 @@ async def post_command(
     if data.expected_version is None and if_match_needs_current(request):
         current = (await service.loaded(battle_id)).battle.version  # a list of tags
     required = if_match_version(request, data.expected_version, current)
-    if required is None:
-        return await service.execute(battle_id, principal, data, idempotency_key)
-    data = msgspec.structs.replace(data, expected_version=required)
+    minimal = prefers_minimal(request)
+    if required is not None:
+        data = msgspec.structs.replace(data, expected_version=required)
     try:
-        return await service.execute(battle_id, principal, data, idempotency_key)
+        answer = await service.execute(
+            battle_id, principal, data, idempotency_key, with_awaiting=not minimal
+        )
     except VersionConflict as e:
+        if required is None:
+            raise
         raise if_match_failed(battle_id, e) from e
+    return command_answer(answer, minimal)
+
+
+def command_answer(
+    response: CommandResponse, minimal: bool, status_code: int = 200
+) -> Response[CommandResponse]:
+    """A command route's answer: `response`, saying when it honoured return=minimal
+    (service.http.prefer); without that header, sent by CommandAnswer's fast path."""
+    return CommandAnswer(response, status_code=status_code, headers=APPLIED if minimal else None)
 
 
 def if_match_failed(battle_id: str, e: VersionConflict) -> PreconditionFailed:

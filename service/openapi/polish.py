@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
 __all__ = ["WEBSOCKET_OPERATIONS", "polish"]
 
 # The WebSocket routes of service.live.streams: a battle's, and every battle's the key can see.
@@ -176,6 +178,16 @@ def polish(doc: dict[str, Any]) -> dict[str, Any]:
                 _parameter(param)
             for status, response in op.get("responses", {}).items():
                 _headers(status, response)
+    for schema in doc.get("components", {}).get("schemas", {}).values():
+        for prop in schema.get("properties", {}).values():
+            # a field absent unless set (msgspec.UNSET: CommandResponse.awaiting under
+            # Prefer: return=minimal) has no default to document
+            if isinstance(prop, dict) and prop.get("default", None) is msgspec.UNSET:
+                del prop["default"]
+                one_of = prop.get("oneOf", [])
+                if len(one_of) == 1:  # what is left of `T | UnsetType`: T
+                    del prop["oneOf"]
+                    prop.update(one_of[0])
     known = [t["name"] for t in doc.get("tags", [])]
     doc["tags"] = [
         *doc.get("tags", []),

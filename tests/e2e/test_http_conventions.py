@@ -86,7 +86,8 @@ def test_battle_and_state_reads_carry_the_version_as_etag_and_answer_304(
     assert http.get(path, headers={"If-None-Match": '"2"'}).status_code == 401
 
 
-@pytest.mark.parametrize("tag", ['"x"', '"1" "2"', "W/", '"1",', '"-1"'])
+# (`"1",` is a list with an empty element, which RFC 9110 §5.6.1 takes: test_http_details)
+@pytest.mark.parametrize("tag", ['"x"', '"1" "2"', "W/", '"-1"'])
 def test_a_malformed_if_none_match_is_refused(http: httpx.Client, tag: str) -> None:
     b = create_battle(http)
     r = http.get(f"/battles/{b.id}", headers={**b.auth("referee"), "If-None-Match": tag})
@@ -114,7 +115,7 @@ def test_if_match_is_expected_version_as_a_header(http: httpx.Client) -> None:
 
 
 # A list of tags and a weak tag are well formed (RFC 9110): tests/e2e/test_table_http.py.
-@pytest.mark.parametrize("tag", ['"3" "4"', '"3",', '*, "3"', '"x"', "", '"3'])
+@pytest.mark.parametrize("tag", ['"3" "4"', '*, "3"', '"x"', "", '"3'])
 def test_a_malformed_if_match_is_refused_and_nothing_appended(http: httpx.Client, tag: str) -> None:
     b = create_battle(http)
     r = _ruling(b, **{"If-Match": tag})

@@ -4,9 +4,12 @@ entity tags (RFC 9110 §13.1.1), and a malformed `If-Match` refused as a 400 pro
 
 from __future__ import annotations
 
+import json
+
 import httpx
 import pytest
 
+from service.app.cli import openapi_json
 from tests.e2e.battle_client import Battle, create_battle
 from tests.support.quickstart_play import SETUP
 
@@ -113,7 +116,36 @@ def test_a_list_and_expected_version_must_agree(http: httpx.Client) -> None:
     assert r.status_code == 200 and r.json()["version"] == 2
 
 
-@pytest.mark.parametrize("tag", ['"1" "2"', '*, "1"', '"a"', 'W/"1', "W/ 1"])
+def test_if_match_ignores_empty_list_elements(http: httpx.Client) -> None:
+    """RFC 9110 §5.6.1: a recipient accepts and ignores empty list elements."""
+    b = create_battle(http)
+    r = _ruling(b, **{"If-Match": '"1",,"2"'})
+    assert r.status_code == 200, r.text
+    assert r.json()["version"] == 2
+    r = _ruling(b, **{"If-Match": ', "2" , ,'})
+    assert r.status_code == 200 and r.json()["version"] == 3
+    stale = _ruling(b, **{"If-Match": '"1",,"2"'})
+    assert stale.status_code == 412 and stale.json()["current_version"] == 3
+
+
+def test_the_json_routes_of_table_play_answer_415_and_document_it(http: httpx.Client) -> None:
+    b = create_battle(http)
+    plain = {**b.auth("referee"), "content-type": "text/plain"}
+    batch = b'{"commands": [' + RULING + b"]}"
+    key = b'{"role": "observer", "label": "ann"}'
+    for path, body in ((f"/battles/{b.id}/commands/batch", batch), (f"/battles/{b.id}/keys", key)):
+        r = http.post(path, content=body, headers=plain)
+        assert r.status_code == 415, (path, r.text)
+        assert r.headers["content-type"].startswith(PROBLEM)
+        assert "text/plain" in r.json()["detail"]
+    assert b.view()["version"] == 1  # nothing appended
+    assert http.get(f"/battles/{b.id}/keys", headers=b.auth("referee")).json()["keys"] == []
+    doc = json.loads(openapi_json())
+    for path in ("/battles/{battle_id}/commands/batch", "/battles/{battle_id}/keys"):
+        assert "415" in doc["paths"][path]["post"]["responses"], path
+
+
+@pytest.mark.parametrize("tag", ['"1" "2"', '*, "1"', '"a"', 'W/"1', "W/ 1", ",", ", ,"])
 def test_a_malformed_if_match_is_a_400_problem(http: httpx.Client, tag: str) -> None:
     b = create_battle(http)
     r = _ruling(b, **{"If-Match": tag})

@@ -209,3 +209,48 @@ def test_an_endpoint_failing_past_the_limit_is_disabled_and_can_be_enabled(
         enabled = http.post(f"{url}/enable", headers=_bearer(key))
         assert enabled.status_code == 200 and enabled.json()["enabled"]
         _wait("a retry after enabling", lambda: len(receiver.requests()) > tries)
+
+
+def test_what_a_battle_awaits_is_delivered_as_the_document_says(
+    server: ServerProcess, receivers: Callable[..., Receiver]
+) -> None:
+    receiver = receivers("200")
+    with httpx.Client(base_url=server.base_url, timeout=10) as http:
+        key = http.post("/integrations", json={"name": "vtt"}).json()["key"]
+        hook = http.post(
+            "/webhooks", json={"url": receiver.url, "event_types": ["battle.awaiting"]},
+            headers=_bearer(key),
+        ).json()  # fmt: skip
+        created = http.post(
+            "/battles", json={"ruleset": "quickstart", "setup": SETUP}, headers=_bearer(key)
+        )
+        battle_id = created.json()["battle_id"]
+        _ruling(http, key, battle_id, 0)  # changes nothing the battle awaits
+        skip = {"command": {"type": "SkipPriorityChecks"}}
+        r = http.post(f"/battles/{battle_id}/commands", json=skip, headers=_bearer(key))
+        assert r.status_code == 200, r.text
+        version = r.json()["version"]
+        payloads = _wait(
+            "two battle.awaiting deliveries",
+            lambda: (
+                (got := [_verified(hook["secret"], q) for q in receiver.requests()])
+                and len(got) >= 2
+                and got
+            ),
+        )
+        time.sleep(0.5)  # nothing more should come
+        assert len(receiver.requests()) == 2
+        doc = http.get("/schema/openapi.json").json()
+        body = doc["webhooks"]["battle.awaiting"]["post"]["requestBody"]["content"]
+        typed = jsonschema_rs.Draft202012Validator({**doc, **body["application/json"]["schema"]})
+        assert [p["data"]["version"] for p in payloads] == [1, version]
+        for p in payloads:
+            typed.validate(p)
+            assert p["type"] == "battle.awaiting" and p["data"]["battle_id"] == battle_id
+            at = http.get(
+                f"/battles/{battle_id}/state",
+                params={"version": p["data"]["version"]},
+                headers=_bearer(key),
+            )
+            assert p["data"]["awaiting"] == at.json()["awaiting"]  # the referee's view
+        assert payloads[0]["data"]["awaiting"] != payloads[1]["data"]["awaiting"]

@@ -7,12 +7,20 @@ as the EventStore contract is.
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 import uuid
 
 import msgspec
+import pytest
 
+from events.errors import StoreError
 from events.store import EventStore
-from events.webhooks.records import WebhookAttempt, WebhookDelivery, WebhookEndpoint
+from events.webhooks.records import (
+    KIND_AWAITING,
+    WebhookAttempt,
+    WebhookDelivery,
+    WebhookEndpoint,
+)
 from tests.integration.conftest import Backend
 
 T0 = 1_700_000_000.0
@@ -256,3 +264,39 @@ async def test_pruning_forgets_old_delivered_deliveries_only(store: EventStore) 
     assert gone == []
     assert len(await store.list_webhook_attempts([d2.delivery_id, d3.delivery_id])) == 2
     assert await store.prune_webhook_deliveries(T0 + 1e9) == 1  # never the pending one
+
+
+async def test_a_positions_awaiting_delivery_comes_after_its_event_and_pages_keep_them_together(
+    store: EventStore,
+) -> None:
+    ep = endpoint()
+    await store.save_webhook_endpoint(ep)
+    told = {"event_type": "battle.awaiting", "kind": KIND_AWAITING}
+    rows = [
+        delivery(ep, "b1", 1),
+        delivery(ep, "b1", 1, **told),
+        delivery(ep, "b1", 2),
+        delivery(ep, "b1", 3),
+        delivery(ep, "b1", 3, **told),
+    ]
+    # written in any order: the store orders a position's rows by kind
+    assert await store.enqueue_webhook_deliveries(ep.endpoint_id, 0, 3, rows[::-1])
+    listed = await store.list_webhook_deliveries(ep.endpoint_id)
+    assert listed == rows
+    # `limit` counts positions: a page never parts an event from its awaiting delivery
+    assert await store.list_webhook_deliveries(ep.endpoint_id, 0, 1) == rows[:2]
+    assert await store.list_webhook_deliveries(ep.endpoint_id, 1, 2) == rows[2:]
+    # one at a time per battle, the event before the awaiting delivery at its position
+    sent = []
+    for n in range(len(rows)):
+        claimed = await store.claim_webhook_deliveries(T0 + n, T0 + n + 30, 10)
+        assert len(claimed) == 1
+        sent.append(claimed[0])
+        await store.record_webhook_success(attempt(claimed[0], T0 + n, True, status_code=200))
+    assert [d.delivery_id for d in sent] == [d.delivery_id for d in rows]
+    # one row of each kind per position: a second awaiting delivery at 3 is refused whole
+    again = delivery(ep, "b1", 3, **told)
+    with pytest.raises((StoreError, sqlite3.Error)):
+        await store.enqueue_webhook_deliveries(ep.endpoint_id, 3, 4, [delivery(ep, "b1", 4), again])
+    assert len(await store.list_webhook_deliveries(ep.endpoint_id)) == len(rows)
+    assert (await store.find_webhook_endpoint(ep.endpoint_id)).cursor == 3  # type: ignore[union-attr]

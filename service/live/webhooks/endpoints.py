@@ -36,6 +36,7 @@ from service.battles.secrets_at_rest import SecretBox, SecretDamaged
 from service.errors import NotFound, Unprocessable
 
 __all__ = [
+    "AWAITING_TYPE",
     "EVENT_TYPES",
     "MAX_ENDPOINTS",
     "ROTATION_GRACE",
@@ -66,7 +67,12 @@ def _event_types() -> frozenset[str]:
     return frozenset(str(k.__struct_config__.tag) for k in kinds)
 
 
-EVENT_TYPES = _event_types()  # what an endpoint may filter on: every ruleset's and the battle's
+# The `battle.awaiting` deliveries (service.live.webhooks.outbox): an endpoint that filters
+# types gets them when it names this among them.
+AWAITING_TYPE = "battle.awaiting"
+# what an endpoint may filter on: every ruleset's event types and the battle's, and
+# `battle.awaiting`
+EVENT_TYPES = _event_types() | {AWAITING_TYPE}
 
 
 class EndpointDamaged(RuntimeError):

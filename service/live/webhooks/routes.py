@@ -241,7 +241,8 @@ async def list_webhook_deliveries(
         attempts.setdefault(a.delivery_id, []).append(a)
     return WebhookDeliveryPage(
         deliveries=[_delivery_out(d, attempts.get(d.delivery_id, [])) for d in found],
-        next_after=found[-1].position if len(found) == limit else None,
+        # `limit` counts positions: an event's delivery and its battle.awaiting one share one
+        next_after=found[-1].position if len({d.position for d in found}) == limit else None,
     )
 
 

@@ -1,7 +1,8 @@
 """The webhook worker: an asyncio task in each service process that fills the outbox and
 delivers what is due, signed as the Standard Webhooks specification says.
 
-Every `BATTLE_WEBHOOK_POLL_SECONDS` it writes the new events' deliveries
+Every `BATTLE_WEBHOOK_POLL_SECONDS` it writes the new events' deliveries, and the
+`battle.awaiting` ones after the commands that changed what a battle awaits
 (service.live.webhooks.outbox), then claims the due ones (a lease, so that several workers on
 one PostgreSQL never send one delivery at once: events.webhooks.postgres) and POSTs
 each, with `webhook-id` (the delivery's id, the same on every retry),
@@ -118,6 +119,7 @@ class WebhookWorker:
             self._service.unsealed_upto,
             self._clock(),
             self._service.ruleset_of,
+            self._service.awaiting,
         )
         made = 0
         while True:
