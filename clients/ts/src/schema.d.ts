@@ -14483,6 +14483,8 @@ export interface operations {
                 "Idempotency-Key"?: string | null;
                 /** @description The header form of expected_version: the battle version in quotes ("12", as its ETag), a list of them ("12", "13": any one), or *; when the battle is at none of them the command is refused with 412 and nothing is appended (a weak tag never matches) */
                 "If-Match"?: string;
+                /** @description RFC 7240 preferences: `return=minimal` answers without `awaiting` (what the battle waits for costs more to compute than the command: a client that does not read it skips it), with `Preference-Applied: return=minimal`; other preferences are ignored */
+                Prefer?: string;
             };
             path: {
                 /** @description The battle's id, as createBattle answered it. */
@@ -14499,6 +14501,8 @@ export interface operations {
             /** @description Request fulfilled, document follows */
             200: {
                 headers: {
+                    /** @description `return=minimal` when the request preferred it: the answer has no `awaiting` */
+                    "Preference-Applied"?: string;
                     /** @description Requests the tightest rate limit of this request allows per window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in that window. */
@@ -14626,6 +14630,8 @@ export interface operations {
                 "Idempotency-Key"?: string | null;
                 /** @description The header form of expected_version: the battle version in quotes ("12", as its ETag), a list of them ("12", "13": any one), or *; when the battle is at none of them the command is refused with 412 and nothing is appended (a weak tag never matches) */
                 "If-Match"?: string;
+                /** @description RFC 7240 preferences: `return=minimal` answers without `awaiting` (what the battle waits for costs more to compute than the command: a client that does not read it skips it), with `Preference-Applied: return=minimal`; other preferences are ignored */
+                Prefer?: string;
             };
             path: {
                 /** @description The battle's id, as createBattle answered it. */
@@ -14642,6 +14648,8 @@ export interface operations {
             /** @description Document created, URL follows */
             201: {
                 headers: {
+                    /** @description `return=minimal` when the request preferred it: the answer has no `awaiting` */
+                    "Preference-Applied"?: string;
                     /** @description Requests the tightest rate limit of this request allows per window. */
                     "RateLimit-Limit"?: number;
                     /** @description Requests left in that window. */
@@ -14710,6 +14718,15 @@ export interface operations {
             };
             /** @description The body is larger than this route accepts */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -15622,6 +15639,15 @@ export interface operations {
             };
             /** @description No such battle, ruleset, unit or other thing */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is not sent as JSON (Content-Type: application/json) */
+            415: {
                 headers: {
                     [name: string]: unknown;
                 };

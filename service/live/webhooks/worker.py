@@ -190,8 +190,10 @@ class WebhookWorker:
             await self._store.record_webhook_success(attempt)
             return
         retry_at = self._schedule.retry_at(done, delivery.attempts + 1)
+        # Judged at the attempt's start, the time the store records as `disabled_at`: so
+        # an endpoint is never disabled less than `disable_after` after it began failing.
         disabled = await self._store.record_webhook_failure(
-            attempt, retry_at, self._schedule.disable_if_failing_since(done)
+            attempt, retry_at, self._schedule.disable_if_failing_since(started)
         )
         if disabled:
             log.warning(
