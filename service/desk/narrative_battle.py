@@ -1,9 +1,9 @@
 """The narrative's tellers of the battle's own events, the same in every ruleset: its
 creation, rulings, undos, dice seeds (`domain.battle`).
 
-Disputes (issue 36: `DisputeRaised`, `DisputeResolved`) are told in place by adding their
-tellers to `TELLERS` here (or by `service.desk.narrative_registry.register`): each is a
-function of the event's data to its sentence, as below.
+Disputes (issue 36: `DisputeRaised`, `DisputeResolved`) are told in place, where they were
+raised and where they were ruled on, with the versions they name, so that a reader of the
+narrative finds the claim, the ruling, the rule it rests on and what it corrected.
 """
 
 from __future__ import annotations
@@ -42,7 +42,34 @@ def _revealed(d: dict[str, Any]) -> str:
     return text
 
 
+def _versions(vs: list[int]) -> str:
+    return ("version " if len(vs) == 1 else "versions ") + words([str(v) for v in vs])
+
+
+def _raiser(raised_by: str) -> str:
+    return "the referee" if raised_by == "referee" else raised_by.removeprefix("side:")
+
+
+def _dispute_raised(d: dict[str, Any]) -> str:
+    text = (
+        f"dispute {d['dispute_id']} raised by {_raiser(d['raised_by'])} against "
+        f"{_versions(d['versions'])}: {d['claim']}"
+    )
+    return text + (f" (invoking {d['rule']})" if d.get("rule") else "")
+
+
+def _dispute_resolved(d: dict[str, Any]) -> str:
+    text = f"dispute {d['dispute_id']} {d['outcome']}: {d['ruling']} (ruled under {d['rule']})"
+    if d.get("outcome") == "upheld" and d.get("undo_to") is not None:
+        text += f"; set back to version {d['undo_to']}"
+        if d.get("correcting_versions"):
+            text += f" and corrected by {_versions(d['correcting_versions'])}"
+    return text
+
+
 TELLERS: dict[str, Teller] = {
+    "DisputeRaised": _dispute_raised,
+    "DisputeResolved": _dispute_resolved,
     "BattleCreated": _created,
     "RulingRecorded": lambda d: (
         f"ruling: {d['ruling']}"

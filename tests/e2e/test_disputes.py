@@ -235,3 +235,23 @@ def test_the_viewer_and_the_narrative_show_the_dispute_and_its_ruling(
     shown = viewer.wait_shown(resolved)
     assert "DisputeResolved" in shown["events"]
     viewer.shot("dispute-upheld.png")
+
+
+def test_the_narrative_tells_the_dispute_and_its_ruling_in_place(http: httpx.Client) -> None:
+    b = _tactical(http)
+    turn = _turn(b, 5)
+    attack = next(e["version"] for e in turn["events"] if e["type"] == "AttackDeclared")
+    raised = _raise(b, "south", [attack], claim="the die rolled off the table")
+    corrections = [{**TURN[1], "dice": [1]}, *TURN[2:]]
+    answer = _ok(_resolve(b, outcome="upheld", undo_to=attack - 1, corrections=corrections))
+    fixed = answer["events"][-1]["data"]["correcting_versions"]
+    r = http.get(f"/battles/{b.id}/narrative", headers=b.auth("observer"))
+    lines = {e["version"]: e["summary"] for x in _ok(r)["entries"] for e in x["events"]}
+    assert lines[raised["version"]] == (
+        f"dispute d1 raised by south against version {attack}: the die rolled off the table "
+        "(invoking 6.2)"
+    )
+    assert lines[answer["version"]] == (
+        f"dispute d1 upheld: so ruled (ruled under 6.2); set back to version {attack - 1} "
+        f"and corrected by versions {', '.join(map(str, fixed))}"
+    )
