@@ -167,14 +167,18 @@ _WEBHOOKS = {
 }
 
 
-def _webhook(payload: str, summary: str) -> dict[str, Any]:
+def _webhook(kind: str, payload: str, summary: str) -> dict[str, Any]:
     return {
         "post": {
             "summary": summary,
             "description": f"{summary} POSTed to every enabled endpoint whose filters it "
             "passes, signed as Standard Webhooks says; any 2xx answer delivers it, anything "
             "else is retried.",
-            "operationId": "webhook" + "".join(p.capitalize() for p in payload.split("_")),
+            # stable and explicit: battle.event -> battleEventWebhook
+            "operationId": "".join(
+                w if i == 0 else w.capitalize() for i, w in enumerate(kind.split("."))
+            )
+            + "Webhook",
             "tags": ["integrations"],
             "parameters": [
                 {
@@ -217,6 +221,6 @@ def add_live_messages(doc: dict[str, Any]) -> dict[str, Any]:
                 content = {"application/json": {"schema": _ref("WebSocketMessage")}}
                 op["responses"]["101"]["content"] = content
     doc["webhooks"] = {
-        kind: _webhook(payload, summary) for kind, (payload, summary) in _WEBHOOKS.items()
+        kind: _webhook(kind, payload, summary) for kind, (payload, summary) in _WEBHOOKS.items()
     }
     return doc

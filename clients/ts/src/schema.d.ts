@@ -719,7 +719,7 @@ export interface webhooks {
          * What a battle now waits for changed.
          * @description What a battle now waits for changed. POSTed to every enabled endpoint whose filters it passes, signed as Standard Webhooks says; any 2xx answer delivers it, anything else is retried.
          */
-        post: operations["webhookWebhookawaitingpayload"];
+        post: operations["battleAwaitingWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -739,7 +739,7 @@ export interface webhooks {
          * An event of a battle the integration follows.
          * @description An event of a battle the integration follows. POSTed to every enabled endpoint whose filters it passes, signed as Standard Webhooks says; any 2xx answer delivers it, anything else is retried.
          */
-        post: operations["webhookWebhookeventpayload"];
+        post: operations["battleEventWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -17387,7 +17387,7 @@ export interface operations {
             };
         };
     };
-    webhookWebhookawaitingpayload: {
+    battleAwaitingWebhook: {
         parameters: {
             query?: never;
             header: {
@@ -17416,7 +17416,7 @@ export interface operations {
             };
         };
     };
-    webhookWebhookeventpayload: {
+    battleEventWebhook: {
         parameters: {
             query?: never;
             header: {
