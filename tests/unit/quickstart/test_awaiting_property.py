@@ -42,6 +42,10 @@ def _bodies(prompt: Prompt, command: str) -> list[dict[str, Any]]:
         for f, v in fields.items():
             body[f] = [v] if f in _LISTS else (v == "true" if f == "watchtower" else v)
         bodies.append(body)
+    # a list field takes any of its values together (squads attacking together): all of them
+    for f in _LISTS & prompt.choices.keys():
+        if len(prompt.choices[f]) > 1:
+            bodies.append({**bodies[0], f: list(prompt.choices[f])})
     return bodies
 
 

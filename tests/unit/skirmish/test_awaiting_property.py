@@ -48,9 +48,16 @@ def _bodies(prompt: Prompt, command: str) -> list[dict[str, Any]]:
         {**first, f: v} for f, values in prompt.choices.items() for v in values[1:]
     ]
     return [
-        {"type": command, **{f: int(v) if f in ("x", "y") else v for f, v in b.items()}}
+        {"type": command, **{f: _typed(f, v) for f, v in b.items()}}
         for b in out
     ]
+
+
+def _typed(field: str, value: str) -> Any:
+    """A listed choice as the command field takes it (the prompt's reason says the type)."""
+    if field in ("x", "y"):
+        return int(value)
+    return value == "true" if field == "move_target" else value
 
 
 def _answers(actor: Actor, prompt: Prompt) -> bool:
