@@ -422,8 +422,10 @@ def _referee(a: Asker) -> list[Prompt]:
                     rule=R_HEROES,
                 )
             )
-    squads = sorted(q for q in k.squads if a.ok(AdjustSquad(squad=q)))
-    if squads:
+    # An adjustment that changes nothing turns on nothing but the squad's being there
+    # (decide's AdjustSquad): one probe stands for every squad, keeping awaiting fast.
+    squads = sorted(k.squads)
+    if squads and a.ok(AdjustSquad(squad=squads[0])):
         out.append(
             Prompt(
                 id="adjust-squad",

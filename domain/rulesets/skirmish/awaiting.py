@@ -336,8 +336,10 @@ def _referee(a: Asker, s: State) -> list[Prompt]:
                     rule=R_END,
                 )
             )
-    lose = [x for x in sorted(s.armies) if a.ok(LoseCommander(army=x))]
-    if lose:
+    # decide refuses LoseCommander only for an army whose commander is lost already
+    # ("000 Roles / The Commander"): one probe stands for the others, keeping awaiting fast.
+    lose = [x for x in sorted(s.armies) if not s.armies[x].commander_lost]
+    if lose and a.ok(LoseCommander(army=lose[0])):
         out.append(
             Prompt(
                 id="lose-commander",
