@@ -214,7 +214,7 @@ def _declarations(a: Asker, s: State, x: Army) -> list[Prompt]:
                     ok = accepted
                     if v is not None:
                         picked.append(v)
-            if not picked and field is not None or ok is targets:
+            if (not picked and field is not None) or ok is targets:
                 continue
             choices = {"army": [x.id], "profile": [p.name], "target": ok}
             reason = f"{x.id} may declare {p.name} ({p.kind}) against an army"

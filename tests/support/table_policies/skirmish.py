@@ -3,9 +3,9 @@
 `pick(prompts, rng)`: which prompt to answer (charges and declared actions first, moves
 and tactics next; a referee's optional call never); `choose(prompt, reach, rng)`: the
 command answering it, as JSON: a random listed choice for each field (numbers given as
-decimal strings, "x" and "y", become numbers; "move_target" a boolean), a move to the square of the army's reach
-that goes farthest ahead of its facing (armies are placed facing the enemy), so that
-the armies meet.
+decimal strings, "x" and "y", become numbers; "move_target", listed "true", a boolean), a
+move to the square of the army's reach that goes farthest ahead of its facing (armies are
+placed facing the enemy), so that the armies meet.
 """
 
 from __future__ import annotations

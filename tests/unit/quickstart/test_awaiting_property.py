@@ -156,9 +156,7 @@ def test_a_sides_prompts_and_reach_depend_on_its_view_only(seed: int, steps: int
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.lists(
-        st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=5, max_size=5, unique=True
-    ),
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=5, max_size=5, unique=True),
     st.integers(min_value=0, max_value=10**6),
 )
 def test_squads_listed_to_attack_together_are_accepted_together_and_alone(

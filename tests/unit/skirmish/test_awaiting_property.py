@@ -48,10 +48,7 @@ def _bodies(prompt: Prompt, command: str) -> list[dict[str, Any]]:
     out = [dict(first)] + [
         {**first, f: v} for f, values in prompt.choices.items() for v in values[1:]
     ]
-    return [
-        {"type": command, **{f: _typed(f, v) for f, v in b.items()}}
-        for b in out
-    ]
+    return [{"type": command, **{f: _typed(f, v) for f, v in b.items()}} for b in out]
 
 
 def _typed(field: str, value: str) -> Any:
