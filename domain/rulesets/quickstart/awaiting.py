@@ -24,6 +24,7 @@ from domain.prompts import Prompt
 from domain.rulesets.quickstart.access import authorize
 from domain.rulesets.quickstart.combat import candidates, reaches
 from domain.rulesets.quickstart.commands import (
+    AdjustSquad,
     Attack,
     ChooseCasualty,
     ChoosePriority,
@@ -41,7 +42,7 @@ from domain.rulesets.quickstart.commands import (
 )
 from domain.rulesets.quickstart.decide import decide
 from domain.rulesets.quickstart.grid import adjacent
-from domain.rulesets.quickstart.model import State
+from domain.rulesets.quickstart.model import Squad, State
 from domain.rulesets.quickstart.reach import known_to, reach
 from domain.rulesets.quickstart.rules import (
     R_ACTION,
@@ -262,6 +263,7 @@ def _attacks(a: Asker, side: str) -> list[Prompt]:
                 rule=R_COMBAT,
             )
         )
+    out += _joint_attacks(a, side, mine, foes)
     eight = k.options.adjacency == "eight"
     marks = sorted([*k.engines, *k.barriers, *(t.id for t in foes)])
     for g in sorted(k.engines.values(), key=lambda g: g.id):
@@ -293,6 +295,41 @@ def _attacks(a: Asker, side: str) -> list[Prompt]:
                     rule=R_SIEGE,
                 )
             )
+    return out
+
+
+def _joint_attacks(a: Asker, side: str, mine: list[Squad], foes: list[Squad]) -> list[Prompt]:
+    """Several squads attacking one foe together ("001 Resolving Combat": the attacking
+    squads in contact fight as one combat): one prompt per foe that two or more squads
+    may attack, `squads` listing those that may join (any of them, two or more, as a
+    list). Judged with all of them joining and each alone, so every subset is accepted:
+    decide asks each attacker to reach a target and each target to be reached. The dice
+    listed are those of all of them joining (a subset rolls fewer)."""
+    k = a.known
+    out = []
+    for t in foes:
+        joiners = tuple(q.id for q in mine if reaches(k, q, t))
+        if len(joiners) < 2:
+            continue
+        whole = Attack(squads=joiners, targets=(t.id,))
+        singles = [Attack(squads=(q,), targets=(t.id,)) for q in joiners]
+        if not a.ok(whole) or not all(a.ok(x) for x in singles):
+            continue
+        out.append(
+            Prompt(
+                id=f"attack-together:{t.id}",
+                role="side",
+                side=side,
+                commands=("Attack",),
+                reason=f"squads may attack {t.id} together: `squads` lists those that may"
+                " join (send any of them as a list)",
+                choices={"squads": list(joiners), "targets": [t.id]},
+                dice=a.dice([whole], when="if every squad listed joins"),
+                optional=True,
+                pass_with="EndStep",
+                rule=R_COMBAT,
+            )
+        )
     return out
 
 
@@ -385,6 +422,23 @@ def _referee(a: Asker) -> list[Prompt]:
                     rule=R_HEROES,
                 )
             )
+    # An adjustment that changes nothing turns on nothing but the squad's being there
+    # (decide's AdjustSquad): one probe stands for every squad, keeping awaiting fast.
+    squads = sorted(k.squads)
+    if squads and a.ok(AdjustSquad(squad=squads[0])):
+        out.append(
+            Prompt(
+                id="adjust-squad",
+                role="referee",
+                commands=("AdjustSquad",),
+                reason="the referee may correct a squad: `level` (an integer, at least 1),"
+                f" `x` and `y` (integers, 0 to {k.width - 1} and 0 to {k.height - 1}, a free"
+                " square); each left out stays as it is",
+                choices={"squad": squads},
+                optional=True,
+                rule=R_REFEREE,
+            )
+        )
     if a.ok(EndBattle()):
         out.append(
             Prompt(

@@ -18,6 +18,8 @@ prompt without choices; the referee's ResolvePhase is listed to a side without i
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec.structs import replace
 
 from domain.actors import Actor
@@ -32,6 +34,7 @@ from domain.rulesets.skirmish.commands import (
     DeclareAction,
     EndSkirmish,
     IssueTactic,
+    LoseCommander,
     ResolvePhase,
     RevealTactic,
     StopOperating,
@@ -46,7 +49,9 @@ from domain.rulesets.skirmish.reach import reach
 from domain.rulesets.skirmish.rules import (
     R_ACTIONS,
     R_CHARGE,
+    R_COMMANDER,
     R_END,
+    R_MANEUVERS,
     R_MOVE_TACTICS,
     R_MOVEMENT,
     R_PHASES,
@@ -166,25 +171,72 @@ def _charges(a: Asker, s: State, x: Army, base: Prompt) -> list[Prompt]:
     return out
 
 
+# A maneuver's extra fields and the values a table may give them (seed 000 "Combat
+# Maneuvers"): sunder names the equipment it breaks; bull rush, drag and reposition may
+# move the target army (reposition toward a named facing).
+_EQUIPMENT = ("weapon", "shield", "armor")
+_MOVERS = ("bull_rush", "drag", "reposition")
+_TARGET_CAP = 6  # the targets a maneuver's extra-field prompt lists at most
+
+
+# (prompt id suffix, fixed extra fields, the field a table chooses, its values)
+_Way = tuple[str, dict[str, Any], str | None, tuple[str, ...]]
+
+
+def _ways(maneuver: str | None) -> list[_Way]:
+    """The ways to declare a profile: plain, and with a maneuver's extra fields."""
+    if maneuver == "sunder":
+        return [("", {}, "equipment", _EQUIPMENT)]
+    moving: dict[str, Any] = {"move_target": True}
+    if maneuver == "reposition":
+        return [("", {}, None, ()), (":move", moving, "move_direction", FACINGS)]
+    if maneuver in _MOVERS:
+        return [("", {}, None, ()), (":move", moving, None, ())]
+    return [("", {}, None, ())]
+
+
 def _declarations(a: Asker, s: State, x: Army) -> list[Prompt]:
-    """An army's action to declare this phase, one prompt per attack profile."""
+    """An army's action to declare this phase, one prompt per attack profile, and one
+    more per maneuver that may move its target (bull rush, drag, reposition). A field a
+    maneuver needs (the equipment a sunder breaks, where a reposition moves the army) is
+    listed with the values decide accepts for every target listed."""
     out = []
     targets = sorted(s.armies)
     for p in x.spec.attacks:
-        cmds = [DeclareAction(army=x.id, profile=p.name, target=t) for t in targets]
-        ok = [c.target for c in cmds if a.ok(c)]
-        if ok:
+        for suffix, fixed, field, values in _ways(p.maneuver):
+            ok = targets
+            picked: list[str] = []
+            for v in values or (None,):
+                extra = fixed if field is None else {**fixed, field: v}
+                cmds = [DeclareAction(army=x.id, profile=p.name, target=t, **extra) for t in ok]
+                accepted = [c.target for c in cmds if a.ok(c)]
+                if accepted:  # a value no target accepts is not listed; the rest narrow
+                    ok = accepted
+                    if v is not None:
+                        picked.append(v)
+            if (not picked and field is not None) or ok is targets:
+                continue
+            choices = {"army": [x.id], "profile": [p.name], "target": ok}
+            reason = f"{x.id} may declare {p.name} ({p.kind}) against an army"
+            if fixed:
+                choices["move_target"] = ["true"]
+                reason += " and move it (`move_target`: a boolean, send true)"
+            if field is not None:
+                choices[field] = picked
+            if len(ok) > _TARGET_CAP:
+                reason += f" (the first {_TARGET_CAP} targets listed)"
+                choices["target"] = ok[:_TARGET_CAP]
             out.append(
                 Prompt(
-                    id=f"declare:{x.id}:{p.name}",
+                    id=f"declare:{x.id}:{p.name}{suffix}",
                     role="side",
                     side=x.side,
                     subject=x.id,
                     commands=("DeclareAction",),
-                    reason=f"{x.id} may declare {p.name} ({p.kind}) against an army",
-                    choices={"army": [x.id], "profile": [p.name], "target": ok},
+                    reason=reason,
+                    choices=choices,
                     optional=True,
-                    rule=R_ACTIONS,
+                    rule=R_MANEUVERS if fixed or field else R_ACTIONS,
                 )
             )
     return out
@@ -284,6 +336,22 @@ def _referee(a: Asker, s: State) -> list[Prompt]:
                     rule=R_END,
                 )
             )
+    # decide refuses LoseCommander only for an army whose commander is lost already
+    # ("000 Roles / The Commander"): one probe stands for the others, keeping awaiting fast.
+    lose = [x for x in sorted(s.armies) if not s.armies[x].commander_lost]
+    if lose and a.ok(LoseCommander(army=lose[0])):
+        out.append(
+            Prompt(
+                id="lose-commander",
+                role="referee",
+                commands=("LoseCommander",),
+                reason="the referee may rule an army's commander lost (slain, captured, fled):"
+                " `reason` is free text, 'slain' if left out",
+                choices={"army": lose},
+                optional=True,
+                rule=R_COMMANDER,
+            )
+        )
     if a.ok(EndSkirmish()):
         out.append(
             Prompt(

@@ -2,7 +2,8 @@
 
 `pick(prompts, rng)`: which prompt to answer (attacks, casualties and checks before
 moves, ending a step least often, never the referee's optional calls); `choose(prompt,
-reach, rng)`: the command answering it, as JSON: a random listed choice for each field, a
+reach, rng)`: the command answering it, as JSON: a random listed choice for each field (some of
+the squads listed where several may attack together), a
 move to a random square of the squad's reach (the farthest half the time, so that the
 squads meet), pressing an attack nine times in ten.
 """
@@ -49,7 +50,10 @@ def choose(
     body: dict[str, Any] = {"type": kind}
     for field, values in sorted(prompt.choices.items()):
         value = rng.choice(values)
-        if field in _LISTS:
+        if field in _LISTS and len(values) > 1:
+            # any of the listed squads may join (squads attacking together)
+            body[field] = rng.sample(values, k=rng.randint(1, len(values)))
+        elif field in _LISTS:
             body[field] = [value]
         elif field in _BOOLS:
             body[field] = value == "true"

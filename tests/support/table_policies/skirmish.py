@@ -3,9 +3,9 @@
 `pick(prompts, rng)`: which prompt to answer (charges and declared actions first, moves
 and tactics next; a referee's optional call never); `choose(prompt, reach, rng)`: the
 command answering it, as JSON: a random listed choice for each field (numbers given as
-decimal strings, "x" and "y", become numbers), a move to the square of the army's reach
-that goes farthest ahead of its facing (armies are placed facing the enemy), so that
-the armies meet.
+decimal strings, "x" and "y", become numbers; "move_target", listed "true", a boolean), a
+move to the square of the army's reach that goes farthest ahead of its facing (armies are
+placed facing the enemy), so that the armies meet.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from domain.rulesets.skirmish.geometry import FORWARD  # a facing's step ahead
 __all__ = ["choose", "pick"]
 
 _NUMBERS = {"x", "y"}
+_BOOLS = {"move_target"}  # booleans listed as "true"
 _WEIGHT = {
     "ChargeArmy": 10,
     "DeclareAction": 8,
@@ -54,6 +55,8 @@ def choose(
     for field, values in sorted(prompt.choices.items()):
         value = rng.choice(values)
         body[field] = int(value) if field in _NUMBERS else value
+        if field in _BOOLS:
+            body[field] = value == "true"
     if body["type"] == "MoveArmy":
         assert reach is not None and prompt.subject is not None
         squares = reach(prompt.subject).squares

@@ -121,3 +121,30 @@ def test_over_is_nothing_awaited() -> None:
     s = make([sq("n", "north", "soldier", 2, 0, 0), sq("s", "south", "soldier", 2, 5, 5)])
     s, _ = run(s, "EndBattle", winner="north")
     assert awaiting(s, REF) == awaiting(s, NORTH) == []
+
+
+def test_squads_may_attack_a_foe_together() -> None:
+    # n and n2 both touch s; far touches s3 alone: the joint prompt lists n and n2
+    s = make([sq("n", "north", "soldier", 2, 0, 0), sq("n2", "north", "soldier", 2, 2, 0),
+              sq("s", "south", "soldier", 2, 1, 0), sq("s2", "south", "soldier", 1, 9, 9),
+              sq("far", "north", "soldier", 1, 6, 6),
+              sq("s3", "south", "soldier", 1, 6, 7)])  # fmt: skip
+    s = to_action(s, "north", "combat")
+    got = _by_id(awaiting(s, NORTH))
+    joint = got["attack-together:s"]
+    assert joint.choices == {"squads": ["n", "n2"], "targets": ["s"]}
+    assert joint.commands == ("Attack",) and joint.optional and "as a list" in joint.reason
+    assert "attack-together:s2" not in got  # nobody reaches it
+    # the dice of all of them joining, said so
+    assert [d.subject for d in joint.dice][:2] == ["n", "n2"]
+    assert {d.when for d in joint.dice} == {"if every squad listed joins"}
+    assert "attack-together:s" not in _by_id(awaiting(s, SOUTH))
+    assert "attack-together:s3" not in got and "attack:far" in got  # one squad: not together
+
+
+def test_the_referee_may_adjust_a_squad() -> None:
+    s = make([sq("n", "north", "soldier", 2, 0, 0), sq("s", "south", "soldier", 2, 5, 5)])
+    p = _by_id(awaiting(s, REF))["adjust-squad"]
+    assert p.choices == {"squad": ["n", "s"]} and p.optional and p.role == "referee"
+    assert "integer" in p.reason and "0 to 11" in p.reason
+    assert "adjust-squad" not in _by_id(awaiting(s, NORTH))

@@ -24,6 +24,7 @@ from domain.rulesets.quickstart import RULESET
 from domain.rulesets.quickstart.model import State
 from domain.rulesets.quickstart.rules import blocked
 from tests.support.quickstart_play import SeededDice, play_to_end
+from tests.support.quickstart_testkit import make, sq, to_action
 from tests.unit.quickstart.test_hidden_property import hide
 
 REF = Actor(role="referee")
@@ -42,6 +43,10 @@ def _bodies(prompt: Prompt, command: str) -> list[dict[str, Any]]:
         for f, v in fields.items():
             body[f] = [v] if f in _LISTS else (v == "true" if f == "watchtower" else v)
         bodies.append(body)
+    # a list field takes any of its values together (squads attacking together): all of them
+    for f in _LISTS & prompt.choices.keys():
+        if len(prompt.choices[f]) > 1:
+            bodies.append({**bodies[0], f: list(prompt.choices[f])})
     return bodies
 
 
@@ -147,3 +152,28 @@ def test_a_sides_prompts_and_reach_depend_on_its_view_only(seed: int, steps: int
             except UnknownEntity:
                 continue
             raise AssertionError(f"{h} is hidden from {reader} but has a reach")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), min_size=5, max_size=5, unique=True),
+    st.integers(min_value=0, max_value=10**6),
+)
+def test_squads_listed_to_attack_together_are_accepted_together_and_alone(
+    spots: list[tuple[int, int]], seed: int
+) -> None:
+    """Crowded squads (the play-throughs seldom bring two into contact with one foe):
+    every Attack a prompt lists is accepted, the squads listed together in any subset."""
+    kinds = ["soldier", "soldier", "caster", "soldier", "soldier"]
+    sides = ["north", "north", "north", "south", "south"]
+    s = make([sq(f"q{i}", sides[i], kinds[i], 2, x, y) for i, (x, y) in enumerate(spots)])
+    s = to_action(s, "north", "combat")
+    actor = Actor(role="side", side="north")
+    for prompt in RULESET.awaiting(s, actor):
+        if prompt.commands != ("Attack",):
+            continue
+        squads = prompt.choices["squads"]
+        subsets = [squads, squads[:1], squads[-1:], squads[1:]]
+        for group in (g for g in subsets if g):
+            body = {"type": "Attack", "squads": group, "targets": prompt.choices["targets"]}
+            _accepted(s, actor, body, seed)

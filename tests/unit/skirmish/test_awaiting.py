@@ -12,9 +12,11 @@ from domain.errors import UnknownEntity
 from domain.prompts import DiceNeed, Excluded, Prompt
 from domain.rulesets.skirmish import RULESET
 from domain.rulesets.skirmish.awaiting import awaiting
+from domain.rulesets.skirmish.geometry import FACINGS
 from domain.rulesets.skirmish.model import State
 from domain.rulesets.skirmish.reach import reach
 from tests.support.skirmish_kit import REF, fighters, orcs, ready, run, side
+from tests.unit.skirmish.test_maneuvers import _melee
 
 NORTH, SOUTH = side("north"), side("south")
 
@@ -119,3 +121,30 @@ def test_strategies_are_declared_lowest_initiative_first() -> None:
     got = _by_id(awaiting(s, REF))
     assert got[f"strategies:{first}"].optional  # it may still change its mind
     assert not got[f"strategies:{then}"].optional
+
+
+def test_maneuvers_list_the_fields_they_need() -> None:
+    """ "Combat Maneuvers": sunder names the equipment; bull rush, drag and reposition may
+    move the army (a boolean, listed "true"), reposition toward a listed facing."""
+    got = _by_id(awaiting(_melee(), SOUTH))
+    sunder = got["declare:orcs:sunder"]
+    assert sunder.choices["equipment"] == ["weapon", "shield", "armor"]
+    assert sunder.choices["target"] == ["fighters"]
+    assert sunder.rule == "000 Alterations to Standard Combat / Combat Maneuvers"
+    repo = got["declare:orcs:reposition:move"]
+    assert repo.choices["move_target"] == ["true"] and "boolean" in repo.reason
+    assert repo.choices["move_direction"] == list(FACINGS)
+    assert "move_direction" not in got["declare:orcs:bull_rush:move"].choices
+    assert "declare:orcs:reposition" in got and "declare:orcs:disarm:move" not in got
+    assert "declare:orcs:steal" not in got  # no steal in skirmish combat
+    assert not any(p.id.startswith("declare:orcs") for p in awaiting(_melee(), NORTH))
+
+
+def test_the_referee_may_rule_a_commander_lost() -> None:
+    s = ready([fighters()], [orcs()])
+    p = _by_id(awaiting(s, REF))["lose-commander"]
+    assert p.choices == {"army": ["fighters", "orcs"]} and p.optional
+    assert p.role == "referee" and p.commands == ("LoseCommander",)
+    s, _ = run(s, "LoseCommander", army="orcs")
+    assert _by_id(awaiting(s, REF))["lose-commander"].choices == {"army": ["fighters"]}
+    assert "lose-commander" not in _by_id(awaiting(s, NORTH))

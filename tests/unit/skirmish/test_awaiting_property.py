@@ -24,6 +24,7 @@ from domain.rulesets.skirmish.model import State
 from tests.support.skirmish_kit import ScriptedDice, crossbows, fighters, orcs, ready
 from tests.support.table_policies import skirmish as policy
 from tests.support.table_policies.play import play
+from tests.unit.skirmish.test_maneuvers import _melee
 
 REF = Actor(role="referee")
 _START = ready([fighters(), crossbows("bows")], [orcs(army_size=200)], until="tactics")
@@ -47,10 +48,14 @@ def _bodies(prompt: Prompt, command: str) -> list[dict[str, Any]]:
     out = [dict(first)] + [
         {**first, f: v} for f, values in prompt.choices.items() for v in values[1:]
     ]
-    return [
-        {"type": command, **{f: int(v) if f in ("x", "y") else v for f, v in b.items()}}
-        for b in out
-    ]
+    return [{"type": command, **{f: _typed(f, v) for f, v in b.items()}} for b in out]
+
+
+def _typed(field: str, value: str) -> Any:
+    """A listed choice as the command field takes it (the prompt's reason says the type)."""
+    if field in ("x", "y"):
+        return int(value)
+    return value == "true" if field == "move_target" else value
 
 
 def _answers(actor: Actor, prompt: Prompt) -> bool:
@@ -68,7 +73,18 @@ class _Dice(ScriptedDice):
 @settings(max_examples=25, deadline=None)
 @given(st.integers(min_value=0, max_value=10**6), st.integers(min_value=1, max_value=60))
 def test_every_listed_command_is_accepted(seed: int, steps: int) -> None:
-    state = _states(seed, steps)[-1]
+    _every_listed_accepted(_states(seed, steps)[-1])
+
+
+def test_every_listed_maneuver_is_accepted() -> None:
+    """The maneuvers' extra fields (sunder's equipment, a reposition's direction), which
+    the play-throughs' armies do not have, in the melee phase of armies that do."""
+    state = _melee()
+    assert any(p.id.endswith(":move") for p in RULESET.awaiting(state, REF))
+    _every_listed_accepted(state)
+
+
+def _every_listed_accepted(state: State) -> None:
     assert RULESET.reach is not None
     for actor in (REF, *(Actor(role="side", side=s) for s in state.sides)):
         for prompt in RULESET.awaiting(state, actor):
