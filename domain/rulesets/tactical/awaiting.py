@@ -48,7 +48,7 @@ from domain.rulesets.tactical.commands import (
 )
 from domain.rulesets.tactical.model import Char, State
 from domain.rulesets.tactical.probe import accepts, needs
-from domain.rulesets.tactical.reach import hidden_from, reach, run_for
+from domain.rulesets.tactical.reach import can_move, hidden_from, run_for
 from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
     R_SEQUENCE,
@@ -175,7 +175,7 @@ def _turn(state: State, c: Char, actor: Actor) -> list[Prompt]:
     out: list[Prompt] = []
     commands: list[str] = []
     choices: dict[str, list[str]] = {}
-    if reach(state, me, cid).squares:
+    if can_move(state, me, cid):
         commands.append("Move")
         choices["mode"] = ["run"]
         if run_for(c).stand_up:
