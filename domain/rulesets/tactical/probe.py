@@ -57,9 +57,11 @@ def accepts(state: State, command: Command, actor: Actor, run: _Run | None = Non
     """Whether `actor` may give `command` now: authorize and decide take it (whatever the
     dice roll: both stand-in runs must go through)."""
     go = run or _run
-    return go(state, command, actor, True) is not None and (
-        go(state, command, actor, False) is not None
-    )
+    hi = go(state, command, actor, True)
+    if hi is None:
+        return False
+    # a run that drew no die is the same whatever the dice: no second run
+    return not hi.asked or go(state, command, actor, False) is not None
 
 
 def needs(
@@ -70,7 +72,7 @@ def needs(
     on the rolls before."""
     go = run or _run
     hi = go(state, command, actor, True)
-    lo = go(state, command, actor, False)
+    lo = hi if hi is not None and not hi.asked else go(state, command, actor, False)
     if hi is None or lo is None:
         return ()
     out: list[DiceNeed] = []
