@@ -103,11 +103,12 @@ def _shared(
     """`dice_needed` with `drawn(command, high)` the rolls decide draws (None: refused)."""
     runs: list[Drawn] = []
     for command in commands:
-        for high in (False, True):
-            found = drawn(command, high)
-            if found is None:
-                return ()
-            runs.append(found)
+        low = drawn(command, False)
+        # a run that drew no die is the same whatever the dice: no second run
+        high = drawn(command, True) if low else low
+        if low is None or high is None:
+            return ()
+        runs += (low, high)
     if not runs:
         return ()
     out: list[DiceNeed] = []
