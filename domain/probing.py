@@ -87,17 +87,28 @@ def _common_purpose(purposes: set[str]) -> str:
     return first[:n].rstrip(" ([:,") or first
 
 
+Drawn = list[tuple[int, int, str, str | None]]
+
+
 def dice_needed(
     decide: Callable[[Any, Any, Dice], object], state: Any, commands: Sequence[Any]
 ) -> tuple[DiceNeed, ...]:
     """The rolls every command of `commands` draws whatever the dice show, in order."""
-    runs: list[list[tuple[int, int, str, str | None]]] = []
+    return _shared(lambda command, high: _drawn(decide, state, command, high), commands)
+
+
+def _shared(
+    drawn: Callable[[Any, bool], Drawn | None], commands: Sequence[Any]
+) -> tuple[DiceNeed, ...]:
+    """`dice_needed` with `drawn(command, high)` the rolls decide draws (None: refused)."""
+    runs: list[Drawn] = []
     for command in commands:
-        for high in (False, True):
-            drawn = _drawn(decide, state, command, high)
-            if drawn is None:
-                return ()
-            runs.append(drawn)
+        low = drawn(command, False)
+        # a run that drew no die is the same whatever the dice: no second run
+        high = drawn(command, True) if low else low
+        if low is None or high is None:
+            return ()
+        runs += (low, high)
     if not runs:
         return ()
     out: list[DiceNeed] = []
@@ -133,6 +144,16 @@ class Asker:
         self.known = state if known is None else known
         self._authorize = authorize
         self._decide = decide
+        # per call: the rolls decide drew for a command on the known state (None: it
+        # refused), keyed by the command's repr and the dice's face, so that `dice` does
+        # not run again what `ok` ran
+        self._runs: dict[tuple[str, bool], Drawn | None] = {}
+
+    def _drawn(self, command: Any, high: bool) -> Drawn | None:
+        key = (repr(command), high)
+        if key not in self._runs:
+            self._runs[key] = _drawn(self._decide, self.known, command, high)
+        return self._runs[key]
 
     def answers(self, side: str | None) -> bool:
         """Whether the actor answers a window of `side` itself (None: any side)."""
@@ -140,14 +161,16 @@ class Asker:
         return a.is_referee or (a.role == "side" and (side is None or a.side == side))
 
     def ok(self, command: Any) -> bool:
-        def judge(dice: Dice) -> None:
+        """`accepts` for the actor: authorize on the full state, then decide (its lowest
+        faces, the run `dice` reuses) on the known state."""
+        try:
             self._authorize(self.state, command, self.actor)
-            self._decide(self.known, command, dice)
-
-        return accepts(judge)
+        except DomainError:
+            return False
+        return self._drawn(command, False) is not None
 
     def dice(self, commands: Sequence[Any], when: str | None = None) -> tuple[DiceNeed, ...]:
-        found = dice_needed(self._decide, self.known, commands)
+        found = _shared(self._drawn, commands)
         return found if when is None else tuple(replace(d, when=when) for d in found)
 
 

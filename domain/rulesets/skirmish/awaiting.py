@@ -45,7 +45,7 @@ from domain.rulesets.skirmish.geometry import FACINGS, direction_class, move_all
 from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.moves import gap_feet
 from domain.rulesets.skirmish.options import STRATEGIES
-from domain.rulesets.skirmish.reach import reach
+from domain.rulesets.skirmish.reach import can_move
 from domain.rulesets.skirmish.rules import (
     R_ACTIONS,
     R_CHARGE,
@@ -94,7 +94,7 @@ def _orders(a: Asker, s: State, x: Army) -> list[Prompt]:
         optional=True,
         rule=R_MOVEMENT,
     )
-    if reach(s, a.actor, x.id).squares:
+    if can_move(s, a.actor, x.id):
         out.append(base)
     for pivot in (None, "left", "right"):
         turns = [TurnArmy(army=x.id, facing=f, pivot=pivot) for f in FACINGS]

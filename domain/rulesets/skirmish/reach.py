@@ -14,6 +14,8 @@ does not know is judged as having none (RULINGS.md, "Reach").
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from msgspec.structs import replace
 
 from domain.actors import Actor
@@ -23,7 +25,7 @@ from domain.rulesets.skirmish.geometry import move_allowance, move_feet
 from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.orders import judge_move, may_move
 
-__all__ = ["knows_tactic", "reach"]
+__all__ = ["can_move", "knows_tactic", "reach"]
 
 _COMMAND = "MoveArmy"
 
@@ -35,25 +37,21 @@ def knows_tactic(actor: Actor, a: Army) -> bool:
     return actor.role == "side" and actor.side is not None and actor.side in (a.side, *a.known_by)
 
 
-def reach(state: State, actor: Actor, unit: str) -> Reach:
-    """Where army `unit`'s anchor can move now (UnknownEntity for no such army)."""
+def _known(state: State, actor: Actor, unit: str) -> tuple[State, Army]:
     a = state.armies.get(unit)
     if a is None:
         raise UnknownEntity(f"no army {unit!r}", army=unit)
     if not knows_tactic(actor, a):
         a = replace(a, tactic="none")
         state = replace(state, armies={**state.armies, a.id: a})
+    return state, a
+
+
+def _judged(state: State, a: Army, most: int) -> Iterator[ReachSquare | Excluded]:
+    """Each square within `most` feet of the anchor, judged: a square the move may end
+    on, or one on the board it may not (with decide's reason)."""
     sf = state.options.square_feet
-    try:
-        may_move(state, a)
-    except RuleViolation as no:
-        return Reach(
-            unit=unit, command=_COMMAND, movement=0, unit_of_movement="feet", reason=no.reason
-        )
-    most = move_allowance(a.spec.speed, (1, 1), sf)  # forward: the longest move
     radius = most // sf
-    squares: list[ReachSquare] = []
-    excluded: list[Excluded] = []
     for x in range(a.x - radius, a.x + radius + 1):
         for y in range(a.y - radius, a.y + radius + 1):
             feet = move_feet(x - a.x, y - a.y, sf)
@@ -63,14 +61,39 @@ def reach(state: State, actor: Actor, unit: str) -> Reach:
                 judged = judge_move(state, a, x, y)
             except RuleViolation as no:
                 if 0 <= x < state.board.width and 0 <= y < state.board.height:
-                    excluded.append(Excluded(x=x, y=y, reason=no.reason))
+                    yield Excluded(x=x, y=y, reason=no.reason)
                 continue
-            squares.append(ReachSquare(x=x, y=y, cost=judged.feet, facing=a.facing))
+            yield ReachSquare(x=x, y=y, cost=judged.feet, facing=a.facing)
+
+
+def can_move(state: State, actor: Actor, unit: str) -> bool:
+    """Whether `reach(state, actor, unit)` lists any square, found without judging the
+    squares after the first it lists (awaiting asks only this)."""
+    state, a = _known(state, actor, unit)
+    try:
+        may_move(state, a)
+    except RuleViolation:
+        return False
+    most = move_allowance(a.spec.speed, (1, 1), state.options.square_feet)
+    return any(isinstance(j, ReachSquare) for j in _judged(state, a, most))
+
+
+def reach(state: State, actor: Actor, unit: str) -> Reach:
+    """Where army `unit`'s anchor can move now (UnknownEntity for no such army)."""
+    state, a = _known(state, actor, unit)
+    try:
+        may_move(state, a)
+    except RuleViolation as no:
+        return Reach(
+            unit=unit, command=_COMMAND, movement=0, unit_of_movement="feet", reason=no.reason
+        )
+    most = move_allowance(a.spec.speed, (1, 1), state.options.square_feet)  # forward: the longest
+    judged = list(_judged(state, a, most))
     return Reach(
         unit=unit,
         command=_COMMAND,
         movement=most,
         unit_of_movement="feet",
-        squares=squares,
-        excluded=excluded,
+        squares=[j for j in judged if isinstance(j, ReachSquare)],
+        excluded=[j for j in judged if isinstance(j, Excluded)],
     )

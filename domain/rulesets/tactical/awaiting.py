@@ -47,8 +47,8 @@ from domain.rulesets.tactical.commands import (
     Stunned,
 )
 from domain.rulesets.tactical.model import Char, State
-from domain.rulesets.tactical.probe import accepts, needs
-from domain.rulesets.tactical.reach import hidden_from, reach, run_for
+from domain.rulesets.tactical.probe import Probe
+from domain.rulesets.tactical.reach import can_move, hidden_from, run_for
 from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
     R_SEQUENCE,
@@ -77,15 +77,15 @@ def _build(kind: type[Any], **fields: Any) -> Command:
 
 
 def _choose(
-    state: State, actor: Actor, kind: type[Any], field: str, values: Iterable[Any], **base: Any
+    pr: Probe, actor: Actor, kind: type[Any], field: str, values: Iterable[Any], **base: Any
 ) -> list[Any]:
     """The values of `field` with which decide takes the command."""
-    return [v for v in values if accepts(state, _build(kind, **{field: v}, **base), actor)]
+    return [v for v in values if pr.accepts(_build(kind, **{field: v}, **base), actor)]
 
 
-def _initiative(state: State) -> list[Prompt]:
+def _initiative(pr: Probe) -> list[Prompt]:
     cmd = RollInitiative()
-    if not accepts(state, cmd, _REFEREE):
+    if not pr.accepts(cmd, _REFEREE):
         return []
     return [
         Prompt(
@@ -93,20 +93,21 @@ def _initiative(state: State) -> list[Prompt]:
             role="referee",
             commands=("RollInitiative",),
             reason="the combat begins when the referee rolls initiative (d12 + DEX each)",
-            dice=needs(state, cmd, _REFEREE),
+            dice=pr.needs(cmd, _REFEREE),
             rule=R_SEQUENCE,
         )
     ]
 
 
-def _react(state: State) -> list[Prompt]:
+def _react(pr: Probe) -> list[Prompt]:
+    state = pr.state
     p = state.pending
     assert p is not None
     t = state.chars.get(p.target or "")
     if t is None:
         return []
     me = _side(t)
-    kinds = _choose(state, me, React, "reaction", ("dodge", "parry", "shield", "none"), sta=1,
+    kinds = _choose(pr, me, React, "reaction", ("dodge", "parry", "shield", "none"), sta=1,
                     character=t.id)  # fmt: skip
     if not kinds:
         return []
@@ -123,7 +124,7 @@ def _react(state: State) -> list[Prompt]:
             commands=("React",),
             reason=f"{p.attacker} attacks {t.id} with {p.weapon}: dodge, parry, shield or none",
             choices=choices,
-            dice=_when(needs(state, first, me), f"reaction is {kinds[0]}"),
+            dice=_when(pr.needs(first, me), f"reaction is {kinds[0]}"),
             rule=R_STAMINA_ACTIONS,
         )
     ]
@@ -133,7 +134,8 @@ def _when(dice: Sequence[Any], cond: str) -> tuple[Any, ...]:
     return tuple(msgspec.structs.replace(d, when=d.when or f"if the {cond}") for d in dice)
 
 
-def _opportunity(state: State) -> list[Prompt]:
+def _opportunity(pr: Probe) -> list[Prompt]:
+    state = pr.state
     w = state.opportunity
     assert w is not None
     out: list[Prompt] = []
@@ -147,7 +149,7 @@ def _opportunity(state: State) -> list[Prompt]:
             ("OpportunityAttack", oa),
             ("React", React(character=r.id, reaction="none")),
         )
-        commands = [name for name, cmd in answers if accepts(state, cmd, me)]
+        commands = [name for name, cmd in answers if pr.accepts(cmd, me)]
         if not commands:
             continue
         out.append(
@@ -159,7 +161,7 @@ def _opportunity(state: State) -> list[Prompt]:
                 commands=tuple(commands),
                 reason=f"{w.provoker} provokes an opportunity attack ({w.trigger}) from {r.id}",
                 choices={"reaction": ["none"]} if "React" in commands else {},
-                dice=needs(state, oa, me) if "OpportunityAttack" in commands else (),
+                dice=pr.needs(oa, me) if "OpportunityAttack" in commands else (),
                 optional="React" in commands,
                 pass_with="React" if "React" in commands else None,
                 rule=R_STAMINA_ACTIONS,
@@ -168,31 +170,32 @@ def _opportunity(state: State) -> list[Prompt]:
     return out
 
 
-def _turn(state: State, c: Char, actor: Actor) -> list[Prompt]:
+def _turn(pr: Probe, c: Char, actor: Actor) -> list[Prompt]:
     """The active character's own prompts (the commands of its turn decide takes)."""
+    state = pr.state
     me = _side(c)
     cid = c.id
     out: list[Prompt] = []
     commands: list[str] = []
     choices: dict[str, list[str]] = {}
-    if reach(state, me, cid).squares:
+    if can_move(state, me, cid):
         commands.append("Move")
         choices["mode"] = ["run"]
         if run_for(c).stand_up:
             choices["stand_up"] = ["true"]
-    lose = _choose(state, me, Stunned, "lose", ("standard", "move"), character=cid)
+    lose = _choose(pr, me, Stunned, "lose", ("standard", "move"), character=cid)
     if lose:
         commands.append("Stunned")
         choices["lose"] = lose
-    if accepts(state, Rest(character=cid), me):
+    if pr.accepts(Rest(character=cid), me):
         commands.append("Rest")
     allies = [a.id for a in state.chars.values() if a.side == c.side and a.id != cid]
-    helped = _choose(state, me, Help, "ally", allies, character=cid)
+    helped = _choose(pr, me, Help, "ally", allies, character=cid)
     if helped:
         commands.append("Help")
         choices["ally"] = helped
     end = EndTurn(character=cid)
-    ending = accepts(state, end, me)
+    ending = pr.accepts(end, me)
     if ending:
         commands.append("EndTurn")
     if commands:
@@ -205,11 +208,11 @@ def _turn(state: State, c: Char, actor: Actor) -> list[Prompt]:
                 commands=tuple(commands),
                 reason=f"{cid}'s turn: {_left(c)}",
                 choices=choices,
-                dice=_when(needs(state, end, me), "turn ends (EndTurn)") if ending else (),
+                dice=_when(pr.needs(end, me), "turn ends (EndTurn)") if ending else (),
                 rule=R_SEQUENCE,
             )
         )
-    out.extend(_targeted(state, c, actor))
+    out.extend(_targeted(pr, c, actor))
     return out
 
 
@@ -230,8 +233,9 @@ def _targets(state: State, c: Char, actor: Actor) -> list[str]:
     return out + [s.id for s in state.structures.values() if not s.destroyed]
 
 
-def _targeted(state: State, c: Char, actor: Actor) -> list[Prompt]:
+def _targeted(pr: Probe, c: Char, actor: Actor) -> list[Prompt]:
     """Attacks (one prompt per weapon), saves, grapples, bull rushes, perception."""
+    state = pr.state
     me = _side(c)
     cid = c.id
     names = _targets(state, c, actor)
@@ -250,7 +254,7 @@ def _targeted(state: State, c: Char, actor: Actor) -> list[Prompt]:
     ]
     out: list[Prompt] = []
     for pid, kind, field, values, base, reason, rule in groups:
-        ok = _choose(state, me, kind, field, values, character=cid, **base)
+        ok = _choose(pr, me, kind, field, values, character=cid, **base)
         if not ok:
             continue
         first = _build(kind, character=cid, **base, **{field: ok[0]})
@@ -264,7 +268,7 @@ def _targeted(state: State, c: Char, actor: Actor) -> list[Prompt]:
                 commands=(kind.__struct_config__.tag,),
                 reason=reason,
                 choices=choices,
-                dice=_when(needs(state, first, me), f"{field} is {ok[0]}"),
+                dice=_when(pr.needs(first, me), f"{field} is {ok[0]}"),
                 rule=rule,
             )
         )
@@ -272,14 +276,15 @@ def _targeted(state: State, c: Char, actor: Actor) -> list[Prompt]:
 
 
 def _windows(state: State, actor: Actor) -> list[Prompt]:
+    pr = Probe(state)
     if state.phase == "setup":
-        return _initiative(state)
+        return _initiative(pr)
     if state.pending is not None:
-        return _react(state)
+        return _react(pr)
     if state.opportunity is not None:
-        return _opportunity(state)
+        return _opportunity(pr)
     c = state.chars.get(state.active or "")
-    return [] if c is None else _turn(state, c, actor)
+    return [] if c is None else _turn(pr, c, actor)
 
 
 def _told(state: State, actor: Actor) -> list[Prompt]:

@@ -269,8 +269,10 @@ def reachable(
     corners: CornerRule = "no_squeeze",
     blocks_corner: Pred | None = None,
     step_ok: Callable[[Square, Square], bool] | None = None,
+    first: bool = False,
 ) -> dict[Square, int]:
     """Every square a move of at most `budget` can end on, with its least cost.
+    `first`: stop at the first square besides the start found (whether there is any).
 
     The start is included at cost 0. Squares only passed through (`passable` but not
     `can_end`, like an ally's) are left out; a square that may be ended on but not
@@ -293,6 +295,8 @@ def reachable(
                 continue
             if out.get(nxt, budget + 1) > ncost and g.can_stop(nxt):
                 out[nxt] = ncost
+                if first and nxt != start:
+                    return out
             if not through:
                 continue
             nstate = (nxt, nodd)

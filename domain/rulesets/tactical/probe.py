@@ -10,6 +10,8 @@ ones known before the answer is given (`needs`); the rest depend on the rolls.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from domain.actors import Actor
 from domain.dice import Roll
 from domain.errors import DomainError
@@ -19,7 +21,7 @@ from domain.rulesets.tactical.commands import Command
 from domain.rulesets.tactical.decide import decide
 from domain.rulesets.tactical.model import State
 
-__all__ = ["ProbeDice", "accepts", "needs"]
+__all__ = ["Probe", "ProbeDice", "accepts", "needs"]
 
 
 class ProbeDice:
@@ -48,20 +50,29 @@ def _run(state: State, command: Command, actor: Actor, high: bool) -> ProbeDice 
     return dice
 
 
-def accepts(state: State, command: Command, actor: Actor) -> bool:
+_Run = Callable[[State, Command, Actor, bool], "ProbeDice | None"]
+
+
+def accepts(state: State, command: Command, actor: Actor, run: _Run | None = None) -> bool:
     """Whether `actor` may give `command` now: authorize and decide take it (whatever the
     dice roll: both stand-in runs must go through)."""
-    return _run(state, command, actor, True) is not None and (
-        _run(state, command, actor, False) is not None
-    )
+    go = run or _run
+    hi = go(state, command, actor, True)
+    if hi is None:
+        return False
+    # a run that drew no die is the same whatever the dice: no second run
+    return not hi.asked or go(state, command, actor, False) is not None
 
 
-def needs(state: State, command: Command, actor: Actor) -> tuple[DiceNeed, ...]:
+def needs(
+    state: State, command: Command, actor: Actor, run: _Run | None = None
+) -> tuple[DiceNeed, ...]:
     """The dice `command` will draw, in order: those drawn whatever the rolls first; then
     those the highest or the lowest rolls lead to (the more), marked `when` they depend
     on the rolls before."""
-    hi = _run(state, command, actor, True)
-    lo = _run(state, command, actor, False)
+    go = run or _run
+    hi = go(state, command, actor, True)
+    lo = hi if hi is not None and not hi.asked else go(state, command, actor, False)
     if hi is None or lo is None:
         return ()
     out: list[DiceNeed] = []
@@ -79,3 +90,24 @@ def needs(state: State, command: Command, actor: Actor) -> tuple[DiceNeed, ...]:
             )
         )
     return tuple(out)
+
+
+class Probe:
+    """`accepts` and `needs` for one call of awaiting on one state: each command is run
+    once per actor and face (`needs` reuses the runs `accepts` made)."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._runs: dict[tuple[str, str, bool], ProbeDice | None] = {}
+
+    def _run(self, state: State, command: Command, actor: Actor, high: bool) -> ProbeDice | None:
+        key = (repr(command), repr(actor), high)
+        if key not in self._runs:
+            self._runs[key] = _run(state, command, actor, high)
+        return self._runs[key]
+
+    def accepts(self, command: Command, actor: Actor) -> bool:
+        return accepts(self.state, command, actor, self._run)
+
+    def needs(self, command: Command, actor: Actor) -> tuple[DiceNeed, ...]:
+        return needs(self.state, command, actor, self._run)

@@ -30,7 +30,7 @@ from domain.rulesets.tactical.moves import blocked_for, corner_blockers, enterab
 from domain.rulesets.tactical.rules import R_MOVE
 from domain.rulesets.tactical.squares import SquareTest
 
-__all__ = ["hidden_from", "reach", "run_for"]
+__all__ = ["can_move", "hidden_from", "reach", "run_for"]
 
 
 def hidden_from(state: State, actor: Actor) -> set[str]:
@@ -54,14 +54,11 @@ def _visible(state: State, actor: Actor, unit: str) -> Char:
     return c
 
 
-def reach(state: State, actor: Actor, unit: str) -> Reach:
-    """The squares `unit` can reach with its next move action, as `actor` may know them."""
-    c = _visible(state, actor, unit)
-    cmd = run_for(c)
-    try:
-        left = move_budget(state, c, cmd).left
-    except RuleViolation as e:
-        return Reach(unit=c.id, command="Move", movement=0, reason=f"{e.reason} ({e.rule})")
+def _search(
+    state: State, actor: Actor, c: Char, left: int, first: bool
+) -> tuple[dict[Square, int], set[Square], set[Square]]:
+    """The squares `c` can end a move of `left` on with their costs (only the first one
+    found when `first`), the blocked squares and the unseen ones, as `actor` may know them."""
     own = actor.is_referee or (actor.role == "side" and actor.side == c.side)
     # another side: creatures hidden from it shape nothing it reads
     ignore = set() if own else {state.chars[h].pos for h in hidden_from(state, actor)}
@@ -87,8 +84,32 @@ def reach(state: State, actor: Actor, unit: str) -> Reach:
         corners=o.corner_rule,
         blocks_corner=SquareTest(corner_blockers(state, blocked).__contains__),
         step_ok=step_test(state, c),
+        first=first,
     )
     costs.pop(c.pos, None)  # staying put is no move
+    return costs, blocked, unseen
+
+
+def can_move(state: State, actor: Actor, unit: str) -> bool:
+    """Whether `reach(state, actor, unit)` lists any square, found without searching on
+    past the first (awaiting asks only this)."""
+    c = _visible(state, actor, unit)
+    try:
+        left = move_budget(state, c, run_for(c)).left
+    except RuleViolation:
+        return False
+    return bool(_search(state, actor, c, left, first=True)[0])
+
+
+def reach(state: State, actor: Actor, unit: str) -> Reach:
+    """The squares `unit` can reach with its next move action, as `actor` may know them."""
+    c = _visible(state, actor, unit)
+    cmd = run_for(c)
+    try:
+        left = move_budget(state, c, cmd).left
+    except RuleViolation as e:
+        return Reach(unit=c.id, command="Move", movement=0, reason=f"{e.reason} ({e.rule})")
+    costs, blocked, unseen = _search(state, actor, c, left, first=False)
     squares = [ReachSquare(x=x, y=y, cost=n) for (x, y), n in sorted(costs.items())]
     return Reach(
         unit=c.id,
