@@ -21,10 +21,19 @@ import msgspec
 
 from domain.prompts import Prompt, Reach
 
-__all__ = ["Policy", "TablePlay", "play_over_http"]
+__all__ = ["Policy", "Send", "TablePlay", "play_over_http"]
 
 _prompts = msgspec.json.Decoder(list[Prompt])
 _reach = msgspec.json.Decoder(Reach)
+
+
+class Send(Protocol):
+    """A prelude's way to send a command: as `who` ("referee" or a side), with `dice`
+    (table dice) when given."""
+
+    def __call__(
+        self, who: str, command: dict[str, Any], dice: list[int] | None = None
+    ) -> dict[str, Any]: ...
 
 
 class Policy(Protocol):
@@ -86,8 +95,7 @@ def play_over_http(
     table_dice: bool = False,
     revoke_at: int | None = 10,
     referee_last: bool = False,
-    prelude: Callable[[Callable[[str, dict[str, Any]], dict[str, Any]], dict[str, Any]], None]
-    | None = None,
+    prelude: Callable[[Send, dict[str, Any]], None] | None = None,
     max_commands: int = 3000,
 ) -> TablePlay:
     """Create a battle, mint a key per side, play it to its end from `awaiting` alone.
@@ -120,11 +128,15 @@ def play_over_http(
         return keys[prompt.side or next(iter(keys))]  # a window open to every side: the first
 
     # Steps a prompt cannot list (a skirmish's free setup values: leaders, placement...),
-    # scripted as a table would give them, each with the key of whoever gives it.
-    def send(who: str, command: dict[str, Any]) -> dict[str, Any]:
+    # scripted as a table would give them, each with the key of whoever gives it (and the
+    # table's dice where it rolls: without them the server rolls, and the run is not seeded).
+    def send(who: str, command: dict[str, Any], dice: list[int] | None = None) -> dict[str, Any]:
+        payload: dict[str, Any] = {"command": command}
+        if dice is not None:
+            payload["dice"] = dice
         r = http.post(
             f"/battles/{bid}/commands",
-            json={"command": command},
+            json=payload,
             headers=_bearer(referee if who == "referee" else keys[who]),
         )
         assert r.status_code == 200, f"prelude {command}: {r.text}"
