@@ -83,6 +83,7 @@ bench: $(STAMP) wrk
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
+	$(BIN)/python clients/python/tools/gen.py
 
 # An example of every command and event, from real decider output (service/openapi/examples.json).
 examples: $(STAMP)
