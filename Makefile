@@ -52,7 +52,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check domain events service tests bench clients/python
 	$(BIN)/ruff format --check domain events service tests bench clients/python
 	$(BIN)/mypy domain events service
-	$(BIN)/mypy --strict clients/python/src
+	$(BIN)/mypy --strict clients/python/src clients/python/examples/play.py
 
 format: $(STAMP)
 	$(BIN)/ruff format domain events service tests bench clients/python

@@ -379,6 +379,8 @@ def _docstring(text: str) -> str:
     text = " ".join(x for x in lines if x).replace("\\", "\\\\").replace('"""', "'''")
     if not text:
         return ""
+    if text.endswith('"'):  # a quote before the closing ones would end the string early
+        text += " "
     words, out, cur = text.split(), [], "    "
     for w in words:
         if len(cur) + len(w) + 1 > 92 and cur.strip():
