@@ -52,7 +52,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check domain events service tests bench clients/python
 	$(BIN)/ruff format --check domain events service tests bench clients/python
 	$(BIN)/mypy domain events service
-	$(BIN)/mypy --strict clients/python/src
+	$(BIN)/mypy --strict clients/python/src clients/python/examples/play.py
 
 format: $(STAMP)
 	$(BIN)/ruff format domain events service tests bench clients/python
@@ -83,6 +83,7 @@ bench: $(STAMP) wrk
 
 openapi: $(STAMP)
 	$(BIN)/battle-service openapi > openapi/openapi.json
+	$(BIN)/python clients/python/tools/gen.py
 
 # An example of every command and event, from real decider output (service/openapi/examples.json).
 examples: $(STAMP)

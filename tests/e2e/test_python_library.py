@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from battle_service_client import (
     AsyncBattleClient,
@@ -76,7 +77,7 @@ def test_a_battle_is_played_with_player_keys_and_a_batch(client: BattleClient) -
     assert {k.label for k in referee.keys.list()} == {"player north", "player south"}
     for _ in range(6):
         view = referee.view()
-        who, command = next_command(view.state)
+        who, command = next_command(view.raw["state"])
         battle = referee if who == "referee" else players[who]
         assert any(command["type"] in p.commands for p in battle.view().awaiting), command
         answer = battle.command(command)
@@ -155,10 +156,15 @@ def test_the_table_dice_loop_asks_each_next_die(client: BattleClient) -> None:
         view = referee.view()
         if view.over:
             break
-        who, command = next_command(view.state)
+        who, command = next_command(view.raw["state"])
         before = len(asked)
         answer = _side_of(who, keys, referee, client).with_table_dice(prompt).command(command)
-        dice = [r for e in answer.events if isinstance(e, Event) for r in _rolls(e.data)]
+        dice = [
+            r
+            for e in answer.events
+            if isinstance(e, Event)
+            for r in _rolls(msgspec.to_builtins(e.data))
+        ]
         assert all(r["source"] == "client" for r in dice)
         # every die asked for was used, in order, by the command sent last
         asked_now = [d for die in asked[before:] for d in [die.sides] * die.count]
@@ -180,7 +186,9 @@ def test_a_batch_with_table_dice_asks_for_the_refused_commands_dice(
 
     done = referee.with_table_dice(prompt).batch([RULING, {"type": "RollForPriority"}])
     assert [e.version for e in done.events] == list(range(2, 2 + len(done.events)))
-    rolled = [r for e in done.events if isinstance(e, Event) for r in _rolls(e.data)]
+    rolled = [
+        r for e in done.events if isinstance(e, Event) for r in _rolls(msgspec.to_builtins(e.data))
+    ]
     assert asked and [(r["sides"], r["source"]) for r in rolled] == [
         (d.sides, "client") for d in asked
     ]
@@ -222,7 +230,7 @@ def test_a_stream_cut_midway_resumes_with_no_gap_and_no_duplicate(
                     proxy.cut()  # the network drops mid-stream
                     for audience in ("all", "referee", "all"):  # north may not see v7
                         writer.command({**RULING, "audience": audience})
-                    who, command = next_command(writer.view().state)
+                    who, command = next_command(writer.view().raw["state"])
                     last = _side_of(who, created.keys.sides, writer, direct).command(command)
             stream.close()
             assert reader.version == 9  # what the stream showed, for expected_version
@@ -325,6 +333,7 @@ def test_the_example_type_checks_strictly_and_plays(live_server: LiveServer) -> 
     assert answer["asked"] and answer["labels"] == ["Alice"]
     assert answer["appended"][:2] == ["SquadMoved", "StepAdvanced"]
     assert "CombatRolled" in answer["appended"]
+    assert len(answer["moved"]) == 1 and answer["moved"][0][0] in ("n1", "s1")  # typed data
 
 
 def test_verify_webhook_agrees_with_the_reference_library() -> None:
@@ -360,7 +369,14 @@ def test_the_stream_cursor_delivers_each_event_once_and_each_awaiting_change_onc
     frames = [f for f in map(parser.feed, lines) if f is not None]
     assert frames == [Frame("RulingRecorded", "{\n}", "2")] and parser.retry_ms == 250
     cursor = StreamCursor(after=1)
-    event = '{"battle_id":"b","version":%d,"type":"RulingRecorded","data":{}}'
+    event = json.dumps(
+        {
+            "battle_id": "b", "version": 0, "position": 0, "ruleset": "quickstart",
+            "type": "RulingRecorded", "audience": "all", "actor": {"role": "referee"},
+            "command_id": None, "recorded_at": "2026-01-01T00:00:00Z", "prev_hash": "",
+            "hash": "", "data": {"type": "RulingRecorded", "ruling": "r", "reason": "t"},
+        }
+    ).replace('"version": 0', '"version": %d')  # fmt: skip
     awaiting = '{"battle_id":"b","version":%d,"awaiting":[]}'
     sent = [
         Frame("RulingRecorded", event % 1, "1"),  # before `after`
@@ -372,5 +388,7 @@ def test_the_stream_cursor_delivers_each_event_once_and_each_awaiting_change_onc
     ]
     got = [cursor.accept(f) for f in sent]
     names = [type(g).__name__ for g in got]
-    assert names == ["NoneType", "Event", "AwaitingChange", "NoneType", "NoneType", "Event"]
+    kind = "QuickstartEventOut"  # the ruleset's envelope, its data typed
+    assert names == ["NoneType", kind, "AwaitingChange", "NoneType", "NoneType", kind]
+    assert isinstance(got[1], Event) and type(got[1].data).__name__ == "RulingRecorded"
     assert cursor.headers() == {"Last-Event-ID": "3"}

@@ -2,6 +2,8 @@
 command and batch them with idempotency keys and expected versions, follow them live over
 SSE (resumed after a drop, each event once and in order, `awaiting` changes told), play
 table dice from `next_die`, read reach, manage player keys, verify webhook signatures.
+A view's `state`, an event (and its `data`) and a command are the per-ruleset classes of
+`battle_service_client.schema`, generated from the service's OpenAPI document.
 
     from battle_service_client import BattleClient
 
@@ -11,6 +13,7 @@ table dice from `next_die`, read reach, manage player keys, verify webhook signa
         print(battle.view().awaiting)
 """
 
+from battle_service_client import schema
 from battle_service_client.async_client import (
     AsyncBattle,
     AsyncBattleClient,
@@ -37,6 +40,8 @@ from battle_service_client.models import (
     ReachSquare,
     SealedEvent,
 )
+from battle_service_client.protocol import CommandBody
+from battle_service_client.schema import Command, State
 from battle_service_client.sse import StreamItem
 from battle_service_client.sync_client import Battle, BattleClient, DicePrompt, Keys, TableDice
 from battle_service_client.webhooks import WebhookError, verify_webhook
@@ -51,6 +56,8 @@ __all__ = [
     "Battle",
     "BattleClient",
     "BattleView",
+    "Command",
+    "CommandBody",
     "CommandResult",
     "Created",
     "CreationKeys",
@@ -68,9 +75,11 @@ __all__ = [
     "Reach",
     "ReachSquare",
     "SealedEvent",
+    "State",
     "StreamItem",
     "TableDice",
     "WebhookError",
+    "schema",
     "verify_webhook",
 ]
 __version__ = "0.1.0"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any, TypeVar
 
 import httpx
@@ -24,7 +24,14 @@ from battle_service_client.models import (
     SealedEvent,
     decode_event,
 )
-from battle_service_client.protocol import Answer, BattleCore, Call, Flow, create_flow
+from battle_service_client.protocol import (
+    Answer,
+    BattleCore,
+    Call,
+    CommandBody,
+    Flow,
+    create_flow,
+)
 from battle_service_client.sse import SseParser, StreamCursor, StreamItem
 
 __all__ = ["AsyncBattle", "AsyncBattleClient", "AsyncDicePrompt", "AsyncKeys", "AsyncTableDice"]
@@ -131,7 +138,7 @@ class AsyncTableDice:
 
     async def command(
         self,
-        command: Mapping[str, Any],
+        command: CommandBody,
         dice: Sequence[int] = (),
         expected_version: int | None = None,
     ) -> CommandResult:
@@ -139,7 +146,7 @@ class AsyncTableDice:
         return await self._b.client.run(flow, self._prompt)
 
     async def batch(
-        self, commands: Sequence[Mapping[str, Any]], expected_version: int | None = None
+        self, commands: Sequence[CommandBody], expected_version: int | None = None
     ) -> CommandResult:
         flow = self._b.core.table_dice_batch_flow(commands, expected_version)
         return await self._b.client.run(flow, self._prompt)
@@ -166,7 +173,7 @@ class AsyncBattle:
 
     async def command(
         self,
-        command: Mapping[str, Any],
+        command: CommandBody,
         dice: Sequence[int] | None = None,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
@@ -177,7 +184,7 @@ class AsyncBattle:
 
     async def batch(
         self,
-        commands: Sequence[Mapping[str, Any]],
+        commands: Sequence[CommandBody],
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> CommandResult:

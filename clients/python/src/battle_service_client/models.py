@@ -1,16 +1,19 @@
 """The shapes the battle service answers, as msgspec Structs: views, command answers,
 events, prompts (`awaiting`), `next_die`, reach and player keys.
 
-They mirror the service's HTTP contract (issue 34). A battle's `state` and an event's
-`data` differ per ruleset and stay plain JSON here (`dict[str, Any]`); unknown fields
-are ignored, so a newer service does not break an older client.
+They mirror the service's HTTP contract (issue 34). A battle's `state` and an event
+(its envelope and `data`) differ per ruleset: they are decoded into the classes
+generated from the OpenAPI document (`battle_service_client.schema`, issue 35), picked
+by the ruleset and the event's `type`. The answer as received stays in `raw`.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 import msgspec
+
+from battle_service_client.schema import EventActorOut, EventOut, SealedEventOut, State
 
 __all__ = [
     "AwaitingChange",
@@ -31,6 +34,7 @@ __all__ = [
     "SealedEvent",
     "decode_event",
     "decode_result",
+    "decode_view",
 ]
 
 
@@ -70,46 +74,26 @@ class Prompt(msgspec.Struct, frozen=True, kw_only=True):
     rule: str | None = None
 
 
-class EventActor(msgspec.Struct, frozen=True, kw_only=True):
-    role: str
-    side: str | None = None
-    label: str | None = None  # the player key's label, when a player key gave the order
-    key_id: str | None = None
+# Who gave the order an event records: `role`, and `side`, `label` (the player key's
+# label) and `key_id` when a player key gave it.
+EventActor = EventActorOut
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True):
-    """An event the caller may see. `data` is the ruleset's event (its `type` inside)."""
-
-    battle_id: str
-    version: int
-    type: str
-    data: dict[str, Any]
-    audience: str = "all"
-    actor: EventActor | None = None
-    position: int | None = None
-    ruleset: str | None = None
-    recorded_at: str | None = None
-    command_id: str | None = None
-    prev_hash: str = ""
-    hash: str = ""
-    undone: bool = False
-
-
-class SealedEvent(msgspec.Struct, frozen=True, kw_only=True):
-    """An event the caller may not see: its place in the chain, nothing more."""
-
-    version: int
-    audience: str
-    prev_hash: str = ""
-    hash: str = ""
-    sealed: Literal[True] = True
+# An event the caller may see: its ruleset's envelope (`QuickstartEventOut`, ...), whose
+# `data` is that ruleset's event class, picked by its `type`. A type alias of the
+# generated union (isinstance works with it).
+Event = EventOut
+# An event the caller may not see: its place in the chain, nothing more.
+SealedEvent = SealedEventOut
 
 
 def decode_event(raw: Any) -> Event | SealedEvent:
     """One event of a page, an answer or a stream (decoded JSON), whole or sealed."""
+    # msgspec tells a union's Structs apart by one tag; a sealed event has no `ruleset`.
     if isinstance(raw, dict) and raw.get("sealed"):
-        return msgspec.convert(raw, SealedEvent)
-    return msgspec.convert(raw, Event)
+        return msgspec.convert(raw, SealedEventOut)
+    event: Event = msgspec.convert(raw, EventOut)  # a union: convert answers Any for it
+    return event
 
 
 class BattleView(msgspec.Struct, frozen=True, kw_only=True):
@@ -118,13 +102,20 @@ class BattleView(msgspec.Struct, frozen=True, kw_only=True):
     battle_id: str
     ruleset: str
     version: int
-    state: dict[str, Any]
+    state: State  # the ruleset's state class (`QuickstartState`, ...), as the key sees it
     over: bool = False
     title: str = ""
     role: str = ""
     side: str | None = None
     awaiting: list[Prompt] = []
     etag: str | None = None  # from the answer's ETag header, for If-Match
+    raw: dict[str, Any] = {}  # the answer as received (JSON)
+
+
+def decode_view(raw: dict[str, Any], etag: str | None = None) -> BattleView:
+    """A battle's view (decoded JSON): its `state` in its ruleset's class."""
+    view = msgspec.convert({**raw, "etag": etag}, BattleView)
+    return msgspec.structs.replace(view, raw=raw)
 
 
 class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
@@ -137,6 +128,7 @@ class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
     receipt: dict[str, Any]
     replayed: bool = False
     awaiting: list[Prompt] = []
+    raw: dict[str, Any] = {}  # the answer as received (JSON)
 
 
 class CreationKeys(msgspec.Struct, frozen=True, kw_only=True):
@@ -158,6 +150,7 @@ def decode_result(raw: dict[str, Any]) -> CommandResult:
         receipt=head.receipt,
         replayed=head.replayed,
         awaiting=head.awaiting,
+        raw=raw,
     )
 
 

@@ -26,16 +26,23 @@ from battle_service_client.models import (
     NextDie,
     Reach,
     decode_result,
+    decode_view,
 )
+from battle_service_client.schema import Command
 
 __all__ = [
     "Answer",
     "BattleCore",
     "Call",
+    "CommandBody",
     "Flow",
     "create_flow",
     "new_idempotency_key",
 ]
+
+# A command: a generated command class (`QuickstartMoveSquad(squad="n1", x=3, y=3)`), or
+# its JSON as a mapping (`{"type": "MoveSquad", ...}`).
+CommandBody = Command | Mapping[str, Any]
 
 T = TypeVar("T")
 
@@ -78,7 +85,8 @@ def _ok(answer: Answer) -> Any:
 def create_flow(
     ruleset: str, setup: Any, key: str | None, extra: Mapping[str, Any]
 ) -> Flow[Created]:
-    body = {"ruleset": ruleset, "setup": setup, **extra}
+    # A setup (or options) may be a generated class (`QuickstartSetup`) or plain JSON.
+    body = msgspec.to_builtins({"ruleset": ruleset, "setup": setup, **extra})
     answer = yield Call("POST", "/battles", json=body, headers=_bearer(key), retry_safe=False)
     return msgspec.convert(_ok(answer), Created)
 
@@ -110,9 +118,7 @@ class BattleCore:
 
     def view_flow(self) -> Flow[BattleView]:
         answer = yield Call("GET", f"/battles/{self.id}", headers=self.auth())
-        body = _ok(answer)
-        body["etag"] = answer.headers.get("etag")
-        view = msgspec.convert(body, BattleView)
+        view = decode_view(_ok(answer), answer.headers.get("etag"))
         self.seen(view.version)
         return view
 
@@ -135,13 +141,13 @@ class BattleCore:
 
     def command_flow(
         self,
-        command: Mapping[str, Any],
+        command: CommandBody,
         dice: Sequence[int] | None = None,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
         client_seed: str | None = None,
     ) -> Flow[CommandResult]:
-        body: dict[str, Any] = {"command": dict(command)}
+        body: dict[str, Any] = {"command": _json(command)}
         if dice is not None:
             body["dice"] = list(dice)
         if client_seed:
@@ -153,7 +159,7 @@ class BattleCore:
 
     def batch_flow(
         self,
-        commands: Sequence[Mapping[str, Any]],
+        commands: Sequence[CommandBody],
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> Flow[CommandResult]:
@@ -166,7 +172,7 @@ class BattleCore:
 
     def table_dice_flow(
         self,
-        command: Mapping[str, Any],
+        command: CommandBody,
         dice: Sequence[int] = (),
         expected_version: int | None = None,
     ) -> Flow[CommandResult]:
@@ -186,7 +192,7 @@ class BattleCore:
                     have += _rolled((yield e.next_die), e.next_die)
 
     def table_dice_batch_flow(
-        self, commands: Sequence[Mapping[str, Any]], expected_version: int | None = None
+        self, commands: Sequence[CommandBody], expected_version: int | None = None
     ) -> Flow[CommandResult]:
         """As table_dice_flow for a batch: a refusal's `index` says whose dice run short."""
         items = [_batch_item(c) for c in commands]
@@ -234,10 +240,20 @@ class BattleCore:
         _ok(answer)
 
 
-def _batch_item(command: Mapping[str, Any]) -> dict[str, Any]:
-    if "command" in command and "type" not in command:
-        return {k: (list(v) if k == "dice" else v) for k, v in command.items()}
-    return {"command": dict(command)}
+def _json(command: Any) -> dict[str, Any]:
+    """A command's JSON: a generated class encoded (its tag, `type`, included)."""
+    if isinstance(command, msgspec.Struct):
+        encoded: dict[str, Any] = msgspec.to_builtins(command)
+        return encoded
+    return dict(command)
+
+
+def _batch_item(command: CommandBody) -> dict[str, Any]:
+    """A batch's item: a command, or {"command": ..., "dice"?: [...]} with its dice."""
+    if isinstance(command, msgspec.Struct) or "command" not in command or "type" in command:
+        return {"command": _json(command)}
+    return {k: (list(v) if k == "dice" else _json(v) if k == "command" else v)
+            for k, v in command.items()}  # fmt: skip
 
 
 def _rolls_none(problem: ProblemError, dice: list[int] | None) -> bool:

@@ -4,7 +4,7 @@ command, batch, reach, player keys, the table-dice loop, a live stream that resu
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 import httpx
@@ -23,7 +23,14 @@ from battle_service_client.models import (
     SealedEvent,
     decode_event,
 )
-from battle_service_client.protocol import Answer, BattleCore, Call, Flow, create_flow
+from battle_service_client.protocol import (
+    Answer,
+    BattleCore,
+    Call,
+    CommandBody,
+    Flow,
+    create_flow,
+)
 from battle_service_client.sse import SseParser, StreamCursor, StreamItem
 
 __all__ = ["Battle", "BattleClient", "DicePrompt", "Keys", "TableDice"]
@@ -135,7 +142,7 @@ class TableDice:
 
     def command(
         self,
-        command: Mapping[str, Any],
+        command: CommandBody,
         dice: Sequence[int] = (),
         expected_version: int | None = None,
     ) -> CommandResult:
@@ -143,7 +150,7 @@ class TableDice:
         return self._b.client.run(flow, self._prompt)
 
     def batch(
-        self, commands: Sequence[Mapping[str, Any]], expected_version: int | None = None
+        self, commands: Sequence[CommandBody], expected_version: int | None = None
     ) -> CommandResult:
         flow = self._b.core.table_dice_batch_flow(commands, expected_version)
         return self._b.client.run(flow, self._prompt)
@@ -171,7 +178,7 @@ class Battle:
 
     def command(
         self,
-        command: Mapping[str, Any],
+        command: CommandBody,
         dice: Sequence[int] | None = None,
         expected_version: int | None = None,
         idempotency_key: str | None = None,
@@ -184,7 +191,7 @@ class Battle:
 
     def batch(
         self,
-        commands: Sequence[Mapping[str, Any]],
+        commands: Sequence[CommandBody],
         expected_version: int | None = None,
         idempotency_key: str | None = None,
     ) -> CommandResult:
