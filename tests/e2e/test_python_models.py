@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-from battle_service_client import BattleClient, Event, SealedEvent, schema
+from battle_service_client import BattleClient, Event, SealedEvent, UnknownEvent, schema
 from battle_service_client.models import decode_event, decode_result
 
 from tests.e2e.conftest import LiveServer
@@ -131,9 +131,26 @@ def test_an_event_is_refused_in_another_rulesets_envelope(doc: dict[str, Any]) -
                     continue
                 raw = {**_ENVELOPE, "ruleset": other, "type": example["type"], "data": example}
                 with pytest.raises(msgspec.ValidationError):
-                    decode_event(raw)
+                    msgspec.convert(raw, schema.EventOut)
+                # the library reads it as a newer service's event, never as another class
+                assert type(decode_event(raw)) is UnknownEvent
                 refused += 1
     assert refused > 50
+
+
+def test_an_event_type_of_a_newer_service_is_read_not_refused() -> None:
+    """A service upgraded after the library was built adds event types: a stream, a page
+    or a command answer holding one must still be read (its data as JSON), so that an
+    old client keeps working; a known type still lands in its class."""
+    newer = {**_ENVELOPE, "ruleset": "tactical", "type": "PortalOpened",
+             "data": {"type": "PortalOpened", "where": [3, 4]}}  # fmt: skip
+    event = decode_event(newer)
+    assert type(event) is UnknownEvent
+    assert (event.type, event.version, event.data["where"]) == ("PortalOpened", 2, [3, 4])
+    result = decode_result({"battle_id": "b", "version": 2, "receipt": {}, "events": [newer]})
+    assert type(result.events[0]) is UnknownEvent
+    known = {**newer, "type": "RoundStarted", "data": {"type": "RoundStarted", "round": 2}}
+    assert type(decode_event(known)).__name__ == "TacticalEventOut"
 
 
 class _Recording(httpx.Client):

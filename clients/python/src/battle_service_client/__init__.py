@@ -39,6 +39,7 @@ from battle_service_client.models import (
     Reach,
     ReachSquare,
     SealedEvent,
+    UnknownEvent,
 )
 from battle_service_client.protocol import CommandBody
 from battle_service_client.schema import Command, State
@@ -78,6 +79,7 @@ __all__ = [
     "State",
     "StreamItem",
     "TableDice",
+    "UnknownEvent",
     "WebhookError",
     "schema",
     "verify_webhook",

@@ -22,6 +22,7 @@ from battle_service_client.models import (
     NextDie,
     Reach,
     SealedEvent,
+    UnknownEvent,
     decode_event,
 )
 from battle_service_client.protocol import (
@@ -197,8 +198,10 @@ class AsyncBattle:
     def with_table_dice(self, prompt: AsyncDicePrompt) -> AsyncTableDice:
         return AsyncTableDice(self, prompt)
 
-    async def events(self, after: int = 0, limit: int = 500) -> list[Event | SealedEvent]:
-        out: list[Event | SealedEvent] = []
+    async def events(
+        self, after: int = 0, limit: int = 500
+    ) -> list[Event | SealedEvent | UnknownEvent]:
+        out: list[Event | SealedEvent | UnknownEvent] = []
         cursor: int | None = after
         while cursor is not None:
             page, cursor = await self.client.run(self.core.events_flow(cursor, limit))
@@ -220,7 +223,7 @@ class AsyncBattle:
                     async for line in r.aiter_lines():
                         frame = parser.feed(line)
                         item = cursor.accept(frame) if frame else None
-                        if isinstance(item, Event | SealedEvent):
+                        if isinstance(item, Event | SealedEvent | UnknownEvent):
                             self.core.seen(item.version)
                         if item is not None:
                             yield item

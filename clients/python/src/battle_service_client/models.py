@@ -9,10 +9,12 @@ by the ruleset and the event's `type`. The answer as received stays in `raw`.
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 import msgspec
 
+from battle_service_client import schema
 from battle_service_client.schema import EventActorOut, EventOut, SealedEventOut, State
 
 __all__ = [
@@ -32,6 +34,7 @@ __all__ = [
     "Reach",
     "ReachSquare",
     "SealedEvent",
+    "UnknownEvent",
     "decode_event",
     "decode_result",
     "decode_view",
@@ -87,11 +90,50 @@ Event = EventOut
 SealedEvent = SealedEventOut
 
 
-def decode_event(raw: Any) -> Event | SealedEvent:
-    """One event of a page, an answer or a stream (decoded JSON), whole or sealed."""
+class UnknownEvent(msgspec.Struct, frozen=True, kw_only=True):
+    """A whole event of a type (or ruleset) this library's document does not know: a
+    newer service's. Its place in the chain is typed, its `data` left as JSON, so that a
+    client built today keeps reading the streams of a service upgraded tomorrow."""
+
+    version: int
+    type: str
+    ruleset: str = ""
+    battle_id: str = ""
+    position: int = 0
+    hash: str = ""
+    prev_hash: str = ""
+    recorded_at: str = ""
+    audience: str = "all"
+    command_id: str | None = None
+    command_version: int | None = None
+    undone: bool = False
+    actor: dict[str, Any] = {}
+    data: dict[str, Any] = {}
+
+
+def _known_types() -> frozenset[tuple[str, str]]:
+    """The (ruleset, event type) pairs the generated classes hold."""
+    known: set[tuple[str, str]] = set()
+    for envelope in typing.get_args(schema.EventOut):
+        ruleset = envelope.__struct_config__.tag
+        data = typing.get_type_hints(envelope, vars(schema))["data"]
+        for member in typing.get_args(data):
+            for cls in typing.get_args(member) or (member,):
+                known.add((ruleset, cls.__struct_config__.tag))
+    return frozenset(known)
+
+
+_KNOWN = _known_types()
+
+
+def decode_event(raw: Any) -> Event | SealedEvent | UnknownEvent:
+    """One event of a page, an answer or a stream (decoded JSON), whole or sealed; an
+    event of a type the document does not know is an `UnknownEvent` (never an error)."""
     # msgspec tells a union's Structs apart by one tag; a sealed event has no `ruleset`.
     if isinstance(raw, dict) and raw.get("sealed"):
         return msgspec.convert(raw, SealedEventOut)
+    if isinstance(raw, dict) and (raw.get("ruleset"), raw.get("type")) not in _KNOWN:
+        return msgspec.convert(raw, UnknownEvent)
     event: Event = msgspec.convert(raw, EventOut)  # a union: convert answers Any for it
     return event
 
@@ -124,7 +166,7 @@ class CommandResult(msgspec.Struct, frozen=True, kw_only=True):
 
     battle_id: str
     version: int
-    events: list[Event | SealedEvent]
+    events: list[Event | SealedEvent | UnknownEvent]
     receipt: dict[str, Any]
     replayed: bool = False
     awaiting: list[Prompt] = []

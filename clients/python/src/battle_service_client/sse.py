@@ -9,11 +9,18 @@ from dataclasses import dataclass
 
 import msgspec
 
-from battle_service_client.models import AwaitingChange, Event, Prompt, SealedEvent, decode_event
+from battle_service_client.models import (
+    AwaitingChange,
+    Event,
+    Prompt,
+    SealedEvent,
+    UnknownEvent,
+    decode_event,
+)
 
 __all__ = ["Frame", "SseParser", "StreamCursor", "StreamItem"]
 
-StreamItem = Event | SealedEvent | AwaitingChange
+StreamItem = Event | SealedEvent | UnknownEvent | AwaitingChange
 
 
 @dataclass(frozen=True)

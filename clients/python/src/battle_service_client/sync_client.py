@@ -21,6 +21,7 @@ from battle_service_client.models import (
     NextDie,
     Reach,
     SealedEvent,
+    UnknownEvent,
     decode_event,
 )
 from battle_service_client.protocol import (
@@ -204,9 +205,9 @@ class Battle:
     def with_table_dice(self, prompt: DicePrompt) -> TableDice:
         return TableDice(self, prompt)
 
-    def events(self, after: int = 0, limit: int = 500) -> list[Event | SealedEvent]:
+    def events(self, after: int = 0, limit: int = 500) -> list[Event | SealedEvent | UnknownEvent]:
         """Every event after version `after`, page by page."""
-        out: list[Event | SealedEvent] = []
+        out: list[Event | SealedEvent | UnknownEvent] = []
         cursor: int | None = after
         while cursor is not None:
             page, cursor = self.client.run(self.core.events_flow(cursor, limit))
@@ -230,7 +231,7 @@ class Battle:
                     for line in r.iter_lines():
                         frame = parser.feed(line)
                         item = cursor.accept(frame) if frame else None
-                        if isinstance(item, Event | SealedEvent):
+                        if isinstance(item, Event | SealedEvent | UnknownEvent):
                             self.core.seen(item.version)
                         if item is not None:
                             yield item
@@ -242,7 +243,7 @@ class Battle:
 
     def subscribe(
         self,
-        on_event: Callable[[Event | SealedEvent], bool | None],
+        on_event: Callable[[Event | SealedEvent | UnknownEvent], bool | None],
         on_awaiting: Callable[[AwaitingChange], bool | None] | None = None,
         after: int = 0,
     ) -> None:
