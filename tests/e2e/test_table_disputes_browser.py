@@ -171,3 +171,56 @@ def test_a_side_disputes_and_the_referee_upholds_with_a_correction_at_the_table(
     t.step(quickstart, referee_last=True)
     t.sync()
     t.close("dispute")
+
+
+def _read_at(page: Any, version: int) -> list[str]:
+    """The disputes `page` lists once it has read them at `version`."""
+    page.wait_for_selector(f"#disputes[data-version='{version}']", timeout=20_000)
+    return list(
+        page.eval_on_selector_all(
+            "#disputes li[data-dispute]",
+            "(items) => items.map((li) => `${li.dataset.dispute}:${li.dataset.status}`)",
+        )
+    )
+
+
+def test_a_dispute_about_a_hidden_event_is_the_raisers_and_the_referees_at_the_table(
+    table: Any,
+) -> None:
+    """A ruling told to north alone; north disputes it from its page: south's page (which
+    reads with south's key) lists nothing, nor can it tick what it may not see, until the
+    battle ends and unseals it. The referee's page dismisses it."""
+    t = table(seed=7)
+    t.create("quickstart", table_dice=False)
+    t.sync()
+    ref, south, north = t.referee, t.players["south"], t.players["north"]
+    assert ref is not None
+    secret = {"type": "RecordRuling", "ruling": "the fog hides the ford", "reason": "weather"}
+    ref.free_command(json.dumps({**secret, "audience": "side:north"}))
+    assert ref.settle()["error"] is None
+    told = t.sync()["version"]
+    south.page.locator(f"#log li.sealed[data-version='{told}']").wait_for(timeout=20_000)
+    assert south.page.locator(f"#log input.pick[data-version='{told}']").count() == 0
+    north.page.locator(f"#log input.pick[data-version='{told}']").check()
+    north.page.fill("#dispute-claim", "there is no fog in summer")
+    north.page.click("#raise-dispute")
+    assert north.settle()["error"] is None
+    raised = t.sync()["version"]
+    assert _read_at(north.page, raised) == ["d1:open"] == _read_at(ref.page, raised)
+    assert _read_at(south.page, raised) == []
+    assert "fog" not in south.page.locator("#disputing").inner_text()
+    # the referee dismisses it: still north's and the referee's only
+    item = _listed(ref.page, "d1", "open")
+    item.locator("[data-field='ruling']").fill("fog it is")
+    item.locator("[data-field='rule']").fill("weather")
+    item.locator("button[data-settle='d1']").click()
+    assert ref.settle()["error"] is None
+    settled = t.sync()["version"]
+    assert _read_at(north.page, settled) == ["d1:dismissed"] == _read_at(ref.page, settled)
+    assert _read_at(south.page, settled) == []
+    # the battle's end unseals the ruling, and the dispute with it
+    ref.free_command(json.dumps({"type": "EndBattle", "reason": "the table is done"}))
+    assert ref.settle()["error"] is None
+    over = t.sync()["version"]
+    assert _read_at(south.page, over) == ["d1:dismissed"]
+    t.close("dispute-hidden")

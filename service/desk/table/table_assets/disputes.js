@@ -171,6 +171,7 @@ export async function renderDisputes(api, view, give, act) {
   const role = view.role;
   const disputes = await api.disputes();
   kept.read = view.version;
+  $("disputes").dataset.version = String(view.version); // the version the list was read at
   const signature = JSON.stringify([role, disputes]);
   if (signature === kept.disputes) return;
   kept.disputes = signature;
