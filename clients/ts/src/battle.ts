@@ -11,6 +11,7 @@ import type {
   CommandResponse,
   CreateBattleKeyRequest,
   CreatedBattleKey,
+  DisputeOut,
   Prompt,
   Reach,
   Ruleset,
@@ -129,6 +130,20 @@ export class Battle<R extends string = Ruleset> {
       query: { after, limit },
       signal,
     });
+  }
+
+  /** The disputes this key may read, in the order raised (`GET /battles/{id}/disputes`):
+   * each with its status, the versions it disputes, the claim and, once settled, the
+   * ruling and the correcting versions. One about events hidden from this key's reader is
+   * listed only for its raiser and the referee, until those events are unsealed. */
+  async disputes(signal?: AbortSignal): Promise<DisputeOut[]> {
+    const list = await request<{ disputes: DisputeOut[] }>(
+      this.transport,
+      "GET",
+      `${this.path}/disputes`,
+      { key: this.key, signal },
+    );
+    return list.disputes;
   }
 
   /** The squares `unit` can reach with its next move, in this key's view (grid rulesets;

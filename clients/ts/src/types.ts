@@ -21,6 +21,8 @@ export type CreateBattleKeyRequest = Schemas["CreateBattleKeyRequest"];
 export type CreateBattleRequest = Schemas["CreateBattleRequest"];
 export type BattleCreatedResponse = Schemas["BattleCreatedResponse"];
 export type SealedEventOut = Schemas["SealedEventOut"];
+export type DisputeOut = Schemas["DisputeOut"];
+export type DisputeList = Schemas["DisputeList"];
 export type AnyCommand = Schemas["CommandRequest"]["command"];
 
 /** `T` narrowed to the members whose `ruleset` is `R`; all of `T` when the document does

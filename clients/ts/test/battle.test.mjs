@@ -134,3 +134,24 @@ test("a refusal is a ProblemError with the problem's fields", async () => {
     (e) => e instanceof ProblemError && e.status === 403 && /another battle/.test(e.detail),
   );
 });
+
+test("disputes are listed in the key's view: raised by a side, settled by the referee", async () => {
+  const { battle, keys } = await client.createBattle({ ruleset: "quickstart", setup: SETUP });
+  const north = client.battle(battle.id, keys.sides.north);
+  const south = client.battle(battle.id, keys.sides.south);
+  assert.deepEqual(await south.disputes(), []);
+  const raised = await north.command({ type: "RaiseDispute", versions: [1], claim: "the map is wrong" });
+  assert.equal(raised.events[0].data.type, "DisputeRaised");
+  const [open] = await south.disputes();
+  assert.equal(open.dispute_id, "d1");
+  assert.equal(open.status, "open");
+  assert.deepEqual(open.versions, [1]);
+  assert.equal(open.raised_by, "side:north");
+  await battle.command({
+    type: "ResolveDispute", dispute: "d1", outcome: "dismissed", ruling: "it is not", rule: "1.1",
+  });
+  const [settled] = await north.disputes();
+  assert.equal(settled.status, "dismissed");
+  assert.equal(settled.ruling, "it is not");
+  assert.equal(settled.resolved_at, raised.version + 1);
+});

@@ -19,7 +19,8 @@ export async function createBattle(ruleset, setup, tableDice, title) {
   return {id: battle.id, referee: battle.key, sides: Object.keys(keys.sides || {})};
 }
 
-/** One battle through one key: its view, events, reach, commands, keys and live stream. */
+/** One battle through one key: its view, events, disputes, reach, commands, keys and live
+ * stream. */
 export function open(id, key, askDie) {
   const battle = client.battle(id, key);
   const table = withTableDice(battle, askDie);
@@ -32,6 +33,8 @@ export function open(id, key, askDie) {
       const first = page.events[0];
       return first && !first.sealed && first.data ? first.data.setup : null;
     },
+    events: (after, limit) => battle.events(after, limit),
+    disputes: () => battle.disputes(),
     reach: (unit) => battle.reach(unit),
     command: (command, tableDice) => (tableDice ? table.command(command) : battle.command(command)),
     mintKey: (side, label) => battle.keys.mint({role: "side", side, label}),

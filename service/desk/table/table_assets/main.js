@@ -1,11 +1,13 @@
 // The table page: with no battle in the fragment, the referee's form to create one; with
 // `#battle=ID&key=KEY`, the battle as that key sees it, live: the grid, what it waits for
-// as buttons, reach to click for a move, table dice asked for when `dice=table`. Every
+// as buttons, reach to click for a move, table dice asked for when `dice=table`, the
+// recent log and the disputes (raised from it; settled on the referee's page). Every
 // failure is shown as the problem's `detail`.
 
 import {createBattle, explain, open} from "/table/assets/api.js";
 import {clearReach, drawBoard, listUnits, showReach} from "/table/assets/board.js";
 import {askDie} from "/table/assets/dice.js";
+import {renderDisputes, renderLog, wireRaise} from "/table/assets/disputes.js";
 import {renderPrompts} from "/table/assets/prompts.js";
 import {renderLinks, wireReferee} from "/table/assets/referee.js";
 import {buildCommand, isMove} from "/table/assets/rules.js";
@@ -38,7 +40,8 @@ async function act(work) {
   }
 }
 
-const send = (command) => act(() => page.api.command(command, page.tableDice));
+const give = (command) => page.api.command(command, page.tableDice);
+const send = (command) => act(() => give(command));
 
 function sidesOfView(view) {
   const st = view.state || {};
@@ -80,9 +83,7 @@ async function refresh() {
     do {
       pending.again = false;
       try {
-        const view = await page.api.view();
-        draw(view);
-        if (view.role === "referee") await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
+        await redraw(await page.api.view());
       } catch (e) {
         fail(e);
       }
@@ -90,6 +91,13 @@ async function refresh() {
     pending = null;
   })();
   return pending.done;
+}
+
+/** Draw a view, then what the page reads beside it: the links, the log, the disputes. */
+async function redraw(view) {
+  draw(view);
+  if (view.role === "referee") await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
+  await Promise.all([renderLog(page.api, view.version), renderDisputes(page.api, view, give, act)]);
 }
 
 function draw(view) {
@@ -121,8 +129,8 @@ async function play(params) {
   page.setup = setup;
   $("play").hidden = false;
   if (view.role === "referee") wireReferee(page.api, send, act);
-  draw(view);
-  if (view.role === "referee") await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
+  wireRaise(give, act);
+  await redraw(view);
   page.api.subscribe(() => refresh(), (e, retry) => {
     if (!retry) fail(e);
   });
