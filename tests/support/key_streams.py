@@ -4,6 +4,7 @@ loses its streams): what an SSE stream or a WebSocket carried, and how it ended.
 from __future__ import annotations
 
 import json
+import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -56,7 +57,12 @@ class SseTail:
         return [next(self._events) for _ in range(count)]
 
     def rest(self) -> list[SseEvent]:
-        return list(self._events)
+        """The events up to the stream's end, which must come within READ_TIMEOUT in all
+        (heartbeats do not keep a stream that should have ended alive here)."""
+        started = time.monotonic()
+        out = list(self._events)
+        assert time.monotonic() - started < READ_TIMEOUT, "the stream ended only on its own"
+        return out
 
     def close(self) -> None:
         self._cm.__exit__(None, None, None)
@@ -80,8 +86,10 @@ class WsTail:
         return out
 
     def rest(self) -> list[dict[str, Any]]:
-        """Every message (heartbeats and awaiting skipped) until the server closes."""
+        """Every message (heartbeats and awaiting skipped) until the server closes, which
+        must come within READ_TIMEOUT in all."""
         out: list[dict[str, Any]] = []
+        started = time.monotonic()
         try:
             while True:
                 message = json.loads(self.ws.recv(timeout=READ_TIMEOUT))
@@ -89,6 +97,7 @@ class WsTail:
                     out.append(message)
         except ConnectionClosed as closed:
             self.close_code = None if closed.rcvd is None else closed.rcvd.code
+        assert time.monotonic() - started < READ_TIMEOUT, "the stream ended only on its own"
         return out
 
     def close(self) -> None:
