@@ -253,3 +253,49 @@ def test_options_names_every_method_of_the_keys_path(battle: Battle) -> None:
     r = battle.http.options(f"/battles/{battle.id}/keys")
     assert r.status_code == 204
     assert r.headers["allow"] == "GET, OPTIONS, POST"
+
+
+def _sent(b: Battle, key: str, path: str, body: dict[str, Any], idem: str) -> httpx.Response:
+    headers = bearer(key) | {"Idempotency-Key": idem}
+    return b.http.post(f"/battles/{b.id}/commands{path}", json=body, headers=headers)
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_idempotency_is_scoped_per_player_key(battle: Battle, batch: bool) -> None:
+    """Two players of one side who reuse an Idempotency-Key never get each other's
+    answer: the second is refused (422 idempotency-mismatch) and appends nothing; the
+    first still gets its replay; the side's own key keeps its own scope, as before."""
+    who, cmd = side_order(battle)
+    alice = mint(battle, {"role": "side", "side": who, "label": "Alice"}).json()["key"]
+    bob = mint(battle, {"role": "side", "side": who, "label": "Bob"}).json()["key"]
+    path, body = ("/batch", {"commands": [{"command": cmd}]}) if batch else ("", {"command": cmd})
+
+    first = _sent(battle, alice, path, body, "turn-1")
+    assert first.status_code in (200, 201), first.text  # a batch appended: 201
+    version = first.json()["version"]
+    theirs = _sent(battle, bob, path, body, "turn-1")
+    problem(theirs, 422, "idempotency-mismatch")
+    assert battle.view()["version"] == version  # nothing appended, nothing replayed
+    again = _sent(battle, alice, path, body, "turn-1")
+    assert again.status_code in (200, 201), again.text
+    assert again.json()["replayed"] is True
+    assert again.json()["events"] == first.json()["events"]
+    assert {e["actor"]["label"] for e in again.json()["events"]} == {"Alice"}
+    side_key = battle.keys["sides"][who]
+    problem(_sent(battle, side_key, path, body, "turn-1"), 422, "idempotency-mismatch")
+
+
+def test_a_revoked_key_cannot_replay_its_earlier_commands(battle: Battle) -> None:
+    """Not its replayed answers (an Idempotency-Key it used before), nor a batch."""
+    who, cmd = side_order(battle)
+    minted = mint(battle, {"role": "side", "side": who, "label": "Eve"}).json()
+    key = minted["key"]
+    first = _sent(battle, key, "", {"command": cmd}, "mine")
+    assert first.status_code == 200, first.text
+    gone = battle.http.delete(
+        f"/battles/{battle.id}/keys/{minted['key_id']}", headers=battle.auth("referee")
+    )
+    assert gone.status_code == 204
+    problem(_sent(battle, key, "", {"command": cmd}, "mine"), 401, "revoked-key")
+    batch = {"commands": [{"command": {"type": "RecordRuling", "ruling": "x", "reason": "y"}}]}
+    problem(_sent(battle, key, "/batch", batch, "other"), 401, "revoked-key")
