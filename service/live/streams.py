@@ -47,6 +47,7 @@ from domain.actors import Actor, can_see
 from domain.prompts import Prompt
 from events.envelope import StoredEvent
 from events.errors import StoreUnavailable
+from service.battles.awaiting import for_units
 from service.battles.keys import Principal
 from service.battles.sealing import event_out, sealed_out
 from service.battles.service import BattleService
@@ -137,6 +138,21 @@ class _KeyGuard:
         self.key_id = key_id
         self.expires = expires
         self.check = check
+
+
+def _awaiting(
+    service: BattleService, principal: Principal
+) -> Callable[[str, Actor, int], Awaitable[list[Prompt]]]:
+    """What a battle awaits at a version, as the key is told it: a player key limited to
+    some units hears only the prompts it may answer (service.battles.awaiting)."""
+    units = principal.units
+    if units is None:
+        return service.awaiting
+
+    async def narrowed(battle_id: str, actor: Actor, version: int) -> list[Prompt]:
+        return for_units(await service.awaiting(battle_id, actor, version), actor, units)
+
+    return narrowed
 
 
 def _guard(
@@ -320,7 +336,7 @@ async def _battle_stream(
         after,
         service.unsealed_upto,
         service.ruleset_of,
-        awaiting=service.awaiting,
+        awaiting=_awaiting(service, principal),
         guard=_guard(service, principal, authorization, battle_id),
     )
 
@@ -378,7 +394,7 @@ async def _global_stream(
         after,
         service.unsealed_upto,
         service.ruleset_of,
-        awaiting=service.awaiting,
+        awaiting=_awaiting(service, principal),
         guard=_guard(service, principal, authorization, None),
     )
 

@@ -19,6 +19,7 @@ import pytest
 from domain.rulesets.quickstart import RULESET
 from tests.e2e.battle_client import Battle, create_battle
 from tests.support.quickstart_play import SETUP, next_command
+from tests.support.sse import read_events
 
 
 @pytest.fixture
@@ -299,3 +300,50 @@ def test_a_revoked_key_cannot_replay_its_earlier_commands(battle: Battle) -> Non
     problem(_sent(battle, key, "", {"command": cmd}, "mine"), 401, "revoked-key")
     batch = {"commands": [{"command": {"type": "RecordRuling", "ruling": "x", "reason": "y"}}]}
     problem(_sent(battle, key, "/batch", batch, "other"), 401, "revoked-key")
+
+
+def test_a_key_limited_to_units_orders_only_those_in_a_batch_too(battle: Battle) -> None:
+    who, cmd = side_order(battle)
+    ordered = RULESET.ordered_units(None, msgspec.convert(cmd, RULESET.command_type))  # type: ignore[misc]
+    others = [u for u in units_of(who) if u not in ordered]
+    narrow = mint(battle, {"role": "side", "side": who, "label": "C", "units": others[:1]})
+    before = battle.view()["version"]
+    ruling = {"type": "RecordRuling", "ruling": "x", "reason": "y"}
+    batch = {"commands": [{"command": cmd}, {"command": ruling}]}
+    r = _sent(battle, narrow.json()["key"], "/batch", batch, "b-1")
+    body = problem(r, 403, "not-permitted")
+    assert body["index"] == 0 and ordered[0] in body["detail"]
+    assert battle.view()["version"] == before  # nothing appended
+
+
+def _answerable(prompts: list[dict[str, Any]], side: str, units: list[str]) -> bool:
+    return all(p["side"] == side and p["subject"] in (None, *units) for p in prompts)
+
+
+def test_awaiting_for_a_key_limited_to_units_lists_only_what_it_may_answer(
+    battle: Battle,
+) -> None:
+    """In the view, the state at a version, a command's answer and the live stream: its
+    side's prompts for its units (or for no unit in particular), no other side's."""
+    who, cmd = side_order(battle)
+    ordered = list(RULESET.ordered_units(None, msgspec.convert(cmd, RULESET.command_type)))  # type: ignore[misc]
+    key = mint(battle, {"role": "side", "side": who, "label": "N", "units": ordered}).json()["key"]
+    side_view = battle.view(who)["awaiting"]
+    assert not _answerable(side_view, who, ordered)  # the side's key sees more
+
+    url = f"/battles/{battle.id}"
+    view = battle.http.get(url, headers=bearer(key)).json()
+    assert view["awaiting"] and _answerable(view["awaiting"], who, ordered)
+    assert [p for p in side_view if _answerable([p], who, ordered)] == view["awaiting"]
+    at = battle.http.get(f"{url}/state", params={"version": view["version"]}, headers=bearer(key))
+    assert at.status_code == 200, at.text
+    assert at.json()["awaiting"] == view["awaiting"]
+
+    with battle.http.stream("GET", f"{url}/events/stream", headers=bearer(key)) as r:
+        told = next(e for e in read_events(r.iter_lines(), awaiting=True) if e.event == "awaiting")
+    assert told.data["awaiting"] == view["awaiting"]
+
+    answer = command(battle, key, cmd)
+    assert answer.status_code == 200, answer.text
+    assert _answerable(answer.json()["awaiting"], who, ordered)
+    assert answer.json()["awaiting"] == battle.http.get(url, headers=bearer(key)).json()["awaiting"]
