@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+import jsonschema_rs
 import pytest
 
 from tests.e2e.battle_client import Battle, create_battle
@@ -16,6 +17,7 @@ from tests.e2e.conftest import LiveServer
 from tests.support.key_streams import SseTail, WsTail, mint_key, soon
 
 PROBLEM = "urn:battle-service:problem:"
+_SCHEMAS = "#/components/schemas/"
 
 
 def _ruling(b: Battle, text: str) -> None:
@@ -53,6 +55,9 @@ def test_sse_of_a_revoked_key_ends_with_a_problem(http: httpx.Client, path: str)
         tail.close()
     assert [e.event for e in rest] == ["problem"], rest
     _problem_ends_it([e.data for e in rest], "revoked-key")
+    doc = http.get("/schema/openapi.json", timeout=120).json()
+    frame = jsonschema_rs.Draft202012Validator({**doc, "$ref": _SCHEMAS + "SseMessage"})
+    frame.validate({"event": "problem", "data": rest[0].data})  # the documented frame
     # and it cannot come back
     again = http.get(path.format(id=b.id), headers={"Authorization": f"Bearer {minted['key']}"})
     assert again.status_code == 401
@@ -76,6 +81,9 @@ def test_websocket_of_a_revoked_key_closes_with_4401(
     assert [m["kind"] for m in rest] == ["problem"], rest
     _problem_ends_it(rest, "revoked-key")
     assert tail.close_code == 4401
+    doc = http.get("/schema/openapi.json", timeout=120).json()
+    message = jsonschema_rs.Draft202012Validator({**doc, "$ref": _SCHEMAS + "WebSocketMessage"})
+    message.validate(rest[0])
 
 
 def test_streams_of_an_expired_key_end_at_its_expiry(
