@@ -133,3 +133,20 @@ def test_other_keys_streams_go_on_after_a_revocation(http: httpx.Client) -> None
     finally:
         for tail in tails:
             tail.close()
+
+
+def test_the_python_library_raises_the_problem_that_ended_a_stream(
+    http: httpx.Client, live_server: LiveServer
+) -> None:
+    from battle_service_client import BattleClient, ProblemError
+
+    b = create_battle(http)
+    minted = mint_key(http, b.id, b.auth("referee"), role="observer", label="Lib")
+    with BattleClient(live_server.base_url) as client:
+        stream = client.battle(b.id, minted["key"]).stream()
+        next(stream)  # the first event: the stream is open
+        _revoke(b, minted["key_id"])
+        with pytest.raises(ProblemError) as ended:
+            for _ in stream:
+                pass
+    assert ended.value.status == 401 and ended.value.code == "revoked-key"
