@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
 
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
@@ -121,6 +122,48 @@ async def test_redis_carries_a_revocation_to_the_other_workers_streams_of_that_k
                 await kept
             await revoked.aclose()
         finally:
+            await hub_a.stop()
+            await hub_b.stop()
+            await store_a.close()
+            await store_b.close()
+
+
+async def test_a_revocation_lost_while_a_worker_was_cut_off_is_checked_on_reconnect() -> None:
+    """Pub/Sub keeps nothing for a worker that is away: on reconnecting, its doorbell
+    asks every player key's stream to check its key (the store says it is revoked)."""
+    redis_url = need_redis()
+    channel = f"test:{uuid.uuid4().hex}"
+    name = f"bell-{uuid.uuid4().hex[:12]}"
+    sep = "&" if "?" in redis_url else "?"
+    with postgres_schema() as database:
+        store_a = PostgresEventStore(database, pool_size=2)
+        store_b = PostgresEventStore(database, pool_size=2)
+        await store_a.open()
+        await store_b.open()
+        bell_a = RedisDoorbell(redis_url, channel)
+        bell_b = RedisDoorbell(f"{redis_url}{sep}client_name={name}", channel, retry_after=1.0)
+        hub_a = Hub(store_a, bell_a, poll_interval=3600)
+        hub_b = Hub(store_b, bell_b, poll_interval=3600)
+        await hub_a.start()
+        await hub_b.start()
+        admin = aioredis.Redis.from_url(redis_url)
+        try:
+            await asyncio.wait_for(bell_b.connected.wait(), 10)
+            stream = _keyed(hub_b, store_b, "pk_gone")
+            waiting = asyncio.create_task(_next_item(stream))
+            await asyncio.sleep(0.2)  # subscribed, waiting live
+            clients = await admin.client_list()
+            for client_id in [c["id"] for c in clients if c.get("name") == name]:
+                await admin.client_kill_filter(_id=client_id)
+            async with asyncio.timeout(5):
+                while bell_b.connected.is_set():
+                    await asyncio.sleep(0.01)
+            hub_a.key_revoked("pk_gone")  # published while b is away: lost
+            assert await asyncio.wait_for(waiting, 10) is CHECK
+            assert bell_b.connected.is_set()
+            await stream.aclose()
+        finally:
+            await admin.aclose()
             await hub_a.stop()
             await hub_b.stop()
             await store_a.close()
