@@ -306,6 +306,10 @@ async def follow(
         last = after
         while not hub.closing:
             while not hub.closing and (page := await catch_up(last)):
+                if sub.check:  # revoked during a long catch-up: asked before the next page
+                    sub.check = False
+                    checked = loop.time()
+                    yield CHECK
                 for event in page:
                     yield event
                 last = cursor(page[-1])

@@ -33,10 +33,10 @@ async def sqlite_store(tmp_path: Path) -> AsyncIterator[EventStore]:
 
 
 def _keyed(
-    hub: Hub, store: EventStore, key_id: str, recheck: float = 3600.0
+    hub: Hub, store: EventStore, key_id: str, recheck: float = 3600.0, page: int = 100
 ) -> AsyncGenerator[Any, None]:
     async def catch_up(version: int) -> list[Any]:
-        return await store.read("b", after=version, limit=100)
+        return await store.read("b", after=version, limit=page)
 
     return follow(
         hub,
@@ -78,6 +78,22 @@ async def test_a_revocation_is_checked_before_the_events_queued_with_it(
         assert (await _next_item(stream)).version == 3  # the caller ends it on CHECK
         await stream.aclose()
         assert hub.subscribers == 0
+    finally:
+        await hub.stop()
+
+
+async def test_a_revocation_during_the_catch_up_is_checked_before_the_next_page(
+    sqlite_store: EventStore,
+) -> None:
+    hub = Hub(sqlite_store, poll_interval=3600)
+    await hub.start()
+    try:
+        await append_more(sqlite_store, "b", 5)
+        stream = _keyed(hub, sqlite_store, "pk_a", page=2)
+        assert [(await _next_item(stream)).version for _ in range(2)] == [1, 2]
+        hub.key_revoked("pk_a")
+        assert await _next_item(stream) is CHECK
+        await stream.aclose()
     finally:
         await hub.stop()
 
