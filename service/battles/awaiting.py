@@ -6,6 +6,10 @@ actor), so that the live streams, whose subscribers mostly share a few views (ea
 the referee, observers), compute it once per distinct view per version, whatever the
 number of subscribers; a computation in flight is shared, not repeated. It is asked
 by the readers (streams, the webhook outbox), never on the append path.
+
+`for_units` narrows a view for a player key limited to some units (issue 34): it lists
+only the prompts that key may answer, applied where the answer goes out (a view, a
+command's answer, a stream), after the cache, so that the cache stays per view.
 """
 
 from __future__ import annotations
@@ -15,11 +19,13 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import msgspec
+
 from domain.actors import Actor
 from domain.decider import Ruleset
 from domain.prompts import Prompt
 
-__all__ = ["AwaitingCache", "awaiting_of"]
+__all__ = ["AwaitingCache", "awaiting_of", "for_units"]
 
 _Key = tuple[str, int, Actor]
 
@@ -29,6 +35,30 @@ def awaiting_of(ruleset: Ruleset[Any, Any, Any, Any, Any], game: Any, actor: Act
     if ruleset.is_over(game):
         return []
     return list(ruleset.awaiting(game, actor))
+
+
+def for_units(prompts: list[Prompt], actor: Actor, units: tuple[str, ...] | None) -> list[Prompt]:
+    """The prompts a key limited to `units` may answer (all of them when `units` is None):
+    its own side's, for one of its units or for none in particular (a side's turn, which
+    it takes with one of its units); a choice that names some of its units (the squads
+    that attack together, the unit to pick) offers only those."""
+    if units is None:
+        return prompts
+    allowed = set(units)
+    out: list[Prompt] = []
+    for p in prompts:
+        if p.role != "side" or p.side != actor.side:
+            continue
+        if p.subject is not None and p.subject not in allowed:
+            continue
+        choices = {
+            field: [v for v in values if v in allowed]
+            if any(v in allowed for v in values)
+            else values
+            for field, values in p.choices.items()
+        }
+        out.append(p if choices == p.choices else msgspec.structs.replace(p, choices=choices))
+    return out
 
 
 class AwaitingCache:

@@ -61,27 +61,32 @@ def _canonical_command(command: msgspec.Raw) -> msgspec.Raw:
     return msgspec.Raw(canonical(_decode_json(command)))
 
 
-def _hash(request: Any, actor: Actor) -> str:
-    return hashlib.sha256(
-        canonical({"request": request, "role": actor.role, "side": actor.side})
-    ).hexdigest()
+def _hash(request: Any, actor: Actor, key_id: str | None) -> str:
+    scope: dict[str, Any] = {"request": request, "role": actor.role, "side": actor.side}
+    if key_id is not None:  # a player key's: absent otherwise, so stored hashes still match
+        scope["key_id"] = key_id
+    return hashlib.sha256(canonical(scope)).hexdigest()
 
 
-def request_hash(req: CommandRequest, actor: Actor) -> str:
+def request_hash(req: CommandRequest, actor: Actor, key_id: str | None = None) -> str:
     """What an Idempotency-Key's request is compared by: the request as canonical JSON, so
-    that the same command sent again with its keys in another order still matches."""
+    that the same command sent again with its keys in another order still matches.
+
+    Scoped by who sent it: the role and side, and a player key's id (`key_id`), so that
+    two players of one side who reuse an Idempotency-Key never get each other's answer
+    (the second is refused as a key used for another request, as two sides are)."""
 
     def canonical_request(command: msgspec.Raw) -> str:
         request = msgspec.structs.asdict(req) | {"command": _canonical_command(command)}
         if request.get("ruleset") is None:  # left out: the hash of a request sent before it was
             request.pop("ruleset", None)
-        return _hash(request, actor)
+        return _hash(request, actor, key_id)
 
     # Decoding or encoding may meet a string that is not UTF-8, or too deep a nesting: a 400.
     return read_json(canonical_request, req.command, "the command")
 
 
-def batch_request_hash(req: CommandBatchRequest, actor: Actor) -> str:
+def batch_request_hash(req: CommandBatchRequest, actor: Actor, key_id: str | None = None) -> str:
     """`request_hash` of a batch: each of its commands canonical. A batch never matches a
     single command (the shapes differ), so one key cannot stand for both."""
 
@@ -90,7 +95,7 @@ def batch_request_hash(req: CommandBatchRequest, actor: Actor) -> str:
             msgspec.structs.replace(item, command=_canonical_command(item.command))
             for item in commands
         ]
-        return _hash(msgspec.structs.replace(req, commands=items), actor)
+        return _hash(msgspec.structs.replace(req, commands=items), actor, key_id)
 
     return read_json(canonical_batch, req.commands, "a command of the batch")
 

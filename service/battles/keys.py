@@ -70,11 +70,20 @@ class Principal:
     For an integration key, `integration_id` is set, and `battle_id` is the battle of
     the request once `KeyRing.resolve` has checked the link ("" before).
 
-    `key_id` and `units` are set for a player key: its id (recorded in the events of its
-    commands, with its label) and the units it may order (None: all its side may).
+    `key_id`, `units` and `expires_at` are set for a player key: its id (recorded in the
+    events of its commands, with its label), the units it may order (None: all its side
+    may) and when it expires (None: never; a live stream ends then).
     """
 
-    __slots__ = ("actor", "battle_id", "event_actor", "integration_id", "key_id", "units")
+    __slots__ = (
+        "actor",
+        "battle_id",
+        "event_actor",
+        "expires_at",
+        "integration_id",
+        "key_id",
+        "units",
+    )
 
     def __init__(
         self,
@@ -89,6 +98,9 @@ class Principal:
         self.integration_id = integration_id
         self.key_id = None if player is None else player.key_id
         self.units = None if player is None else player.units
+        self.expires_at = (
+            None if player is None or player.expires_at is None else parse_time(player.expires_at)
+        )
         # As every event of its commands records it (made once: principals are cached).
         self.event_actor = (
             EventActor(role=actor.role, side=actor.side)

@@ -329,7 +329,11 @@ class BattleService:
         the battle awaits then unless `with_awaiting` is False: Prefer: return=minimal)."""
         if principal.actor.role == "observer":
             raise Forbidden("an observer key may only read", code="read-only-key")
-        request_hash = "" if idempotency_key is None else request_hash_of(req, principal.actor)
+        request_hash = (
+            ""
+            if idempotency_key is None
+            else request_hash_of(req, principal.actor, principal.key_id)
+        )
         return await self._run(
             battle_id,
             principal,
@@ -359,7 +363,11 @@ class BattleService:
                 f"{self.batch_max} in one batch (BATTLE_BATCH_MAX): split it",
                 limit=self.batch_max,
             )
-        request_hash = "" if idempotency_key is None else batch_request_hash(req, principal.actor)
+        request_hash = (
+            ""
+            if idempotency_key is None
+            else batch_request_hash(req, principal.actor, principal.key_id)
+        )
         return await self._run(
             battle_id,
             principal,

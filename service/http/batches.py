@@ -29,6 +29,7 @@ from service.http.routes import (
     BattleId,
     command_answer,
     if_match_failed,
+    narrowed_answer,
     problems,
     service_of,
 )
@@ -80,7 +81,7 @@ async def post_command_batch(
         if required is None:
             raise
         raise if_match_failed(battle_id, e) from e
-    return command_answer(answer, minimal, status_code=201)
+    return command_answer(narrowed_answer(answer, principal), minimal, status_code=201)
 
 
 BATCH_ROUTES = [post_command_batch]

@@ -114,7 +114,11 @@ async def list_battle_keys(
     operation_id="revokeBattleKey",
     tags=["keys"],
     summary="Revoke a player key: from this answer on, every worker answers it 401",
-    description="Idempotent: revoking a revoked key answers 204 again (and keeps its time).",
+    description=(
+        "Idempotent: revoking a revoked key answers 204 again (and keeps its time). The "
+        "key's open streams end too, on every worker: SSE with an `event: problem` message "
+        "(401 revoked-key), a WebSocket with that problem message and close code 4401."
+    ),
     status_code=204,
     responses=problems(400, 401, 403, 404),
     security=SECURED,
@@ -125,6 +129,9 @@ async def revoke_battle_key(
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
     await player_keys.revoke(service, battle_id, principal, key_id)
+    # Its open streams end, here and on the other workers (service.live.fanout): stored
+    # first, so that every stream's check of the key reads the revocation.
+    request.app.state.hub.key_revoked(key_id)
 
 
 # The OPTIONS handler first: it must be on the path before either of the others.

@@ -19,6 +19,8 @@ from domain.prompts import NextDie
 from domain.rulesets import RULESETS, get_ruleset
 from domain.rulesets.forecasts import FORECASTS
 from events.errors import VersionConflict
+from service.battles.awaiting import for_units
+from service.battles.keys import Principal
 from service.battles.service import BattleService
 from service.errors import NotFound
 from service.http.command_body import (
@@ -67,6 +69,8 @@ __all__ = [
     "created",
     "if_match_failed",
     "location_header",
+    "narrowed_answer",
+    "narrowed_view",
     "problems",
     "service_of",
 ]
@@ -298,7 +302,7 @@ async def get_battle(
 ) -> Response[BattleView]:
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
-    view = await service.view(battle_id, principal.actor)
+    view = narrowed_view(await service.view(battle_id, principal.actor), principal)
     return tagged(request, view, view.version)
 
 
@@ -342,7 +346,24 @@ async def post_command(
         if required is None:
             raise
         raise if_match_failed(battle_id, e) from e
-    return command_answer(answer, minimal)
+    return command_answer(narrowed_answer(answer, principal), minimal)
+
+
+def narrowed_view(view: BattleView, principal: Principal) -> BattleView:
+    """The view as a player key limited to some units is given it: only the prompts it
+    may answer (service.battles.awaiting.for_units)."""
+    if principal.units is None:
+        return view
+    awaiting = for_units(view.awaiting, principal.actor, principal.units)
+    return msgspec.structs.replace(view, awaiting=awaiting)
+
+
+def narrowed_answer(answer: CommandResponse, principal: Principal) -> CommandResponse:
+    """A command's answer as a player key limited to some units is given it."""
+    if principal.units is None or isinstance(answer.awaiting, msgspec.UnsetType):
+        return answer
+    awaiting = for_units(answer.awaiting, principal.actor, principal.units)
+    return msgspec.structs.replace(answer, awaiting=awaiting)
 
 
 def command_answer(
@@ -402,7 +423,7 @@ async def get_state(
 ) -> Response[BattleView]:
     service = service_of(request)
     principal = await service.keys.resolve(authorization, battle_id)
-    view = await service.view(battle_id, principal.actor, version)
+    view = narrowed_view(await service.view(battle_id, principal.actor, version), principal)
     return tagged(request, view, view.version)
 
 

@@ -10,6 +10,13 @@ A subscription catches up from the store before it goes live (see `follow`): it
 registers first, so events committed during the catch-up wait in its queue, then drops
 what it already delivered. A subscriber that falls too far behind is not buffered for
 ever: its queue is dropped and it catches up from the store again.
+
+A stream opened with a player key (one that can be revoked, or expire) subscribes with
+the key's id: `Hub.key_revoked` (this process took the DELETE) and the doorbell (another
+worker did) ask its streams to check the key again, and `follow` yields `CHECK`, on which
+the stream reads the key from the store (the truth, as for events) and ends if it no
+longer opens the battle. A missed message costs latency, never access: a stream also
+checks at its key's expiry, every `recheck` seconds, and when the doorbell reconnects.
 """
 
 from __future__ import annotations
@@ -18,13 +25,24 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncGenerator, Awaitable, Callable
 from typing import Protocol
 
 from events.envelope import StoredEvent
 from events.store import EventStore
 
-__all__ = ["IDLE", "Doorbell", "Hub", "Idle", "LocalDoorbell", "Subscription", "follow"]
+__all__ = [
+    "CHECK",
+    "IDLE",
+    "Check",
+    "Doorbell",
+    "Hub",
+    "Idle",
+    "LocalDoorbell",
+    "Recheck",
+    "Subscription",
+    "follow",
+]
 
 log = logging.getLogger(__name__)
 
@@ -40,12 +58,25 @@ class Idle:
 IDLE = Idle()
 
 
-class Doorbell(Protocol):
-    """Tells every worker's hub that events up to a position were appended."""
+class Check:
+    """`follow(..., key_id=...)` yields `CHECK` when the stream's key must be read again
+    before anything more is handed over: a revocation of it was announced (here or by
+    another worker), its expiry passed, or `recheck` seconds went by since the last check."""
 
-    async def start(self, ring: Callable[[], None]) -> None: ...
+
+CHECK = Check()
+Recheck = Callable[[str | None], None]  # a key id; None: every stream opened with a player key
+
+
+class Doorbell(Protocol):
+    """Tells every worker's hub that events up to a position were appended, and that a
+    player key was revoked (`recheck`: its streams check it again)."""
+
+    async def start(self, ring: Callable[[], None], recheck: Recheck | None = None) -> None: ...
 
     def announce(self, position: int) -> None: ...
+
+    def revoked(self, key_id: str) -> None: ...
 
     async def stop(self) -> None: ...
 
@@ -53,10 +84,13 @@ class Doorbell(Protocol):
 class LocalDoorbell:
     """One process: the hub is rung directly after each append; there is no one else to tell."""
 
-    async def start(self, ring: Callable[[], None]) -> None:
+    async def start(self, ring: Callable[[], None], recheck: Recheck | None = None) -> None:
         return None
 
     def announce(self, position: int) -> None:
+        return None
+
+    def revoked(self, key_id: str) -> None:
         return None
 
     async def stop(self) -> None:
@@ -66,14 +100,37 @@ class LocalDoorbell:
 class Subscription:
     """A queue of the events one subscriber asked for; `overflowed` means: re-read the store."""
 
-    __slots__ = ("_accepts", "_queue", "_ready", "limit", "overflowed")
+    __slots__ = (
+        "_accepts",
+        "_queue",
+        "_ready",
+        "check",
+        "deadline",
+        "key_id",
+        "limit",
+        "overflowed",
+    )
 
-    def __init__(self, accepts: Accepts, limit: int = 10_000) -> None:
+    def __init__(
+        self,
+        accepts: Accepts,
+        limit: int = 10_000,
+        key_id: str | None = None,
+        deadline: float | None = None,
+    ) -> None:
         self._accepts = accepts
         self._queue: deque[StoredEvent] = deque()
         self._ready = asyncio.Event()
         self.limit = limit
         self.overflowed = False
+        self.key_id = key_id  # the player key the stream was opened with, if any
+        self.deadline = deadline  # the loop time of its expiry: a check is due then
+        self.check = False  # the key must be checked again before the next event
+
+    def recheck(self) -> None:
+        """Have the subscriber check its key before it hands over anything more."""
+        self.check = True
+        self._ready.set()
 
     def wake(self) -> None:
         """Return from `next_batch` now (with what is queued)."""
@@ -91,10 +148,16 @@ class Subscription:
 
     async def next_batch(self, timeout: float) -> list[StoredEvent] | None:
         """The queued events (possibly none after `timeout`), or None after an overflow."""
+        deadline = self.deadline
+        if deadline is not None:  # wake at the key's expiry, not a heartbeat later
+            timeout = max(0.0, min(timeout, deadline - asyncio.get_running_loop().time()))
         if not self._queue and not self.overflowed:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._ready.wait(), timeout)
         self._ready.clear()
+        if deadline is not None and asyncio.get_running_loop().time() >= deadline:
+            self.deadline = None  # once: the check then refuses the expired key
+            self.check = True
         if self.overflowed:
             self.overflowed = False
             self._queue.clear()
@@ -134,7 +197,7 @@ class Hub:
             sub.wake()
 
     async def start(self) -> None:
-        await self.doorbell.start(self.ring)
+        await self.doorbell.start(self.ring, self.recheck)
         self._task = asyncio.create_task(self._run(), name="fanout-hub")
 
     async def stop(self) -> None:
@@ -157,8 +220,21 @@ class Hub:
             self.ring()
             self.doorbell.announce(events[-1].position)
 
-    async def subscribe(self, accepts: Accepts) -> Subscription:
-        sub = Subscription(accepts)
+    def recheck(self, key_id: str | None) -> None:
+        """The streams of this player key (None: of every player key) check it again."""
+        for sub in tuple(self._subs):
+            if sub.key_id is not None and (key_id is None or sub.key_id == key_id):
+                sub.recheck()
+
+    def key_revoked(self, key_id: str) -> None:
+        """This process revoked a player key: its streams here and on every worker end."""
+        self.recheck(key_id)
+        self.doorbell.revoked(key_id)
+
+    async def subscribe(
+        self, accepts: Accepts, key_id: str | None = None, deadline: float | None = None
+    ) -> Subscription:
+        sub = Subscription(accepts, key_id=key_id, deadline=deadline)
         async with self._lock:
             if not self._subs:
                 # An idle hub did not follow the store; every subscriber catches up itself.
@@ -207,31 +283,49 @@ async def follow(
     after: int,
     heartbeat: float = 15.0,
     mark_idle: bool = False,
-) -> AsyncIterator[StoredEvent | Idle | None]:
+    *,
+    key_id: str | None = None,
+    expires: float | None = None,
+    recheck: float = 15.0,
+) -> AsyncGenerator[StoredEvent | Idle | Check | None, None]:
     """Every accepted event with `cursor(event) > after`, in order, once; None as a heartbeat;
-    with `mark_idle`, `IDLE` after the catch-up and after each live batch.
+    with `mark_idle`, `IDLE` after the catch-up and after each live batch; with `key_id`
+    (a player key's), `CHECK` before the next event when the key must be read again
+    (announced revoked, past `expires`, a loop time, or `recheck` seconds since the last
+    check): the caller ends the stream there if the key no longer opens it.
 
     `catch_up(c)` reads a page of accepted events with cursor > c from the store (empty
     when there is no more). Live events that the catch-up already delivered are dropped.
     It returns when the hub closes (the process is stopping): the client resumes
     elsewhere from its last id.
     """
-    sub = await hub.subscribe(accepts)
+    sub = await hub.subscribe(accepts, key_id, expires)
+    loop = asyncio.get_running_loop()
+    checked = loop.time()
     try:
         last = after
         while not hub.closing:
             while not hub.closing and (page := await catch_up(last)):
+                if sub.check:  # revoked during a long catch-up: asked before the next page
+                    sub.check = False
+                    checked = loop.time()
+                    yield CHECK
                 for event in page:
                     yield event
                 last = cursor(page[-1])
             if mark_idle:
                 yield IDLE
             while not hub.closing:
-                batch = await sub.next_batch(heartbeat)
-                if batch is None:  # fell behind: the store has everything
-                    break
+                batch = await sub.next_batch(min(heartbeat, recheck) if key_id else heartbeat)
                 if hub.closing:
                     return
+                if key_id is not None and (sub.check or loop.time() - checked >= recheck):
+                    # Before the batch: what was appended after a revocation is not handed over.
+                    sub.check = False
+                    checked = loop.time()
+                    yield CHECK
+                if batch is None:  # fell behind: the store has everything
+                    break
                 if not batch:
                     yield None
                 for event in batch:

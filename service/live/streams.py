@@ -13,6 +13,13 @@ once per view and version (service.battles.awaiting), not per subscriber.
 Events the caller may not see are sent sealed, like on every other read
 (`service.battles.sealing`); on the streams across battles a sealed event
 still carries its position as its id, so that a reconnect neither skips nor repeats it.
+A stream opened with a player key ends when that key is revoked (on any worker) or
+expires: it checks the key against the store whenever a revocation of it is announced
+(service.live.fanout), at its expiry, and every `RECHECK_SECONDS`, and hands over nothing
+appended after the check failed. SSE then sends one `event: problem` message (the 401
+problem+json, `revoked-key` or `expired-key`) and ends; a WebSocket sends the same
+`{"kind": "problem", ...}` message and closes with 4401 (4000 + the status), as it does
+for a stream refused at its start. A client must not reconnect with that key.
 Browsers cannot set headers on EventSource or WebSocket, so
 the key may also come as `?access_key=` (it then appears in access logs: prefer the
 header where the client allows it).
@@ -20,8 +27,11 @@ header where the client allows it).
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator, Awaitable, Callable
+from datetime import UTC, datetime
 from typing import Annotated, Any
 
 import anyio
@@ -37,6 +47,7 @@ from domain.actors import Actor, can_see
 from domain.prompts import Prompt
 from events.envelope import StoredEvent
 from events.errors import StoreUnavailable
+from service.battles.awaiting import for_units
 from service.battles.keys import Principal
 from service.battles.sealing import event_out, sealed_out
 from service.battles.service import BattleService
@@ -59,7 +70,7 @@ from service.http.routes import (
     problems,
     service_of,
 )
-from service.live.fanout import Hub, Idle, follow
+from service.live.fanout import Check, Hub, Idle, follow
 from service.schemas import AwaitingMessage, EventOut, SealedEventOut
 
 __all__ = ["STREAM_ROUTES"]
@@ -67,6 +78,9 @@ __all__ = ["STREAM_ROUTES"]
 log = logging.getLogger(__name__)
 _encode = msgspec.json.Encoder().encode
 _PAGE = 500
+# How often a player key's stream reads its key again even when no revocation was
+# announced: the bound on how long a lost Redis message lets a revoked key keep a stream.
+RECHECK_SECONDS = 15.0
 
 LastEventId = Annotated[
     str | None,
@@ -112,6 +126,55 @@ def _authorization(header: str | None, access_key: str | None) -> str | None:
     return header if header else (f"Bearer {access_key}" if access_key else None)
 
 
+class _KeyGuard:
+    """A player key's stream: the key's id, its expiry as a loop time, and `check`, which
+    reads the key again and raises the 401 when it no longer opens the stream."""
+
+    __slots__ = ("check", "expires", "key_id")
+
+    def __init__(
+        self, key_id: str, expires: float | None, check: Callable[[], Awaitable[object]]
+    ) -> None:
+        self.key_id = key_id
+        self.expires = expires
+        self.check = check
+
+
+def _awaiting(
+    service: BattleService, principal: Principal
+) -> Callable[[str, Actor, int], Awaitable[list[Prompt]]]:
+    """What a battle awaits at a version, as the key is told it: a player key limited to
+    some units hears only the prompts it may answer (service.battles.awaiting)."""
+    units = principal.units
+    if units is None:
+        return service.awaiting
+
+    async def narrowed(battle_id: str, actor: Actor, version: int) -> list[Prompt]:
+        return for_units(await service.awaiting(battle_id, actor, version), actor, units)
+
+    return narrowed
+
+
+def _guard(
+    service: BattleService, principal: Principal, authorization: str | None, battle_id: str | None
+) -> _KeyGuard | None:
+    """What ends the stream of a player key (None for the other keys: they are never
+    revoked). `battle_id`: the battle stream's; None for the stream across battles."""
+    if principal.key_id is None:
+        return None
+
+    async def check() -> object:
+        if battle_id is None:
+            return await service.keys.principal(authorization)
+        return await service.keys.resolve(authorization, battle_id)
+
+    expires = None
+    if principal.expires_at is not None:
+        left = (principal.expires_at - datetime.now(UTC)).total_seconds()
+        expires = asyncio.get_running_loop().time() + max(0.0, left)
+    return _KeyGuard(principal.key_id, expires, check)
+
+
 class _Stream:
     """What a stream follows: the events it accepts, how to catch up, its cursor."""
 
@@ -126,7 +189,9 @@ class _Stream:
         ruleset_of: Callable[[str], Awaitable[str]],
         keep: Callable[[StoredEvent], Awaitable[bool]] | None = None,
         awaiting: Callable[[str, Actor, int], Awaitable[list[Prompt]]] | None = None,
+        guard: _KeyGuard | None = None,
     ) -> None:
+        self.guard = guard  # a player key's: the stream ends when the key is revoked
         self.actor = actor
         self.accepts = accepts
         self.catch_up = catch_up
@@ -142,8 +207,9 @@ class _Stream:
     ) -> AsyncIterator[tuple[StoredEvent, EventOut | SealedEventOut] | AwaitingMessage | None]:
         """Events in order, each with what the caller is given of it, whole or sealed, and
         what a battle awaits when that changed (None: nothing for a while, time for a
-        heartbeat)."""
-        keep, actor = self.keep, self.actor
+        heartbeat). Raises the 401 `ServiceError` when the stream's player key was revoked
+        or expired (nothing appended after that check is handed over)."""
+        keep, actor, guard = self.keep, self.actor, self.guard
         ended: dict[str, int] = {}  # battle -> the last version known to be unsealed for all
         touched: dict[str, int] = {}  # battle -> its last version carried since the last idle
         told = _Told()
@@ -156,32 +222,45 @@ class _Stream:
                 ruleset = rulesets[ev.battle_id] = await self.ruleset_of(ev.battle_id)
             return event_out(ev, ruleset)
 
-        async for ev in follow(
-            hub, self.accepts, self.catch_up, self.cursor, self.after, mark_idle=marked
-        ):
-            if ev is None:
-                yield None
-            elif isinstance(ev, Idle):
-                for battle_id, version in touched.items():
-                    message = await self._changed(told, battle_id, version)
-                    if message is not None:
-                        yield message
-                touched.clear()
-            elif keep is not None and not await keep(ev):
-                continue
-            elif can_see(actor, ev.audience):
-                told.first(ev)
-                touched[ev.battle_id] = ev.version
-                yield ev, await whole(ev)
-            else:
-                # Asked again only for a hidden event past the known end: until the battle
-                # ends, each hidden event costs one catch-up of the battle.
-                told.first(ev)
-                touched[ev.battle_id] = ev.version
-                upto = ended.get(ev.battle_id, 0)
-                if ev.version > upto:
-                    upto = ended[ev.battle_id] = await self.unsealed_upto(ev.battle_id)
-                yield ev, await whole(ev) if ev.version <= upto else sealed_out(ev)
+        items = follow(
+            hub,
+            self.accepts,
+            self.catch_up,
+            self.cursor,
+            self.after,
+            mark_idle=marked,
+            key_id=None if guard is None else guard.key_id,
+            expires=None if guard is None else guard.expires,
+            recheck=RECHECK_SECONDS,
+        )
+        async with contextlib.aclosing(items):  # a refused key unsubscribes at once
+            async for ev in items:
+                if ev is None:
+                    yield None
+                elif isinstance(ev, Check):
+                    assert guard is not None
+                    await _still_valid(guard)
+                elif isinstance(ev, Idle):
+                    for battle_id, version in touched.items():
+                        message = await self._changed(told, battle_id, version)
+                        if message is not None:
+                            yield message
+                    touched.clear()
+                elif keep is not None and not await keep(ev):
+                    continue
+                elif can_see(actor, ev.audience):
+                    told.first(ev)
+                    touched[ev.battle_id] = ev.version
+                    yield ev, await whole(ev)
+                else:
+                    # Asked again only for a hidden event past the known end: until the battle
+                    # ends, each hidden event costs one catch-up of the battle.
+                    told.first(ev)
+                    touched[ev.battle_id] = ev.version
+                    upto = ended.get(ev.battle_id, 0)
+                    if ev.version > upto:
+                        upto = ended[ev.battle_id] = await self.unsealed_upto(ev.battle_id)
+                    yield ev, await whole(ev) if ev.version <= upto else sealed_out(ev)
 
     async def _changed(self, told: _Told, battle_id: str, version: int) -> AwaitingMessage | None:
         """What `battle_id` awaits right after `version`, if that is not what the caller
@@ -203,6 +282,18 @@ class _Stream:
         return AwaitingMessage(battle_id=battle_id, version=version, awaiting=now)
 
 
+async def _still_valid(guard: _KeyGuard) -> None:
+    """Read the stream's player key again: the 401 when it was revoked or expired. A store
+    that cannot answer now does not end the stream (nothing is delivered meanwhile
+    either); the next check asks again."""
+    try:
+        await guard.check()
+    except StoreUnavailable:
+        log.warning(
+            "live: player key %s could not be checked: the store is unavailable", guard.key_id
+        )
+
+
 class _Told:
     """Per stream: what each battle was last said to await, and the version before the
     stream's first event of it (what the caller knew when it connected)."""
@@ -218,7 +309,11 @@ class _Told:
 
 
 async def _battle_stream(
-    service: BattleService, principal: Principal, battle_id: str, after: int
+    service: BattleService,
+    principal: Principal,
+    battle_id: str,
+    after: int,
+    authorization: str | None,
 ) -> _Stream:
     head = await service.store.head(battle_id)
     if head is None:
@@ -241,11 +336,14 @@ async def _battle_stream(
         after,
         service.unsealed_upto,
         service.ruleset_of,
-        awaiting=service.awaiting,
+        awaiting=_awaiting(service, principal),
+        guard=_guard(service, principal, authorization, battle_id),
     )
 
 
-async def _global_stream(service: BattleService, principal: Principal, after: int) -> _Stream:
+async def _global_stream(
+    service: BattleService, principal: Principal, after: int, authorization: str | None
+) -> _Stream:
     last = await service.store.last_position()
     if after > last:
         raise BadRequest(
@@ -296,7 +394,8 @@ async def _global_stream(service: BattleService, principal: Principal, after: in
         after,
         service.unsealed_upto,
         service.ruleset_of,
-        awaiting=service.awaiting,
+        awaiting=_awaiting(service, principal),
+        guard=_guard(service, principal, authorization, None),
     )
 
 
@@ -305,7 +404,10 @@ async def _sse(
 ) -> AsyncIterator[ServerSentEventMessage]:
     try:
         yield ServerSentEventMessage(comment="connected", retry=1000, data=None)
-        async for item in stream.events(hub):
+        async for item in _until_refused(stream.events(hub)):
+            if isinstance(item, ServiceError):  # the key was revoked or expired: the end
+                yield ServerSentEventMessage(event="problem", data=_encode(_problem(item)).decode())
+                return
             if item is None:
                 yield ServerSentEventMessage(comment="keep-alive", data=None)
             elif isinstance(item, AwaitingMessage):
@@ -322,6 +424,19 @@ async def _sse(
     finally:
         with anyio.CancelScope(shield=True):  # the client left: cancelled, but give it back
             await slots.give_back(slot)
+
+
+async def _until_refused(
+    items: AsyncIterator[tuple[StoredEvent, EventOut | SealedEventOut] | AwaitingMessage | None],
+) -> AsyncIterator[
+    tuple[StoredEvent, EventOut | SealedEventOut] | AwaitingMessage | ServiceError | None
+]:
+    """The stream's items, then the refusal that ended it (its key revoked or expired)."""
+    try:
+        async for item in items:
+            yield item
+    except ServiceError as e:
+        yield e
 
 
 async def _sse_response(
@@ -357,7 +472,7 @@ async def stream_battle_events(
     key = _authorization(authorization, access_key)
     principal = await service.keys.resolve(key, battle_id)
     stream = await _battle_stream(
-        service, principal, battle_id, _parse_cursor(last_event_id, after)
+        service, principal, battle_id, _parse_cursor(last_event_id, after), key
     )
     return await _sse_response(request, stream, key)
 
@@ -386,7 +501,7 @@ async def stream_events(
     service = service_of(request)
     key = _authorization(authorization, access_key)
     principal = await service.keys.principal(key)
-    stream = await _global_stream(service, principal, _parse_cursor(last_event_id, after))
+    stream = await _global_stream(service, principal, _parse_cursor(last_event_id, after), key)
     return await _sse_response(request, stream, key)
 
 
@@ -417,7 +532,7 @@ async def battle_events_ws(
 
     async def open_stream(service: BattleService, key: str | None, after: int) -> _Stream:
         principal = await service.keys.resolve(key, battle_id)
-        return await _battle_stream(service, principal, battle_id, after)
+        return await _battle_stream(service, principal, battle_id, after, key)
 
     await _serve_ws(socket, open_stream)
 
@@ -429,7 +544,7 @@ async def events_ws(socket: WebSocket[Any, Any, State]) -> None:
 
     async def open_stream(service: BattleService, key: str | None, after: int) -> _Stream:
         principal = await service.keys.principal(key)
-        return await _global_stream(service, principal, after)
+        return await _global_stream(service, principal, after, key)
 
     await _serve_ws(socket, open_stream)
 
@@ -471,7 +586,10 @@ async def _serve_ws(socket: WebSocket[Any, Any, State], open_stream: OpenStream)
         await socket.close(code=1011, reason="the event store is unavailable")
         return
     try:
-        async for item in stream.events(state.hub):
+        async for item in _until_refused(stream.events(state.hub)):
+            if isinstance(item, ServiceError):  # the key was revoked or expired: 4401
+                await _refuse(socket, item)
+                return
             if item is None:
                 await socket.send_text('{"kind":"heartbeat"}')
             elif isinstance(item, AwaitingMessage):
@@ -503,15 +621,19 @@ def _limited(detail: str, code: str = "rate-limited", **context: Any) -> Service
     return error
 
 
-async def _refuse(socket: WebSocket[Any, Any, Any], e: ServiceError) -> None:
-    body = {
-        "kind": "problem",
+def _problem(e: ServiceError) -> dict[str, Any]:
+    """The problem+json body of a refusal, as a stream message carries it."""
+    return {
         "type": problem_type(e.code),
         "title": e.title,
         "status": e.status,
         "detail": e.detail,
         **{k: v for k, v in e.context.items() if v is not None},
     }
+
+
+async def _refuse(socket: WebSocket[Any, Any, Any], e: ServiceError) -> None:
+    body = {"kind": "problem", **_problem(e)}
     await socket.send_text(_encode(body).decode())
     await socket.close(code=4000 + e.status, reason=e.code[:120])
 

@@ -5,7 +5,8 @@ its path) nor the webhook deliveries (service.live.webhooks). `add_live_messages
 in, as components, what service.live.streams and service.live.webhooks.outbox send:
 
 - `SseMessage`: one frame of the SSE streams, by its `event:` name: an event's type with
-  an `EventOut`, `sealed` with a `SealedEventOut`, `awaiting` with an `AwaitingMessage`;
+  an `EventOut`, `sealed` with a `SealedEventOut`, `awaiting` with an `AwaitingMessage`,
+  `problem` with the problem+json that ended the stream (its player key revoked or expired);
   the streams' `text/event-stream` answers refer to it;
 - `WebSocketMessage`: the WebSocket's JSON messages, discriminated by `kind` (`event`,
   `heartbeat`, `awaiting`, `problem`); the WebSocket operations refer to it;
@@ -47,6 +48,12 @@ def _object(description: str, required: list[str], **properties: Any) -> dict[st
 
 _ID = {"type": "integer", "minimum": 0, "description": "The cursor: resume after it."}
 _ANY_EVENT = {"oneOf": [_ref("EventOut"), _ref("SealedEventOut")]}
+_PROBLEM: dict[str, Any] = {
+    "type": {"type": "string"},
+    "title": {"type": "string"},
+    "status": {"type": "integer"},
+    "detail": {"type": "string"},
+}
 _AWAITING = _object(
     "What the subscriber's view of a battle waits for now, sent when it changes "
     "(an empty list: nothing, or the battle is over).",
@@ -79,10 +86,26 @@ LIVE_COMPONENTS: dict[str, dict[str, Any]] = {
         event={"const": "awaiting"},
         data=_ref("AwaitingMessage"),
     ),
+    "SseProblemMessage": _object(
+        "The last SSE frame of a stream whose player key was revoked or expired "
+        "(`event: problem`, a 401 revoked-key or expired-key); the stream then ends. It has "
+        "no id: do not reconnect with that key.",
+        ["event", "data"],
+        event={"const": "problem"},
+        data={
+            **_object("A problem+json body.", ["type", "title", "status", "detail"], **_PROBLEM),
+            "additionalProperties": True,
+        },
+    ),
     "SseMessage": {
         "description": "One frame of an SSE stream, by its `event:` name, with its `data:` "
         "(JSON). Comments (`: keep-alive`) carry nothing.",
-        "oneOf": [_ref("SseSealedMessage"), _ref("SseAwaitingMessage"), _ref("SseEventMessage")],
+        "oneOf": [
+            _ref("SseSealedMessage"),
+            _ref("SseAwaitingMessage"),
+            _ref("SseProblemMessage"),
+            _ref("SseEventMessage"),
+        ],
     },
     "WebSocketEventMessage": _object(
         "An event, whole or sealed, with its cursor.",
@@ -102,14 +125,12 @@ LIVE_COMPONENTS: dict[str, dict[str, Any]] = {
     ),
     "WebSocketProblemMessage": {
         **_object(
-            "The stream was refused: the problem+json body of the HTTP answer, then the "
-            "socket closes with 4000 + `status`.",
+            "The stream was refused, or ended because its player key was revoked or expired "
+            "(401 revoked-key, expired-key): the problem+json body of the HTTP answer, then "
+            "the socket closes with 4000 + `status`.",
             ["kind", "type", "title", "status", "detail"],
             kind={"const": "problem"},
-            type={"type": "string"},
-            title={"type": "string"},
-            status={"type": "integer"},
-            detail={"type": "string"},
+            **_PROBLEM,
         ),
         "additionalProperties": True,  # the problem's own fields (limit, current_version...)
     },

@@ -130,7 +130,9 @@ def _websocket(operation_id: str, battle: bool) -> dict[str, Any]:
                 "cursor, catches up from the store, then goes live with no gap and no "
                 'duplicate. A refused stream gets one `{"kind": "problem", ...}` message (the '
                 "problem+json body of the HTTP answer) and is closed with code 4000 + the HTTP "
-                "status (4400, 4401, 4403, 4404, 4429). When the worker stops, the socket "
+                "status (4400, 4401, 4403, 4404, 4429). A player key's stream ends the same "
+                "way (4401, revoked-key or expired-key) when the key is revoked, on any "
+                "worker, or expires. When the worker stops, the socket "
                 "closes with 1001 (or 1012): reconnect, to any worker, with the last id."
             ),
             "security": [{"BearerKey": []}],

@@ -19,6 +19,7 @@ import pytest
 from domain.rulesets.quickstart import RULESET
 from tests.e2e.battle_client import Battle, create_battle
 from tests.support.quickstart_play import SETUP, next_command
+from tests.support.sse import read_events
 
 
 @pytest.fixture
@@ -253,3 +254,96 @@ def test_options_names_every_method_of_the_keys_path(battle: Battle) -> None:
     r = battle.http.options(f"/battles/{battle.id}/keys")
     assert r.status_code == 204
     assert r.headers["allow"] == "GET, OPTIONS, POST"
+
+
+def _sent(b: Battle, key: str, path: str, body: dict[str, Any], idem: str) -> httpx.Response:
+    headers = bearer(key) | {"Idempotency-Key": idem}
+    return b.http.post(f"/battles/{b.id}/commands{path}", json=body, headers=headers)
+
+
+@pytest.mark.parametrize("batch", [False, True])
+def test_idempotency_is_scoped_per_player_key(battle: Battle, batch: bool) -> None:
+    """Two players of one side who reuse an Idempotency-Key never get each other's
+    answer: the second is refused (422 idempotency-mismatch) and appends nothing; the
+    first still gets its replay; the side's own key keeps its own scope, as before."""
+    who, cmd = side_order(battle)
+    alice = mint(battle, {"role": "side", "side": who, "label": "Alice"}).json()["key"]
+    bob = mint(battle, {"role": "side", "side": who, "label": "Bob"}).json()["key"]
+    path, body = ("/batch", {"commands": [{"command": cmd}]}) if batch else ("", {"command": cmd})
+
+    first = _sent(battle, alice, path, body, "turn-1")
+    assert first.status_code in (200, 201), first.text  # a batch appended: 201
+    version = first.json()["version"]
+    theirs = _sent(battle, bob, path, body, "turn-1")
+    problem(theirs, 422, "idempotency-mismatch")
+    assert battle.view()["version"] == version  # nothing appended, nothing replayed
+    again = _sent(battle, alice, path, body, "turn-1")
+    assert again.status_code in (200, 201), again.text
+    assert again.json()["replayed"] is True
+    assert again.json()["events"] == first.json()["events"]
+    assert {e["actor"]["label"] for e in again.json()["events"]} == {"Alice"}
+    side_key = battle.keys["sides"][who]
+    problem(_sent(battle, side_key, path, body, "turn-1"), 422, "idempotency-mismatch")
+
+
+def test_a_revoked_key_cannot_replay_its_earlier_commands(battle: Battle) -> None:
+    """Not its replayed answers (an Idempotency-Key it used before), nor a batch."""
+    who, cmd = side_order(battle)
+    minted = mint(battle, {"role": "side", "side": who, "label": "Eve"}).json()
+    key = minted["key"]
+    first = _sent(battle, key, "", {"command": cmd}, "mine")
+    assert first.status_code == 200, first.text
+    gone = battle.http.delete(
+        f"/battles/{battle.id}/keys/{minted['key_id']}", headers=battle.auth("referee")
+    )
+    assert gone.status_code == 204
+    problem(_sent(battle, key, "", {"command": cmd}, "mine"), 401, "revoked-key")
+    batch = {"commands": [{"command": {"type": "RecordRuling", "ruling": "x", "reason": "y"}}]}
+    problem(_sent(battle, key, "/batch", batch, "other"), 401, "revoked-key")
+
+
+def test_a_key_limited_to_units_orders_only_those_in_a_batch_too(battle: Battle) -> None:
+    who, cmd = side_order(battle)
+    ordered = RULESET.ordered_units(None, msgspec.convert(cmd, RULESET.command_type))  # type: ignore[misc]
+    others = [u for u in units_of(who) if u not in ordered]
+    narrow = mint(battle, {"role": "side", "side": who, "label": "C", "units": others[:1]})
+    before = battle.view()["version"]
+    ruling = {"type": "RecordRuling", "ruling": "x", "reason": "y"}
+    batch = {"commands": [{"command": cmd}, {"command": ruling}]}
+    r = _sent(battle, narrow.json()["key"], "/batch", batch, "b-1")
+    body = problem(r, 403, "not-permitted")
+    assert body["index"] == 0 and ordered[0] in body["detail"]
+    assert battle.view()["version"] == before  # nothing appended
+
+
+def _answerable(prompts: list[dict[str, Any]], side: str, units: list[str]) -> bool:
+    return all(p["side"] == side and p["subject"] in (None, *units) for p in prompts)
+
+
+def test_awaiting_for_a_key_limited_to_units_lists_only_what_it_may_answer(
+    battle: Battle,
+) -> None:
+    """In the view, the state at a version, a command's answer and the live stream: its
+    side's prompts for its units (or for no unit in particular), no other side's."""
+    who, cmd = side_order(battle)
+    ordered = list(RULESET.ordered_units(None, msgspec.convert(cmd, RULESET.command_type)))  # type: ignore[misc]
+    key = mint(battle, {"role": "side", "side": who, "label": "N", "units": ordered}).json()["key"]
+    side_view = battle.view(who)["awaiting"]
+    assert not _answerable(side_view, who, ordered)  # the side's key sees more
+
+    url = f"/battles/{battle.id}"
+    view = battle.http.get(url, headers=bearer(key)).json()
+    assert view["awaiting"] and _answerable(view["awaiting"], who, ordered)
+    assert [p for p in side_view if _answerable([p], who, ordered)] == view["awaiting"]
+    at = battle.http.get(f"{url}/state", params={"version": view["version"]}, headers=bearer(key))
+    assert at.status_code == 200, at.text
+    assert at.json()["awaiting"] == view["awaiting"]
+
+    with battle.http.stream("GET", f"{url}/events/stream", headers=bearer(key)) as r:
+        told = next(e for e in read_events(r.iter_lines(), awaiting=True) if e.event == "awaiting")
+    assert told.data["awaiting"] == view["awaiting"]
+
+    answer = command(battle, key, cmd)
+    assert answer.status_code == 200, answer.text
+    assert _answerable(answer.json()["awaiting"], who, ordered)
+    assert answer.json()["awaiting"] == battle.http.get(url, headers=bearer(key)).json()["awaiting"]

@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * Live events of a battle over a WebSocket
-         * @description Open with a WebSocket upgrade (`ws://` or `wss://`). Messages are JSON text: `{"kind": "event", "id": <version>, "event": <EventOut or SealedEventOut>}` and `{"kind": "heartbeat"}` every 15 seconds. The stream starts after the cursor, catches up from the store, then goes live with no gap and no duplicate. A refused stream gets one `{"kind": "problem", ...}` message (the problem+json body of the HTTP answer) and is closed with code 4000 + the HTTP status (4400, 4401, 4403, 4404, 4429). When the worker stops, the socket closes with 1001 (or 1012): reconnect, to any worker, with the last id.
+         * @description Open with a WebSocket upgrade (`ws://` or `wss://`). Messages are JSON text: `{"kind": "event", "id": <version>, "event": <EventOut or SealedEventOut>}` and `{"kind": "heartbeat"}` every 15 seconds. The stream starts after the cursor, catches up from the store, then goes live with no gap and no duplicate. A refused stream gets one `{"kind": "problem", ...}` message (the problem+json body of the HTTP answer) and is closed with code 4000 + the HTTP status (4400, 4401, 4403, 4404, 4429). A player key's stream ends the same way (4401, revoked-key or expired-key) when the key is revoked, on any worker, or expires. When the worker stops, the socket closes with 1001 (or 1012): reconnect, to any worker, with the last id.
          */
         get: operations["streamBattleEventsWebSocket"];
         put?: never;
@@ -304,7 +304,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke a player key: from this answer on, every worker answers it 401
-         * @description Idempotent: revoking a revoked key answers 204 again (and keeps its time).
+         * @description Idempotent: revoking a revoked key answers 204 again (and keeps its time). The key's open streams end too, on every worker: SSE with an `event: problem` message (401 revoked-key), a WebSocket with that problem message and close code 4401.
          */
         delete: operations["revokeBattleKey"];
         options?: never;
@@ -465,7 +465,7 @@ export interface paths {
         };
         /**
          * Live events of every battle the key can see over a WebSocket
-         * @description Open with a WebSocket upgrade (`ws://` or `wss://`). Messages are JSON text: `{"kind": "event", "id": <global position>, "event": <EventOut or SealedEventOut>}` and `{"kind": "heartbeat"}` every 15 seconds. The stream starts after the cursor, catches up from the store, then goes live with no gap and no duplicate. A refused stream gets one `{"kind": "problem", ...}` message (the problem+json body of the HTTP answer) and is closed with code 4000 + the HTTP status (4400, 4401, 4403, 4404, 4429). When the worker stops, the socket closes with 1001 (or 1012): reconnect, to any worker, with the last id.
+         * @description Open with a WebSocket upgrade (`ws://` or `wss://`). Messages are JSON text: `{"kind": "event", "id": <global position>, "event": <EventOut or SealedEventOut>}` and `{"kind": "heartbeat"}` every 15 seconds. The stream starts after the cursor, catches up from the store, then goes live with no gap and no duplicate. A refused stream gets one `{"kind": "problem", ...}` message (the problem+json body of the HTTP answer) and is closed with code 4000 + the HTTP status (4400, 4401, 4403, 4404, 4429). A player key's stream ends the same way (4401, revoked-key or expired-key) when the key is revoked, on any worker, or expires. When the worker stops, the socket closes with 1001 (or 1012): reconnect, to any worker, with the last id.
          */
         get: operations["streamEventsWebSocket"];
         put?: never;
@@ -9121,7 +9121,24 @@ export interface components {
          * SseMessage
          * @description One frame of an SSE stream, by its `event:` name, with its `data:` (JSON). Comments (`: keep-alive`) carry nothing.
          */
-        SseMessage: components["schemas"]["SseSealedMessage"] | components["schemas"]["SseAwaitingMessage"] | components["schemas"]["SseEventMessage"];
+        SseMessage: components["schemas"]["SseSealedMessage"] | components["schemas"]["SseAwaitingMessage"] | components["schemas"]["SseProblemMessage"] | components["schemas"]["SseEventMessage"];
+        /**
+         * SseProblemMessage
+         * @description The last SSE frame of a stream whose player key was revoked or expired (`event: problem`, a 401 revoked-key or expired-key); the stream then ends. It has no id: do not reconnect with that key.
+         */
+        SseProblemMessage: {
+            /** @description A problem+json body. */
+            data: {
+                detail: string;
+                status: number;
+                title: string;
+                type: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @constant */
+            event: "problem";
+        };
         /**
          * SseSealedMessage
          * @description An SSE frame of an event the subscriber may not see (`event: sealed`).
@@ -13986,7 +14003,7 @@ export interface components {
         WebSocketMessage: components["schemas"]["WebSocketEventMessage"] | components["schemas"]["WebSocketHeartbeatMessage"] | components["schemas"]["WebSocketAwaitingMessage"] | components["schemas"]["WebSocketProblemMessage"];
         /**
          * WebSocketProblemMessage
-         * @description The stream was refused: the problem+json body of the HTTP answer, then the socket closes with 4000 + `status`.
+         * @description The stream was refused, or ended because its player key was revoked or expired (401 revoked-key, expired-key): the problem+json body of the HTTP answer, then the socket closes with 4000 + `status`.
          */
         WebSocketProblemMessage: {
             detail: string;

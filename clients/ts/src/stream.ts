@@ -159,6 +159,9 @@ async function openSse(
     for await (const frame of parseSse(res.body, alive)) {
       if (frame.event === "awaiting") {
         deliver("awaiting", undefined, JSON.parse(frame.data));
+      } else if (frame.event === "problem") {
+        // The stream's key was revoked or expired: a 401, as reconnecting would answer.
+        throw problemOf(401, "Unauthorized", frame.data);
       } else if (frame.data) {
         deliver("event", frame.id === undefined ? undefined : Number(frame.id), JSON.parse(frame.data));
       }

@@ -118,6 +118,35 @@ for (const transport of ["sse", "ws"]) {
   });
 }
 
+for (const transport of ["sse", "ws"]) {
+  test(`${transport}: a key revoked while subscribed ends the subscription with its problem`, async () => {
+    const { battle } = await direct.createBattle({ ruleset: "quickstart", setup: SETUP });
+    const minted = await battle.keys.mint({ role: "observer", label: "later gone" });
+    const got = [];
+    const errors = [];
+    const stop = direct.battle(battle.id, minted.key).subscribe((event) => got.push(event), {
+      transport,
+      WebSocket,
+      retryMs: 20,
+      onError: (e, willRetry) => errors.push([e, willRetry]),
+    });
+    try {
+      await until("the creation event", () => got.length === 1);
+      await battle.keys.revoke(minted.key_id);
+      await until("the end", () => errors.length >= 1);
+      await new Promise((r) => setTimeout(r, 200));
+      assert.equal(errors.length, 1); // not retried
+      const [e, willRetry] = errors[0];
+      assert.ok(e instanceof ProblemError, String(e));
+      assert.equal(e.status, 401);
+      assert.ok(e.type.endsWith(":revoked-key"), e.type);
+      assert.equal(willRetry, false);
+    } finally {
+      stop();
+    }
+  });
+}
+
 test("events start after `after`, and unsubscribing stops them", async () => {
   const { battle } = await direct.createBattle({ ruleset: "quickstart", setup: SETUP });
   for (let n = 1; n <= 3; n++) await battle.command(ruling(n));

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import msgspec
 
+from battle_service_client.errors import problem_from
 from battle_service_client.models import (
     AwaitingChange,
     Event,
@@ -75,7 +76,11 @@ class StreamCursor:
         return {"Last-Event-ID": str(self.last)}
 
     def accept(self, frame: Frame) -> StreamItem | None:
-        """What to deliver for a frame: None for one already delivered (or unchanged)."""
+        """What to deliver for a frame: None for one already delivered (or unchanged).
+        Raises ProblemError for the frame that ends a stream whose key was revoked or
+        expired (`event: problem`): reconnecting with that key would only get a 401."""
+        if frame.event == "problem":  # always a 401 (revoked-key, expired-key)
+            raise problem_from(401, frame.data.encode())
         if frame.event == "awaiting":
             change = msgspec.json.decode(frame.data, type=AwaitingChange)
             told = list(change.awaiting)
