@@ -73,6 +73,9 @@ class NarrativeEvent(msgspec.Struct, kw_only=True):
     dice: list[NarrativeDie] = []
     # every nested figure of the event, one line each (`attack › abilities: stat STR, value 3`)
     details: list[str] = []
+    # the dispute whose upheld ruling appended it as its correction (its `dispute`, in
+    # its hash: issue 36); its summary ends "(correction of dispute d1)"
+    dispute: str | None = None
 
 
 class NarrativeChange(msgspec.Struct, kw_only=True):
@@ -205,10 +208,14 @@ def _event(
         elif k == "reason" and isinstance(v, str):
             reasons.append(v)
     told = tell_event(ruleset, out.type, data)
+    dispute = None if out.dispute is msgspec.UNSET else out.dispute
     return NarrativeEvent(
         version=out.version,
         type=out.type,
-        summary=told.summary,
+        summary=told.summary
+        if dispute is None
+        else f"{told.summary} (correction of dispute {dispute})",
+        dispute=dispute,
         undone=out.undone,
         rules=list(dict.fromkeys(rules)),
         reasons=list(dict.fromkeys(reasons)),

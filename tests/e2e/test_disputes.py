@@ -126,6 +126,10 @@ def test_upheld_with_an_undo_and_the_replacing_commands_in_one_append(
     # each correction command keeps its own boundary in the chain, as in a batch
     starts = sorted({e["command_version"] for e in events})
     assert len(starts) == 1 + len(corrections) + 1
+    # every event of the correction links back to the dispute; the ruling names it in its
+    # data; any other event carries no `dispute` at all (not even null)
+    assert [e.get("dispute") for e in events] == ["d1"] * (len(events) - 1) + [None]
+    assert all("dispute" not in e for e in b.events() if e["version"] <= head)
     # the corrected state is the state of the same turn played with the corrected die
     twin = _tactical(http)
     _turn(twin, 1)
@@ -247,6 +251,9 @@ def test_the_narrative_tells_the_dispute_and_its_ruling_in_place(http: httpx.Cli
     fixed = answer["events"][-1]["data"]["correcting_versions"]
     r = http.get(f"/battles/{b.id}/narrative", headers=b.auth("observer"))
     lines = {e["version"]: e["summary"] for x in _ok(r)["entries"] for e in x["events"]}
+    for version in fixed:  # each event of the correction says whose correction it is
+        assert lines[version].endswith("(correction of dispute d1)"), lines[version]
+    assert not lines[attack].endswith("(correction of dispute d1)")
     assert lines[raised["version"]] == (
         f"dispute d1 raised by south against version {attack}: the die rolled off the table "
         "(invoking 6.2)"
