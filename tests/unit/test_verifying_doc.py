@@ -133,6 +133,29 @@ def _chain() -> dict[str, Any]:
     }
 
 
+def _correction() -> dict[str, Any]:
+    """The chain vector's event as part of dispute d1's correction (issue 36): the body
+    with its `dispute` key, byte for byte, and the hashes."""
+    e = {**_EVENT, "dispute": "d1"}
+    raw = e["data"].encode()
+    args = (_ACTOR, e["battle_id"], e["command_id"], e["command_version"], raw)
+    body = body_hash(*args, e["recorded_at"], e["salt"], e["type"], e["dispute"])
+    text = (
+        b'{"actor":' + canonical(_ACTOR) + b',"battle_id":' + canonical(e["battle_id"])
+        + b',"command_id":' + canonical(e["command_id"]) + b',"command_version":2,"data":'
+        + raw + b',"dispute":"d1","recorded_at":' + canonical(e["recorded_at"])
+        + b',"salt":' + canonical(e["salt"]) + b',"type":' + canonical(e["type"]) + b"}"
+    )  # fmt: skip
+    assert hashlib.sha256(text).hexdigest() == body  # the body text below is what is hashed
+    return {
+        "event": e,
+        "body_text": text.decode(),
+        "body": body,
+        "hash": link_hash(e["audience"], body, e["prev_hash"], e["version"]),
+        "hash_without_dispute": _chain()["format2_hash"],
+    }
+
+
 def _receipt() -> dict[str, Any]:
     key = Ed25519PrivateKey.from_private_bytes(bytes([7]) * 32)  # made up, for the vector
     public = key.public_key()
@@ -157,6 +180,7 @@ def fresh_vectors() -> dict[str, dict[str, Any]]:
         "die_rejected": _rejected(),
         "client_seed": _client_seed(),
         "chain": _chain(),
+        "correction": _correction(),
         "receipt": _receipt(),
     }
 
