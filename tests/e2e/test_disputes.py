@@ -209,6 +209,16 @@ def test_the_export_carries_the_disputes_and_verifies(http: httpx.Client, tmp_pa
     assert done.returncode == 0, done.stdout + done.stderr
     assert "VERIFIED" in done.stdout and " 0 pending" in done.stdout, done.stdout
     assert "0 server dice recomputed" not in done.stdout, done.stdout
+    # every event of the correction names the dispute, in the file and, imported, anew
+    lines = [json.loads(line) for line in r.content.splitlines()[1:-1]]
+    resolved = next(e for e in lines if e.get("type") == "DisputeResolved")
+    fixed = resolved["data"]["correcting_versions"]
+    assert [e["version"] for e in lines if e.get("dispute") == "d1"] == fixed
+    r = http.post("/battles/import", content=r.content,
+                  headers={"Content-Type": "application/jsonl"})  # fmt: skip
+    assert r.status_code == 201, r.text
+    imported = Battle(http, r.json())
+    assert [e["version"] for e in imported.events() if e.get("dispute") == "d1"] == fixed
 
 
 def test_the_viewer_and_the_narrative_show_the_dispute_and_its_ruling(
