@@ -74,8 +74,9 @@ class NarrativeEvent(msgspec.Struct, kw_only=True):
     # every nested figure of the event, one line each (`attack › abilities: stat STR, value 3`)
     details: list[str] = []
     # the dispute whose upheld ruling appended it as its correction (its `dispute`, in
-    # its hash: issue 36); its summary ends "(correction of dispute d1)"
-    dispute: str | None = None
+    # its hash: issue 36); its summary ends "(correction of dispute d1)". Absent from
+    # every other event (not null), so their entries read as before.
+    dispute: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class NarrativeChange(msgspec.Struct, kw_only=True):
@@ -208,12 +209,12 @@ def _event(
         elif k == "reason" and isinstance(v, str):
             reasons.append(v)
     told = tell_event(ruleset, out.type, data)
-    dispute = None if out.dispute is msgspec.UNSET else out.dispute
+    dispute = out.dispute
     return NarrativeEvent(
         version=out.version,
         type=out.type,
         summary=told.summary
-        if dispute is None
+        if dispute is msgspec.UNSET
         else f"{told.summary} (correction of dispute {dispute})",
         dispute=dispute,
         undone=out.undone,

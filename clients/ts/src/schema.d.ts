@@ -1969,7 +1969,7 @@ export interface components {
         NarrativeEvent: {
             details?: string[];
             dice?: components["schemas"]["NarrativeDie"][];
-            dispute?: string | null;
+            dispute?: string;
             /** @default false */
             hidden?: boolean;
             modifiers?: string[];
