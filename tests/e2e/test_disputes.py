@@ -272,3 +272,37 @@ def test_the_narrative_tells_the_dispute_and_its_ruling_in_place(http: httpx.Cli
         f"dispute d1 upheld: so ruled (ruled under 6.2); set back to version {attack - 1} "
         f"and corrected by versions {', '.join(map(str, fixed))}"
     )
+
+
+def test_a_hidden_disputes_correction_verifies_in_the_other_sides_export(
+    http: httpx.Client, tmp_path: Path
+) -> None:
+    """The undo of a dispute about north's hidden event is for all and names d1; its
+    ruling is sealed from south: south's export still verifies in both verifiers (the
+    correction's ruling may be the sealed event after it), and fails in both once the
+    sealed ruling is dropped from a re-hashed copy."""
+    from tests.e2e.test_js_verifier import js_verdict, python_verdict
+    from tests.support.forge import forge_export
+
+    b = stealth_battle(http)
+    hide = b.command("referee", {"type": "UseSkill", "hero": "h", "skill": "stealth"}, dice=[10])
+    hidden = next(e for e in _ok(hide)["events"] if e["audience"] != "all")
+    _raise(b, "north", [hidden["version"]])
+    events = _ok(_resolve(b, outcome="upheld", undo_to=hidden["version"] - 1))["events"]
+    assert [(e["type"], e.get("dispute")) for e in events] == [
+        ("BattleUndone", "d1"), ("DisputeResolved", None)
+    ]  # fmt: skip
+    r = http.get(f"/battles/{b.id}/export", headers=b.auth("south"))
+    assert r.status_code == 200, r.text
+    south = tmp_path / "south.jsonl"
+    south.write_bytes(r.content)
+    last = json.loads(r.content.splitlines()[-2])
+    assert last.get("sealed") and last["version"] == events[-1]["version"]
+    key = tmp_path / "service.key"
+    key.write_text(next(k for k in http.get("/keys").json()["keys"] if k["current"])["public_key"])
+    assert python_verdict(south, key)[:2] == (True, None) == js_verdict(south, key)[:2]
+    undo = events[0]["version"]
+    cut, _ = forge_export(r.content, lambda e: [] if e["version"] > undo else [e])
+    forged = tmp_path / "cut.jsonl"
+    forged.write_bytes(cut)
+    assert python_verdict(forged, key)[:2] == (False, undo) == js_verdict(forged, key)[:2]
