@@ -22,7 +22,10 @@ from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from events.receipts import b64url
+from service.battles.signing import public_key_raw
 from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ROOT
 from tests.e2e.test_batches import TURN
@@ -347,6 +350,29 @@ def test_the_js_verifier_agrees_with_battle_service_verify(
         ("tampered.parent_no_fork", files["quickstart.referee"], files["quickstart.referee"]),
     ):
         verdicts[name] = (python_verdict(path, key, parent), js_verdict(path, key, parent))
+    # Both files verify under one key (a forger's, given as the key), but the fork claims
+    # another head hash than the parent's: only the comparison of the two catches it.
+    forger, forger_key = Ed25519PrivateKey.generate(), tmp_path / "forger.key"
+    forger_key.write_text(b64url(public_key_raw(forger.public_key())))
+    parent, _ = forge_export(files["quickstart.referee"].read_bytes(), key=forger)
+    head_hash = json.loads(fork.read_bytes().splitlines()[1])["data"]["forked_head_hash"]
+
+    def other_start(e: dict[str, Any]) -> list[dict[str, Any]]:
+        if e["version"] == 1:
+            e = {**e, "data": e["data"].replace(head_hash.encode(), b"0" * 64)}
+        return [e]
+
+    moved, _ = forge_export(fork.read_bytes(), other_start, key=forger)
+    paths = (
+        _write(tmp_path / "forged.parent.jsonl", parent.splitlines()),
+        _write(tmp_path / "forged.fork.jsonl", moved.splitlines()),
+    )
+    verdicts["forged.fork_alone"] = (python_verdict(paths[1], forger_key),
+                                     js_verdict(paths[1], forger_key))  # fmt: skip
+    verdicts["tampered.parent_start"] = (
+        python_verdict(paths[1], forger_key, paths[0]),
+        js_verdict(paths[1], forger_key, paths[0]),
+    )
     # The same answer and first failing version; for a file that verifies, as many dice
     # recomputed and pending (a die one skips would show).
     disagree = {
@@ -367,7 +393,7 @@ def test_the_js_verifier_agrees_with_battle_service_verify(
     assert verdicts["tampered.dispute_unlinked"][0][1] == fixed, verdicts
     assert verdicts["tampered.dispute_claimed"][0][1] == attack, verdicts
     assert "dispute d1" in verdicts["tampered.dispute_claimed"][1][3]
-    for name in ("field", "resigned", "other", "no_fork"):
+    for name in ("field", "resigned", "other", "no_fork", "start"):
         assert verdicts[f"tampered.parent_{name}"][0][1] == 1, verdicts[f"tampered.parent_{name}"]
     assert "parent" in verdicts["tampered.parent_field"][1][3]
 
