@@ -48,6 +48,15 @@ An event is of format 2 when it has a `command_version` (whole) or a `body` (sea
 battle's events are all of one format, that of its first event (whose `BattleCreated`
 also says so, `chain_format`): a battle stored before format 2 keeps format 1 for all its
 events and verifies as before; `find_chain_break` refuses a log that changes format.
+
+An event of a dispute's correction (issue 36: the undo and the commands replacing what it
+undid, appended by an upheld `ResolveDispute`) names the dispute: its body has one more
+key, `"dispute"` (the dispute's id, "d1"), between "data" and "recorded_at":
+
+    body = sha256(canonical_json({..., "data", "dispute", "recorded_at", ["salt",] "type"}))
+
+Every other event's body has no such key (not even null), so every hash written before
+it is unchanged. A battle of format 1 has no body: its corrections name no dispute.
 """
 
 from __future__ import annotations
@@ -148,6 +157,31 @@ class _SaltedBody(msgspec.Struct):
     type: str
 
 
+class _DisputeBody(msgspec.Struct):
+    """`_Body` of an event of a dispute's correction (the key sorts after "data")."""
+
+    actor: EventActor
+    battle_id: str
+    command_id: str | None
+    command_version: int
+    data: msgspec.Raw
+    dispute: str
+    recorded_at: str
+    type: str
+
+
+class _SaltedDisputeBody(msgspec.Struct):
+    actor: EventActor
+    battle_id: str
+    command_id: str | None
+    command_version: int
+    data: msgspec.Raw
+    dispute: str
+    recorded_at: str
+    salt: str
+    type: str
+
+
 class _Link(msgspec.Struct):
     """Format 2: what the hash covers, a sealed event's included (sorted order)."""
 
@@ -172,9 +206,15 @@ def body_hash(
     recorded_at: str,
     salt: str | None,
     type: str,
+    dispute: str | None = None,
 ) -> str:
-    """Format 2: the hash of what a sealed event hides (positional, in sorted order)."""
+    """Format 2: the hash of what a sealed event hides (positional, in sorted order but
+    for `dispute`, last since it is rarely given)."""
     raw = data if isinstance(data, msgspec.Raw) else msgspec.Raw(data)
+    if dispute is not None:
+        return _sha(_plain.encode(_dispute_body(
+            actor, battle_id, command_id, command_version, raw, dispute, recorded_at, salt, type
+        )))  # fmt: skip
     body: _Body | _SaltedBody
     if salt is None:
         body = _Body(actor, battle_id, command_id, command_version, raw, recorded_at, type)
@@ -183,6 +223,26 @@ def body_hash(
             actor, battle_id, command_id, command_version, raw, recorded_at, salt, type
         )
     return _sha(_plain.encode(body))
+
+
+def _dispute_body(
+    actor: EventActor,
+    battle_id: str,
+    command_id: str | None,
+    command_version: int,
+    raw: msgspec.Raw,
+    dispute: str,
+    recorded_at: str,
+    salt: str | None,
+    type: str,
+) -> _DisputeBody | _SaltedDisputeBody:
+    if salt is None:
+        return _DisputeBody(
+            actor, battle_id, command_id, command_version, raw, dispute, recorded_at, type
+        )
+    return _SaltedDisputeBody(
+        actor, battle_id, command_id, command_version, raw, dispute, recorded_at, salt, type
+    )
 
 
 def link_hash(audience: str, body: str, prev_hash: str, version: int) -> str:
@@ -196,7 +256,7 @@ def stub_body(ev: StoredEvent) -> str | None:
         return None
     return body_hash(
         ev.actor, ev.battle_id, ev.command_id, ev.command_version, ev.data, ev.recorded_at,
-        ev.salt, ev.type,
+        ev.salt, ev.type, ev.dispute,
     )  # fmt: skip
 
 
@@ -253,8 +313,11 @@ def _format2_hash(
     salt: str | None,
     type: str,
     version: int,
+    dispute: str | None = None,
 ) -> str:
-    body = body_hash(actor, battle_id, command_id, command_version, data, recorded_at, salt, type)
+    body = body_hash(
+        actor, battle_id, command_id, command_version, data, recorded_at, salt, type, dispute
+    )
     return link_hash(audience, body, prev_hash, version)
 
 
@@ -271,12 +334,14 @@ def event_hash(
     data: bytes,
     salt: str | None = None,
     command_version: int | None = None,
+    dispute: str | None = None,
 ) -> str:
-    """An event's hash: of chain format 2 when it has a `command_version`, else 1."""
+    """An event's hash: of chain format 2 when it has a `command_version`, else 1
+    (`dispute`: format 2 only, see the module docstring)."""
     if command_version is not None:
         return _format2_hash(
             actor, audience, battle_id, command_id, command_version, data, prev_hash,
-            recorded_at, salt, type, version,
+            recorded_at, salt, type, version, dispute,
         )  # fmt: skip
     if salt is not None:
         return _salted_hash(
@@ -343,13 +408,14 @@ def raw_event_hash(
     type: str,
     version: int,
     command_version: int | None = None,
+    dispute: str | None = None,
 ) -> str:
     """`event_hash` of an event whose data is still the `msgspec.Raw` it was decoded as
     (an export's line): positional, in the hashed header's order, no copy of the data."""
     if command_version is not None:
         return _format2_hash(
             actor, audience, battle_id, command_id, command_version, data, prev_hash,
-            recorded_at, salt, type, version,
+            recorded_at, salt, type, version, dispute,
         )  # fmt: skip
     header: _Header | _SaltedHeader
     if salt is None:
@@ -377,11 +443,15 @@ def seal(
     command_id: str | None,
     salts: Sequence[str | None] | None = None,
     command_version: int | None = None,
+    dispute: str | None = None,
 ) -> list[PendingEvent]:
     """Chain (type, data, audience) triples after `prev_version` / `prev_hash`; `salts`,
     if given, holds each item's salt (None: hashed without one). `command_version`: the
     version of the first event of the command they belong to (chain format 2), None for
-    a battle of format 1."""
+    a battle of format 1. `dispute`: the dispute whose correction they are (format 2
+    only: a battle of format 1 records none)."""
+    if command_version is None:
+        dispute = None
     sealed: list[PendingEvent] = []
     for offset, (type_, data, audience) in enumerate(items, start=1):
         version = prev_version + offset
@@ -389,7 +459,7 @@ def seal(
         if command_version is not None:
             h = _format2_hash(
                 actor, audience, battle_id, command_id, command_version, data, prev_hash,
-                recorded_at, salt, type_, version,
+                recorded_at, salt, type_, version, dispute,
             )  # fmt: skip
         elif salt is None:
             h = _hash(
@@ -415,6 +485,7 @@ def seal(
                 hash=h,
                 salt=salt,
                 command_version=command_version,
+                dispute=dispute,
             )
         )
         prev_hash = h
@@ -487,7 +558,7 @@ def find_chain_break(
         if ev.command_version is not None:
             actual = _format2_hash(
                 ev.actor, ev.audience, ev.battle_id, ev.command_id, ev.command_version,
-                ev.data, ev.prev_hash, ev.recorded_at, ev.salt, ev.type, ev.version,
+                ev.data, ev.prev_hash, ev.recorded_at, ev.salt, ev.type, ev.version, ev.dispute,
             )  # fmt: skip
         elif ev.salt is None:
             actual = _hash(

@@ -56,6 +56,10 @@ class PendingEvent(msgspec.Struct, frozen=True, kw_only=True):
     # The version of the first event of the command that appended it (chain format 2,
     # events.chain); None for an event of a battle chained before it (format 1).
     command_version: int | None = None
+    # The dispute whose upheld resolution appended it as part of its correction (the
+    # undo and the commands replacing what it undid: issue 36); in the body hash when
+    # set, absent from it otherwise (events.chain), so every other event hashes as before.
+    dispute: str | None = None
 
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
@@ -74,6 +78,7 @@ class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     hash: str
     salt: str | None = None
     command_version: int | None = None  # see PendingEvent
+    dispute: str | None = None  # see PendingEvent
 
 
 class SealedEvent(msgspec.Struct, frozen=True, kw_only=True):

@@ -67,7 +67,7 @@ APP_ROLE = "battle_app"  # the role migration 0007 creates and grants
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
     "actor_role, actor_side, command_id, prev_hash, hash, salt, command_version, "
-    "actor_label, actor_key_id"
+    "actor_label, actor_key_id, dispute"
 )
 
 _APPEND_MANY = (
@@ -75,7 +75,7 @@ _APPEND_MANY = (
     "%s::integer[], %s::text[], %s::integer[], %s::text[], %s::text[], %s::integer[], "
     "%s::integer[], %s::integer[], %s::text[], %b::bytea[], %s::text[], %s::text[], "
     "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], "
-    "%s::integer[], %s::text[], %s::text[]) ORDER BY i"
+    "%s::integer[], %s::text[], %s::text[], %s::text[]) ORDER BY i"
 )
 _BATCH = 256  # appends committed together at most
 _HOLDS = 16  # connections holding battles' locks in one process, at most (see hold_battle)
@@ -115,6 +115,7 @@ def _flatten(batch: list[_Append]) -> tuple[list[Any], ...]:
         [ev.command_version for ev in events],
         [_unset(ev.actor.label) for ev in events],
         [_unset(ev.actor.key_id) for ev in events],
+        [ev.dispute for ev in events],
     )
 
 
@@ -146,6 +147,7 @@ def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
         hash=row[11],
         salt=row[12],
         command_version=row[13],
+        dispute=row[16],
     )
 
 
@@ -414,6 +416,7 @@ class PostgresEventStore(PostgresWebhooks):
                 hash=ev.hash,
                 salt=ev.salt,
                 command_version=ev.command_version,
+                dispute=ev.dispute,
             )
             for i, ev in enumerate(events)
         ]

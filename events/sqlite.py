@@ -79,6 +79,7 @@ CREATE TABLE IF NOT EXISTS events (
     command_version INTEGER,
     actor_label  TEXT,
     actor_key_id TEXT,
+    dispute      TEXT,
     UNIQUE (battle_id, version)
 );
 CREATE TABLE IF NOT EXISTS commands (
@@ -153,6 +154,7 @@ _ADDED_COLUMNS = (
     ("integration_battles", "mac", "TEXT NOT NULL DEFAULT ''"),
     ("events", "actor_label", "TEXT"),  # a player key's (PlayerKey) label and id
     ("events", "actor_key_id", "TEXT"),
+    ("events", "dispute", "TEXT"),  # a dispute's correction names it (issue 36)
 )
 
 
@@ -173,7 +175,7 @@ def _upgrade_schema(conn: sqlite3.Connection) -> None:
 _COLUMNS = (
     "position, battle_id, version, type, data, audience, recorded_at, "
     "actor_role, actor_side, command_id, prev_hash, hash, salt, command_version, "
-    "actor_label, actor_key_id"
+    "actor_label, actor_key_id, dispute"
 )
 
 
@@ -195,6 +197,7 @@ def _row_to_event(row: tuple[Any, ...]) -> StoredEvent:
         hash=row[11],
         salt=row[12],
         command_version=row[13],
+        dispute=row[16],
     )
 
 
@@ -228,7 +231,7 @@ _INSERT_EVENT = {
 _INSERT_SALTED = (
     "INSERT INTO events (battle_id, version, type, data, audience, recorded_at, actor_role, "
     "actor_side, command_id, prev_hash, hash, salt, command_version, actor_label, "
-    "actor_key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    "actor_key_id, dispute) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -238,13 +241,13 @@ def _insert_event(ev: PendingEvent) -> tuple[str, tuple[Any, ...]]:
     blob = bytearray(data) if type(data) is bytes else data  # anything else: SQLite refuses
     head = (ev.battle_id, ev.version, ev.type, blob, ev.audience, ev.recorded_at)
     actor = ev.actor
-    if ev.salt is not None or actor.key_id is not msgspec.UNSET:
-        # Rare (hidden events, player keys): the general statement, NULLs and all.
+    if ev.salt is not None or actor.key_id is not msgspec.UNSET or ev.dispute is not None:
+        # Rare (hidden events, player keys, corrections): the general statement, NULLs and all.
         label = None if actor.label is msgspec.UNSET else actor.label
         key_id = None if actor.key_id is msgspec.UNSET else actor.key_id
         return _INSERT_SALTED, (
             *head, actor.role, side, command_id, ev.prev_hash, ev.hash, ev.salt,
-            ev.command_version, label, key_id,
+            ev.command_version, label, key_id, ev.dispute,
         )  # fmt: skip
     seq = ev.command_version
     has_seq = seq is not None
@@ -312,6 +315,7 @@ def _append_job(
                 hash=ev.hash,
                 salt=ev.salt,
                 command_version=ev.command_version,
+                dispute=ev.dispute,
             )
         )
     if command is not None:

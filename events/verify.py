@@ -34,6 +34,7 @@ from events.dice_audit import (
     may_hold_rolls,
     rolls_in_data,
 )
+from events.dispute_audit import DISPUTE_RESOLVED, dispute_break, resolution_of
 from events.envelope import EventActor, SealedEvent, StoredEvent
 
 __all__ = ["LogAudit", "ReadEvent", "audit_log", "decode_read", "read_event"]
@@ -58,6 +59,7 @@ class ReadEvent(msgspec.Struct, kw_only=True):
     command_id: str | None = None
     salt: str | None = None
     command_version: int | None = None  # chain format 2 (events.chain), whole events
+    dispute: str | None = None  # a dispute's correction (events.chain), whole events
     body: str | None = None  # chain format 2, sealed events
 
 
@@ -90,6 +92,7 @@ def read_event(e: ReadEvent) -> StoredEvent | SealedEvent:
         hash=e.hash,
         salt=e.salt,
         command_version=e.command_version,
+        dispute=e.dispute,
     )
 
 
@@ -147,6 +150,23 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
     misplaced = misplaced_die(server, commands, stubs)
     if misplaced is not None:
         return _dice_failure(events, *misplaced)
+    # A dispute's correction and its ruling agree (events.dispute_audit).
+    corrections = dispute_break(
+        [(ev.version, ev.dispute) for ev in whole if ev.dispute is not None],
+        [resolution_of(ev.version, ev.data) for ev in whole if ev.type == DISPUTE_RESOLVED],
+        stubs,
+    )
+    if corrections is not None:
+        return LogAudit(
+            events_checked=len(events),
+            chain_ok=False,
+            dice_ok=False,
+            dice_checked=0,
+            dice_pending=0,
+            client_dice=0,
+            failed_version=corrections[0],
+            reason=corrections[1],
+        )
     return LogAudit(
         events_checked=len(events),
         chain_ok=True,

@@ -255,6 +255,10 @@ class EventOut(msgspec.Struct, kw_only=True):
     # The version of the first event of the command that appended it: the battle's
     # command sequence, in the hash (chain format 2); null in a battle chained before it.
     command_version: int | None = None
+    # The dispute whose upheld resolution appended it as part of its correction (the
+    # undo, the commands replacing what it undid), in the hash (issue 36). Absent (not
+    # null) from every other event, so that every export written before it is unchanged.
+    dispute: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class SealedEventOut(msgspec.Struct, kw_only=True):

@@ -41,7 +41,9 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from events.chain import command_break, format_break
 from events.command_audit import misplaced_die, readable_stub
 from events.dice_audit import DiceAudit, DiceFailure
+from events.dispute_audit import Resolution, dispute_break
 from events.envelope import GENESIS_HASH, SealedEvent, StoredEvent
+from events.exports.lineage import ForkPoint, fork_point
 from events.exports.scan import ChunkScan, line_decoder, scan_lines
 from events.receipts import (
     InvalidReceipt,
@@ -142,6 +144,9 @@ class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
     # An import's history (its `BattleCreated.imported_from`, in the hashed chain): the
     # keys that signed it which are not among the keys the caller gave (none given: all).
     unvouched_history: list[str] = []
+    # A fork's: its parent, and the version and head hash it was forked at (its first
+    # event's, hashed), to check against the parent's export (events.exports.lineage).
+    forked_from: ForkPoint | None = None
 
     @property
     def vouched(self) -> bool:
@@ -321,6 +326,8 @@ def combine_scans(
     hashes: dict[int, str] = {}
     stubs: list[tuple[int, str]] = []
     roll_commands: dict[int, int | None] = {}
+    linked: list[tuple[int, str]] = []
+    resolutions: list[Resolution] = []
     last_format, last_command = 0, None
     for scan in scans:
         if trailer is not None and scan.first_line:
@@ -361,10 +368,15 @@ def combine_scans(
             rolls += scan.server_rolls
             stubs += scan.stubs
             roll_commands.update(scan.roll_commands)
+            linked += scan.linked
+            resolutions += scan.resolutions
         base += scan.lines
-    if brk is None:  # a stub the reader may see; a die outside its command (command_audit)
-        brk = readable_stub(stubs, header.reader.role, header.reader.side) or misplaced_die(
-            [(v, s) for v, _, s in rolls], roll_commands, [v for v, _ in stubs]
+    if brk is None:  # a stub the reader may see; a die outside its command (command_audit);
+        # a dispute's correction its ruling does not list, or the other way (dispute_audit)
+        brk = (
+            readable_stub(stubs, header.reader.role, header.reader.side)
+            or misplaced_die([(v, s) for v, _, s in rolls], roll_commands, [v for v, _ in stubs])
+            or dispute_break(linked, resolutions, [v for v, _ in stubs])
         )
     audit = _audit(events, sealed, client, brk, battle_id, facts, rolls)
     by_key = {key_fingerprint(k): k for k in keys} if keys else _keys_of(header)
@@ -405,6 +417,7 @@ def combine_scans(
         first_failure=failure,
         origin=header.origin,
         unvouched_history=[k for k in _history_signers(facts) if k not in by_key],
+        forked_from=fork_point(facts),
     )
 
 

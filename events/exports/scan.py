@@ -20,6 +20,7 @@ import msgspec
 
 from events.chain import command_break, format_break, link_hash, raw_event_hash
 from events.dice_audit import DICE_FACT_TYPES, server_rolls_in_data
+from events.dispute_audit import DISPUTE_RESOLVED, Resolution, resolution_of
 from events.receipts import Receipt
 from events.verify import ReadEvent
 
@@ -71,6 +72,10 @@ class ChunkScan(msgspec.Struct, kw_only=True):
     last_command: int | None = None
     stubs: list[tuple[int, str]] = []
     roll_commands: dict[int, int | None] = {}
+    # Disputes' corrections (events.dispute_audit): (version, dispute) of each whole event
+    # naming one, and what each whole DisputeResolved says of its correction.
+    linked: list[tuple[int, str]] = []
+    resolutions: list[Resolution] = []
 
 
 def scan_lines(
@@ -80,10 +85,14 @@ def scan_lines(
     of the `wanted` versions. Stops at the first line that cannot be read. `escapes`:
     False when the caller knows that no line holds a `\\u` escape (none of a chunk's
     bytes do), which spares looking for one in each."""
-    out = ChunkScan(facts=[], server_rolls=[], hashes={}, stubs=[], roll_commands={})
+    out = ChunkScan(
+        facts=[], server_rolls=[], hashes={}, stubs=[], roll_commands={}, linked=[],
+        resolutions=[],
+    )  # fmt: skip
     decode = line_decoder.decode
     facts, server_rolls, hashes = out.facts, out.server_rolls, out.hashes
     stubs, roll_commands = out.stubs, out.roll_commands
+    linked, resolutions = out.linked, out.resolutions
     fmt = 0  # the previous event's chain format
     command: int | None = None  # the previous event's command_version (None: sealed)
     fact_types = DICE_FACT_TYPES
@@ -176,7 +185,7 @@ def scan_lines(
             actual = raw_event_hash(
                 line.actor, line.audience, line.battle_id, line.command_id, data,
                 line.prev_hash, line.recorded_at, line.salt, line.type, version,
-                line.command_version,
+                line.command_version, line.dispute,
             )  # fmt: skip
             if actual != line.hash:
                 out.chain_break = (
@@ -189,6 +198,10 @@ def scan_lines(
             if battle_id is None:
                 battle_id = line.battle_id
             type_ = line.type
+            if line.dispute is not None:
+                linked.append((version, line.dispute))
+            if type_ == DISPUTE_RESOLVED:
+                resolutions.append(resolution_of(version, bytes(data)))
             is_fact = type_ in fact_types
             # The line holds the data: without `roll` or `\u` in the line, none in the data.
             if not is_fact and b"roll" not in raw and (not escapes or b"\\u" not in raw):

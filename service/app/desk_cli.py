@@ -85,6 +85,11 @@ def add_parsers(sub: Any) -> None:
         default=[],
         help="a receipt kept from a command answer (its JSON or a file holding it; repeat)",
     )
+    verify.add_argument(
+        "--parent",
+        help="a fork's parent's export: it must verify too (same keys), and hold the hash "
+        "the fork was made at (docs/VERIFYING.md, 'Forks and imports')",
+    )
     replay = sub.add_parser("replay", help="print the state an exported battle had at a version")
     replay.add_argument("file")
     replay.add_argument("--to", type=int, help="the version (default: the file's last)")
@@ -106,7 +111,7 @@ def run(args: Any) -> int:
     if args.command == "export":
         return export_command(args.battle_id, args.out)
     if args.command == "verify":
-        return verify_command(args.file, args.key, args.receipt)
+        return verify_command(args.file, args.key, args.receipt, args.parent)
     if args.command == "import":
         return import_command(args.file, args.allow_foreign)
     return replay_command(args.file, args.to)
@@ -185,8 +190,11 @@ def _lines(path: Path) -> Iterator[bytes]:
         yield from f
 
 
-def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
-    """Check an exported file offline; print what was checked and the first failure."""
+def verify_command(
+    file: str, keys: list[str], receipts: list[str], parent: str | None = None
+) -> int:
+    """Check an exported file offline (a fork against its `parent`'s export, if given);
+    print what was checked and the first failure."""
     from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn
 
@@ -229,13 +237,44 @@ def verify_command(file: str, keys: list[str], receipts: list[str]) -> int:
     except OSError as e:
         print(f"{file}: {e}", file=sys.stderr)
         return UNUSABLE
-    _print_report(report)
+    note = None
+    if parent is not None and report.ok:
+        try:
+            report, note = _against_parent(report, Path(parent), public)
+        except InvalidExport as e:
+            print(f"{parent}: not a readable export: {e}", file=sys.stderr)
+            return FAILED
+        except OSError as e:
+            print(f"{parent}: {e}", file=sys.stderr)
+            return UNUSABLE
+    _print_report(report, note)
     if not report.ok:
         return FAILED
     return VERIFIED if report.vouched else UNVOUCHED
 
 
-def _print_report(report: Any) -> None:
+def _against_parent(report: Any, parent: Path, public: list[Any]) -> tuple[Any, str]:
+    """The fork's report, failed at version 1 unless the parent's export verifies and holds
+    the hash the fork was made at (events.exports.lineage)."""
+    from events.exports.file import verify_export_file  # deferred: start-up time
+    from events.exports.format import read_export  # deferred: start-up time
+    from events.exports.lineage import parent_break  # deferred: start-up time
+
+    checked = verify_export_file(parent, keys=public)
+    header, events, _ = read_export(_lines(parent))
+    fork = report.forked_from
+    held = (
+        None if fork is None else next((e.hash for e in events if e.version == fork.version), None)
+    )
+    last = events[-1].version if events else 0
+    why = parent_break(fork, header.battle_id, checked.first_failure, last, held)
+    if why is None:
+        return report, f"{header.battle_id}: its export verifies and holds the fork's start"
+    failed = msgspec.structs.replace(report, ok=False, first_failure=f"version 1: {why}")
+    return failed, "FAILED (below)"
+
+
+def _print_report(report: Any, parent: str | None = None) -> None:
     print(f"battle {report.battle_id}")
     print(
         f"  chain: {'ok' if report.chain_ok else 'BROKEN'} ({report.events_checked} events, "
@@ -262,6 +301,8 @@ def _print_report(report: Any) -> None:
             "  origin: imported from a file signed by key "
             f"{', '.join(report.unvouched_history)}, not among the keys given"
         )
+    if parent is not None:
+        print(f"  parent: {parent}")
     if not report.ok:
         print(f"FAILED: {report.first_failure}")
     elif report.vouched:

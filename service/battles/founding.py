@@ -514,7 +514,7 @@ def _rechain(
             battle_id=created.battle_id, prev_version=prev_version, prev_hash=prev_hash,
             items=[(ev.type, ev.data, ev.audience)], recorded_at=ev.recorded_at,
             actor=ev.actor, command_id=ev.command_id, salts=draw_salts([ev.audience]),
-            command_version=_first_of_command(command),
+            command_version=_first_of_command(command), dispute=ev.dispute,
         )  # fmt: skip
         prev_version, prev_hash = out[-1].version, out[-1].hash
     started = DiceEpochStarted(epoch=epoch, commitment=commit, sub_commitments=subs)

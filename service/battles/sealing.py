@@ -77,6 +77,7 @@ def event_out(ev: StoredEvent, ruleset: str, undone: bool = False) -> EventOut:
         undone=undone,
         salt=ev.salt,
         command_version=ev.command_version,
+        dispute=msgspec.UNSET if ev.dispute is None else ev.dispute,
     )
 
 

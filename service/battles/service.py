@@ -456,11 +456,13 @@ class BattleService:
         command_id: str | None,
         batch: bool,
         prev_hash: str | None = None,
+        dispute: str | None = None,
     ) -> tuple[list[PendingEvent], list[Any], Any]:
         """The commands decided one after the other, each on the state the ones before it
         left, and chained: (the envelopes to append, the events, the game state after
         them when the last command's decider folded them, else None). In a batch a
-        refusal names the command by its index (service.battles.batches)."""
+        refusal names the command by its index (service.battles.batches). `dispute`: the
+        dispute whose correction they are (each of their events names it)."""
         pending: list[PendingEvent] = []
         events: list[Any] = []
         game_after: Any = None
@@ -483,7 +485,7 @@ class BattleService:
                 raise
             if not decided:
                 continue
-            sealed = self._sealed(loaded, at, prev_hash, principal, decided, command_id)
+            sealed = self._sealed(loaded, at, prev_hash, principal, decided, command_id, dispute)
             pending += sealed
             prev_hash = sealed[-1].hash
             decided_events = [ev for ev, _ in decided]
@@ -511,14 +513,16 @@ class BattleService:
         undo_to = command.undo_to
         if undo_to is not None:
             undo = BattleUndone(to_version=undo_to, reason=f"dispute {head.dispute_id}")
-            pending += self._sealed(loaded, at, prev_hash, principal, [(undo, ALL)], command_id)
+            pending += self._sealed(
+                loaded, at, prev_hash, principal, [(undo, ALL)], command_id, head.dispute_id
+            )
             prev_hash, events = pending[-1].hash, [undo]
             target = await self.state_at(loaded.battle_id, undo_to, loaded)
             at = Battle(version=at.version + 1, meta=at.meta, game=target.game)
         items = [correction_item(item) for item in command.corrections]
         if items:  # decided as a batch is: a refusal names the correction's index
             more, corrected, _ = await self._decide_all(
-                loaded, at, principal, items, command_id, True, prev_hash
+                loaded, at, principal, items, command_id, True, prev_hash, head.dispute_id
             )
             pending, events = pending + more, events + corrected
             prev_hash = pending[-1].hash if pending else prev_hash
@@ -544,10 +548,12 @@ class BattleService:
         principal: Principal,
         decided: list[tuple[Any, str]],
         command_id: str | None,
+        dispute: str | None = None,
     ) -> list[PendingEvent]:
         """The decided events as envelopes after `battle`'s version (whose event hashes to
         `prev_hash`): hidden ones salted, each chained to the one before
-        (service.battles.sealing, events.chain)."""
+        (service.battles.sealing, events.chain); naming `dispute` when they are its
+        correction (issue 36)."""
         return seal(
             battle_id=loaded.battle_id,
             prev_version=battle.version,
@@ -560,6 +566,7 @@ class BattleService:
             # Chain format 2: the command is numbered by its first event (which is
             # also the version its server dice are counted from).
             command_version=battle.version + 1 if battle.meta.created.chain_format >= 2 else None,
+            dispute=dispute,
         )
 
     async def _answer(

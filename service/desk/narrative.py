@@ -73,6 +73,10 @@ class NarrativeEvent(msgspec.Struct, kw_only=True):
     dice: list[NarrativeDie] = []
     # every nested figure of the event, one line each (`attack › abilities: stat STR, value 3`)
     details: list[str] = []
+    # the dispute whose upheld ruling appended it as its correction (its `dispute`, in
+    # its hash: issue 36); its summary ends "(correction of dispute d1)". Absent from
+    # every other event (not null), so their entries read as before.
+    dispute: str | msgspec.UnsetType = msgspec.UNSET
 
 
 class NarrativeChange(msgspec.Struct, kw_only=True):
@@ -205,10 +209,14 @@ def _event(
         elif k == "reason" and isinstance(v, str):
             reasons.append(v)
     told = tell_event(ruleset, out.type, data)
+    dispute = out.dispute
     return NarrativeEvent(
         version=out.version,
         type=out.type,
-        summary=told.summary,
+        summary=told.summary
+        if dispute is msgspec.UNSET
+        else f"{told.summary} (correction of dispute {dispute})",
+        dispute=dispute,
         undone=out.undone,
         rules=list(dict.fromkeys(rules)),
         reasons=list(dict.fromkeys(reasons)),

@@ -126,6 +126,10 @@ def test_upheld_with_an_undo_and_the_replacing_commands_in_one_append(
     # each correction command keeps its own boundary in the chain, as in a batch
     starts = sorted({e["command_version"] for e in events})
     assert len(starts) == 1 + len(corrections) + 1
+    # every event of the correction links back to the dispute; the ruling names it in its
+    # data; any other event carries no `dispute` at all (not even null)
+    assert [e.get("dispute") for e in events] == ["d1"] * (len(events) - 1) + [None]
+    assert all("dispute" not in e for e in b.events() if e["version"] <= head)
     # the corrected state is the state of the same turn played with the corrected die
     twin = _tactical(http)
     _turn(twin, 1)
@@ -205,6 +209,16 @@ def test_the_export_carries_the_disputes_and_verifies(http: httpx.Client, tmp_pa
     assert done.returncode == 0, done.stdout + done.stderr
     assert "VERIFIED" in done.stdout and " 0 pending" in done.stdout, done.stdout
     assert "0 server dice recomputed" not in done.stdout, done.stdout
+    # every event of the correction names the dispute, in the file and, imported, anew
+    lines = [json.loads(line) for line in r.content.splitlines()[1:-1]]
+    resolved = next(e for e in lines if e.get("type") == "DisputeResolved")
+    fixed = resolved["data"]["correcting_versions"]
+    assert [e["version"] for e in lines if e.get("dispute") == "d1"] == fixed
+    r = http.post("/battles/import", content=r.content,
+                  headers={"Content-Type": "application/jsonl"})  # fmt: skip
+    assert r.status_code == 201, r.text
+    imported = Battle(http, r.json())
+    assert [e["version"] for e in imported.events() if e.get("dispute") == "d1"] == fixed
 
 
 def test_the_viewer_and_the_narrative_show_the_dispute_and_its_ruling(
@@ -247,6 +261,9 @@ def test_the_narrative_tells_the_dispute_and_its_ruling_in_place(http: httpx.Cli
     fixed = answer["events"][-1]["data"]["correcting_versions"]
     r = http.get(f"/battles/{b.id}/narrative", headers=b.auth("observer"))
     lines = {e["version"]: e["summary"] for x in _ok(r)["entries"] for e in x["events"]}
+    for version in fixed:  # each event of the correction says whose correction it is
+        assert lines[version].endswith("(correction of dispute d1)"), lines[version]
+    assert not lines[attack].endswith("(correction of dispute d1)")
     assert lines[raised["version"]] == (
         f"dispute d1 raised by south against version {attack}: the die rolled off the table "
         "(invoking 6.2)"
@@ -255,3 +272,37 @@ def test_the_narrative_tells_the_dispute_and_its_ruling_in_place(http: httpx.Cli
         f"dispute d1 upheld: so ruled (ruled under 6.2); set back to version {attack - 1} "
         f"and corrected by versions {', '.join(map(str, fixed))}"
     )
+
+
+def test_a_hidden_disputes_correction_verifies_in_the_other_sides_export(
+    http: httpx.Client, tmp_path: Path
+) -> None:
+    """The undo of a dispute about north's hidden event is for all and names d1; its
+    ruling is sealed from south: south's export still verifies in both verifiers (the
+    correction's ruling may be the sealed event after it), and fails in both once the
+    sealed ruling is dropped from a re-hashed copy."""
+    from tests.e2e.test_js_verifier import js_verdict, python_verdict
+    from tests.support.forge import forge_export
+
+    b = stealth_battle(http)
+    hide = b.command("referee", {"type": "UseSkill", "hero": "h", "skill": "stealth"}, dice=[10])
+    hidden = next(e for e in _ok(hide)["events"] if e["audience"] != "all")
+    _raise(b, "north", [hidden["version"]])
+    events = _ok(_resolve(b, outcome="upheld", undo_to=hidden["version"] - 1))["events"]
+    assert [(e["type"], e.get("dispute")) for e in events] == [
+        ("BattleUndone", "d1"), ("DisputeResolved", None)
+    ]  # fmt: skip
+    r = http.get(f"/battles/{b.id}/export", headers=b.auth("south"))
+    assert r.status_code == 200, r.text
+    south = tmp_path / "south.jsonl"
+    south.write_bytes(r.content)
+    last = json.loads(r.content.splitlines()[-2])
+    assert last.get("sealed") and last["version"] == events[-1]["version"]
+    key = tmp_path / "service.key"
+    key.write_text(next(k for k in http.get("/keys").json()["keys"] if k["current"])["public_key"])
+    assert python_verdict(south, key)[:2] == (True, None) == js_verdict(south, key)[:2]
+    undo = events[0]["version"]
+    cut, _ = forge_export(r.content, lambda e: [] if e["version"] > undo else [e])
+    forged = tmp_path / "cut.jsonl"
+    forged.write_bytes(cut)
+    assert python_verdict(forged, key)[:2] == (False, undo) == js_verdict(forged, key)[:2]

@@ -2,9 +2,12 @@
 docs/VERIFYING.md) against `battle-service verify`, on exports made over real HTTP.
 
 Exports of all five rulesets (hidden events, a dice reveal mid-battle, an undo, a fork, an
-import), as the referee and as a side, and tampered copies (a changed die re-hashed, a
-changed field, a dropped event, a forged receipt, a file re-signed by a forger): both
-verifiers must give the same answer (verified or not) and name the same first version.
+import, an upheld dispute and its correction), as the referee and as a side, and tampered
+copies (a changed die re-hashed, a changed field, a dropped event, a forged receipt, a
+file re-signed by a forger, a dispute's correction its ruling does not list or the other
+way); a fork checked against its parent's export, a tampered parent, another battle's
+export, and a battle that is no fork: both verifiers must give the same answer (verified
+or not) and name the same first version.
 """
 
 from __future__ import annotations
@@ -19,9 +22,14 @@ from typing import Any
 
 import httpx
 import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
+from events.receipts import b64url
+from service.battles.signing import public_key_raw
 from tests.e2e.battle_client import Battle, create_battle
 from tests.e2e.conftest import ROOT
+from tests.e2e.test_batches import TURN
+from tests.e2e.test_disputes import _raise, _resolve, _tactical, _turn
 from tests.e2e.viewer_kit import (
     hidden_battle,
     north_to_move,
@@ -52,10 +60,12 @@ def _node() -> str:
     return node
 
 
-def python_verdict(path: Path, key: Path) -> Verdict:
-    """(verified, the first failing version, the failure) by `battle-service verify`."""
+def python_verdict(path: Path, key: Path, parent: Path | None = None) -> Verdict:
+    """(verified, the first failing version, the failure) by `battle-service verify`
+    (`--parent`: a fork checked against its parent's export)."""
+    more = [] if parent is None else ["--parent", str(parent)]
     r = subprocess.run(
-        [sys.executable, "-m", "service.app.cli", "verify", str(path), "--key", str(key)],
+        [sys.executable, "-m", "service.app.cli", "verify", str(path), "--key", str(key), *more],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert r.returncode in (0, 1, 3), r.stderr
@@ -68,10 +78,11 @@ def python_verdict(path: Path, key: Path) -> Verdict:
     return False, int(found.group(1)) if found else None, counts, failed[0], r.returncode
 
 
-def js_verdict(path: Path, key: Path) -> Verdict:
+def js_verdict(path: Path, key: Path, parent: Path | None = None) -> Verdict:
     """The same by the JavaScript verifier (node)."""
+    more = [] if parent is None else ["--parent", str(parent)]
     r = subprocess.run(
-        [_node(), str(CLI), str(path), "--key", str(key)],
+        [_node(), str(CLI), str(path), "--key", str(key), *more],
         cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
     assert r.returncode in (0, 1, 3), r.stderr
@@ -185,6 +196,43 @@ def _others(http: httpx.Client, out: Path) -> dict[str, Path]:
     return files
 
 
+def _disputed(http: httpx.Client, out: Path) -> tuple[dict[str, Path], int, int]:
+    """A tactical battle whose attack die a side disputes and the referee upholds, with its
+    correction (an undo, the turn played again), then the dice revealed; and copies of
+    its referee export whose correction and ruling disagree (each re-hashed and re-signed):
+    an event of the correction that names no dispute, and an event before it that claims
+    to be part of it. Also the versions those two copies change."""
+    b = _tactical(http)
+    turn = _turn(b, 5)
+    attack = next(e["version"] for e in turn["events"] if e["type"] == "AttackDeclared")
+    _raise(b, "south", [attack])
+    corrections = [{"command": TURN[1]["command"]}, *TURN[2:]]
+    answer = _resolve(b, outcome="upheld", undo_to=attack - 1, corrections=corrections)
+    assert answer.status_code == 200, answer.text
+    fixed = answer.json()["events"][-1]["data"]["correcting_versions"]
+    _reveal(b)
+    files = {
+        "disputed.referee": _export(b, "referee", out / "disputed.referee.jsonl"),
+        "disputed.north": _export(b, "north", out / "disputed.north.jsonl"),
+    }
+    body = files["disputed.referee"].read_bytes()
+
+    def unlinked(e: dict[str, Any]) -> list[dict[str, Any]]:
+        if e["version"] == fixed[1]:
+            assert e.get("dispute") == "d1", e
+            e = {k: v for k, v in e.items() if k != "dispute"}
+        return [e]
+
+    def claimed(e: dict[str, Any]) -> list[dict[str, Any]]:
+        return [{**e, "dispute": "d1"} if e["version"] == attack else e]
+
+    for name, edit in (("unlinked", unlinked), ("claimed", claimed)):
+        forged, _ = forge_export(body, edit)
+        path = out / f"tampered.dispute_{name}.jsonl"
+        files[f"tampered.dispute_{name}"] = _write(path, forged.splitlines())
+    return files, fixed[1], attack
+
+
 def _lines(path: Path) -> list[bytes]:
     return [line for line in path.read_bytes().splitlines() if line.strip()]
 
@@ -285,10 +333,46 @@ def test_the_js_verifier_agrees_with_battle_service_verify(
     files.update(_others(http, tmp_path))
     files.update(_tampered(files["quickstart.referee"], tmp_path))
     files.update(_stubs_tampered(files["hidden.south"], tmp_path))
+    disputed, fixed, attack = _disputed(http, tmp_path)
+    files.update(disputed)
     verdicts = {}
     for name, path in files.items():
         py, js = python_verdict(path, key), js_verdict(path, key)
         verdicts[name] = (py, js)
+    # A fork against its parent's export: the parent as exported; a tampered copy of it;
+    # another battle's export; and a battle that is no fork, against its own export.
+    fork = files["fork.referee"]
+    for name, path, parent in (
+        ("fork.with_parent", fork, files["quickstart.referee"]),
+        ("tampered.parent_field", fork, files["tampered.field"]),
+        ("tampered.parent_resigned", fork, files["tampered.resigned"]),
+        ("tampered.parent_other", fork, files["import.referee"]),
+        ("tampered.parent_no_fork", files["quickstart.referee"], files["quickstart.referee"]),
+    ):
+        verdicts[name] = (python_verdict(path, key, parent), js_verdict(path, key, parent))
+    # Both files verify under one key (a forger's, given as the key), but the fork claims
+    # another head hash than the parent's: only the comparison of the two catches it.
+    forger, forger_key = Ed25519PrivateKey.generate(), tmp_path / "forger.key"
+    forger_key.write_text(b64url(public_key_raw(forger.public_key())))
+    parent, _ = forge_export(files["quickstart.referee"].read_bytes(), key=forger)
+    head_hash = json.loads(fork.read_bytes().splitlines()[1])["data"]["forked_head_hash"]
+
+    def other_start(e: dict[str, Any]) -> list[dict[str, Any]]:
+        if e["version"] == 1:
+            e = {**e, "data": e["data"].replace(head_hash.encode(), b"0" * 64)}
+        return [e]
+
+    moved, _ = forge_export(fork.read_bytes(), other_start, key=forger)
+    paths = (
+        _write(tmp_path / "forged.parent.jsonl", parent.splitlines()),
+        _write(tmp_path / "forged.fork.jsonl", moved.splitlines()),
+    )
+    verdicts["forged.fork_alone"] = (python_verdict(paths[1], forger_key),
+                                     js_verdict(paths[1], forger_key))  # fmt: skip
+    verdicts["tampered.parent_start"] = (
+        python_verdict(paths[1], forger_key, paths[0]),
+        js_verdict(paths[1], forger_key, paths[0]),
+    )
     # The same answer and first failing version; for a file that verifies, as many dice
     # recomputed and pending (a die one skips would show).
     disagree = {
@@ -304,6 +388,14 @@ def test_the_js_verifier_agrees_with_battle_service_verify(
     assert verdicts["hidden_dice.referee"][0][2][0] > 0, "no die of a hidden event was recomputed"
     assert verdicts["tampered.die"][1][3].startswith("die "), verdicts["tampered.die"]
     assert verdicts["quickstart.referee"][0][2][0] > 0, "no die was recomputed"
+    # A correction its ruling does not list, or the other way, is named at its version;
+    # a fork's parent that does not vouch for its start fails the fork at version 1.
+    assert verdicts["tampered.dispute_unlinked"][0][1] == fixed, verdicts
+    assert verdicts["tampered.dispute_claimed"][0][1] == attack, verdicts
+    assert "dispute d1" in verdicts["tampered.dispute_claimed"][1][3]
+    for name in ("field", "resigned", "other", "no_fork", "start"):
+        assert verdicts[f"tampered.parent_{name}"][0][1] == 1, verdicts[f"tampered.parent_{name}"]
+    assert "parent" in verdicts["tampered.parent_field"][1][3]
 
 
 @pytest.mark.parametrize("name", ["quickstart.referee", "quickstart.south", "tactical.north"])

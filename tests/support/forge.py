@@ -48,7 +48,7 @@ def stub_body_of(e: dict[str, Any]) -> str | None:
     data = e["data"] if isinstance(e["data"], bytes) else msgspec.json.encode(e["data"])
     return body_hash(
         EventActor(**e["actor"]), e["battle_id"], e["command_id"], e["command_version"],
-        data, e["recorded_at"], e.get("salt"), e["type"],
+        data, e["recorded_at"], e.get("salt"), e["type"], e.get("dispute"),
     )  # fmt: skip
 
 
@@ -56,6 +56,7 @@ def _rehash(e: dict[str, Any], prev: str) -> str:
     fields: dict[str, Any] = {}
     if e.get("command_version") is not None:  # chain format 2 (events.chain)
         fields["command_version"] = e["command_version"]
+        fields["dispute"] = e.get("dispute")  # a dispute's correction names it
     return event_hash(
         battle_id=e["battle_id"], version=e["version"], type=e["type"],
         audience=e["audience"], recorded_at=e["recorded_at"],

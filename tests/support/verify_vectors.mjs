@@ -44,6 +44,11 @@ check("chain", "the salted format 1 hash", await v.eventHash({ ...plain, salt },
 check("chain", "the format 2 body", await v.bodyHash(ch.event, ch.event.data), ch.format2_body);
 check("chain", "the format 2 hash", await v.eventHash(ch.event, ch.event.data), ch.format2_hash);
 
+const co = vectors.correction;
+check("correction", "the body", await v.bodyHash(co.event, co.event.data), co.body);
+check("correction", "the hash", await v.eventHash(co.event, co.event.data), co.hash);
+check("correction", "the hash without dispute", await v.eventHash(ch.event, ch.event.data), co.hash_without_dispute);
+
 const r = vectors.receipt;
 check("receipt", "the signed text", v.receiptText(r), r.signed_text);
 const keys = await v.importKeys([r.public_key]);
@@ -52,7 +57,7 @@ const sig = Uint8Array.from(atob(r.signature.replace(/-/g, "+").replace(/_/g, "/
 const ok = await crypto.subtle.verify({ name: "Ed25519" }, keys.get(r.key_id), sig, enc.encode(r.signed_text));
 check("receipt", "the signature verifies", ok, true);
 
-const missing = ["canonical", "seed", "die", "die_rejected", "client_seed", "chain", "receipt"].filter((n) => !(n in vectors));
+const missing = ["canonical", "seed", "die", "die_rejected", "client_seed", "chain", "correction", "receipt"].filter((n) => !(n in vectors));
 for (const n of missing) failures.push(`${n}: no such vector in the document`);
 for (const f of failures) console.log(f);
 process.exit(failures.length ? 1 : 0);

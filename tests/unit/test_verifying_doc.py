@@ -133,6 +133,28 @@ def _chain() -> dict[str, Any]:
     }
 
 
+def _correction() -> dict[str, Any]:
+    """The chain vector's event as part of dispute d1's correction (issue 36): the body
+    with its `dispute` key, byte for byte, and the hashes."""
+    e = {**_EVENT, "dispute": "d1"}
+    raw = e["data"].encode()
+    args = (_ACTOR, e["battle_id"], e["command_id"], e["command_version"], raw)
+    body = body_hash(*args, e["recorded_at"], e["salt"], e["type"], e["dispute"])
+    text = (
+        b'{"actor":' + canonical(_ACTOR) + b',"battle_id":' + canonical(e["battle_id"])
+        + b',"command_id":' + canonical(e["command_id"]) + b',"command_version":2,"data":'
+        + raw + b',"dispute":"d1","recorded_at":' + canonical(e["recorded_at"])
+        + b',"salt":' + canonical(e["salt"]) + b',"type":' + canonical(e["type"]) + b"}"
+    )  # fmt: skip
+    return {
+        "event": e,
+        "body_text": text.decode(),
+        "body": body,
+        "hash": link_hash(e["audience"], body, e["prev_hash"], e["version"]),
+        "hash_without_dispute": _chain()["format2_hash"],
+    }
+
+
 def _receipt() -> dict[str, Any]:
     key = Ed25519PrivateKey.from_private_bytes(bytes([7]) * 32)  # made up, for the vector
     public = key.public_key()
@@ -157,6 +179,7 @@ def fresh_vectors() -> dict[str, dict[str, Any]]:
         "die_rejected": _rejected(),
         "client_seed": _client_seed(),
         "chain": _chain(),
+        "correction": _correction(),
         "receipt": _receipt(),
     }
 
@@ -171,6 +194,12 @@ def test_each_vector_of_the_document_is_what_the_code_computes(name: str) -> Non
 def test_the_chain_vector_is_one_hash_two_ways() -> None:
     chain = fresh_vectors()["chain"]
     assert chain["format2_hash"] == chain["format2_hash_via_event_hash"]
+
+
+def test_the_correction_vector_hashes_its_body_text_with_the_dispute_key() -> None:
+    v = fresh_vectors()["correction"]
+    assert hashlib.sha256(v["body_text"].encode()).hexdigest() == v["body"]
+    assert v["hash"] != v["hash_without_dispute"]
 
 
 def test_the_canonical_vector_is_raw_utf8_not_escaped() -> None:

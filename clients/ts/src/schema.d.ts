@@ -1969,6 +1969,7 @@ export interface components {
         NarrativeEvent: {
             details?: string[];
             dice?: components["schemas"]["NarrativeDie"][];
+            dispute?: string;
             /** @default false */
             hidden?: boolean;
             modifiers?: string[];
@@ -2771,6 +2772,7 @@ export interface components {
             command_id: string | null;
             command_version?: number | null;
             data: components["schemas"]["PhasedEventData"];
+            dispute?: string;
             hash: string;
             position: number;
             prev_hash: string;
@@ -4213,6 +4215,7 @@ export interface components {
             command_id: string | null;
             command_version?: number | null;
             data: components["schemas"]["QuickstartEventData"];
+            dispute?: string;
             hash: string;
             position: number;
             prev_hash: string;
@@ -6969,6 +6972,7 @@ export interface components {
             command_id: string | null;
             command_version?: number | null;
             data: components["schemas"]["SkirmishEventData"];
+            dispute?: string;
             hash: string;
             position: number;
             prev_hash: string;
@@ -10344,6 +10348,7 @@ export interface components {
             command_id: string | null;
             command_version?: number | null;
             data: components["schemas"]["TacticalEventData"];
+            dispute?: string;
             hash: string;
             position: number;
             prev_hash: string;
@@ -12916,6 +12921,7 @@ export interface components {
             command_id: string | null;
             command_version?: number | null;
             data: components["schemas"]["WarfareEventData"];
+            dispute?: string;
             hash: string;
             position: number;
             prev_hash: string;

@@ -1,7 +1,8 @@
 // An independent verifier of a battle export (battle-service/export/v1), written from
 // docs/VERIFYING.md alone, for browsers and Node 20: Web Crypto (crypto.subtle) only,
 // SHA-256, HMAC-SHA-256 and Ed25519. verifyExport(text, {keys}) checks the hash chain
-// (formats 1 and 2, sealed stubs), command boundaries, every revealed die (seeds,
+// (formats 1 and 2, sealed stubs), command boundaries, disputes' corrections against
+// their rulings, every revealed die (seeds,
 // sub-seeds, client seeds, rejection sampling), the head and the trailer's receipt,
 // and names the first failure by version. The same order of checks as the document's.
 
@@ -147,8 +148,10 @@ function body2(ev, rawData) {
     ["command_id", JSON.stringify(ev.command_id ?? null)],
     ["command_version", JSON.stringify(ev.command_version)],
     ["data", rawData],
-    ["recorded_at", JSON.stringify(ev.recorded_at)],
   ];
+  // An event of a dispute's correction names it (VERIFYING.md, "Disputes' corrections").
+  if (ev.dispute != null) parts.push(["dispute", JSON.stringify(ev.dispute)]);
+  parts.push(["recorded_at", JSON.stringify(ev.recorded_at)]);
   if (ev.salt != null) parts.push(["salt", JSON.stringify(ev.salt)]);
   parts.push(["type", JSON.stringify(ev.type)]);
   return "{" + parts.map(([k, v]) => `"${k}":${v}`).join(",") + "}";
@@ -477,16 +480,51 @@ function misplacedDie(events) {
   return null;
 }
 
+function disputeBreak(events) {
+  // A dispute's correction and its ruling agree (VERIFYING.md, "Disputes' corrections"):
+  // every whole event a DisputeResolved lists names its dispute and comes before it; every
+  // whole event naming a dispute is listed by its DisputeResolved, or, when that is not
+  // whole, followed by some sealed event. The lowest version that fails.
+  const sealed = new Set(events.filter((e) => e.ev.sealed === true).map((e) => e.ev.version));
+  const lastStub = Math.max(0, ...sealed);
+  const whole = events.filter((e) => e.ev.sealed !== true).map((e) => e.ev);
+  const names = new Map(whole.filter((ev) => ev.dispute != null).map((ev) => [ev.version, ev.dispute]));
+  const settled = new Map();
+  const found = [];
+  for (const ev of whole) {
+    if (ev.type !== "DisputeResolved") continue;
+    const at = ev.version;
+    const id = ev.data?.dispute_id;
+    const correcting = Array.isArray(ev.data?.correcting_versions) ? ev.data.correcting_versions : [];
+    if (!settled.has(id)) settled.set(id, [at, correcting]);
+    for (const v of correcting) {
+      const named = names.get(v);
+      if (!(Number.isInteger(v) && v >= 1 && v < at)) found.push([at, `the DisputeResolved of dispute ${id} (event ${at}) lists correcting version ${v}, which is not before it`]);
+      else if (!sealed.has(v) && named !== id) found.push([v, `event ${v} is among the correcting versions of dispute ${id} (event ${at}) but ${named == null ? "names no dispute" : `names dispute ${named}`}`]);
+    }
+  }
+  for (const [v, id] of names) {
+    const ruled = settled.get(id);
+    if (ruled && !ruled[1].includes(v)) found.push([v, `event ${v} names dispute ${id}, whose DisputeResolved (event ${ruled[0]}) does not list it`]);
+    else if (!ruled && lastStub < v) found.push([v, `event ${v} names dispute ${id}, which no DisputeResolved after it settles`]);
+  }
+  found.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  return found.length ? found[0] : null;
+}
+
 const FACTS = new Set(["BattleCreated", "DiceSeedRevealed", "DiceSubSeedRevealed", "DiceEpochStarted", "ClientSeedSet"]);
 
 /**
  * Verify an export's text. `keys`: the service's public keys (base64url of 32 bytes) as
  * the caller knows them (GET /keys); without them, the header's own, which proves the
  * file holds together but not who wrote it (`keys_from: "file"`).
+ * `parent`: a fork's parent's export (its text): it must verify too, with the same keys,
+ * and hold at the fork's version the hash the fork was made at; else the fork fails at
+ * version 1, the event that makes the claim (VERIFYING.md, "Forks and imports").
  * Returns {ok, failed_version, reason, events, sealed, dice_checked, dice_pending,
  * keys_from, commands}.
  */
-export async function verifyExport(text, { keys = null } = {}) {
+export async function verifyExport(text, { keys = null, parent = null } = {}) {
   const lines = text.split("\n").filter((l) => l.trim());
   const fail = (version, reason, extra = {}) => ({ ok: false, failed_version: version, reason, ...extra });
   let header;
@@ -524,7 +562,7 @@ export async function verifyExport(text, { keys = null } = {}) {
     ...stats,
   });
   const c = await chain(events, header);
-  const brk = c.brk || readableStub(events, header.reader) || misplacedDie(events);
+  const brk = c.brk || readableStub(events, header.reader) || misplacedDie(events) || disputeBreak(events);
   if (brk) return done(brk);
   const first = events.find((e) => e.ev.sealed !== true);
   const dice = new Dice(first ? first.ev.battle_id : "");
@@ -543,8 +581,42 @@ export async function verifyExport(text, { keys = null } = {}) {
   // Verified; vouched for only when the receipts were checked against keys the caller
   // gave, and no one else signed the history (an import of a file signed elsewhere).
   const history = await historyOf(events, keyed);
+  if (parent != null) {
+    const why = await parentBreak(history.forked_from, parent, keys);
+    if (why) return { ...done([1, why], dice), history, parent: why };
+  }
   const foreign = header.origin?.origin === "not-verified" || (history.unvouched_signers || []).length > 0;
   return {...done(null, dice), history, vouched: !!keys && !foreign};
+}
+
+// Why a parent's export does not vouch for a fork's start (null: it does).
+async function parentBreak(fork, parentText, keys) {
+  if (!fork || typeof fork.battle_id !== "string" || !Number.isInteger(fork.version) || typeof fork.head_hash !== "string")
+    return "the battle is not a fork (its BattleCreated names no forked_from)";
+  const lines = parentText.split("\n").filter((l) => l.trim());
+  let header;
+  try {
+    header = JSON.parse(lines[0] ?? "");
+  } catch {
+    return "the parent's export has no header";
+  }
+  if (header?.battle_id !== fork.battle_id)
+    return `the fork names parent ${fork.battle_id}, but the parent's export is of battle ${header?.battle_id}`;
+  const checked = await verifyExport(parentText, { keys });
+  if (!checked.ok) return `the parent's export does not verify: version ${checked.failed_version}: ${checked.reason}`;
+  let held = null;
+  let last = 0;
+  for (const line of lines.slice(1)) {
+    const ev = JSON.parse(line);
+    if (ev.version == null) continue;
+    last = ev.version;
+    if (ev.version === fork.version) held = ev.hash;
+  }
+  if (held === null || fork.version > last)
+    return `the fork was made at the parent's version ${fork.version}, but the parent's export ends at version ${last}`;
+  if (held !== fork.head_hash)
+    return `the fork was made at the parent's version ${fork.version} with head hash ${fork.head_hash.slice(0, 16)}…, but the parent's event ${fork.version} has hash ${held.slice(0, 16)}…`;
+  return null;
 }
 
 function commandsOf(events) {
