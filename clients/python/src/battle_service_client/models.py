@@ -106,6 +106,7 @@ class UnknownEvent(msgspec.Struct, frozen=True, kw_only=True):
     audience: str = "all"
     command_id: str | None = None
     command_version: int | None = None
+    dispute: str | None = None  # the dispute an upheld ruling's correction answers
     undone: bool = False
     actor: dict[str, Any] = {}
     data: dict[str, Any] = {}

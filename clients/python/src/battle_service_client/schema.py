@@ -1146,6 +1146,7 @@ class PhasedEventOut(msgspec.Struct, frozen=True, kw_only=True, tag_field="rules
     command_id: str | None
     command_version: int | None | UnsetType = UNSET
     data: PhasedEventData
+    dispute: str | UnsetType = UNSET
     hash: str
     position: int
     prev_hash: str
@@ -1754,6 +1755,7 @@ class QuickstartEventOut(msgspec.Struct, frozen=True, kw_only=True, tag_field="r
     command_id: str | None
     command_version: int | None | UnsetType = UNSET
     data: QuickstartEventData
+    dispute: str | UnsetType = UNSET
     hash: str
     position: int
     prev_hash: str
@@ -2763,6 +2765,7 @@ class SkirmishEventOut(msgspec.Struct, frozen=True, kw_only=True, tag_field="rul
     command_id: str | None
     command_version: int | None | UnsetType = UNSET
     data: SkirmishEventData
+    dispute: str | UnsetType = UNSET
     hash: str
     position: int
     prev_hash: str
@@ -4026,6 +4029,7 @@ class TacticalEventOut(msgspec.Struct, frozen=True, kw_only=True, tag_field="rul
     command_id: str | None
     command_version: int | None | UnsetType = UNSET
     data: TacticalEventData
+    dispute: str | UnsetType = UNSET
     hash: str
     position: int
     prev_hash: str
@@ -5048,6 +5052,7 @@ class WarfareEventOut(msgspec.Struct, frozen=True, kw_only=True, tag_field="rule
     command_id: str | None
     command_version: int | None | UnsetType = UNSET
     data: WarfareEventData
+    dispute: str | UnsetType = UNSET
     hash: str
     position: int
     prev_hash: str
