@@ -167,8 +167,8 @@ class _Recording(httpx.Client):
         return answer
 
 
-# Commands per battle: enough for each ruleset's common events; skirmish's play over HTTP
-# does not end (issue 34), so none is played to its end here.
+# Commands per battle: enough for each ruleset's common events (a battle not over by then
+# is read as far as it went).
 COMMANDS = 200
 
 
@@ -179,11 +179,12 @@ def test_real_battles_read_through_the_library_land_in_their_rulesets_classes(
     prefix = _rulesets(doc)[ruleset]
     schemas = doc["components"]["schemas"]
     own = set(_members(schemas, f"{prefix}EventData"))
+    case = {k: v for k, v in CASES[ruleset].items() if k != "shows"}  # the play test's check
     with _Recording(live_server.base_url) as http:
         try:
             played = play_over_http(
                 http, ruleset=ruleset, seed=2, table_dice=False, revoke_at=None,
-                max_commands=COMMANDS, **CASES[ruleset],
+                max_commands=COMMANDS, **case,
             )  # fmt: skip
             answers = played.answers
         except AssertionError as e:

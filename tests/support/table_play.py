@@ -132,7 +132,7 @@ def play_over_http(
     # table's dice where it rolls: without them the server rolls, and the run is not seeded).
     def send(who: str, command: dict[str, Any], dice: list[int] | None = None) -> dict[str, Any]:
         payload: dict[str, Any] = {"command": command}
-        if dice is not None:
+        if dice is not None and table_dice:  # a battle on server dice rolls them itself
             payload["dice"] = dice
         r = http.post(
             f"/battles/{bid}/commands",
