@@ -24,10 +24,7 @@ actor cannot see), and not at all when its subject is a character hidden from th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import Any
-
-import msgspec
 
 from domain.actors import Actor
 from domain.prompts import Prompt
@@ -55,6 +52,10 @@ from domain.rulesets.tactical.rules import (
     R_STAMINA_ACTIONS,
     R_STANDARD,
 )
+from domain.rulesets.tactical.turn_prompts import build as _build
+from domain.rulesets.tactical.turn_prompts import choose as _choose
+from domain.rulesets.tactical.turn_prompts import extra_turn, placing, split_area
+from domain.rulesets.tactical.turn_prompts import when as _when
 
 __all__ = ["awaiting"]
 
@@ -70,17 +71,6 @@ _KINDS: dict[str, tuple[str, ...]] = {
 
 def _side(c: Char) -> Actor:
     return Actor(role="side", side=c.side)
-
-
-def _build(kind: type[Any], **fields: Any) -> Command:
-    return msgspec.convert(fields, kind)  # type: ignore[no-any-return]
-
-
-def _choose(
-    pr: Probe, actor: Actor, kind: type[Any], field: str, values: Iterable[Any], **base: Any
-) -> list[Any]:
-    """The values of `field` with which decide takes the command."""
-    return [v for v in values if pr.accepts(_build(kind, **{field: v}, **base), actor)]
 
 
 def _initiative(pr: Probe) -> list[Prompt]:
@@ -128,10 +118,6 @@ def _react(pr: Probe) -> list[Prompt]:
             rule=R_STAMINA_ACTIONS,
         )
     ]
-
-
-def _when(dice: Sequence[Any], cond: str) -> tuple[Any, ...]:
-    return tuple(msgspec.structs.replace(d, when=d.when or f"if the {cond}") for d in dice)
 
 
 def _opportunity(pr: Probe) -> list[Prompt]:
@@ -239,11 +225,13 @@ def _targeted(pr: Probe, c: Char, actor: Actor) -> list[Prompt]:
     me = _side(c)
     cid = c.id
     names = _targets(state, c, actor)
-    weapons = [w for w in (c.main_hand, c.off_hand, *c.powers) if w is not None]
+    weapons, area = split_area(
+        state, c, [w for w in (c.main_hand, c.off_hand, *c.powers) if w is not None]
+    )
     groups: list[tuple[str, type[Any], str, list[Any], dict[str, Any], str, str]] = [
         (f"attack:{cid}:{w}", Attack, "target", names, {"weapon": w}, f"{cid} attacks with {w}",
          R_STANDARD)
-        for w in dict.fromkeys(weapons)
+        for w in weapons
     ]  # fmt: skip
     conditions = [k.name for k in c.conditions]
     groups += [
@@ -272,13 +260,13 @@ def _targeted(pr: Probe, c: Char, actor: Actor) -> list[Prompt]:
                 rule=rule,
             )
         )
-    return out
+    return out + extra_turn(pr, c, me, names, area)
 
 
 def _windows(state: State, actor: Actor) -> list[Prompt]:
     pr = Probe(state)
     if state.phase == "setup":
-        return _initiative(pr)
+        return _initiative(pr) + placing(pr)
     if state.pending is not None:
         return _react(pr)
     if state.opportunity is not None:
