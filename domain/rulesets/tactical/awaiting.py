@@ -1,7 +1,9 @@
 """What a tactical battle waits for now, as prompts in an actor's view (issue 34; seed 002).
 
 The windows, in the order decide takes commands (decide.py):
-- before combat: the referee rolls initiative ([Sequence §3]);
+- before combat: the referee rolls initiative ([Sequence §3]); optional, the referee's
+  surprise ruling ("surprise", [Sequence §1]) and each side placing its characters
+  ("place:<c>", [Sequence §2]);
 - an attack waits for its target's reaction ([Stamina Actions] Dodge, Parry, Shield):
   "react:<target>";
 - an opportunity window is open ([Stamina Actions] Opportunity Attack): one prompt per
@@ -9,8 +11,9 @@ The windows, in the order decide takes commands (decide.py):
   the attack it makes may open a reaction window in turn (the next awaiting says so);
 - otherwise the active character's turn ([Sequence §5], [Actions]): "turn:<c>" (move,
   rest, help, stunned, end turn), "attack:<c>:<weapon>" per weapon with the targets it
-  reaches, "save:<c>", "grapple:<c>", "bull_rush:<c>", "perceive:<c>". A death save is
-  no command: it is rolled at the start of the dying character's turn, by the EndTurn
+  reaches, "save:<c>", "grapple:<c>", "bull_rush:<c>", "perceive:<c>", and
+  turn_prompts.py's charges, area attacks, walls, reloads and free actions. A death save
+  is no command: it is rolled at the start of the dying character's turn, by the EndTurn
   before it, whose prompt lists it among its dice.
 
 Every command a prompt lists, with every value of its choices, is one `probe.accepts`
@@ -54,7 +57,7 @@ from domain.rulesets.tactical.rules import (
 )
 from domain.rulesets.tactical.turn_prompts import build as _build
 from domain.rulesets.tactical.turn_prompts import choose as _choose
-from domain.rulesets.tactical.turn_prompts import extra_turn, placing, split_area
+from domain.rulesets.tactical.turn_prompts import extra_turn, placing, split_area, surprise
 from domain.rulesets.tactical.turn_prompts import when as _when
 
 __all__ = ["awaiting"]
@@ -266,7 +269,7 @@ def _targeted(pr: Probe, c: Char, actor: Actor) -> list[Prompt]:
 def _windows(state: State, actor: Actor) -> list[Prompt]:
     pr = Probe(state)
     if state.phase == "setup":
-        return _initiative(pr) + placing(pr)
+        return _initiative(pr) + surprise(pr) + placing(pr)
     if state.pending is not None:
         return _react(pr)
     if state.opportunity is not None:

@@ -12,8 +12,12 @@ the prompt's side, so a prompt never offers what decide refuses. `build`, `choos
   makes on the square: range, sight, A31's fear), a close burst with no choice;
 - "reload:<c>" ([Standard Actions] Reload), "free:<c>" ([Types] Free: the free actions
   that need no item), "draw:<c>" and "stow:<c>" ([Stamina Actions] Draw/Stow);
+- "wall:<c>:<weapon>" ([Ranges] Wall): `sections` lists the origins (within range, in
+  sight); the sections are a list of squares, the first one of those listed;
 - "place:<c>" ([Sequence §2]): before initiative, optional; `to` is any free square, not
-  listed (the map, not a small set).
+  listed (the map, not a small set);
+- "surprise" ([Sequence §1]): before initiative, the referee's, optional: `surprised` any
+  of the characters listed, as a list (none: nobody is), with the ruling's `reason`.
 
 Squares in choices read "x,y". Nothing here names what the actor cannot see: targets come
 from the names awaiting.py passes (hidden creatures left out) and candidate squares are
@@ -35,6 +39,7 @@ from domain.rulesets.tactical.commands import (
     Attack,
     Charge,
     Command,
+    DeclareSurprise,
     FreeAction,
     Place,
     Reload,
@@ -51,9 +56,10 @@ from domain.rulesets.tactical.rules import (
     R_STANDARD,
     R_TYPES,
 )
+from domain.rulesets.tactical.walls import R_WALL
 from domain.rulesets.tactical.weapons import Weapon, check_range, weapon_of
 
-__all__ = ["build", "choose", "extra_turn", "placing", "split_area", "when"]
+__all__ = ["build", "choose", "extra_turn", "placing", "split_area", "surprise", "when"]
 
 _DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _ITEMLESS = ("speak", "inspect", "other", "release")
@@ -154,8 +160,9 @@ def _charges(pr: Probe, c: Char, me: Actor, names: Sequence[str]) -> list[Prompt
     return out
 
 
-def _burst_squares(state: State, c: Char, wp: Weapon) -> list[tuple[int, int]]:
-    """The burst origins decide's square checks take: within range, in sight, no fear."""
+def _origins(state: State, c: Char, wp: Weapon) -> list[tuple[int, int]]:
+    """The burst or wall origins decide's square checks take: within range and in sight
+    (check_range), and for a burst none in it that frightens `c` (A31)."""
     assert wp.area is not None
     r = wp.range
     out: list[tuple[int, int]] = []
@@ -163,6 +170,9 @@ def _burst_squares(state: State, c: Char, wp: Weapon) -> list[tuple[int, int]]:
         for x in range(max(c.x - r, 0), min(c.x + r, state.board.width - 1) + 1):
             try:
                 check_range(state, c, wp, (x, y), None, False)
+                if wp.area.shape != "burst":
+                    out.append((x, y))
+                    continue
                 check_area(
                     state,
                     c,
@@ -191,7 +201,7 @@ def _area(pr: Probe, c: Char, me: Actor, wid: str) -> list[Prompt]:
         first = build(Attack, **base, direction=dirs[0])
         reason = f"{c.id} may attack with {wid} ({shape} {wp.area.rating}) in a direction"
     elif shape == "burst":
-        squares = _burst_squares(state, c, wp)
+        squares = _origins(state, c, wp)
         # the square checks are range, sight and fear (listed above); the rest decide
         # judges once, on the first square
         if not squares or not pr.accepts(build(Attack, **base, square=squares[0]), me):
@@ -207,7 +217,23 @@ def _area(pr: Probe, c: Char, me: Actor, wid: str) -> list[Prompt]:
         if not pr.accepts(first, me):
             return []
         reason = f"{c.id} may attack with {wid} (close burst {wp.area.rating})"
-    else:  # a wall: its sections are no small set
+    elif shape == "wall":
+        # [Wall]: the sections are no small set; their origin is. Each origin listed is a
+        # one-section wall decide takes (the shape's checks, check_wall, are the text's
+        # and need no state; a section on an occupied square is discarded, not refused)
+        squares = _origins(state, c, wp)
+        if not squares or not pr.accepts(build(Attack, **base, sections=[squares[0]]), me):
+            return []
+        choices["sections"] = [_sq(q) for q in squares]
+        first = build(Attack, **base, sections=[squares[0]])
+        reason = (
+            f"{c.id} may raise a wall with {wid} (wall {wp.area.rating}): sections, a list of "
+            f"up to {wp.area.rating} squares x,y, orthogonally continuous, none next to three "
+            "others, the first (the origin) one of those listed (within range and in sight)"
+        )
+        return [_prompt(c, f"wall:{c.id}:{wid}", Attack, reason, choices, first, me, pr,
+                        R_WALL, "wall is raised")]  # fmt: skip
+    else:
         return []
     return [
         _prompt(
@@ -341,3 +367,32 @@ def placing(pr: Probe) -> list[Prompt]:
             )
         )
     return out
+
+
+_REFEREE = Actor(role="referee")
+_RULING = "the referee's ruling"  # a stand-in reason: decide does not read it
+
+
+def surprise(pr: Probe) -> list[Prompt]:
+    """Before initiative the referee may rule who is surprised ([Sequence §1]: "The GM
+    determines if any characters are surprised"); optional, and again until initiative.
+    Judged with every character and with none: decide checks only that each exists, so
+    every subset is taken."""
+    ids = list(pr.state.chars)
+    every = DeclareSurprise(surprised=tuple(ids), reason=_RULING)
+    if not pr.accepts(every, _REFEREE) or not pr.accepts(
+        DeclareSurprise(surprised=(), reason=_RULING), _REFEREE
+    ):
+        return []
+    return [
+        Prompt(
+            id="surprise",
+            role="referee",
+            commands=("DeclareSurprise",),
+            reason="before initiative the referee may rule who is surprised: `surprised` any "
+            "of those listed, as a list (none: nobody), and the ruling's `reason` (text)",
+            choices={"surprised": ids},
+            optional=True,
+            rule=R_SEQUENCE,
+        )
+    ]

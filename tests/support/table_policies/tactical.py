@@ -16,9 +16,10 @@ __all__ = ["choose", "pick"]
 _INTS = frozenset({"sta"})
 _BOOLS = frozenset({"stand_up"})
 _SQUARES = frozenset({"to", "square"})  # "x,y"
+_SETUP = frozenset({"place", "surprise"})
 # the fields each command type takes from a prompt's choices
 _FIELDS: dict[str, tuple[str, ...]] = {
-    "Attack": ("weapon", "target", "direction", "square"),
+    "Attack": ("weapon", "target", "direction", "square", "sections"),
     "Charge": ("target", "to"),
     "Reload": ("item",),
     "FreeAction": ("action", "item"),
@@ -40,8 +41,8 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 def pick(prompts: Sequence[Prompt], rng: random.Random) -> Prompt:
     """The prompt to answer: an attack when there is one, mostly; otherwise any."""
     attacks = [p for p in prompts if p.id.split(":")[0] in ("attack", "area", "charge")]
-    # placing is optional and its square is no choice: the policy leaves it to the referee
-    prompts = [p for p in prompts if not p.id.startswith("place:")] or list(prompts)
+    # placing and surprise are optional, and the referee's to call: the policy leaves them
+    prompts = [p for p in prompts if p.id.split(":")[0] not in _SETUP] or list(prompts)
     if attacks and rng.random() < 0.8:
         return rng.choice(attacks)
     return rng.choice(list(prompts))
@@ -54,6 +55,8 @@ def _value(field: str, text: str) -> Any:
         return text == "true"
     if field in _SQUARES:
         return [int(v) for v in text.split(",")]
+    if field == "sections":  # a wall: one section, on the origin listed
+        return [[int(v) for v in text.split(",")]]
     return text
 
 

@@ -43,7 +43,8 @@ def by_id(prompts: list[Prompt]) -> dict[str, Prompt]:
 
 
 def test_given_setup_the_referee_rolls_initiative_with_a_d12_each() -> None:
-    p, *placing = awaiting(duel(), REFEREE)
+    p, surprise, *placing = awaiting(duel(), REFEREE)
+    assert (surprise.id, surprise.role, surprise.optional) == ("surprise", "referee", True)
     assert [(q.id, q.side, q.commands, q.optional) for q in placing] == [
         ("place:a1", "a", ("Place",), True), ("place:b1", "b", ("Place",), True)]  # fmt: skip
     assert (p.id, p.role, p.commands, p.rule) == ("initiative", "referee", ("RollInitiative",),
@@ -128,6 +129,8 @@ def test_a_battle_over_awaits_nothing() -> None:
 _BURST = {"id": "fireball", "range": 3, "dice": "d6", "area": {"shape": "burst", "rating": 1}}
 _BLAST = {"id": "breath", "range": 1, "dice": "d6", "area": {"shape": "blast", "rating": 1}}
 _CLOSE = {"id": "nova", "range": 1, "dice": "d6", "area": {"shape": "close_burst", "rating": 1}}
+_WALL = {"id": "stone", "kind": "spell", "dice": "+0", "range": 2, "wall_sth": 2,
+         "area": {"shape": "wall", "rating": 3}}  # fmt: skip
 _CROSSBOW = {"id": "xbow", "category": "ranged", "dice": "d8", "range": 10, "reload": 1}
 
 
@@ -175,6 +178,33 @@ def test_reload_free_actions_and_draw_stow_are_prompted() -> None:
     assert got["reload:a1"].choices == {"item": ["xbow"]}
 
 
+def test_before_initiative_the_referee_may_rule_who_is_surprised() -> None:
+    state = duel()
+    surprise = by_id(awaiting(state, REFEREE))["surprise"]
+    assert surprise.commands == ("DeclareSurprise",) and surprise.rule == "002 Sequence"
+    assert surprise.choices == {"surprised": ["a1", "b1"]} and surprise.optional
+    assert "surprise" not in by_id(awaiting(state, A))  # the referee's call, not told
+    after = play(state, {"type": "DeclareSurprise", "surprised": ["b1"], "reason": "ambush"})[1]
+    assert "surprise" in by_id(awaiting(after, REFEREE))  # ruled again until initiative
+    assert "surprise" not in by_id(awaiting(started(state, [12, 1]), REFEREE))
+
+
+def test_a_wall_lists_its_origins_within_range_and_sight() -> None:
+    me = ch("a1", "a", 4, 4, powers=["stone"], main_hand=None)
+    state = started(make([me, ch("b1", "b", 0, 0)], width=10, height=10, powers=[_WALL]),
+                    [12, 1])  # fmt: skip
+    wall = by_id(awaiting(state, A))["wall:a1:stone"]
+    assert wall.commands == ("Attack",) and wall.rule == "002 Ranges / Wall"
+    origins = {tuple(int(v) for v in q.split(",")) for q in wall.choices["sections"]}
+    assert origins == {(x, y) for x in range(2, 7) for y in range(2, 7)}  # range 2
+    assert "up to 3 squares" in wall.reason
+    assert not any(p.id.startswith(("area:a1", "attack:a1")) for p in awaiting(state, A))
+    # a whole wall from a listed origin, as the reason says, is taken
+    three = {"type": "Attack", "character": "a1", "weapon": "stone",
+             "sections": [[2, 2], [2, 3], [2, 4]]}  # fmt: skip
+    assert taken(state, three, A, 1) is None
+
+
 def test_before_initiative_a_side_may_place_its_own_characters_only() -> None:
     state = duel()
     assert [p.id for p in awaiting(state, B) if p.side == "b"] == ["place:b1"]
@@ -187,6 +217,8 @@ def answers(prompt: Prompt, state: State) -> list[dict[str, Any]]:
     actor = actor_of(prompt)
     for kind in prompt.commands:
         base: dict[str, Any] = {"type": kind}
+        if kind == "DeclareSurprise":
+            base["reason"] = "ambush"  # free text, no choice
         if prompt.subject is not None and kind != "RollInitiative":
             base["character"] = prompt.subject
         names = [f for f in prompt.choices if f in _fields(kind)]
@@ -207,6 +239,10 @@ def answers(prompt: Prompt, state: State) -> list[dict[str, Any]]:
 
 
 def _value(field: str, text: str) -> Any:
+    if field == "surprised":  # a list: here each one alone (decide checks each the same)
+        return [text]
+    if field == "sections":  # a wall: one section on the origin listed
+        return [[int(v) for v in text.split(",")]]
     if field in _SQUARES:
         return [int(v) for v in text.split(",")]
     return int(text) if field in _INTS else (text == "true") if field in _BOOLS else text
@@ -237,7 +273,7 @@ def battle(rng: random.Random, invisible: bool) -> State:
     return make(
         [
             ch("a1", "a", *a1, off_hand="shield"),
-            ch("a2", "a", *a2, main_hand="xbow", stowed=["bow"], powers=["breath"]),
+            ch("a2", "a", *a2, main_hand="xbow", stowed=["bow"], powers=["breath", "stone"]),
             ch("b1", "b", *b1, **(INVISIBLE if invisible else {})),
             ch(
                 "b2",
@@ -251,7 +287,7 @@ def battle(rng: random.Random, invisible: bool) -> State:
         width=size,
         height=size,
         items=[_CROSSBOW],
-        powers=[_BURST, _BLAST, _CLOSE],
+        powers=[_BURST, _BLAST, _CLOSE, _WALL],
     )
 
 
