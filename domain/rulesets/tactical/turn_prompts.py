@@ -26,7 +26,7 @@ judged by decide, which refuses nothing for an unseen creature standing there.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -124,12 +124,28 @@ def _room(c: Char, t: Char, goal: tuple[int, int], far: int, metric: Any, w: int
     return in_bounds(entry, w, h) and distance(c.pos, entry, metric) + 3 <= far
 
 
+def _may_charge(state: State, c: Char) -> bool:
+    """decide's first checks of a charge that name no target or square (maneuvers.charge),
+    made here only to skip probes bound to fail (awaiting runs on every answer): a wrong
+    copy could hide a charge, never list one decide refuses (decide judges each listed)."""
+    if c.standard_used or any(c.has(n) for n in ("immobilized", "grappled", "prone")):
+        return False
+    if c.moves >= 2 or (c.moves == 1 and state.options.charge_move != "stamina_allowed"):
+        return False
+    if c.main_hand is None:  # the prompt names no weapon: the charge strikes with this one
+        return False
+    try:
+        return weapon_of(state, c, c.main_hand).kind == "melee"
+    except DomainError:
+        return False
+
+
 def _charges(pr: Probe, c: Char, me: Actor, names: Sequence[str]) -> list[Prompt]:
     """[Charge]: the squares next to each seen foe that decide takes the charge to. Only
     squares within the run's reach are tried (a farther one is no move action's end)."""
-    if c.standard_used:  # decide's first check: nothing to probe
-        return []
     state = pr.state
+    if not _may_charge(state, c):
+        return []
     far = budget(c, "run")
     metric = state.options.metric
     w, h = state.board.width, state.board.height
@@ -140,6 +156,8 @@ def _charges(pr: Probe, c: Char, me: Actor, names: Sequence[str]) -> list[Prompt
             continue
         near = [(t.x + dx, t.y + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dx or dy]
         near = [q for q in near if in_bounds(q, w, h) and _room(c, t, q, far, metric, w, h)]
+        if state.options.charge_distance == "from_start":  # A36: 3 squares from the start
+            near = [q for q in near if distance(c.pos, q, metric) >= 3]
         ok = choose(pr, me, Charge, "to", near, character=c.id, target=tid)
         if not ok:
             continue
@@ -275,8 +293,21 @@ def _simple(
     base: dict[str, Any],
     reason: str,
     rule: str,
+    alike: Callable[[Any], Hashable] | None = None,
 ) -> list[Prompt]:
-    ok = choose(pr, me, kind, field, values, character=c.id, **base)
+    """One prompt for `kind` with the values of `field` decide takes. `alike`: values of
+    one key decide judges alike, so one probe judges them all."""
+    if alike is None:
+        ok = choose(pr, me, kind, field, values, character=c.id, **base)
+    else:
+        judged: dict[Hashable, bool] = {}
+        ok = []
+        for v in values:
+            key = alike(v)
+            if key not in judged:
+                judged[key] = bool(choose(pr, me, kind, field, [v], character=c.id, **base))
+            if judged[key]:
+                ok.append(v)
     if not ok:
         return []
     choices = {field: [str(v) for v in ok], **{k: [str(v)] for k, v in base.items()}}
@@ -304,9 +335,17 @@ def extra_turn(
     out = _charges(pr, c, me, names)
     for wid in area:
         out += _area(pr, c, me, wid)
+    # only probes bound to fail are skipped (decide's item checks, maneuvers.reload and
+    # actions.free_action): an item with no reload left, a release holding no one
+    loaded = [i for i in held if c.reload_left.get(i, 0) > 0]
     out += _simple(
-        pr, c, me, f"reload:{cid}", Reload, "item", held, {}, f"{cid} may reload", R_STANDARD
+        pr, c, me, f"reload:{cid}", Reload, "item", loaded, {}, f"{cid} may reload", R_STANDARD
     )
+    holds = any(
+        (g := k.condition("grappled")) is not None and g.source == cid
+        for k in pr.state.chars.values()
+    )
+    free = _ITEMLESS if holds else tuple(a for a in _ITEMLESS if a != "release")
     out += _simple(
         pr,
         c,
@@ -314,10 +353,13 @@ def extra_turn(
         f"free:{cid}",
         FreeAction,
         "action",
-        _ITEMLESS,
+        free,
         {},
         f"{cid} may take a free action (the same again this round: 6 STA)",
         R_TYPES,
+        # actions.free_action reads an itemless action's name only to ask whether it was
+        # taken this round (free_used: 6 STA) and whether it is a release: the rest alike
+        alike=lambda a: (a in c.free_used, a == "release"),
     )
     out += _simple(
         pr,
