@@ -326,8 +326,9 @@ def _unseen_by_a(state: State) -> bool:
 # opens against an unseen attacker, RULINGS hidden_opportunity)
 @example(21)
 def test_an_invisible_foe_changes_nothing_side_a_awaits(seed: int) -> None:
-    """Differential over play-throughs: b1 (invisible, unperceived) anywhere else, side a's
-    awaiting and the observer's are the same (its windows are not mentioned to them)."""
+    """Differential over play-throughs: b1 (invisible, unperceived) anywhere else and with
+    other STA, side a's awaiting and the observer's are the same (its windows are not
+    mentioned to them)."""
     rng = random.Random(seed)
     checked = 0
     for state, _p, _b, _asked in play_through(battle(rng, True), rng):
@@ -335,6 +336,9 @@ def test_an_invisible_foe_changes_nothing_side_a_awaits(seed: int) -> None:
             continue
         free = [(x, y) for x in range(7) for y in range(7) if (x, y) not in state.occupied]
         other = _moved(state, "b1", rng.choice(free))
+        b1 = other.chars["b1"]  # its STA is hidden from side a too (access._UNSEEN_KEYS)
+        sta = replace(b1.STA, cur=(b1.STA.cur + 7) % (b1.STA.max + 1))
+        other = replace(other, chars={**other.chars, "b1": replace(b1, STA=sta)})
         for actor in (A, OBSERVER):
             assert awaiting(state, actor) == awaiting(other, actor)
         assert all(p.subject != "b1" for p in awaiting(state, A))
