@@ -1,9 +1,11 @@
 """The rest of what a tactical battle offers, as prompts (issue 34; seed 002): a charge, an
-area attack, a reload and a free action in the active character's turn, and placing a
-character before initiative. awaiting.py lists them beside its own; they are built the
-same way: candidate commands that the call's `Probe` found authorize and decide take from
-the prompt's side, so a prompt never offers what decide refuses. `build`, `choose` and
-`when` are the helpers awaiting.py shares with this module.
+area attack or a wall, a reload and a free action in the active character's turn, and
+before initiative placing a character and the referee's surprise ruling. awaiting.py
+lists them beside its own; they are built the same way: candidate commands that the
+call's `Probe` found authorize and decide take from the prompt's side, so a prompt never
+offers what decide refuses. Where a cheap copy of decide's first checks skips a probe
+bound to fail (awaiting runs on every answer), a wrong copy could hide an answer, never
+list a refused one. `build`, `choose` and `when` are the helpers awaiting.py shares.
 
 - "charge:<c>:<target>" ([Standard Actions] Charge): one prompt per foe the actor sees,
   `to` the squares next to it from which decide takes the charge (the default path);
