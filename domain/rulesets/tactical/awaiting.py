@@ -14,7 +14,9 @@ The windows, in the order decide takes commands (decide.py):
   reaches, "save:<c>", "grapple:<c>", "bull_rush:<c>", "perceive:<c>", and
   turn_prompts.py's charges, area attacks, walls, reloads and free actions. A death save
   is no command: it is rolled at the start of the dying character's turn, by the EndTurn
-  before it, whose prompt lists it among its dice.
+  before it, whose prompt lists it among its dice;
+- in combat, when none of these has an answer decide takes (a fault): "way-out", the
+  referee's EndCombat, so the battle never waits on nothing.
 
 Every command a prompt lists, with every value of its choices, is one `probe.accepts`
 found authorize and decide take from the prompt's side: the checks are decide's own.
@@ -35,6 +37,7 @@ from domain.rulesets.tactical.commands import (
     Attack,
     BullRush,
     Command,
+    EndCombat,
     EndTurn,
     Grapple,
     Help,
@@ -51,6 +54,7 @@ from domain.rulesets.tactical.probe import Probe
 from domain.rulesets.tactical.reach import can_move, hidden_from, run_for
 from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
+    R_REFEREE,
     R_SEQUENCE,
     R_STAMINA_ACTIONS,
     R_STANDARD,
@@ -271,11 +275,32 @@ def _windows(state: State, actor: Actor) -> list[Prompt]:
     if state.phase == "setup":
         return _initiative(pr) + surprise(pr) + placing(pr)
     if state.pending is not None:
-        return _react(pr)
-    if state.opportunity is not None:
-        return _opportunity(pr)
-    c = state.chars.get(state.active or "")
-    return [] if c is None else _turn(pr, c, actor)
+        out = _react(pr)
+    elif state.opportunity is not None:
+        out = _opportunity(pr)
+    else:
+        c = state.chars.get(state.active or "")
+        out = [] if c is None else _turn(pr, c, actor)
+    return out or _way_out(pr)
+
+
+def _way_out(pr: Probe) -> list[Prompt]:
+    """A combat waiting on something nobody may answer (every answer refused: a bug, as
+    a pending attack after a refused resume was, issue 34): the referee may end it
+    ([Sequence]: the GM runs the combat), so the battle never waits on nothing."""
+    cmd = EndCombat(reason="nothing the battle waits for can be answered")
+    if pr.state.phase != "combat" or not pr.accepts(cmd, _REFEREE):
+        return []
+    return [
+        Prompt(
+            id="way-out",
+            role="referee",
+            commands=("EndCombat",),
+            reason="nothing the battle waits for can be answered (a fault to report): "
+            "the referee may end the combat",
+            rule=R_REFEREE,
+        )
+    ]
 
 
 def _told(state: State, actor: Actor) -> list[Prompt]:

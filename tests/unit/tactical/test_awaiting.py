@@ -346,3 +346,17 @@ def test_an_invisible_foe_changes_nothing_side_a_awaits(seed: int) -> None:
         assert "b1" not in mentioned  # a target side a cannot see
         checked += 1
     assert checked
+
+
+def test_a_window_nobody_may_answer_leaves_the_referee_a_way_out() -> None:
+    # a pending attack on nobody (no state play reaches, now that a resumed action that
+    # can no longer go on ends instead of refusing every answer): nothing to React with
+    state = started(duel(), [12, 1])
+    state = play(state, {"type": "Attack", "character": "a1", "weapon": "sword",
+                         "target": "b1"}, [6])[1]  # fmt: skip
+    assert state.pending is not None and [p.id for p in awaiting(state, REFEREE)] == ["react:b1"]
+    stuck = replace(state, pending=replace(state.pending, target="nobody"))
+    [out] = awaiting(stuck, REFEREE)
+    assert (out.id, out.role, out.commands) == ("way-out", "referee", ("EndCombat",))
+    assert taken(stuck, {"type": "EndCombat"}, REFEREE, 0) is None
+    assert not any(p.id == "way-out" for p in awaiting(stuck, A))  # the referee's
