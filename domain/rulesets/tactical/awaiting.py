@@ -59,9 +59,10 @@ from domain.rulesets.tactical.rules import (
     R_STAMINA_ACTIONS,
     R_STANDARD,
 )
+from domain.rulesets.tactical.setup_prompts import placing, surprise
 from domain.rulesets.tactical.turn_prompts import build as _build
 from domain.rulesets.tactical.turn_prompts import choose as _choose
-from domain.rulesets.tactical.turn_prompts import extra_turn, placing, split_area, surprise
+from domain.rulesets.tactical.turn_prompts import extra_turn, split_area
 from domain.rulesets.tactical.turn_prompts import when as _when
 
 __all__ = ["awaiting"]

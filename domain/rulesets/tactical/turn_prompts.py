@@ -1,11 +1,11 @@
 """The rest of what a tactical battle offers, as prompts (issue 34; seed 002): a charge, an
-area attack or a wall, a reload and a free action in the active character's turn, and
-before initiative placing a character and the referee's surprise ruling. awaiting.py
-lists them beside its own; they are built the same way: candidate commands that the
-call's `Probe` found authorize and decide take from the prompt's side, so a prompt never
-offers what decide refuses. Where a cheap copy of decide's first checks skips a probe
-bound to fail (awaiting runs on every answer), a wrong copy could hide an answer, never
-list a refused one. `build`, `choose` and `when` are the helpers awaiting.py shares.
+area attack or a wall, a reload and a free action in the active character's turn
+(before initiative: setup_prompts.py). awaiting.py lists them beside its own; they are
+built the same way: candidate commands that the call's `Probe` found authorize and
+decide take from the prompt's side, so a prompt never offers what decide refuses. Where
+a cheap copy of decide's first checks skips a probe bound to fail (awaiting runs on every
+answer), a wrong copy could hide an answer, never list a refused one. `build`, `choose`
+and `when` are the helpers awaiting.py shares.
 
 - "charge:<c>:<target>" ([Standard Actions] Charge): one prompt per foe the actor sees,
   `to` the squares next to it from which decide takes the charge (the default path);
@@ -15,11 +15,7 @@ list a refused one. `build`, `choose` and `when` are the helpers awaiting.py sha
 - "reload:<c>" ([Standard Actions] Reload), "free:<c>" ([Types] Free: the free actions
   that need no item), "draw:<c>" and "stow:<c>" ([Stamina Actions] Draw/Stow);
 - "wall:<c>:<weapon>" ([Ranges] Wall): `sections` lists the origins (within range, in
-  sight); the sections are a list of squares, the first one of those listed;
-- "place:<c>" ([Sequence §2]): before initiative, optional; `to` is any free square, not
-  listed (the map, not a small set);
-- "surprise" ([Sequence §1]): before initiative, the referee's, optional: `surprised` any
-  of the characters listed, as a list (none: nobody is), with the ruling's `reason`.
+  sight); the sections are a list of squares, the first one of those listed.
 
 Squares in choices read "x,y". Nothing here names what the actor cannot see: targets come
 from the names awaiting.py passes (hidden creatures left out) and candidate squares are
@@ -41,9 +37,7 @@ from domain.rulesets.tactical.commands import (
     Attack,
     Charge,
     Command,
-    DeclareSurprise,
     FreeAction,
-    Place,
     Reload,
 )
 from domain.rulesets.tactical.fear import check_area
@@ -53,7 +47,6 @@ from domain.rulesets.tactical.moves import budget
 from domain.rulesets.tactical.probe import Probe
 from domain.rulesets.tactical.rules import (
     R_RANGES,
-    R_SEQUENCE,
     R_STAMINA_ACTIONS,
     R_STANDARD,
     R_TYPES,
@@ -61,7 +54,7 @@ from domain.rulesets.tactical.rules import (
 from domain.rulesets.tactical.walls import R_WALL
 from domain.rulesets.tactical.weapons import Weapon, check_range, weapon_of
 
-__all__ = ["build", "choose", "extra_turn", "placing", "split_area", "surprise", "when"]
+__all__ = ["build", "choose", "extra_turn", "split_area", "when"]
 
 _DIRECTIONS = ("N", "NE", "E", "SE", "S", "SW", "W", "NW")
 _ITEMLESS = ("speak", "inspect", "other", "release")
@@ -388,55 +381,3 @@ def extra_turn(
         R_STAMINA_ACTIONS,
     )
     return out
-
-
-def placing(pr: Probe) -> list[Prompt]:
-    """Before initiative, each character may be placed on a free square by its side or the
-    referee ([Sequence §2]); optional: initiative may be rolled without it."""
-    out: list[Prompt] = []
-    for c in pr.state.chars.values():
-        me = Actor(role="side", side=c.side)
-        if not pr.accepts(Place(character=c.id, to=c.pos), me):
-            continue
-        out.append(
-            Prompt(
-                id=f"place:{c.id}",
-                role="side",
-                side=c.side,
-                subject=c.id,
-                commands=("Place",),
-                reason=f"before initiative {c.id} may be placed on any free square (to: x,y)",
-                optional=True,
-                rule=R_SEQUENCE,
-            )
-        )
-    return out
-
-
-_REFEREE = Actor(role="referee")
-_RULING = "the referee's ruling"  # a stand-in reason: decide does not read it
-
-
-def surprise(pr: Probe) -> list[Prompt]:
-    """Before initiative the referee may rule who is surprised ([Sequence §1]: "The GM
-    determines if any characters are surprised"); optional, and again until initiative.
-    Judged with every character and with none: decide checks only that each exists, so
-    every subset is taken."""
-    ids = list(pr.state.chars)
-    every = DeclareSurprise(surprised=tuple(ids), reason=_RULING)
-    if not pr.accepts(every, _REFEREE) or not pr.accepts(
-        DeclareSurprise(surprised=(), reason=_RULING), _REFEREE
-    ):
-        return []
-    return [
-        Prompt(
-            id="surprise",
-            role="referee",
-            commands=("DeclareSurprise",),
-            reason="before initiative the referee may rule who is surprised: `surprised` any "
-            "of those listed, as a list (none: nobody), and the ruling's `reason` (text)",
-            choices={"surprised": ids},
-            optional=True,
-            rule=R_SEQUENCE,
-        )
-    ]
