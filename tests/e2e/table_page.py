@@ -84,6 +84,10 @@ class TablePage:
             field = select.get_attribute("data-field")
             if field in command:
                 value = command[field]
+                if isinstance(value, list) and value and isinstance(value[0], list):
+                    value = value[0]  # a wall's sections: the one section, a square
+                if isinstance(value, list) and value and isinstance(value[0], int):
+                    value = ",".join(map(str, value))  # a square's choice reads "x,y"
                 value = value[0] if isinstance(value, list) else value
                 value = ("true" if value else "false") if isinstance(value, bool) else str(value)
                 select.select_option(value)

@@ -29,6 +29,7 @@ from tests.support.table_policies import quickstart, tactical
 
 _prompts = msgspec.json.Decoder(list[Prompt])
 _reach = msgspec.json.Decoder(Reach)
+_MOVES = frozenset({"Move", "MoveSquad", "MoveArmy"})  # answered by a square of the reach
 HIDDEN = "a2"  # the tactical character made invisible: side b never learns its square
 
 
@@ -150,7 +151,9 @@ class Table:
             return _reach.decode(json.dumps(self.read(who, f"/reach/{unit}")))
 
         command = policy.choose(prompt, reach, self.rng)
-        square = command.get("to") or ([command["x"], command["y"]] if "x" in command else None)
+        square = None  # a move's square is clicked on the grid; a charge's `to` is a choice
+        if command["type"] in _MOVES:
+            square = command.get("to") or ([command["x"], command["y"]] if "x" in command else None)
         page = self.pages()[who]
         page.answer(prompt.id, command, tuple(square) if square else None)
         st = page.settle()

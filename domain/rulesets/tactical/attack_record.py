@@ -174,6 +174,8 @@ def attack_structure(
     s: Structure = st.structures[cmd.target]  # type: ignore[index]
     if s.destroyed:
         raise RuleViolation(f"{s.id} is already destroyed", rule=R_STRUCTURES)
+    if not s.squares:  # [Wall]: every section discarded, it stands nowhere (was a 500)
+        raise RuleViolation(f"{s.id} has no section standing", rule=R_STRUCTURES)
     check_target(st, a, s.id)  # [Conditions] Frightened of an object (A31)
     sq = min(s.squares, key=lambda q: distance(a.pos, q, st.options.metric))
     throw = cmd.throw and w.kind == "melee"

@@ -1,7 +1,9 @@
 """What a tactical battle waits for now, as prompts in an actor's view (issue 34; seed 002).
 
 The windows, in the order decide takes commands (decide.py):
-- before combat: the referee rolls initiative ([Sequence §3]);
+- before combat: the referee rolls initiative ([Sequence §3]); optional, the referee's
+  surprise ruling ("surprise", [Sequence §1]) and each side placing its characters
+  ("place:<c>", [Sequence §2]);
 - an attack waits for its target's reaction ([Stamina Actions] Dodge, Parry, Shield):
   "react:<target>";
 - an opportunity window is open ([Stamina Actions] Opportunity Attack): one prompt per
@@ -9,9 +11,12 @@ The windows, in the order decide takes commands (decide.py):
   the attack it makes may open a reaction window in turn (the next awaiting says so);
 - otherwise the active character's turn ([Sequence §5], [Actions]): "turn:<c>" (move,
   rest, help, stunned, end turn), "attack:<c>:<weapon>" per weapon with the targets it
-  reaches, "save:<c>", "grapple:<c>", "bull_rush:<c>", "perceive:<c>". A death save is
-  no command: it is rolled at the start of the dying character's turn, by the EndTurn
-  before it, whose prompt lists it among its dice.
+  reaches, "save:<c>", "grapple:<c>", "bull_rush:<c>", "perceive:<c>", and
+  turn_prompts.py's charges, area attacks, walls, reloads and free actions. A death save
+  is no command: it is rolled at the start of the dying character's turn, by the EndTurn
+  before it, whose prompt lists it among its dice;
+- in combat, when none of these has an answer decide takes (a fault): "way-out", the
+  referee's EndCombat, so the battle never waits on nothing.
 
 Every command a prompt lists, with every value of its choices, is one `probe.accepts`
 found authorize and decide take from the prompt's side: the checks are decide's own.
@@ -24,10 +29,7 @@ actor cannot see), and not at all when its subject is a character hidden from th
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import Any
-
-import msgspec
 
 from domain.actors import Actor
 from domain.prompts import Prompt
@@ -35,6 +37,7 @@ from domain.rulesets.tactical.commands import (
     Attack,
     BullRush,
     Command,
+    EndCombat,
     EndTurn,
     Grapple,
     Help,
@@ -51,10 +54,16 @@ from domain.rulesets.tactical.probe import Probe
 from domain.rulesets.tactical.reach import can_move, hidden_from, run_for
 from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
+    R_REFEREE,
     R_SEQUENCE,
     R_STAMINA_ACTIONS,
     R_STANDARD,
 )
+from domain.rulesets.tactical.setup_prompts import placing, surprise
+from domain.rulesets.tactical.turn_prompts import build as _build
+from domain.rulesets.tactical.turn_prompts import choose as _choose
+from domain.rulesets.tactical.turn_prompts import extra_turn, split_area
+from domain.rulesets.tactical.turn_prompts import when as _when
 
 __all__ = ["awaiting"]
 
@@ -70,17 +79,6 @@ _KINDS: dict[str, tuple[str, ...]] = {
 
 def _side(c: Char) -> Actor:
     return Actor(role="side", side=c.side)
-
-
-def _build(kind: type[Any], **fields: Any) -> Command:
-    return msgspec.convert(fields, kind)  # type: ignore[no-any-return]
-
-
-def _choose(
-    pr: Probe, actor: Actor, kind: type[Any], field: str, values: Iterable[Any], **base: Any
-) -> list[Any]:
-    """The values of `field` with which decide takes the command."""
-    return [v for v in values if pr.accepts(_build(kind, **{field: v}, **base), actor)]
 
 
 def _initiative(pr: Probe) -> list[Prompt]:
@@ -128,10 +126,6 @@ def _react(pr: Probe) -> list[Prompt]:
             rule=R_STAMINA_ACTIONS,
         )
     ]
-
-
-def _when(dice: Sequence[Any], cond: str) -> tuple[Any, ...]:
-    return tuple(msgspec.structs.replace(d, when=d.when or f"if the {cond}") for d in dice)
 
 
 def _opportunity(pr: Probe) -> list[Prompt]:
@@ -239,11 +233,13 @@ def _targeted(pr: Probe, c: Char, actor: Actor) -> list[Prompt]:
     me = _side(c)
     cid = c.id
     names = _targets(state, c, actor)
-    weapons = [w for w in (c.main_hand, c.off_hand, *c.powers) if w is not None]
+    weapons, area = split_area(
+        state, c, [w for w in (c.main_hand, c.off_hand, *c.powers) if w is not None]
+    )
     groups: list[tuple[str, type[Any], str, list[Any], dict[str, Any], str, str]] = [
         (f"attack:{cid}:{w}", Attack, "target", names, {"weapon": w}, f"{cid} attacks with {w}",
          R_STANDARD)
-        for w in dict.fromkeys(weapons)
+        for w in weapons
     ]  # fmt: skip
     conditions = [k.name for k in c.conditions]
     groups += [
@@ -272,19 +268,40 @@ def _targeted(pr: Probe, c: Char, actor: Actor) -> list[Prompt]:
                 rule=rule,
             )
         )
-    return out
+    return out + extra_turn(pr, c, me, names, area)
 
 
 def _windows(state: State, actor: Actor) -> list[Prompt]:
     pr = Probe(state)
     if state.phase == "setup":
-        return _initiative(pr)
+        return _initiative(pr) + surprise(pr) + placing(pr)
     if state.pending is not None:
-        return _react(pr)
-    if state.opportunity is not None:
-        return _opportunity(pr)
-    c = state.chars.get(state.active or "")
-    return [] if c is None else _turn(pr, c, actor)
+        out = _react(pr)
+    elif state.opportunity is not None:
+        out = _opportunity(pr)
+    else:
+        c = state.chars.get(state.active or "")
+        out = [] if c is None else _turn(pr, c, actor)
+    return out or _way_out(pr)
+
+
+def _way_out(pr: Probe) -> list[Prompt]:
+    """A combat waiting on something nobody may answer (every answer refused: a bug, as
+    a pending attack after a refused resume was, issue 34): the referee may end it
+    ([Sequence]: the GM runs the combat), so the battle never waits on nothing."""
+    cmd = EndCombat(reason="nothing the battle waits for can be answered")
+    if pr.state.phase != "combat" or not pr.accepts(cmd, _REFEREE):
+        return []
+    return [
+        Prompt(
+            id="way-out",
+            role="referee",
+            commands=("EndCombat",),
+            reason="nothing the battle waits for can be answered (a fault to report): "
+            "the referee may end the combat",
+            rule=R_REFEREE,
+        )
+    ]
 
 
 def _told(state: State, actor: Actor) -> list[Prompt]:

@@ -34,7 +34,7 @@ def fear_source(st: State, c: Char) -> tuple[str, tuple[Square, ...]] | None:
             return None  # where it is cannot be known, nor told by a refusal (DESIGN: hidden)
         return src.id, (src.pos,)
     s = st.structures.get(f.source)
-    if s is not None and not s.destroyed:
+    if s is not None and not s.destroyed and s.squares:  # a wall of no section: nowhere
         return s.id, s.squares
     return None
 

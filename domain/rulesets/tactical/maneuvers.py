@@ -280,6 +280,10 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
     weapon = cmd.weapon or c.main_hand
     if not cmd.bull_rush and weapon is None:
         raise RuleViolation("a charge attack needs a melee weapon", rule=R_STANDARD)
+    # checked now, not only at the strike: a charge that provokes an opportunity attack
+    # strikes after the window, where this refusal would refuse every answer to it
+    if not cmd.bull_rush and weapon is not None and weapon_of(st, c, weapon).kind != "melee":
+        raise RuleViolation("a charge ends in a melee attack", rule=R_STANDARD)
     first = Moved(character=c.id, mode=cmd.mode, path=(), cost=0, sta_spent=sta)
     then = ResumeAttack(
         weapon=weapon or "",

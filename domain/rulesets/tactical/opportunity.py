@@ -83,6 +83,13 @@ def offer_after_parry(run: Run, parrier: str, attacker: str) -> None:
         return  # [Frightened] (A31)
     if c.STA.cur < OA_COST and not st.options.allow_overspend:
         return
+    if st.options.hidden_opportunity == "none" and (
+        totally_concealed(st, a, c) or totally_concealed(st, c, a)
+    ):
+        # RULINGS hidden_opportunity, as for the other triggers (eligible): the window
+        # would name an unseen attacker whose square the parrier's side cannot know, and
+        # whether its attack is taken would depend on that square (issue 34)
+        return
     run.emit(
         OpportunityOffered(
             window=OpportunityWindow(

@@ -13,7 +13,8 @@ end), or the ranged or spell attack that provoked. Nothing below imports this mo
 
 from __future__ import annotations
 
-from domain.dice import Dice
+from domain.dice import Dice, Roll
+from domain.errors import RuleViolation
 from domain.rulesets.tactical.attacks import attack_command
 from domain.rulesets.tactical.commands import Attack
 from domain.rulesets.tactical.conditions import can_act
@@ -40,11 +41,42 @@ def resume(run: Run, dice: Dice) -> None:
     why = _stopped(p, w)
     if why is not None:
         _interrupted(run, p, w, why)
-    elif w.trigger == "move":
-        _walk_on(run, p, w, dice)
-    else:
-        assert w.attack is not None
-        _attack_on(run, p, w.attack, dice)
+        return
+    # what the window's answers did may leave the action undoable (a provoker whose STA
+    # an opportunity attack took can no longer pay for its spell): refused, it would
+    # refuse every answer to the window, and the battle would wait on nothing. Checked
+    # before any die is drawn (every check is), it ends where it provoked instead (A59;
+    # RULINGS, resumed actions)
+    n, before = len(run.events), run.state
+    counted = _Counted(dice)
+    try:
+        if w.trigger == "move":
+            _walk_on(run, p, w, counted)
+        else:
+            assert w.attack is not None
+            _attack_on(run, p, w.attack, counted)
+    except RuleViolation as e:
+        if counted.drawn:
+            raise
+        del run.events[n:]
+        run.state = before
+        why = f"{p.id} can no longer go on: what {e.rule or 'the rules'} require is not met"
+        _interrupted(run, p, w, why)
+
+
+class _Counted:
+    """Dice that count the rolls drawn through them."""
+
+    def __init__(self, inner: Dice) -> None:
+        self.inner = inner
+        self.drawn = 0
+
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        return self.roll_many(1, sides, purpose, subject)
+
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        self.drawn += 1
+        return self.inner.roll_many(count, sides, purpose, subject)
 
 
 def _stopped(p: Char, w: OpportunityWindow) -> str | None:

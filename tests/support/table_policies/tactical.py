@@ -15,9 +15,14 @@ __all__ = ["choose", "pick"]
 # choices are strings; these command fields are not
 _INTS = frozenset({"sta"})
 _BOOLS = frozenset({"stand_up"})
+_SQUARES = frozenset({"to", "square"})  # "x,y"
+_SETUP = frozenset({"place", "surprise"})
 # the fields each command type takes from a prompt's choices
 _FIELDS: dict[str, tuple[str, ...]] = {
-    "Attack": ("weapon", "target"),
+    "Attack": ("weapon", "target", "direction", "square", "sections"),
+    "Charge": ("target", "to"),
+    "Reload": ("item",),
+    "FreeAction": ("action", "item"),
     "Grapple": ("target",),
     "BullRush": ("target",),
     "Perceive": ("target",),
@@ -35,7 +40,9 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 
 def pick(prompts: Sequence[Prompt], rng: random.Random) -> Prompt:
     """The prompt to answer: an attack when there is one, mostly; otherwise any."""
-    attacks = [p for p in prompts if p.id.startswith("attack:")]
+    attacks = [p for p in prompts if p.id.split(":")[0] in ("attack", "area", "charge")]
+    # placing and surprise are optional, and the referee's to call: the policy leaves them
+    prompts = [p for p in prompts if p.id.split(":")[0] not in _SETUP] or list(prompts)
     if attacks and rng.random() < 0.8:
         return rng.choice(attacks)
     return rng.choice(list(prompts))
@@ -46,12 +53,16 @@ def _value(field: str, text: str) -> Any:
         return int(text)
     if field in _BOOLS:
         return text == "true"
+    if field in _SQUARES:
+        return [int(v) for v in text.split(",")]
+    if field == "sections":  # a wall: one section, on the origin listed
+        return [[int(v) for v in text.split(",")]]
     return text
 
 
 def _command(prompt: Prompt, rng: random.Random) -> str:
     cs = prompt.commands
-    for first in ("Stunned", "OpportunityAttack", "Attack", "RollInitiative"):
+    for first in ("Stunned", "OpportunityAttack", "Attack", "Charge", "RollInitiative"):
         if first in cs and (first != "OpportunityAttack" or rng.random() < 0.7):
             return first
     if "Move" in cs and rng.random() < 0.5:

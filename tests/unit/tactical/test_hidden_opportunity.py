@@ -65,3 +65,22 @@ def test_an_invisible_movers_resumed_move_stays_with_its_side() -> None:
     moved = [e for e in (*first, *rest) if isinstance(e, Moved)]
     assert len(moved) == 2 and s.chars["p"].pos == (5, 2)
     assert {audience(e) for e in moved} == {audience(first[0])} != {"all"}
+
+
+def _parried_ghost(**opts: Any) -> list[str]:
+    """An invisible ghost's sword attack on p, parried (A13 offers p an opportunity attack
+    against the attacker): the event types of the parry."""
+    p = ch("p", "a", 5, 5)
+    ghost = ch("ghost", "b", 5, 6, conditions=[{"name": "invisible"}])
+    s = started(make([p, ghost], options=opts), [1, 12])
+    hit = {"type": "Attack", "character": "ghost", "weapon": "sword", "target": "p"}
+    s = play(s, hit, [5])[1]
+    events, _ = play(s, {"type": "React", "character": "p", "reaction": "parry", "sta": 8})
+    return types(events)
+
+
+def test_a_parried_unseen_attacker_opens_no_window_by_default() -> None:
+    # the window would name the ghost to p's side, and whether p's attack is taken would
+    # turn on the ghost's square, which p's side cannot know (issue 34)
+    assert "OpportunityOffered" not in _parried_ghost()
+    assert _parried_ghost(hidden_opportunity="offered")[-1] == "OpportunityOffered"

@@ -10,8 +10,10 @@ from typing import Any
 
 import pytest
 
+from domain.actors import Actor
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.access import audience
+from domain.rulesets.tactical.awaiting import awaiting
 from domain.rulesets.tactical.events import ActionInterrupted, CharacterRevealed, Moved
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.modifiers import totally_concealed
@@ -183,3 +185,29 @@ def test_a_runner_knocked_prone_stops_but_a_crawler_goes_on() -> None:
     s = run_past("crawl", [{"name": "prone"}])
     events, s = play(s, {"type": "React", "character": "e", "reaction": "none"})
     assert "ActionInterrupted" not in types(events) and s.chars["p"].pos == (4, 5)
+
+
+# A spell that costs the caster's last 3 STA, and a club that hits STA for 1.
+_BOLT = {"id": "bolt", "kind": "spell", "dice": "d6", "range": 5, "sta": 3}
+_CLUB = {"id": "club", "category": "melee", "dice": "+1", "pool": "STA"}
+
+
+def test_a_spell_its_caster_can_no_longer_pay_for_ends_and_the_window_is_answered() -> None:
+    """Issue 34: p casts with its last 3 STA next to e; e's opportunity attack takes 1 STA
+    and waits for p's reaction. Every reaction left p short of the spell's cost, so decide
+    refused each and awaiting prompted nothing: the battle waited on nothing. Now the spell
+    ends where it provoked (A59) and each reaction awaiting lists is taken."""
+    p = ch("p", "a", 5, 5, STA={"cur": 3, "max": 20}, powers=["bolt"])
+    e = ch("e", "b", 5, 6, main_hand="club")
+    s = started(make([p, e, ch("t", "b", 5, 1)], items=[_CLUB], powers=[_BOLT]), [12, 2, 1])
+    s = play(s, {"type": "Attack", "character": "p", "weapon": "bolt", "target": "t"})[1]
+    s = play(s, {"type": "OpportunityAttack", "character": "e"})[1]
+    assert s.pending is not None and s.pending.target == "p"
+    [prompt] = awaiting(s, Actor(role="referee"))
+    assert prompt.id == "react:p" and prompt.choices["reaction"] == ["parry", "none"]
+    events, after = play(s, {"type": "React", "character": "p", "reaction": "none"})
+    assert types(events)[-1] == "ActionInterrupted" and after.chars["p"].STA.cur == 2
+    assert "can no longer go on" in events[-1].reason and after.opportunity is None
+    assert awaiting(after, Actor(role="referee"))[0].id == "turn:p"
+    events, _ = play(s, {"type": "React", "character": "p", "reaction": "parry", "sta": 2})
+    assert types(events)[-1] == "ActionInterrupted"

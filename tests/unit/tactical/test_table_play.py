@@ -5,8 +5,11 @@ data (`next_die`, naming the character each die is for)."""
 from __future__ import annotations
 
 import random
+from functools import partial
 
 from domain.rulesets.tactical import RULESET
+from domain.rulesets.tactical.reach import reach
+from tests.support.table_policies.tactical import choose, pick
 from tests.support.tactical_kit import ch, make, play, started
 from tests.support.tactical_table import REFEREE, actor_of, give, play_through
 from tests.unit.tactical.test_awaiting import battle
@@ -28,10 +31,19 @@ def test_battles_play_to_their_end_from_awaiting_and_next_die_alone() -> None:
 def test_the_play_ends_with_the_battle_over() -> None:
     rng = random.Random(11)
     state = battle(rng, invisible=False)
-    steps = list(play_through(state, rng))
-    last = steps[-1]
-    before, prompt, body, _ = last
-    after, _asked = give(before, body, actor_of(prompt), rng)
+    # the last step again, with the random state it was played from (its dice alike)
+    snap = rng.getstate()
+    steps = []
+    for step in play_through(state, rng):
+        steps.append((step, snap))
+        snap = rng.getstate()
+    (before, prompt, body, _), snap = steps[-1]
+    again = random.Random()
+    again.setstate(snap)
+    assert pick(RULESET.awaiting(before, REFEREE), again) == prompt
+    actor = actor_of(prompt)
+    assert choose(prompt, partial(reach, before, actor), again) == body
+    after, _asked = give(before, body, actor, again)
     assert RULESET.is_over(after) and RULESET.awaiting(after, REFEREE) == []
 
 

@@ -45,3 +45,15 @@ def test_a_t_shape_is_refused() -> None:
     with pytest.raises(RuleViolation) as err:
         play(s, {"type": "Attack", "character": "p", "weapon": "stone", "sections": t_shape})
     assert err.value.rule == "002 Ranges / Wall"
+
+
+def test_a_wall_with_every_section_discarded_is_refused_as_a_target() -> None:
+    # its one section on g: a structure with no square; attacking it was a ValueError (500)
+    s = _st()
+    events, s = play(s, {"type": "Attack", "character": "p", "weapon": "stone",
+                         "sections": [[5, 3]]})  # fmt: skip
+    assert events[0].squares == () and events[0].structure in s.structures
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]
+    with pytest.raises(RuleViolation, match="no section standing"):
+        play(s, {"type": "Attack", "character": "g", "weapon": "sword",
+                 "target": events[0].structure}, [6])  # fmt: skip

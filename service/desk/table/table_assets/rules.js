@@ -5,9 +5,11 @@
 // may be sent.
 
 const TACTICAL_FIELDS = {
-  Attack: ["weapon", "target"], Grapple: ["target"], BullRush: ["target"], Perceive: ["target"],
-  Save: ["condition"], Help: ["ally"], Stunned: ["lose"], React: ["reaction", "sta"],
-  Move: ["mode", "stand_up"], OpportunityAttack: [], EndTurn: [], Rest: [], RollInitiative: [],
+  Attack: ["weapon", "target", "direction", "square", "sections"], Grapple: ["target"],
+  BullRush: ["target"], Perceive: ["target"], Charge: ["target", "to"], Reload: ["item"],
+  FreeAction: ["action", "item"], Save: ["condition"], Help: ["ally"], Stunned: ["lose"],
+  React: ["reaction", "sta"], Move: ["mode", "stand_up"], OpportunityAttack: [], EndTurn: [],
+  Rest: [], RollInitiative: [],
 };
 
 // warfare: a unit's orders name the unit, a champion's the champion, the referee's calls none
@@ -22,6 +24,8 @@ const HINTS = {
     subject: () => "character",
     fields: (cmd) => TACTICAL_FIELDS[cmd],
     moves: {Move: "to"},
+    pairs: ["to", "square"], // "x,y"
+    pairLists: ["sections"], // a wall: one section, on the origin picked
   },
   quickstart: {
     subject: (cmd) => (cmd === "MoveSquad" ? "squad" : null),
@@ -62,6 +66,7 @@ function value(h, field, text) {
   if (BOOLS.has(field)) return text === "true";
   if (INTS.has(field)) return Number(text);
   if ((h.pairs || []).includes(field)) return text.split(",").map(Number);
+  if ((h.pairLists || []).includes(field)) return [text.split(",").map(Number)];
   return text;
 }
 
