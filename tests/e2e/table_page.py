@@ -6,6 +6,7 @@ page's own key reads; the page must show those very prompts as cards."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 from urllib.parse import parse_qs, urlparse
@@ -76,10 +77,15 @@ class TablePage:
             self.dice_typed += 1
         raise AssertionError("the page kept asking for dice")
 
-    def answer(self, prompt_id: str, command: dict[str, Any], move: tuple[int, int] | None) -> None:
-        """Click `command` on the card of `prompt_id`: its choices picked in the selects, the
-        type's button clicked, and for a move the square clicked on the grid."""
-        card = self.page.locator(f"#awaiting .prompt[data-prompt='{prompt_id}']")
+    def answer(self, prompt: Any, command: dict[str, Any], move: tuple[int, int] | None) -> None:
+        """Answer `prompt` with `command` as a person would: its choices picked in the selects,
+        the type's button clicked, and for a move the square clicked on the grid; a command
+        with a free value the prompt does not list (a phased outcome's damage) written as
+        JSON in the card's editor instead."""
+        if not self.buttons_can(prompt, command, move):
+            self.write(prompt.id, command)
+            return
+        card = self.page.locator(f"#awaiting .prompt[data-prompt='{prompt.id}']")
         for select in card.locator("select[data-field]").all():
             field = select.get_attribute("data-field")
             if field in command:
@@ -91,6 +97,31 @@ class TablePage:
         if move is not None:
             square = self.page.locator(f"#grid rect.reach[data-x='{move[0]}'][data-y='{move[1]}']")
             square.click()
+
+    @staticmethod
+    def buttons_can(prompt: Any, command: dict[str, Any], move: tuple[int, int] | None) -> bool:
+        """Whether the card's selects and buttons give `command`: each field is the prompt's
+        subject or side, one of its listed choices, or the square of a move."""
+        for field, value in command.items():
+            if field == "type" or value in (prompt.subject, prompt.side):
+                continue
+            if move is not None and field in ("to", "x", "y"):
+                continue
+            listed = [str(v) for v in prompt.choices.get(field, [])]
+            values = value if isinstance(value, list) else [value]
+            as_text = [
+                ("true" if v else "false") if isinstance(v, bool) else str(v) for v in values
+            ]
+            if not listed or not as_text or as_text[0] not in listed:
+                return False
+        return True
+
+    def write(self, prompt_id: str, command: dict[str, Any]) -> None:
+        """Send `command` from the JSON editor of the card of `prompt_id`."""
+        card = self.page.locator(f"#awaiting .prompt[data-prompt='{prompt_id}']")
+        card.locator("details.raw summary").click()
+        card.locator("textarea[data-raw]").fill(json.dumps(command))
+        card.locator("button[data-send-raw]").click()
 
     def free_command(self, command: str) -> None:
         self.page.fill("#free-command", command)

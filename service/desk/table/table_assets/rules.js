@@ -17,6 +17,16 @@ const WARFARE_SUBJECT = {
   JoinUnit: "champion",
 };
 
+// warfare's prompts list one set of choices for all their orders (a unit's [Move, Face,
+// Rest] lists `facing`): each order takes only its own fields
+const WARFARE_FIELDS = {
+  Face: ["facing"], Attack: ["target"], Engage: ["target"], Retaliate: ["target"],
+  Pursue: ["shattered"], PlaceReserve: ["to"], JoinUnit: ["unit"], Disengage: ["spared"],
+  ApplyCondition: ["unit", "condition"], RemoveCondition: ["unit", "condition"],
+  ForceMoraleCheck: ["unit"], ResolveChampionAction: ["action", "effect"],
+  Move: [], Rest: [], EndTurn: [], StartRound: [], PassChampion: [], Concede: [],
+};
+
 const HINTS = {
   tactical: {
     subject: () => "character",
@@ -30,6 +40,7 @@ const HINTS = {
   warfare: {
     subject: (cmd) => (cmd in WARFARE_SUBJECT ? WARFARE_SUBJECT[cmd] : "unit"),
     sideField: {EndTurn: "side"},
+    fields: (cmd) => WARFARE_FIELDS[cmd],
     moves: {Move: "to"},
     pairs: ["to"],
   },
