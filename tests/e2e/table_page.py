@@ -40,6 +40,8 @@ class TablePage:
         self.page = page
         self.rng = rng
         self.dice_typed = 0
+        self.clicked = 0  # commands given by a card's buttons (and a square of reach)
+        self.written = 0  # commands written in a card's JSON editor
 
     def state(self) -> dict[str, Any]:
         return dict(self.page.evaluate(_STATE))
@@ -85,18 +87,27 @@ class TablePage:
         if not self.buttons_can(prompt, command, move):
             self.write(prompt.id, command)
             return
+        self.clicked += 1
         card = self.page.locator(f"#awaiting .prompt[data-prompt='{prompt.id}']")
         for select in card.locator("select[data-field]").all():
             field = select.get_attribute("data-field")
             if field in command:
-                value = command[field]
-                value = value[0] if isinstance(value, list) else value
-                value = ("true" if value else "false") if isinstance(value, bool) else str(value)
-                select.select_option(value)
+                select.select_option(self.option(prompt, field, command[field]))
         card.locator(f"button[data-command='{command['type']}']").click()
         if move is not None:
             square = self.page.locator(f"#grid rect.reach[data-x='{move[0]}'][data-y='{move[1]}']")
             square.click()
+
+    @staticmethod
+    def option(prompt: Any, field: str, value: Any) -> str:
+        """The option of the choice `field` that gives `value`: a list's first value, or the
+        whole list joined where the prompt lists it so (a phased Slip's effects, "0,2")."""
+        if isinstance(value, list):
+            joined = ",".join(str(v) for v in value)
+            if joined in prompt.choices.get(field, []):
+                return joined
+            value = value[0]
+        return ("true" if value else "false") if isinstance(value, bool) else str(value)
 
     @staticmethod
     def buttons_can(prompt: Any, command: dict[str, Any], move: tuple[int, int] | None) -> bool:
@@ -108,20 +119,18 @@ class TablePage:
             if move is not None and field in ("to", "x", "y"):
                 continue
             listed = [str(v) for v in prompt.choices.get(field, [])]
-            values = value if isinstance(value, list) else [value]
-            as_text = [
-                ("true" if v else "false") if isinstance(v, bool) else str(v) for v in values
-            ]
-            if not listed or not as_text or as_text[0] not in listed:
+            if value == [] or TablePage.option(prompt, field, value) not in listed:
                 return False
         return True
 
     def write(self, prompt_id: str, command: dict[str, Any]) -> None:
         """Send `command` from the JSON editor of the card of `prompt_id`."""
         card = self.page.locator(f"#awaiting .prompt[data-prompt='{prompt_id}']")
-        card.locator("details.raw summary").click()
+        if card.locator("details.raw[open]").count() == 0:  # kept open by a redraw
+            card.locator("details.raw summary").click()
         card.locator("textarea[data-raw]").fill(json.dumps(command))
         card.locator("button[data-send-raw]").click()
+        self.written += 1
 
     def free_command(self, command: str) -> None:
         self.page.fill("#free-command", command)

@@ -9,8 +9,9 @@ the referee's log gives another audience), and a screenshot per ruleset is saved
 $BATTLE_TEST_ARTIFACTS (default tests/artifacts/).
 
 Warfare and phased are played to their end; a skirmish over HTTP does not end within
-3,000 commands (tests/e2e/test_table_play.py), so it is played through its whole setup and
-its first round, every phase (attacks and morale among them), and into the second."""
+3,000 commands (tests/e2e/test_table_play.py), so it is played through its whole setup
+(each free value written in a card's editor by the player whose side gives it) and its
+first three rounds, every phase of each, both sides declaring actions and blows exchanged."""
 
 from __future__ import annotations
 
@@ -163,18 +164,19 @@ def _advance(t: Table) -> None:
 
 
 def _raise(t: Table) -> None:
-    t.sync()
     for side, armies in _ARMIES.items():
-        prompt = next(p for p in t.awaiting[side] if "RaiseArmy" in p.commands)
         for army in armies:
+            t.sync()
+            prompt = next(
+                p for p in t.awaiting[side] if p.side == side and "RaiseArmy" in p.commands
+            )
             page = t.players[side]
             page.write(prompt.id, {"type": "RaiseArmy", "side": side, "army": army})
             assert page.settle()["error"] is None
-            t.sync()
     _advance(t)
 
 
-def test_a_skirmish_is_played_through_its_first_round_in_three_browsers(tables: Any) -> None:
+def test_a_skirmish_is_played_through_three_rounds_in_three_browsers(tables: Any) -> None:
     t = tables(seed=5)
     t.create("skirmish", table_dice=True)
     leader = _LEADERS.get
@@ -200,12 +202,18 @@ def test_a_skirmish_is_played_through_its_first_round_in_three_browsers(tables: 
     _setup_step(t, "DeclareStrategy", lambda s, p: {"type": "DeclareStrategy", "side": s,
                                                     "strategy": "standard"})  # fmt: skip
     # From the tactics step on, the policy plays from the cards (secret tactics chosen by
-    # their side alone), through round 1 into round 2.
+    # their side alone), through rounds 1 to 3.
+    begun = t.sync()["version"]
     secrets = _Secrets(t)
     played = _play(
-        t, skirmish, 600, secrets=secrets, until=lambda v: v["state"].get("round", 0) >= 2
+        t, skirmish, 600, secrets=secrets, until=lambda v: v["state"].get("round", 0) >= 4
     )
     assert played > 10
+    log = t.read("referee", f"/events?after={begun}&limit=500")["events"]
+    acted = {e["actor"].get("side") for e in log}
+    assert {"north", "south"} <= acted, acted  # each player gave orders in the rounds
+    assert any(e["type"] == "ActionDeclared" for e in log)  # an attack declared
+    assert any(e["type"] == "PhaseDamageApplied" for e in log)  # and blows landed
     secrets.check()
     assert all(n > 0 for n in secrets.counts().values()), secrets.counts()  # secret tactics
     assert all(p.dice_typed > 0 for p in t.players.values())

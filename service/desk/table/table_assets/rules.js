@@ -47,6 +47,8 @@ const HINTS = {
   phased: {
     subject: (cmd) => (cmd === "DeclareAction" ? "combatant" : null),
     sideField: {EndDeclarations: "side"},
+    // a Slip's `effects` are listed as the indexes to pick, joined: "0,2"
+    intLists: ["effects"],
     moves: {},
   },
   skirmish: {
@@ -56,7 +58,7 @@ const HINTS = {
 };
 
 const LISTS = new Set(["squads", "targets", "effects", "spared"]);
-const BOOLS = new Set(["watchtower", "stand_up"]);
+const BOOLS = new Set(["watchtower", "stand_up", "move_target"]);
 const INTS = new Set(["sta", "x", "y", "damage"]);
 
 function hints(ruleset) {
@@ -69,6 +71,7 @@ export function isMove(ruleset, command) {
 }
 
 function value(h, field, text) {
+  if ((h.intLists || []).includes(field)) return text.split(",").filter((x) => x !== "").map(Number);
   if (LISTS.has(field)) return [text];
   if (BOOLS.has(field)) return text === "true";
   if (INTS.has(field)) return Number(text);
