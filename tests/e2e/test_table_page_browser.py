@@ -317,4 +317,6 @@ def test_a_quickstart_battle_is_played_to_its_end_in_three_browsers(table: Any) 
     else:
         raise AssertionError("not over after 3000 commands")
     assert revoked
+    state = t.read("referee")["state"]  # ended by the rules: one side's squads all gone
+    assert state["winner"] in ("north", "south") and "squads left" in state["end_reason"], state
     t.close("quickstart")

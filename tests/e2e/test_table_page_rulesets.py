@@ -47,14 +47,16 @@ def tables(browser: Any, live_server: LiveServer, http: httpx.Client) -> Iterato
 
 
 class _Secrets:
-    """What each player's page was given, checked step by step against the referee's log:
-    nothing of an event its side may not see (another side's secret declaration or tactic)
-    is in any answer the page received or on the page, not its salt, not its data (as
-    tests/e2e/leak_check.py reads a log). Checked while the battle is not over: at its end
-    the service hands every reader the hidden events whole (`reveal_hidden_on_end`)."""
+    """What each player's page was given, checked step by step: nothing of an event its
+    side may not see (another side's secret declaration or tactic) is in any answer the
+    page received or on the page, not its salt, not its data (as tests/e2e/leak_check.py
+    reads a log); and each view it drew hides what the ruleset hides (`view_hides`).
+    Checked while the battle is not over: at its end the service hands every reader the
+    hidden events whole (`reveal_hidden_on_end`)."""
 
-    def __init__(self, t: Table) -> None:
+    def __init__(self, t: Table, view_hides: Any) -> None:
         self.t = t
+        self.view_hides = view_hides  # (side, the state of a view of that side) -> None
         self.after = 0
         self.hidden: dict[str, list[tuple[str, str]]] = {side: [] for side in t.players}
         self.checked = dict.fromkeys(t.players, 0)
@@ -75,13 +77,29 @@ class _Secrets:
             given = [self.t.players[side].page.content()]
             for body in new:
                 with contextlib.suppress(json.JSONDecodeError):  # the page's own files
-                    given.append(json.dumps(json.loads(body)))
+                    read = json.loads(body)
+                    given.append(json.dumps(read))
+                    if isinstance(read, dict) and "state" in read and "role" in read:
+                        self.view_hides(side, read["state"])  # a view the page drew
             text = "\n".join(given)
             for salt, data in hidden:
                 assert salt not in text and data not in text, (side, data)
 
     def counts(self) -> dict[str, int]:
         return {side: len(hidden) for side, hidden in self.hidden.items()}
+
+
+def _phased_hides(side: str, state: dict[str, Any]) -> None:
+    """Another side's action is in a side's view once revealed, never before (seed 003,
+    secret declarations)."""
+    for a in state["actions"]:
+        assert a["side"] == side or a["revealed"], (side, a)
+
+
+def _skirmish_hides(side: str, state: dict[str, Any]) -> None:
+    """Another side's tactic reads "secret" until made public (seed 000 "Tactics")."""
+    for a in state["armies"]:
+        assert a["side"] == side or a["tactic_public"] or a["tactic"] == "secret", (side, a)
 
 
 def _play(t: Table, policy: Any, commands: int, *, secrets: _Secrets | None = None,
@@ -118,7 +136,7 @@ def test_a_phased_battle_is_played_to_its_end_in_four_browsers(tables: Any) -> N
     t.create("phased", table_dice=True)
     t.sync()
     assert set(t.players) == {"red", "blue", "party"}
-    secrets = _Secrets(t)
+    secrets = _Secrets(t, _phased_hides)
     _play(t, phased, 800, secrets=secrets)
     assert all(n > 0 for n in secrets.counts().values()), secrets.counts()  # secret declarations
     assert sum(p.dice_typed for p in t.players.values()) > 0
@@ -204,7 +222,7 @@ def test_a_skirmish_is_played_through_three_rounds_in_three_browsers(tables: Any
     # From the tactics step on, the policy plays from the cards (secret tactics chosen by
     # their side alone), through rounds 1 to 3.
     begun = t.sync()["version"]
-    secrets = _Secrets(t)
+    secrets = _Secrets(t, _skirmish_hides)
     played = _play(
         t, skirmish, 600, secrets=secrets, until=lambda v: v["state"].get("round", 0) >= 4
     )
