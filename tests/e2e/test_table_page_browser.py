@@ -5,8 +5,9 @@ theirs and the battle is played to its end through the pages alone: prompt cards
 choices and buttons, squares of reach clicked for a move, table dice typed when the page
 asks. A tactical battle (table dice, an invisible character whose square the other side's
 page never holds, a ruling and an undo) and a quickstart battle (server dice; a link
-revoked and replaced mid-battle). Screenshots go to $BATTLE_TEST_ARTIFACTS (default
-tests/artifacts/); docs/table.png is one of them."""
+revoked and replaced mid-battle; the small ready setup, squads moved toward the foe).
+Warfare, phased and skirmish: tests/e2e/test_table_page_rulesets.py. Screenshots go to
+$BATTLE_TEST_ARTIFACTS (default tests/artifacts/); docs/table.png is one of them."""
 
 from __future__ import annotations
 

@@ -122,7 +122,7 @@ def test_a_warfare_battle_is_played_to_its_end_in_three_browsers(tables: Any) ->
     # the grid is drawn with every unit on it, for each side
     for side, page in t.players.items():
         assert page.page.locator("#grid g.unit").count() == 6, side
-    _play(t, warfare, 800)
+    _play(t, warfare, 800)  # warfare hides nothing (seed 003): no secret to check
     assert t.read("referee")["over"]
     dice = {who: p.dice_typed for who, p in t.pages().items()}
     assert dice["a"] > 0 and dice["b"] > 0, dice  # each player rolled at the table
