@@ -5,8 +5,9 @@ theirs and the battle is played to its end through the pages alone: prompt cards
 choices and buttons, squares of reach clicked for a move, table dice typed when the page
 asks. A tactical battle (table dice, an invisible character whose square the other side's
 page never holds, a ruling and an undo) and a quickstart battle (server dice; a link
-revoked and replaced mid-battle). Screenshots go to $BATTLE_TEST_ARTIFACTS (default
-tests/artifacts/); docs/table.png is one of them."""
+revoked and replaced mid-battle; the small ready setup, squads moved toward the foe).
+Warfare, phased and skirmish: tests/e2e/test_table_page_rulesets.py. Screenshots go to
+$BATTLE_TEST_ARTIFACTS (default tests/artifacts/); docs/table.png is one of them."""
 
 from __future__ import annotations
 
@@ -155,7 +156,7 @@ class Table:
         if command["type"] in _MOVES:
             square = command.get("to") or ([command["x"], command["y"]] if "x" in command else None)
         page = self.pages()[who]
-        page.answer(prompt.id, command, tuple(square) if square else None)
+        page.answer(prompt, command, tuple(square) if square else None)
         st = page.settle()
         assert st["error"] is None, (command, st["error"])
 
@@ -260,17 +261,48 @@ def test_a_tactical_battle_is_played_to_its_end_in_three_browsers(table: Any) ->
     t.close("tactical")
 
 
+class _Closing:
+    """The quickstart's table policy, its squads moving to the square of their reach nearest
+    a foe the mover's side sees on its grid, as players who mean to fight do: the policy's
+    random squares keep the squads apart for hundreds of commands (most of them ending
+    steps) before the battle ends by the rules; this way it ends in tens."""
+
+    def __init__(self, t: Table) -> None:
+        self.t = t
+
+    def pick(self, prompts: list[Prompt], rng: random.Random) -> Prompt | None:
+        return quickstart.pick(prompts, rng)
+
+    def choose(self, prompt: Prompt, reach: Any, rng: random.Random) -> dict[str, Any]:
+        body = quickstart.choose(prompt, reach, rng)
+        if body["type"] != "MoveSquad" or prompt.side is None:
+            return body
+        foes = [
+            (q["x"], q["y"])
+            for q in self.t.read(prompt.side)["state"]["squads"]
+            if q["side"] != prompt.side and q.get("x") is not None
+        ]
+        if foes:
+            best = min(
+                reach(prompt.subject).squares,
+                key=lambda s: min(abs(s.x - x) + abs(s.y - y) for x, y in foes),
+            )
+            body.update(x=best.x, y=best.y)
+        return body
+
+
 def test_a_quickstart_battle_is_played_to_its_end_in_three_browsers(table: Any) -> None:
     t = table(seed=1)
     t.create("quickstart", table_dice=False)
     t.sync()
     ref = t.referee
     revoked = False
+    policy = _Closing(t)
     for n in range(3000):
         view = t.sync()
         if view["over"]:
             break
-        if n == 6 and not revoked:
+        if n == 2 and not revoked:
             # The referee revokes south's link and makes a new one; the old page is refused.
             side = "south"
             old = t.players[side]
@@ -285,8 +317,10 @@ def test_a_quickstart_battle_is_played_to_its_end_in_three_browsers(table: Any) 
             t.open_player(side, link)
             revoked = True
             continue
-        t.step(quickstart, referee_last=True)
+        t.step(policy, referee_last=True)
     else:
         raise AssertionError("not over after 3000 commands")
     assert revoked
+    state = t.read("referee")["state"]  # ended by the rules: one side's squads all gone
+    assert state["winner"] in ("north", "south") and "squads left" in state["end_reason"], state
     t.close("quickstart")

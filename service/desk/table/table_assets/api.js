@@ -40,7 +40,10 @@ export function open(id, key, askDie) {
     mintKey: (side, label) => battle.keys.mint({role: "side", side, label}),
     listKeys: () => battle.keys.list(),
     revokeKey: (keyId) => battle.keys.revoke(keyId),
-    subscribe: (onChange, onError) =>
-      battle.subscribe(() => onChange(), {transport: "sse", onAwaiting: () => onChange(), onError}),
+    // onChange(version): the version an event or an awaiting change is of; from `after` on
+    subscribe: (onChange, onError, after) =>
+      battle.subscribe((event, id) => onChange(id), {
+        transport: "sse", after, onAwaiting: (awaiting, change) => onChange(change.version), onError,
+      }),
   };
 }

@@ -13,7 +13,7 @@ import {renderLinks, wireReferee} from "/table/assets/referee.js";
 import {buildCommand, isMove} from "/table/assets/rules.js";
 
 const $ = (id) => document.getElementById(id);
-const page = {api: null, view: null, setup: null, tableDice: false, fresh: new Map(), busy: 0};
+const page = {api: null, view: null, setup: null, tableDice: false, fresh: new Map(), busy: 0, keysChanged: true};
 
 function status(text) {
   $("status").textContent = text;
@@ -28,6 +28,7 @@ function fail(error) {
 async function act(work) {
   $("error").hidden = true;
   page.busy += 1;
+  page.keysChanged = true; // only this page's own acts change the keys the links show
   document.body.dataset.busy = "true";
   try {
     await work();
@@ -71,23 +72,47 @@ function answer(prompt, command, picked) {
   });
 }
 
+// A card's command written as JSON (free values no prompt lists), drafted from its choices.
+const write = {
+  draft: (prompt, type) => {
+    const first = Object.fromEntries(Object.entries(prompt.choices || {}).map(([f, v]) => [f, String(v[0])]));
+    return buildCommand(page.view.ruleset, prompt, type, first, null);
+  },
+  send: (text) => act(async () => {
+    let command;
+    try {
+      command = JSON.parse(text);
+    } catch (e) {
+      throw new Error(`the command is not JSON: ${e.message}`);
+    }
+    await page.api.command(command, page.tableDice);
+  }),
+};
+
 let pending = null;
-/** Read the view again and draw it (one read at a time; a change meanwhile reads again). */
-async function refresh() {
+/** Read the view again and draw it, one read at a time: `refresh()` (after this page's own
+ * act) reads once more if a read is under way; `refresh(version)` (a live change) only
+ * while that version is not drawn yet, so a command's several events make one read. */
+async function refresh(version) {
   if (pending) {
-    pending.again = true;
+    if (version === undefined) pending.force = true;
+    else pending.want = Math.max(pending.want, version);
     return pending.done;
   }
-  pending = {again: false};
+  pending = {force: false, want: version || 0};
   pending.done = (async () => {
+    let drawn = -1;
     do {
-      pending.again = false;
+      pending.force = false;
       try {
-        await redraw(await page.api.view());
+        const view = await page.api.view();
+        await redraw(view);
+        drawn = view.version;
       } catch (e) {
         fail(e);
+        break; // a refused read (a revoked key) is shown, not asked again and again
       }
-    } while (pending.again);
+    } while (pending.force || pending.want > drawn);
     pending = null;
   })();
   return pending.done;
@@ -96,7 +121,10 @@ async function refresh() {
 /** Draw a view, then what the page reads beside it: the links, the log, the disputes. */
 async function redraw(view) {
   draw(view);
-  if (view.role === "referee") await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
+  if (view.role === "referee" && page.keysChanged) {
+    page.keysChanged = false;
+    await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
+  }
   await Promise.all([renderLog(page.api, view.version), renderDisputes(page.api, view, give, act)]);
 }
 
@@ -115,7 +143,7 @@ function draw(view) {
   $("over").textContent = view.over ? "The battle is over." : "";
   $("move-hint").hidden = true;
   const mine = (p) => (view.role === "referee" ? p.role === "referee" : p.role === "side" && (!p.side || p.side === view.side));
-  renderPrompts($("awaiting"), view.awaiting || [], mine, answer);
+  renderPrompts($("awaiting"), view.awaiting || [], mine, answer, write);
   if (view.role === "referee") {
     if (!$("undo-to").value) $("undo-to").value = String(Math.max(1, view.version - 1));
   }
@@ -130,10 +158,16 @@ async function play(params) {
   $("play").hidden = false;
   if (view.role === "referee") wireReferee(page.api, send, act);
   wireRaise(give, act);
+  page.keysChanged = true; // the referee's links: drawn once now, then after its own acts
   await redraw(view);
-  page.api.subscribe(() => refresh(), (e, retry) => {
+  // Read the view again only for a version not drawn yet: the answer to this page's own
+  // command is read once (by act), not again when its event and awaiting frame arrive.
+  const stale = (version) => !page.view || !(version <= page.view.version);
+  page.api.subscribe((version) => {
+    if (stale(version)) refresh(version);
+  }, (e, retry) => {
     if (!retry) fail(e);
-  });
+  }, view.version);
 }
 
 function wireCreate() {

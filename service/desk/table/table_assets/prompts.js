@@ -1,6 +1,9 @@
 // What the battle waits for, as cards: a prompt's reason, a select per choice field and a
 // button per command type that answers it. Cards the viewer may answer are live; the
-// referee sees the players' prompts too, dashed, without buttons.
+// referee sees the players' prompts too, dashed, without buttons. A live card also holds
+// its command as JSON to edit and send: some fields are free values no prompt can list
+// (a skirmish leader or army, a phased outcome's damage), so a button alone could not
+// answer them.
 
 import {clear, h} from "/viewer/assets/dom.js";
 
@@ -9,7 +12,18 @@ function choiceSelect(field, values) {
   return h("label", {}, [`${field} `, h("select", {"data-field": field}, options)]);
 }
 
-function card(prompt, actionable, onCommand) {
+/** The card's command as JSON, drafted by `write.draft(prompt, type)`, to edit and send. */
+function rawEditor(prompt, write, kept) {
+  const text = h("textarea", {"data-raw": prompt.id, rows: 4, spellcheck: "false"});
+  text.value = kept !== undefined ? kept : JSON.stringify(write.draft(prompt, prompt.commands[0]));
+  const sendIt = h("button", {type: "button", "data-send-raw": prompt.id, text: "Send as written"});
+  sendIt.addEventListener("click", () => write.send(text.value));
+  return h("details", {class: "raw", open: kept !== undefined ? "open" : null}, [
+    h("summary", {text: "Write the command (JSON)"}), text, sendIt,
+  ]);
+}
+
+function card(prompt, actionable, onCommand, write, kept) {
   const title = prompt.role === "referee" ? "referee" : `side ${prompt.side || "any"}`;
   const who = prompt.subject ? ` · ${prompt.subject}` : "";
   const node = h("div", {
@@ -37,13 +51,21 @@ function card(prompt, actionable, onCommand) {
     buttons.append(button);
   }
   node.append(buttons);
+  if (write) node.append(rawEditor(prompt, write, kept));
   return node;
 }
 
 /** Draw `awaiting` into `root`: the ones `mine(prompt)` says this page answers with
  * buttons, the others as what the table waits for. */
-export function renderPrompts(root, awaiting, mine, onCommand) {
+export function renderPrompts(root, awaiting, mine, onCommand, write) {
+  // what a player is writing in an open editor survives the redraw a live change makes
+  const kept = new Map();
+  for (const open of root.querySelectorAll("details.raw[open] textarea[data-raw]")) {
+    kept.set(open.dataset.raw, open.value);
+  }
   clear(root);
   if (!awaiting.length) root.append(h("p", {class: "hint", text: "Nothing for now."}));
-  for (const prompt of awaiting) root.append(card(prompt, mine(prompt), onCommand));
+  for (const prompt of awaiting) {
+    root.append(card(prompt, mine(prompt), onCommand, write, kept.get(prompt.id)));
+  }
 }

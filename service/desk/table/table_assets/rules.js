@@ -19,6 +19,16 @@ const WARFARE_SUBJECT = {
   JoinUnit: "champion",
 };
 
+// warfare's prompts list one set of choices for all their orders (a unit's [Move, Face,
+// Rest] lists `facing`): each order takes only its own fields
+const WARFARE_FIELDS = {
+  Face: ["facing"], Attack: ["target"], Engage: ["target"], Retaliate: ["target"],
+  Pursue: ["shattered"], PlaceReserve: ["to"], JoinUnit: ["unit"], Disengage: ["spared"],
+  ApplyCondition: ["unit", "condition"], RemoveCondition: ["unit", "condition"],
+  ForceMoraleCheck: ["unit"], ResolveChampionAction: ["action", "effect"],
+  Move: [], Rest: [], EndTurn: [], StartRound: [], PassChampion: [], Concede: [],
+};
+
 const HINTS = {
   tactical: {
     subject: () => "character",
@@ -34,12 +44,15 @@ const HINTS = {
   warfare: {
     subject: (cmd) => (cmd in WARFARE_SUBJECT ? WARFARE_SUBJECT[cmd] : "unit"),
     sideField: {EndTurn: "side"},
+    fields: (cmd) => WARFARE_FIELDS[cmd],
     moves: {Move: "to"},
     pairs: ["to"],
   },
   phased: {
     subject: (cmd) => (cmd === "DeclareAction" ? "combatant" : null),
     sideField: {EndDeclarations: "side"},
+    // a Slip's `effects` are listed as the indexes to pick, joined: "0,2"
+    intLists: ["effects"],
     moves: {},
   },
   skirmish: {
@@ -49,7 +62,7 @@ const HINTS = {
 };
 
 const LISTS = new Set(["squads", "targets", "effects", "spared"]);
-const BOOLS = new Set(["watchtower", "stand_up"]);
+const BOOLS = new Set(["watchtower", "stand_up", "move_target"]);
 const INTS = new Set(["sta", "x", "y", "damage"]);
 
 function hints(ruleset) {
@@ -62,6 +75,7 @@ export function isMove(ruleset, command) {
 }
 
 function value(h, field, text) {
+  if ((h.intLists || []).includes(field)) return text.split(",").filter((x) => x !== "").map(Number);
   if (LISTS.has(field)) return [text];
   if (BOOLS.has(field)) return text === "true";
   if (INTS.has(field)) return Number(text);

@@ -1,0 +1,59 @@
+"""Issue 35: how the table page writes a prompt's answer (service/desk/table/table_assets/
+rules.js, a module without imports), run in Node: each command takes only its own fields
+and each field its type. The cases are those the browser tests found sent wrong: a warfare
+order given every choice of its prompt (`Rest` with a `facing`), a phased Slip's `effects`
+(listed as joined indexes, sent as numbers) and skirmish's `move_target` (a boolean)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from typing import Any
+
+import pytest
+
+from tests.support.node_tools import ROOT
+
+RULES = ROOT / "service" / "desk" / "table" / "table_assets" / "rules.js"
+
+
+def _build(ruleset: str, prompt: dict[str, Any], type_: str, picked: dict[str, str]) -> Any:
+    if shutil.which("node") is None:
+        pytest.fail("node is missing: `make install`")
+    script = (
+        f"import({json.dumps(RULES.as_uri())}).then((m) => console.log(JSON.stringify("
+        f"m.buildCommand({json.dumps(ruleset)}, {json.dumps(prompt)}, {json.dumps(type_)}, "
+        f"{json.dumps(picked)}, null))));"
+    )
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def test_a_warfare_order_takes_only_its_own_choices() -> None:
+    prompt = {"subject": "a1", "side": "a", "choices": {"facing": ["N", "E"]}}
+    picked = {"facing": "E"}
+    assert _build("warfare", prompt, "Rest", picked) == {"type": "Rest", "unit": "a1"}
+    assert _build("warfare", prompt, "Face", picked) == {
+        "type": "Face",
+        "unit": "a1",
+        "facing": "E",
+    }
+
+
+def test_a_phased_slips_effects_are_sent_as_numbers() -> None:
+    prompt = {"subject": "r1", "side": "red", "choices": {"choice": ["s1"], "effects": ["0,2"]}}
+    got = _build("phased", prompt, "ChooseEffects", {"choice": "s1", "effects": "0,2"})
+    assert got == {"type": "ChooseEffects", "choice": "s1", "effects": [0, 2]}
+
+
+def test_skirmish_move_target_is_a_boolean() -> None:
+    prompt = {"side": "north", "choices": {"army": ["n1"], "move_target": ["true", "false"]}}
+    got = _build("skirmish", prompt, "DeclareAction", {"army": "n1", "move_target": "false"})
+    assert got == {"type": "DeclareAction", "army": "n1", "move_target": False}
