@@ -65,7 +65,7 @@ from service.battles.batches import (
 from service.battles.batches import request_hash as request_hash_of
 from service.battles.cache import DEFAULT_CACHE_MB
 from service.battles.disputes import correction_item, disputed_hidden, disputes_for
-from service.battles.founding import create_battle, fork_battle
+from service.battles.creating import create_battle, fork_battle
 from service.battles.keys import KeyRing, Principal, check_units
 from service.battles.provenance import battle_provenance
 from service.battles.receipt_checks import check_receipts
