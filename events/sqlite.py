@@ -673,7 +673,7 @@ class SQLiteEventStore(SQLiteWebhooks):
 
     async def hold_battle(self, battle_id: str, after: int = 0) -> BattleHold:
         """Nothing to wait for: one process writes the file (its commands to a battle
-        are already decided one at a time, service.battles.service)."""
+        are already decided one at a time, service.battles.commands)."""
         return _NOT_HELD
 
     def append(

@@ -3,9 +3,9 @@ nesting too deep for the interpreter are a 400 `invalid-body`, never a 500.
 
 msgspec turns two kinds of hostile JSON into exceptions that are not
 `msgspec.DecodeError` (service.http.json_body explains where each is met). The core
-(service.battles.service) decodes a battle's setup, options and commands with the ruleset's own
-types, and the edge (service.http) reads request bodies: both use these, so they live
-below both.
+(service.battles.creating, service.battles.command_decoding) decodes a battle's setup,
+options and commands with the ruleset's own types, and the edge (service.http) reads
+request bodies: both use these, so they live below both.
 """
 
 from __future__ import annotations

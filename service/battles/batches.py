@@ -1,6 +1,6 @@
 """Batches of commands (POST /battles/{id}/commands/batch): what sets them apart from one.
 
-`BattleService.execute_batch` runs a batch as it runs one command (service.battles.service):
+`BattleService.execute_batch` runs a batch as it runs one command (service.battles.commands):
 loaded once, each command decided on the state the ones before it left (authorized for
 the caller, with its own dice: table dice as given, server dice counted from the version
 of its own first event), then ONE append of every event with the expected version, so

@@ -1,30 +1,22 @@
-"""Founding battles: creating one from a ruleset and a setup, or forking one at a version.
+"""Founding a battle once: its first events, keys, dice seed and answer, for a creation,
+a fork (service.battles.creating) or an import (service.desk.importing), each described
+as a `Founding`.
 
-Both answer the new battle's id and keys, both honour an Idempotency-Key (the battle id
-is derived from it, so a retry on any worker finds the battle and the first answer,
+All three answer the new battle's id and keys, all honour an Idempotency-Key (the battle
+id is derived from it, so a retry on any worker finds the battle and the first answer,
 kept beside the dice seed, encrypted under a key derived from that Idempotency-Key: the
-database alone does not open it), and both link the battle to the calling integration,
+database alone does not open it), and all link the battle to the calling integration,
 if any, before its first event is appended. The key rows and the link carry the
 service's MAC (service.battles.record_macs); the answer carries a receipt of version 1.
 
-A fork is a new battle whose `BattleCreated` names the parent, the parent version it
-branched at and the hash of the parent's event at that version; its game starts as the
-parent's state right after that version. It gets its own keys, its own dice seed and its
-own hash chain; the parent is not touched. Its keys may read the parent's log up to that
-version (`service.http.origin`), so its players can audit how their start came about.
-
-An import (service.desk.importing) is founded the same way, from an export's log: its
-`BattleCreated` is the original's under the new id (with `imported_from`), the
-original's later events follow it, chained anew, and a `DiceEpochStarted` commits the
-new battle's own seed; the receipt answered is of that last event.
-
-`reveal_hidden_on_end` is pinned in `BattleCreated` like `client_dice`: a fork takes the
-parent's unless the fork request sets it.
+An import is founded from an export's log: its `BattleCreated` is the original's under
+the new id (with `imported_from`), the original's later events follow it, chained anew,
+and a `DiceEpochStarted` commits the new battle's own seed; the receipt answered is of
+that last event.
 """
 
 from __future__ import annotations
 
-import hashlib
 import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
@@ -33,7 +25,6 @@ import msgspec
 
 from domain.actors import ALL
 from domain.battle import (
-    MAX_GENERATIONS,
     Ancestor,
     Battle,
     BattleCreated,
@@ -42,23 +33,18 @@ from domain.battle import (
     Timeline,
 )
 from domain.decider import Ruleset
-from domain.rulesets import RULESETS, get_ruleset
-from events.chain import CHAIN_FORMAT, canonical, encode_event, seal
+from events.chain import CHAIN_FORMAT, encode_event, seal
 from events.envelope import AccessKey, EventActor, PendingEvent, StoredEvent
 from events.errors import IdempotencyMismatch, VersionConflict
 from events.store import EventStore
-from service.battles.keys import KeyRing, Principal, hash_key, mint_key
+from service.battles.keys import KeyRing, hash_key, mint_key
 from service.battles.sealing import draw_salts
 from service.battles.secrets_at_rest import SecretBox
 from service.battles.signing import ServiceKeys
-from service.decoding import read_json
-from service.errors import BadRequest, Forbidden, NotFound, Unprocessable
 from service.schemas import (
     AncestorOut,
     BattleCreatedResponse,
     BattleKeys,
-    CreateBattleRequest,
-    ForkBattleRequest,
     ImportedFromOut,
 )
 
@@ -66,8 +52,6 @@ __all__ = [
     "Founding",
     "FoundingHost",
     "ancestry_out",
-    "create_battle",
-    "fork_battle",
     "found_once",
     "imported_commands",
 ]
@@ -84,8 +68,8 @@ class _LoadedBattle(Protocol):
 class FoundingHost(Protocol):
     """What founding needs of the battle service (service.battles.service.BattleService).
 
-    A Protocol rather than an import, so that service.battles.service (which calls founding)
-    and this module do not import each other.
+    A Protocol rather than an import, so that service.battles.service (which calls founding,
+    through service.battles.creating) and this module do not import each other.
     """
 
     @property
@@ -169,135 +153,6 @@ def ancestry_out(ancestry: tuple[Ancestor, ...]) -> list[AncestorOut]:
         AncestorOut(battle_id=a.battle_id, version=a.version, head_hash=a.head_hash)
         for a in ancestry
     ]
-
-
-async def create_battle(
-    service: FoundingHost,
-    req: CreateBattleRequest,
-    idempotency_key: str | None,
-    integration_id: str | None,
-) -> BattleCreatedResponse:
-    """A new battle under `req.ruleset` with `req.setup`."""
-
-    async def prepare() -> Founding:
-        ruleset = get_ruleset(req.ruleset)
-        if ruleset is None:
-            raise NotFound(
-                f"there is no ruleset {req.ruleset!r}; known: {sorted(RULESETS)}",
-                code="unknown-ruleset",
-            )
-        try:
-            options = msgspec.convert(req.options, ruleset.options_type)
-        except msgspec.ValidationError as e:
-            _of_another_ruleset(ruleset, "options", req.options, e)
-            raise BadRequest(f"invalid options: {e}", code="invalid-options") from e
-        try:
-            setup = msgspec.convert(req.setup, ruleset.setup_type)
-        except msgspec.ValidationError as e:
-            _of_another_ruleset(ruleset, "setup", req.setup, e)
-            raise BadRequest(f"invalid setup: {e}", code="invalid-setup") from e
-        ruleset.initial_state(setup, options)  # raises InvalidSetup before anything is stored
-        return Founding(
-            ruleset=ruleset,
-            title=req.title,
-            options=msgspec.to_builtins(options),
-            setup=msgspec.to_builtins(setup),
-            sides=ruleset.side_ids(setup),
-            client_dice=req.client_dice,
-            reveal_hidden_on_end=req.reveal_hidden_on_end,
-            pause_on_dispute=req.pause_on_dispute,
-        )
-
-    # The hash is taken before the setup is checked: a setup nested too deeply is a 400.
-    request_hash = hashlib.sha256(read_json(canonical, {"create": req}, "the setup")).hexdigest()
-    return await found_once(service, "", request_hash, idempotency_key, integration_id, prepare)
-
-
-def _of_another_ruleset(
-    ruleset: Ruleset[Any, Any, Any, Any, Any],
-    what: str,
-    value: Any,
-    error: msgspec.ValidationError,
-) -> None:
-    """Refuse with 422 a setup (or options) that `ruleset` refuses but another ruleset
-    takes: the OpenAPI document gives `setup` and `options` as any ruleset's, so such a
-    request is schema-valid, and a schema-valid request is never a 400 (as a command of
-    another ruleset: service.battles.service). Only asked of a value already refused."""
-    others = []
-    for other in RULESETS.values():
-        if other is ruleset:
-            continue
-        try:
-            msgspec.convert(value, other.setup_type if what == "setup" else other.options_type)
-        except msgspec.ValidationError:
-            continue
-        others.append(other.id)
-    if others:
-        raise Unprocessable(
-            f"these {what} are {', '.join(others)}'s, not {ruleset.id}'s ({error})",
-            code=f"{what}-of-another-ruleset",
-        )
-
-
-async def fork_battle(
-    service: FoundingHost,
-    parent_id: str,
-    principal: Principal,
-    req: ForkBattleRequest,
-    idempotency_key: str | None,
-) -> BattleCreatedResponse:
-    """A new battle that starts as `parent_id` right after version `req.at_version`.
-
-    Only the parent's referee may fork: the fork's referee sees everything its state
-    holds, hidden units included.
-    """
-    if principal.actor.role != "referee":
-        raise Forbidden("only the battle's referee may fork it", code="referee-only")
-
-    async def prepare() -> Founding:
-        parent = await service.loaded(parent_id)
-        current = parent.timeline.version
-        if not 1 <= req.at_version <= current:
-            raise Unprocessable(
-                f"at_version {req.at_version} is outside 1..{current}",
-                code="version-out-of-range",
-                current_version=current,
-            )
-        state = await service.state_at(parent_id, req.at_version)
-        created = state.meta.created
-        at = await service.store.read(parent_id, after=req.at_version - 1, upto=req.at_version)
-        reveal = req.reveal_hidden_on_end
-        ancestry = (
-            Ancestor(battle_id=parent_id, version=req.at_version, head_hash=at[0].hash),
-            *created.lineage(),
-        )
-        if len(ancestry) > MAX_GENERATIONS:
-            raise Unprocessable(
-                f"battle {parent_id} is a fork {MAX_GENERATIONS} generations deep: fork "
-                "an earlier generation",
-                code="fork-too-deep",
-            )
-        return Founding(
-            ruleset=parent.ruleset,
-            title=req.title if req.title is not None else created.title,
-            options=created.options,
-            setup=created.setup,
-            sides=list(created.sides),
-            client_dice=req.client_dice if req.client_dice is not None else created.client_dice,
-            reveal_hidden_on_end=reveal if reveal is not None else created.reveal_hidden_on_end,
-            pause_on_dispute=created.pause_on_dispute,
-            forked_from=parent_id,
-            forked_at=req.at_version,
-            forked_head_hash=at[0].hash,
-            ancestry=ancestry,
-            fork_base=state.game,
-        )
-
-    request_hash = hashlib.sha256(canonical({"fork": req, "parent": parent_id})).hexdigest()
-    return await found_once(
-        service, f"fork\n{parent_id}\n", request_hash, idempotency_key,
-        principal.integration_id, prepare,
-    )  # fmt: skip
 
 
 async def found_once(

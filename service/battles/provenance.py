@@ -42,8 +42,9 @@ NOT_VERIFIED = "origin not verified by this service"
 
 
 class ProvenanceHost(Protocol):
-    """What the origin needs of the battle service (service.battles.service.BattleService): a
-    Protocol, not an import, so that the service and this module do not import each other."""
+    """What the origin needs of the battle service (service.battles.service.BattleService,
+    or the part of it that verifies, service.battles.verifying.Verifier): a Protocol, not
+    an import, so that the service and this module do not import each other."""
 
     @property
     def store(self) -> EventStore: ...

@@ -205,13 +205,13 @@ def test_two_commands_in_one_millisecond_are_two_entries(tmp_path: Any, monkeypa
     command it belongs to (its first version), in the hash, and the narrative groups by it."""
     from litestar.testing import TestClient
 
-    import service.battles.service
+    import service.battles.clock
     from service.app.factory import create_app
     from service.settings import Settings
 
     with TestClient(create_app(Settings(database=str(tmp_path / "b.db")))) as client:
         b = create_battle(client)
-        monkeypatch.setattr(service.battles.service, "_now", lambda: "2030-01-01T00:00:00.000Z")
+        monkeypatch.setattr(service.battles.clock, "now", lambda: "2030-01-01T00:00:00.000Z")
         for _ in range(4):
             _, command = next_command(b.view()["state"])
             r = b.command("referee", command)

@@ -32,7 +32,8 @@ def test_a_replayed_multi_event_command_answers_the_receipt_of_its_last_version(
     http: httpx.Client,
 ) -> None:
     # mutation killed: `self.signing.receipt(battle_id, last, ...)` -> `previous.first_version`
-    # in BattleService._replay (the receipt then signs the first version with the last hash)
+    # in service.battles.answers' Answers._replay (the receipt then signs the first version
+    # with the last hash)
     b = create_battle(http)
     who, command, key, first = _multi_event_answer(b)
     b.command("referee", {"type": "RecordRuling", "ruling": "later", "reason": "test"})

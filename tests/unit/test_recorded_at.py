@@ -6,7 +6,7 @@ import re
 import time
 from datetime import UTC, datetime
 
-from service.battles.service import _now
+from service.battles.clock import now as _now
 
 STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z")
 
