@@ -292,13 +292,67 @@ def test_the_typescript_snippet_creates_subscribes_and_commands(
         + snippet.replace(README_BASE, live_server.base_url)
     )
 
+    # the server's dice settle the roll-off: n1 or s1 may move first; the first awaiting
+    # (a read) may come before the events or after the command
     def enough(lines: list[str]) -> bool:
-        return any("n1 may move" in line for line in lines)
+        return "PriorityDecided" in lines and any("may move (the squares" in ln for ln in lines)
 
     lines = run_until(["node", str(program)], tmp_path, enough)
-    # each event's type, in order; the awaiting reasons (a printed array) around them
+    # each event's type, in order, and the awaiting reasons after them (onAwaiting's)
     assert [line for line in lines if re.fullmatch(r"[A-Z]\w+", line)] == [
         "BattleCreated",
         "PriorityDecided",
     ], lines
-    assert any("n1 may move" in line for line in lines), lines  # onAwaiting's reasons
+
+
+def _api_prose() -> str:
+    """The section "The API in brief" outside its code blocks, its lines joined by spaces."""
+    text = README[README.index("## The API in brief") : README.index("### A short session")]
+    return " ".join(re.sub(r"```.*?```", "", text, flags=re.S).split())
+
+
+def _elided(text: str) -> Any:
+    """A README example's JSON, its `...` (more of the same) left out."""
+    return json.loads(re.sub(r",\s*\.\.\.\s*\]", "]", text).replace("[...]", "[]"))
+
+
+def test_the_awaiting_next_die_and_reach_examples_are_the_short_sessions(
+    live_server: LiveServer,
+) -> None:
+    """The short session's battle (with table dice for next_die): what north awaits once
+    the heroes' checks are skipped, n1's reach, and n1's attack on s1 sent without dice
+    are what the README's examples show."""
+    (awaiting,) = blocks("The API in brief", "json")
+    shown_prompt = _elided("{" + awaiting + "}")["awaiting"][0]
+    prose = _api_prose()
+    m = re.search(r'`"next_die": (\{.*?\})`', prose)
+    assert m is not None, prose
+    shown_die = json.loads(m.group(1))
+    m = re.search(r'`(\{"unit": "n1".*?\})`', prose)
+    assert m is not None, prose
+    shown_reach = _elided(m.group(1))
+
+    http = httpx.Client(base_url=live_server.base_url, timeout=30)
+    body = {"ruleset": "quickstart", "setup": _short_session_setup(), "client_dice": "any"}
+    r = http.post("/battles", json=body)
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    # north wins the priority roll-off (6 against 2): n1 moves first
+    assert b.command("referee", {"type": "SkipPriorityChecks"}, dice=[6, 2]).status_code == 200
+    assert b.view("north")["awaiting"][0] == shown_prompt
+
+    reach = http.get(f"/battles/{b.id}/reach/n1", headers=b.auth("north")).json()
+    for field in ("unit", "command", "movement"):
+        assert reach[field] == shown_reach[field], (field, reach)
+    assert shown_reach["squares"][0] in reach["squares"]
+    assert reach["excluded"] and all(e["reason"] for e in reach["excluded"]), reach
+
+    move = {"type": "MoveSquad", "squad": "n1", "x": 5, "y": 7}  # next to s1
+    assert b.command("north", move).status_code == 200
+    assert b.command("north", {"type": "EndStep"}).status_code == 200  # to the combat step
+    attack = {"type": "Attack", "squads": ["n1"], "targets": ["s1"]}
+    before = b.view()["version"]
+    r = b.command("north", attack, dice=[])
+    assert r.status_code == 422 and r.json()["type"].endswith("dice-error"), r.text
+    assert r.json()["next_die"] == shown_die
+    assert b.view()["version"] == before  # nothing appended
