@@ -34,13 +34,13 @@ _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
 _FENCE = re.compile(r"^```(\w*)\s*$")
 
 
-def blocks(section: str, lang: str) -> list[str]:
-    """The fenced blocks in `lang` under the README heading `section` (up to the next
-    heading of its level or above)."""
+def blocks(section: str, lang: str, page: str = README) -> list[str]:
+    """The fenced blocks in `lang` under the heading `section` of `page` (the README
+    unless told; up to the next heading of its level or above)."""
     out: list[str] = []
     level: int | None = None
     fence: tuple[str, list[str]] | None = None
-    for line in README.splitlines():
+    for line in page.splitlines():
         if fence is not None:
             if line.startswith("```"):
                 if fence[0] == lang:
@@ -61,8 +61,8 @@ def blocks(section: str, lang: str) -> list[str]:
             fence = (f.group(1), [])
             if level is None:
                 fence = ("", [])  # outside the section: skipped
-    assert level is not None, f"README has no section {section!r}"
-    assert out, f"README's {section!r} has no {lang} block"
+    assert level is not None, f"no section {section!r}"
+    assert out, f"section {section!r} has no {lang} block"
     return out
 
 
@@ -170,7 +170,7 @@ def _tactical_ready(live_server: LiveServer) -> Battle:
 
 
 def _batch_script(b: Battle, block: str, base_url: str) -> str:
-    """The batch block after the session's names for this battle (B, ID and its keys)."""
+    """`block` after the short session's names for battle `b` (B, ID and its keys)."""
     keys = b.created["keys"]
     names = {
         "B": base_url, "ID": b.id, "REFEREE": keys["referee"],
@@ -356,3 +356,45 @@ def test_the_awaiting_next_die_and_reach_examples_are_the_short_sessions(
     assert r.status_code == 422 and r.json()["type"].endswith("dice-error"), r.text
     assert r.json()["next_die"] == shown_die
     assert b.view()["version"] == before  # nothing appended
+
+
+def test_the_api_guides_table_play_examples_are_what_the_service_answers(
+    live_server: LiveServer, tmp_path: Path
+) -> None:
+    """docs/API.md's "Table play": the awaiting example is aria's turn in the README's
+    tactical battle; `Prefer: return=minimal` and the `next_die` refusal, run with curl on
+    the short session's battle with table dice, answer what their comments say."""
+    api = (ROOT / "docs" / "API.md").read_text()
+    section = "Table play: awaiting, next_die, reach"
+    (awaiting,) = blocks(section, "json", api)
+    prefer, short = blocks(section, "sh", api)
+    tactical = _tactical_ready(live_server)
+    assert tactical.view("north")["awaiting"][0] == _elided("{" + awaiting + "}")["awaiting"][0]
+
+    http = httpx.Client(base_url=live_server.base_url, timeout=30)
+    body = {"ruleset": "quickstart", "setup": _short_session_setup(), "client_dice": "any"}
+    r = http.post("/battles", json=body)
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    assert b.command("referee", {"type": "SkipPriorityChecks"}, dice=[6, 2]).status_code == 200
+    move = {"type": "MoveSquad", "squad": "n1", "x": 5, "y": 7}  # next to s1
+    assert b.command("north", move).status_code == 200
+    answers = bash(
+        tmp_path, live_server.base_url, _batch_script(b, prefer + short, live_server.base_url)
+    )
+    assert [a[0] for a in answers] == [200, 422], answers
+
+    # the reader's `curl -i` shows the headers before the body (here: in headers.N)
+    minimal = answers[0][2].split("\n\n", 1)[-1]  # (read as text: \r\n made \n)
+    assert "preference-applied: return=minimal" in answers[0][1], answers[0][1]
+    assert {"battle_id", "version", "events", "receipt"} <= json.loads(minimal).keys()
+    assert "awaiting" not in json.loads(minimal)
+
+    said = " ".join(ln.lstrip("# ") for ln in short.splitlines() if ln.startswith("#"))
+    m = re.search(r'"next_die":(\{.*?\})', said)
+    assert m is not None, said
+    problem = json.loads(answers[1][2])
+    assert problem["type"] == "urn:battle-service:problem:dice-error", problem
+    assert problem["next_die"] == json.loads(m.group(1))
+    detail = re.search(r"\(next: [^)]*\)", said)
+    assert detail is not None and detail.group(0) in problem["detail"], (said, problem)
