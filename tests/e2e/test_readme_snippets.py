@@ -2,9 +2,11 @@
 is true), against a live server: the shell session's curl commands for real (bash and
 curl, the server's address put for `B=http://127.0.0.1:8000`, the key id an answer gave
 put for `pk_…`), each answer's status and fields as the README says them; the player-key
-and batch blocks after it; and the "From a program" Python and TypeScript snippets, run
-with the venv's Python and with node (against clients/ts/dist, built by `make install`),
-their `setup` the short session's. A snippet that stops working fails here, naming it.
+and batch blocks after it; the "From a program" Python and TypeScript snippets, run with
+the venv's Python and with node (against clients/ts/dist, built by `make install`), their
+`setup` the short session's; the awaiting, next_die and reach examples of "The API in
+brief" and of docs/API.md's "Table play"; and the table page's controls the "Play at the
+table" steps name. A snippet that stops working fails here, naming it.
 """
 
 from __future__ import annotations
@@ -398,3 +400,40 @@ def test_the_api_guides_table_play_examples_are_what_the_service_answers(
     assert problem["next_die"] == json.loads(m.group(1))
     detail = re.search(r"\(next: [^)]*\)", said)
     assert detail is not None and detail.group(0) in problem["detail"], (said, problem)
+
+
+def test_the_table_page_has_what_play_at_the_table_names(live_server: LiveServer) -> None:
+    """The README's "Play at the table with two friends", up to the browser (tests/e2e/
+    test_table_page_browser.py plays it): /table is served with every control the steps
+    name in bold, and each ruleset's ready setup (the README's rulesets) creates a battle
+    with table dice."""
+    text = README[README.index("### Play at the table") : README.index("## Configuration")]
+    assert "<http://127.0.0.1:8000/table>" in text
+    http = httpx.Client(base_url=live_server.base_url, timeout=30)
+    page = http.get("/table")
+    assert page.status_code == 200 and "text/html" in page.headers["content-type"]
+    served, todo = [page.text], re.findall(r'src="(/table/assets/[\w.]+\.js)"', page.text)
+    seen: set[str] = set()
+    while todo:  # the page's scripts and the modules they import
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        r = http.get(path)
+        assert r.status_code == 200, path
+        served.append(r.text)
+        todo += re.findall(r'from "(/table/assets/[\w.]+\.js)"', r.text)
+    labels = re.findall(r"\*\*(.+?)\*\*", text)
+    assert len(labels) >= 5, labels
+    for label in labels:
+        assert any(label in s for s in served), label
+    assert any("players roll table dice" in s for s in served)
+
+    rulesets = re.findall(r"^\| `(\w+)` \|.*\| implemented", README, re.M)
+    assert len(rulesets) == 5, rulesets
+    for ruleset in rulesets:
+        setup = http.get(f"/table/assets/templates/{ruleset}.json")
+        assert setup.status_code == 200, ruleset
+        body = {"ruleset": ruleset, "setup": setup.json(), "client_dice": "any"}
+        r = http.post("/battles", json=body)
+        assert r.status_code == 201, (ruleset, r.text)
