@@ -437,3 +437,34 @@ def test_the_table_page_has_what_play_at_the_table_names(live_server: LiveServer
         body = {"ruleset": ruleset, "setup": setup.json(), "client_dice": "any"}
         r = http.post("/battles", json=body)
         assert r.status_code == 201, (ruleset, r.text)
+
+
+def test_a_player_key_is_the_actor_and_may_order_only_its_units(live_server: LiveServer) -> None:
+    """What "Player keys" says of Alice's key, minted with the README's body on the short
+    session's battle (table dice: north moves first): her order records her as its actor,
+    as the README shows it; an order for another unit (aria) is a 403 not-permitted."""
+    (keys,) = blocks("Player keys", "sh")
+    m = re.search(r"-d '(\{.*?\})'", keys)
+    assert m is not None, keys
+    said = re.search(r'record (\{"actor":.*?\}\});', keys)
+    assert said is not None, keys
+
+    http = httpx.Client(base_url=live_server.base_url, timeout=30)
+    body = {"ruleset": "quickstart", "setup": _short_session_setup(), "client_dice": "any"}
+    r = http.post("/battles", json=body)
+    assert r.status_code == 201, r.text
+    b = Battle(http, r.json())
+    assert b.command("referee", {"type": "SkipPriorityChecks"}, dice=[6, 2]).status_code == 200
+    r = http.post(f"/battles/{b.id}/keys", headers=b.auth("referee"), json=json.loads(m.group(1)))
+    assert r.status_code == 201, r.text
+    alice = {"authorization": f"Bearer {r.json()['key']}"}
+    actor = json.loads(said.group(1).replace("pk_…", r.json()["key_id"]))["actor"]
+
+    other = {"type": "UseSkill", "hero": "aria", "skill": "heal"}
+    r = http.post(f"/battles/{b.id}/commands", headers=alice, json={"command": other, "dice": [9]})
+    assert r.status_code == 403, r.text
+    assert r.json()["type"] == "urn:battle-service:problem:not-permitted"
+    move = {"type": "MoveSquad", "squad": "n1", "x": 5, "y": 5}
+    r = http.post(f"/battles/{b.id}/commands", headers=alice, json={"command": move})
+    assert r.status_code == 200, r.text
+    assert [e["actor"] for e in r.json()["events"]] == [actor]
