@@ -183,6 +183,8 @@ def _batch_script(b: Battle, block: str, base_url: str) -> str:
 
 def test_the_batch_plays_the_turn_it_says(live_server: LiveServer, tmp_path: Path) -> None:
     (block,) = blocks("Batches", "sh")
+    # the battle the README names: this test's
+    assert "the setup of `tests/e2e/test_tactical_http.py`" in " ".join(README.split())
     b = _tactical_ready(live_server)
     before = b.view()["version"]
     ((status, _, body),) = bash(
