@@ -262,15 +262,17 @@ class SuppliedDice:
         supplied = self._values
         for position in range(start, start + count):
             if position >= len(supplied):
+                missing = start + count - position
+                needed = f"a d{sides}" if missing == 1 else f"{missing}d{sides}"
                 raise DiceError(
                     f"not enough dice supplied: this command needs more than {len(supplied)} "
-                    f"(next: a d{sides} for {purpose})",
+                    f"(next: {needed} for {purpose})",
                     supplied=len(supplied),
                     # In data, so that a client prompts for it without parsing the text:
                     # the dice still missing from this roll, then send again with them.
                     next_die=NextDie(
                         sides=sides,
-                        count=start + count - position,
+                        count=missing,
                         purpose=purpose,
                         subject=subject,
                     ),

@@ -181,7 +181,8 @@ def _next_die_loop(b: Battle, who: str, command: dict[str, Any]) -> tuple[dict[s
         need = problem["next_die"]
         assert set(need) == {"sides", "count", "purpose", "subject"}
         # The text says the same as the data.
-        assert f"(next: a d{need['sides']} for {need['purpose']})" in problem["detail"]
+        needed = f"a d{need['sides']}" if need["count"] == 1 else f"{need['count']}d{need['sides']}"
+        assert f"(next: {needed} for {need['purpose']})" in problem["detail"]
         assert need["count"] >= 1 and need["sides"] >= 1
         dice += [min(need["sides"], 2 + len(dice) % 3)] * need["count"]
         refusals += 1
