@@ -47,7 +47,7 @@ from domain.actors import Actor, can_see
 from domain.prompts import Prompt
 from events.envelope import StoredEvent
 from events.errors import StoreUnavailable
-from service.battles.awaiting import for_units
+from service.battles.awaiting import for_units, ordering_of
 from service.battles.keys import Principal
 from service.battles.sealing import event_out, sealed_out
 from service.battles.service import BattleService
@@ -150,7 +150,9 @@ def _awaiting(
         return service.awaiting
 
     async def narrowed(battle_id: str, actor: Actor, version: int) -> list[Prompt]:
-        return for_units(await service.awaiting(battle_id, actor, version), actor, units)
+        prompts = await service.awaiting(battle_id, actor, version)
+        ordering = ordering_of(await service.ruleset_of(battle_id))
+        return for_units(prompts, actor, units, ordering)
 
     return narrowed
 
