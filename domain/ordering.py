@@ -8,20 +8,25 @@ A target, an ally helped or a unit joined is not ordered: only the ones that act
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["ordered_by_fields"]
+__all__ = ["OrderedByFields", "ordered_by_fields", "ordered_fields"]
 
 
-def ordered_by_fields(
-    fields: Mapping[str, tuple[str, ...]],
-) -> Callable[[Any, Any], tuple[str, ...]]:
-    """`Ruleset.ordered_units` from a map of command tag -> the fields naming what it
-    orders (an id, a tuple of ids, or None for none). A tag not in the map orders none."""
+class OrderedByFields:
+    """`Ruleset.ordered_units` read from a map of command tag -> the fields naming what it
+    orders (an id, a tuple of ids, or None for none); a tag not in the map orders none.
+    The map is also what narrows a prompt's choices for such a key (`ordered_fields`):
+    one source of truth for what a command orders."""
 
-    def ordered(state: Any, command: Any) -> tuple[str, ...]:
-        names = fields.get(str(command.__struct_config__.tag), ())
+    __slots__ = ("fields",)
+
+    def __init__(self, fields: Mapping[str, tuple[str, ...]]) -> None:
+        self.fields = fields
+
+    def __call__(self, state: Any, command: Any) -> tuple[str, ...]:
+        names = self.fields.get(str(command.__struct_config__.tag), ())
         found: list[str] = []
         for name in names:
             value = getattr(command, name, None)
@@ -31,4 +36,16 @@ def ordered_by_fields(
                 found.extend(v for v in value if isinstance(v, str))
         return tuple(found)
 
-    return ordered
+
+def ordered_by_fields(fields: Mapping[str, tuple[str, ...]]) -> OrderedByFields:
+    """`Ruleset.ordered_units` from a map of command tag -> the fields naming what it
+    orders (an id, a tuple of ids, or None for none). A tag not in the map orders none."""
+    return OrderedByFields(fields)
+
+
+def ordered_fields(ordering: Any, tag: str) -> tuple[str, ...]:
+    """The fields of a `tag` command that name what it orders, as `ordering` (a
+    `Ruleset.ordered_units`) reads them: none when it is not read from fields alone."""
+    if isinstance(ordering, OrderedByFields):
+        return tuple(ordering.fields.get(tag, ()))
+    return ()

@@ -8,8 +8,10 @@ number of subscribers; a computation in flight is shared, not repeated. It is as
 by the readers (streams, the webhook outbox), never on the append path.
 
 `for_units` narrows a view for a player key limited to some units (issue 34): it lists
-only the prompts that key may answer, applied where the answer goes out (a view, a
-command's answer, a stream), after the cache, so that the cache stays per view.
+only the prompts that key may answer, by the ruleset's own account of what a command
+orders (`Ruleset.ordered_units`, as commands are judged), applied where the answer goes
+out (a view, a command's answer, a stream), after the cache, so that the cache stays
+per view.
 """
 
 from __future__ import annotations
@@ -23,9 +25,11 @@ import msgspec
 
 from domain.actors import Actor
 from domain.decider import Ruleset
+from domain.ordering import ordered_fields
 from domain.prompts import Prompt
+from domain.rulesets import get_ruleset
 
-__all__ = ["AwaitingCache", "awaiting_of", "for_units"]
+__all__ = ["AwaitingCache", "awaiting_of", "for_units", "ordering_of"]
 
 _Key = tuple[str, int, Actor]
 
@@ -37,13 +41,23 @@ def awaiting_of(ruleset: Ruleset[Any, Any, Any, Any, Any], game: Any, actor: Act
     return list(ruleset.awaiting(game, actor))
 
 
-def for_units(prompts: list[Prompt], actor: Actor, units: tuple[str, ...] | None) -> list[Prompt]:
+def for_units(
+    prompts: list[Prompt],
+    actor: Actor,
+    units: tuple[str, ...] | None,
+    ordering: Callable[[Any, Any], tuple[str, ...]] | None,
+) -> list[Prompt]:
     """The prompts a key limited to `units` may answer (all of them when `units` is None):
     its own side's, for one of its units or for none in particular (a side's turn, which
-    it takes with one of its units); a choice that names some of its units (the squads
-    that attack together, the unit to pick) offers only those."""
+    it takes with one of its units). `ordering` is the ruleset's `ordered_units`, what
+    `check_units` judges a command by: a choice of a field that names what the prompt's
+    commands order (domain.ordering) offers only the key's units, and a prompt with such a
+    field left with none is dropped; any other field (a target, a unit joined) is kept
+    whole. A ruleset that cannot tell (None) lets such a key answer nothing."""
     if units is None:
         return prompts
+    if ordering is None:
+        return []
     allowed = set(units)
     out: list[Prompt] = []
     for p in prompts:
@@ -51,14 +65,22 @@ def for_units(prompts: list[Prompt], actor: Actor, units: tuple[str, ...] | None
             continue
         if p.subject is not None and p.subject not in allowed:
             continue
+        ordered = {field for tag in p.commands for field in ordered_fields(ordering, tag)}
         choices = {
-            field: [v for v in values if v in allowed]
-            if any(v in allowed for v in values)
-            else values
+            field: [v for v in values if v in allowed] if field in ordered else values
             for field, values in p.choices.items()
         }
+        if any(values and not choices[field] for field, values in p.choices.items()):
+            continue  # it orders only units this key may not order: every answer refused
         out.append(p if choices == p.choices else msgspec.structs.replace(p, choices=choices))
     return out
+
+
+def ordering_of(ruleset_id: str) -> Callable[[Any, Any], tuple[str, ...]] | None:
+    """The `ordered_units` of the ruleset named `ruleset_id`, for `for_units` (None: an
+    unknown ruleset, or one that cannot tell)."""
+    ruleset = get_ruleset(ruleset_id)
+    return None if ruleset is None else ruleset.ordered_units
 
 
 class AwaitingCache:

@@ -81,7 +81,8 @@ async def post_command_batch(
         if required is None:
             raise
         raise if_match_failed(battle_id, e) from e
-    return command_answer(narrowed_answer(answer, principal), minimal, status_code=201)
+    narrowed = await narrowed_answer(service, answer, principal)
+    return command_answer(narrowed, minimal, status_code=201)
 
 
 BATCH_ROUTES = [post_command_batch]

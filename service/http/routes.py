@@ -19,7 +19,7 @@ from domain.prompts import NextDie
 from domain.rulesets import RULESETS, get_ruleset
 from domain.rulesets.forecasts import FORECASTS
 from events.errors import VersionConflict
-from service.battles.awaiting import for_units
+from service.battles.awaiting import for_units, ordering_of
 from service.battles.keys import Principal
 from service.battles.service import BattleService
 from service.errors import NotFound
@@ -346,7 +346,7 @@ async def post_command(
         if required is None:
             raise
         raise if_match_failed(battle_id, e) from e
-    return command_answer(narrowed_answer(answer, principal), minimal)
+    return command_answer(await narrowed_answer(service, answer, principal), minimal)
 
 
 def narrowed_view(view: BattleView, principal: Principal) -> BattleView:
@@ -354,15 +354,19 @@ def narrowed_view(view: BattleView, principal: Principal) -> BattleView:
     may answer (service.battles.awaiting.for_units)."""
     if principal.units is None:
         return view
-    awaiting = for_units(view.awaiting, principal.actor, principal.units)
+    ordering = ordering_of(view.ruleset)
+    awaiting = for_units(view.awaiting, principal.actor, principal.units, ordering)
     return msgspec.structs.replace(view, awaiting=awaiting)
 
 
-def narrowed_answer(answer: CommandResponse, principal: Principal) -> CommandResponse:
+async def narrowed_answer(
+    service: BattleService, answer: CommandResponse, principal: Principal
+) -> CommandResponse:
     """A command's answer as a player key limited to some units is given it."""
     if principal.units is None or isinstance(answer.awaiting, msgspec.UnsetType):
         return answer
-    awaiting = for_units(answer.awaiting, principal.actor, principal.units)
+    ordering = ordering_of(await service.ruleset_of(answer.battle_id))
+    awaiting = for_units(answer.awaiting, principal.actor, principal.units, ordering)
     return msgspec.structs.replace(answer, awaiting=awaiting)
 
 

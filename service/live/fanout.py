@@ -16,7 +16,9 @@ the key's id: `Hub.key_revoked` (this process took the DELETE) and the doorbell 
 worker did) ask its streams to check the key again, and `follow` yields `CHECK`, on which
 the stream reads the key from the store (the truth, as for events) and ends if it no
 longer opens the battle. A missed message costs latency, never access: a stream also
-checks at its key's expiry, every `recheck` seconds, and when the doorbell reconnects.
+checks right after it subscribes (a revocation before that reached no subscription), at
+its key's expiry, every `recheck` seconds (in the catch-up as live), and when the
+doorbell reconnects.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from events.store import EventStore
 
 __all__ = [
     "CHECK",
+    "EXPIRY_RETRY",
     "IDLE",
     "Check",
     "Doorbell",
@@ -66,6 +69,9 @@ class Check:
 
 CHECK = Check()
 Recheck = Callable[[str | None], None]  # a key id; None: every stream opened with a player key
+# Seconds between the checks of a key whose expiry (a loop time) passed while the store,
+# on the wall clock, still let it in: the two clocks differ by a little.
+EXPIRY_RETRY = 0.25
 
 
 class Doorbell(Protocol):
@@ -146,6 +152,18 @@ class Subscription:
             self._queue.append(event)
         self._ready.set()
 
+    def key_due(self, now: float) -> bool:
+        """Whether the key must be read again now (a recheck was asked, or its expiry
+        passed); clears the request. The expiry stays armed, a moment later each time,
+        until a check refuses the key: the deadline runs on the loop's monotonic clock and
+        the key's expiry on the wall clock, so a check right at the deadline may still pass."""
+        due = self.check
+        self.check = False
+        if self.deadline is not None and now >= self.deadline:
+            self.deadline = now + EXPIRY_RETRY
+            due = True
+        return due
+
     async def next_batch(self, timeout: float) -> list[StoredEvent] | None:
         """The queued events (possibly none after `timeout`), or None after an overflow."""
         deadline = self.deadline
@@ -155,9 +173,6 @@ class Subscription:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._ready.wait(), timeout)
         self._ready.clear()
-        if deadline is not None and asyncio.get_running_loop().time() >= deadline:
-            self.deadline = None  # once: the check then refuses the expired key
-            self.check = True
         if self.overflowed:
             self.overflowed = False
             self._queue.clear()
@@ -290,9 +305,10 @@ async def follow(
 ) -> AsyncGenerator[StoredEvent | Idle | Check | None, None]:
     """Every accepted event with `cursor(event) > after`, in order, once; None as a heartbeat;
     with `mark_idle`, `IDLE` after the catch-up and after each live batch; with `key_id`
-    (a player key's), `CHECK` before the next event when the key must be read again
-    (announced revoked, past `expires`, a loop time, or `recheck` seconds since the last
-    check): the caller ends the stream there if the key no longer opens it.
+    (a player key's), `CHECK` first (once subscribed) and then before the next event or
+    page when the key must be read again (announced revoked, past `expires`, a loop time,
+    or `recheck` seconds since the last check): the caller ends the stream there if the
+    key no longer opens it.
 
     `catch_up(c)` reads a page of accepted events with cursor > c from the store (empty
     when there is no more). Live events that the catch-up already delivered are dropped.
@@ -302,13 +318,27 @@ async def follow(
     sub = await hub.subscribe(accepts, key_id, expires)
     loop = asyncio.get_running_loop()
     checked = loop.time()
+
+    def due() -> bool:
+        # A revocation announced, the key's expiry passed, or `recheck` seconds since the
+        # last check: the same test in the catch-up and live.
+        nonlocal checked
+        now = loop.time()
+        if not sub.key_due(now) and now - checked < recheck:
+            return False
+        checked = now
+        return True
+
     try:
         last = after
+        if key_id is not None:
+            # The key was checked before `subscribe`: a revocation in between reached no
+            # subscription of it (Hub.recheck), so it is checked again before anything.
+            sub.key_due(checked)
+            yield CHECK
         while not hub.closing:
             while not hub.closing and (page := await catch_up(last)):
-                if sub.check:  # revoked during a long catch-up: asked before the next page
-                    sub.check = False
-                    checked = loop.time()
+                if key_id is not None and due():  # a slow reader stays in the catch-up
                     yield CHECK
                 for event in page:
                     yield event
@@ -319,10 +349,8 @@ async def follow(
                 batch = await sub.next_batch(min(heartbeat, recheck) if key_id else heartbeat)
                 if hub.closing:
                     return
-                if key_id is not None and (sub.check or loop.time() - checked >= recheck):
+                if key_id is not None and due():
                     # Before the batch: what was appended after a revocation is not handed over.
-                    sub.check = False
-                    checked = loop.time()
                     yield CHECK
                 if batch is None:  # fell behind: the store has everything
                     break

@@ -15,11 +15,14 @@ Events the caller may not see are sent sealed, like on every other read
 still carries its position as its id, so that a reconnect neither skips nor repeats it.
 A stream opened with a player key ends when that key is revoked (on any worker) or
 expires: it checks the key against the store whenever a revocation of it is announced
-(service.live.fanout), at its expiry, and every `RECHECK_SECONDS`, and hands over nothing
-appended after the check failed. SSE then sends one `event: problem` message (the 401
-problem+json, `revoked-key` or `expired-key`) and ends; a WebSocket sends the same
-`{"kind": "problem", ...}` message and closes with 4401 (4000 + the status), as it does
-for a stream refused at its start. A client must not reconnect with that key.
+(service.live.fanout), once subscribed, at its expiry, and every `RECHECK_SECONDS` (in
+the catch-up too), and hands over nothing appended after the check failed. When the
+check fails, SSE sends one `event: problem` message (the 401 problem+json, `revoked-key`
+or `expired-key`) and ends; a WebSocket sends the same `{"kind": "problem", ...}`
+message and closes with 4401 (4000 + the status), as it does for a stream refused at its
+start. A client must not reconnect with that key. While the store cannot answer the
+check, the stream hands over nothing but heartbeats until it can (it fails closed, and
+the documented end stays the only problem message a stream sends).
 Browsers cannot set headers on EventSource or WebSocket, so
 the key may also come as `?access_key=` (it then appears in access logs: prefer the
 header where the client allows it).
@@ -47,7 +50,7 @@ from domain.actors import Actor, can_see
 from domain.prompts import Prompt
 from events.envelope import StoredEvent
 from events.errors import StoreUnavailable
-from service.battles.awaiting import for_units
+from service.battles.awaiting import for_units, ordering_of
 from service.battles.keys import Principal
 from service.battles.sealing import event_out, sealed_out
 from service.battles.service import BattleService
@@ -73,7 +76,7 @@ from service.http.routes import (
 from service.live.fanout import Check, Hub, Idle, follow
 from service.schemas import AwaitingMessage, EventOut, SealedEventOut
 
-__all__ = ["STREAM_ROUTES"]
+__all__ = ["CHECK_RETRY_SECONDS", "RECHECK_SECONDS", "STREAM_ROUTES", "KeyRefused"]
 
 log = logging.getLogger(__name__)
 _encode = msgspec.json.Encoder().encode
@@ -81,6 +84,9 @@ _PAGE = 500
 # How often a player key's stream reads its key again even when no revocation was
 # announced: the bound on how long a lost Redis message lets a revoked key keep a stream.
 RECHECK_SECONDS = 15.0
+# How often a stream whose key could not be checked (the store unavailable) asks again;
+# it hands over nothing meanwhile.
+CHECK_RETRY_SECONDS = 2.0
 
 LastEventId = Annotated[
     str | None,
@@ -150,7 +156,9 @@ def _awaiting(
         return service.awaiting
 
     async def narrowed(battle_id: str, actor: Actor, version: int) -> list[Prompt]:
-        return for_units(await service.awaiting(battle_id, actor, version), actor, units)
+        prompts = await service.awaiting(battle_id, actor, version)
+        ordering = ordering_of(await service.ruleset_of(battle_id))
+        return for_units(prompts, actor, units, ordering)
 
     return narrowed
 
@@ -207,7 +215,7 @@ class _Stream:
     ) -> AsyncIterator[tuple[StoredEvent, EventOut | SealedEventOut] | AwaitingMessage | None]:
         """Events in order, each with what the caller is given of it, whole or sealed, and
         what a battle awaits when that changed (None: nothing for a while, time for a
-        heartbeat). Raises the 401 `ServiceError` when the stream's player key was revoked
+        heartbeat). Raises `KeyRefused` (the 401) when the stream's player key was revoked
         or expired (nothing appended after that check is handed over)."""
         keep, actor, guard = self.keep, self.actor, self.guard
         ended: dict[str, int] = {}  # battle -> the last version known to be unsealed for all
@@ -239,7 +247,13 @@ class _Stream:
                     yield None
                 elif isinstance(ev, Check):
                     assert guard is not None
-                    await _still_valid(guard)
+                    # Fails closed: while the store cannot tell, nothing more is handed
+                    # over (heartbeats only, so the client waits and loses nothing).
+                    while not await _still_valid(guard):
+                        await asyncio.sleep(CHECK_RETRY_SECONDS)
+                        if hub.closing:
+                            return
+                        yield None
                 elif isinstance(ev, Idle):
                     for battle_id, version in touched.items():
                         message = await self._changed(told, battle_id, version)
@@ -282,16 +296,30 @@ class _Stream:
         return AwaitingMessage(battle_id=battle_id, version=version, awaiting=now)
 
 
-async def _still_valid(guard: _KeyGuard) -> None:
-    """Read the stream's player key again: the 401 when it was revoked or expired. A store
-    that cannot answer now does not end the stream (nothing is delivered meanwhile
-    either); the next check asks again."""
+class KeyRefused(Exception):
+    """The stream's player key no longer opens it (revoked, expired): `error` is the 401
+    the stream ends with. Only this ends a stream with a problem message; any other
+    error is the stream's failure, after which the client reconnects."""
+
+    def __init__(self, error: ServiceError) -> None:
+        super().__init__(error.detail)
+        self.error = error
+
+
+async def _still_valid(guard: _KeyGuard) -> bool:
+    """Read the stream's player key again: False when the store cannot answer now (the
+    caller holds everything until a check succeeds); raises `KeyRefused` when the key
+    was revoked or expired."""
     try:
         await guard.check()
     except StoreUnavailable:
         log.warning(
             "live: player key %s could not be checked: the store is unavailable", guard.key_id
         )
+        return False
+    except ServiceError as e:
+        raise KeyRefused(e) from e
+    return True
 
 
 class _Told:
@@ -431,12 +459,14 @@ async def _until_refused(
 ) -> AsyncIterator[
     tuple[StoredEvent, EventOut | SealedEventOut] | AwaitingMessage | ServiceError | None
 ]:
-    """The stream's items, then the refusal that ended it (its key revoked or expired)."""
+    """The stream's items, then the refusal that ended it (its key revoked or expired).
+    Any other error propagates: the stream fails and the client reconnects, rather than
+    being told a problem that it would take for its key's end."""
     try:
         async for item in items:
             yield item
-    except ServiceError as e:
-        yield e
+    except KeyRefused as e:
+        yield e.error
 
 
 async def _sse_response(

@@ -6,10 +6,12 @@ webhook signature checked on a real delivery, and `mypy --strict` on the example
 from __future__ import annotations
 
 import asyncio
+import http.server
 import json
 import re
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
@@ -30,7 +32,7 @@ from battle_service_client import (
     WebhookError,
     verify_webhook,
 )
-from battle_service_client.sse import Frame, SseParser, StreamCursor
+from battle_service_client.sse import Dropped, Frame, SseParser, StreamCursor
 from standardwebhooks.webhooks import Webhook
 
 from tests.e2e.conftest import LiveServer, ServerProcess
@@ -392,3 +394,52 @@ def test_the_stream_cursor_delivers_each_event_once_and_each_awaiting_change_onc
     assert names == ["NoneType", kind, "AwaitingChange", "NoneType", "NoneType", kind]
     assert isinstance(got[1], Event) and type(got[1].data).__name__ == "RulingRecorded"
     assert cursor.headers() == {"Last-Event-ID": "3"}
+
+
+def test_a_streams_problem_frame_is_final_only_for_a_refused_key() -> None:
+    """The status comes from the problem itself: a 401 or 403 ends the stream (the key
+    no longer opens it), anything else (a 503) is resumed like a drop."""
+    problem = '{"type":"urn:battle-service:problem:%s","title":"t","status":%d,"detail":"d"}'
+    cursor = StreamCursor()
+    for code, status in (("revoked-key", 401), ("not-permitted", 403)):
+        with pytest.raises(ProblemError) as final:
+            cursor.accept(Frame("problem", problem % (code, status), None))
+        assert final.value.status == status and final.value.code == code
+    with pytest.raises(Dropped) as dropped:
+        cursor.accept(Frame("problem", problem % ("store-unavailable", 503), None))
+    assert dropped.value.problem.status == 503
+    assert dropped.value.problem.code == "store-unavailable"
+
+
+def test_the_python_library_resumes_a_stream_ended_with_a_problem_that_is_not_final() -> None:
+    """A real HTTP server whose streams end at once with a problem: a 503 is resumed
+    (the stream is opened again), the 401 ends it with its own status."""
+    problem = '{"type":"urn:battle-service:problem:%s","title":"t","status":%d,"detail":"d"}'
+    sent = [problem % ("store-unavailable", 503), problem % ("revoked-key", 401)]
+    asked: list[str] = []
+
+    class Ends(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            body = sent[min(len(asked), len(sent) - 1)]
+            asked.append(self.path)
+            frame = f"retry: 10\nevent: problem\ndata: {body}\n\n".encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Content-Length", str(len(frame)))
+            self.end_headers()
+            self.wfile.write(frame)
+
+        def log_message(self, format: str, *args: Any) -> None:
+            return None
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Ends)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        base_url = f"http://127.0.0.1:{server.server_address[1]}"
+        with BattleClient(base_url) as client, pytest.raises(ProblemError) as ended:
+            list(client.battle("b", "k").stream())
+        assert ended.value.status == 401 and ended.value.code == "revoked-key"
+        assert asked == ["/battles/b/events/stream"] * 2
+    finally:
+        server.shutdown()
+        server.server_close()

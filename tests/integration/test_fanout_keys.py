@@ -1,7 +1,8 @@
 """The fan-out's part in ending a revoked player key's streams (issue 34), on a real SQLite
-store and a real Redis: `follow` yields `CHECK` before anything more once a revocation
-of its key is announced (by this process or, through Redis, by another worker), and
-also every `recheck` seconds, so that a lost Redis message only delays the end."""
+store and a real Redis: `follow` yields `CHECK` once subscribed, and before anything more
+once a revocation of its key is announced (by this process or, through Redis, by another
+worker), at its expiry (kept armed until a check refuses it), and every `recheck`
+seconds, in the catch-up as live, so that a lost Redis message only delays the end."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import redis.asyncio as aioredis
 from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from events.store import EventStore
-from service.live.fanout import CHECK, Hub, follow
+from service.live.fanout import CHECK, EXPIRY_RETRY, Hub, follow
 from service.live.redis_bell import RedisDoorbell
 from tests.integration.test_store_contract import append_more
 from tests.support.servers import need_redis, postgres_schema
@@ -33,7 +34,12 @@ async def sqlite_store(tmp_path: Path) -> AsyncIterator[EventStore]:
 
 
 def _keyed(
-    hub: Hub, store: EventStore, key_id: str, recheck: float = 3600.0, page: int = 100
+    hub: Hub,
+    store: EventStore,
+    key_id: str,
+    recheck: float = 3600.0,
+    page: int = 100,
+    expires: float | None = None,
 ) -> AsyncGenerator[Any, None]:
     async def catch_up(version: int) -> list[Any]:
         return await store.read("b", after=version, limit=page)
@@ -46,6 +52,7 @@ def _keyed(
         0,
         heartbeat=30,
         key_id=key_id,
+        expires=expires,
         recheck=recheck,
     )
 
@@ -58,6 +65,83 @@ async def _next_item(stream: AsyncGenerator[Any, None]) -> Any:
         return item
 
 
+async def _checked(stream: AsyncGenerator[Any, None]) -> AsyncGenerator[Any, None]:
+    """The stream, past the check every keyed stream makes once subscribed."""
+    assert await _next_item(stream) is CHECK
+    return stream
+
+
+async def test_a_keyed_stream_checks_its_key_once_subscribed_before_anything(
+    sqlite_store: EventStore,
+) -> None:
+    """A revocation between the stream's key check and its subscription reached no
+    subscription (Hub.recheck): the key is read again before the first event."""
+    hub = Hub(sqlite_store, poll_interval=3600)
+    await hub.start()
+    try:
+        await append_more(sqlite_store, "b", 2)
+        hub.key_revoked("pk_a")  # before the stream subscribed: it reaches nothing
+        stream = _keyed(hub, sqlite_store, "pk_a")
+        assert await _next_item(stream) is CHECK
+        assert (await _next_item(stream)).version == 1  # the caller ends it on CHECK
+        await stream.aclose()
+    finally:
+        await hub.stop()
+
+
+async def test_a_slow_reader_in_the_catch_up_is_checked_every_recheck_seconds(
+    sqlite_store: EventStore,
+) -> None:
+    hub = Hub(sqlite_store, poll_interval=3600)
+    await hub.start()
+    try:
+        await append_more(sqlite_store, "b", 5)
+        stream = await _checked(_keyed(hub, sqlite_store, "pk_a", recheck=0.1, page=2))
+        assert [(await _next_item(stream)).version for _ in range(2)] == [1, 2]
+        await asyncio.sleep(0.15)  # a slow reader: still in the catch-up
+        assert await _next_item(stream) is CHECK  # before page 2
+        assert (await _next_item(stream)).version == 3
+        await stream.aclose()
+    finally:
+        await hub.stop()
+
+
+async def test_a_key_expiring_during_the_catch_up_is_checked_before_the_next_page(
+    sqlite_store: EventStore,
+) -> None:
+    hub = Hub(sqlite_store, poll_interval=3600)
+    await hub.start()
+    try:
+        await append_more(sqlite_store, "b", 5)
+        expires = asyncio.get_running_loop().time() + 0.1
+        stream = await _checked(_keyed(hub, sqlite_store, "pk_a", page=2, expires=expires))
+        assert [(await _next_item(stream)).version for _ in range(2)] == [1, 2]
+        await asyncio.sleep(0.15)  # the key expired while the reader was slow
+        assert await _next_item(stream) is CHECK
+        await stream.aclose()
+    finally:
+        await hub.stop()
+
+
+async def test_a_check_passing_at_the_expiry_keeps_the_expiry_armed(
+    sqlite_store: EventStore,
+) -> None:
+    """The deadline is the loop's clock, the key's expiry the wall clock's: a check right
+    at the deadline may pass; the stream checks again shortly (EXPIRY_RETRY), not only a
+    heartbeat or a recheck later."""
+    hub = Hub(sqlite_store, poll_interval=3600)
+    await hub.start()
+    try:
+        expires = asyncio.get_running_loop().time() + 0.1
+        stream = await _checked(_keyed(hub, sqlite_store, "pk_a", expires=expires))
+        assert await _next_item(stream) is CHECK  # at the expiry; the caller's check passed
+        async with asyncio.timeout(EXPIRY_RETRY + 1):
+            assert await _next_item(stream) is CHECK
+        await stream.aclose()
+    finally:
+        await hub.stop()
+
+
 async def test_a_revocation_is_checked_before_the_events_queued_with_it(
     sqlite_store: EventStore,
 ) -> None:
@@ -65,7 +149,7 @@ async def test_a_revocation_is_checked_before_the_events_queued_with_it(
     await hub.start()
     try:
         await append_more(sqlite_store, "b", 2)
-        stream = _keyed(hub, sqlite_store, "pk_a")
+        stream = await _checked(_keyed(hub, sqlite_store, "pk_a"))
         assert [(await _next_item(stream)).version for _ in range(2)] == [1, 2]
         pending = asyncio.create_task(_next_item(stream))
         await asyncio.sleep(0.05)  # waiting live
@@ -89,7 +173,7 @@ async def test_a_revocation_during_the_catch_up_is_checked_before_the_next_page(
     await hub.start()
     try:
         await append_more(sqlite_store, "b", 5)
-        stream = _keyed(hub, sqlite_store, "pk_a", page=2)
+        stream = await _checked(_keyed(hub, sqlite_store, "pk_a", page=2))
         assert [(await _next_item(stream)).version for _ in range(2)] == [1, 2]
         hub.key_revoked("pk_a")
         assert await _next_item(stream) is CHECK
@@ -102,7 +186,7 @@ async def test_a_key_is_checked_again_every_recheck_seconds(sqlite_store: EventS
     hub = Hub(sqlite_store, poll_interval=3600)
     await hub.start()
     try:
-        stream = _keyed(hub, sqlite_store, "pk_a", recheck=0.1)
+        stream = await _checked(_keyed(hub, sqlite_store, "pk_a", recheck=0.1))
         assert await _next_item(stream) is CHECK  # no revocation was announced
         await stream.aclose()
     finally:
@@ -124,8 +208,8 @@ async def test_redis_carries_a_revocation_to_the_other_workers_streams_of_that_k
         await hub_b.start()
         try:
             await asyncio.wait_for(bell_b.connected.wait(), 10)
-            revoked = _keyed(hub_b, store_b, "pk_gone")
-            other = _keyed(hub_b, store_b, "pk_kept")
+            revoked = await _checked(_keyed(hub_b, store_b, "pk_gone"))
+            other = await _checked(_keyed(hub_b, store_b, "pk_kept"))
             gone = asyncio.create_task(_next_item(revoked))
             kept = asyncio.create_task(_next_item(other))
             await asyncio.sleep(0.2)  # subscribed on b (and b's reconnect check is past)
@@ -165,7 +249,7 @@ async def test_a_revocation_lost_while_a_worker_was_cut_off_is_checked_on_reconn
         admin = aioredis.Redis.from_url(redis_url)
         try:
             await asyncio.wait_for(bell_b.connected.wait(), 10)
-            stream = _keyed(hub_b, store_b, "pk_gone")
+            stream = await _checked(_keyed(hub_b, store_b, "pk_gone"))
             waiting = asyncio.create_task(_next_item(stream))
             await asyncio.sleep(0.2)  # subscribed, waiting live
             clients = await admin.client_list()

@@ -37,7 +37,8 @@ export interface SubscribeOptions {
    * read), then each time it changes. */
   onAwaiting?: (awaiting: Prompt[], change: AwaitingChange) => void;
   /** Called with each drop (the stream is opened again) and with the refusal that ends
-   * the subscription (a ProblemError: a revoked key, an unknown battle...). */
+   * the subscription (a ProblemError: a revoked key, an unknown battle...). An SSE
+   * stream's last problem ends it only with a 401 or 403; another is resumed. */
   onError?: (error: unknown, willRetry: boolean) => void;
   /** The WebSocket class (default: globalThis.WebSocket; on Node 20, the `ws` package's). */
   WebSocket?: WebSocketConstructor;
@@ -53,6 +54,11 @@ export interface SubscribeOptions {
 export type Unsubscribe = () => void;
 
 const RETRIED_STATUS = new Set([429, 502, 503, 504]);
+/** The statuses of an SSE stream's last problem that end the subscription: the key no
+ * longer opens the stream (revoked, expired); any other such problem is resumed. */
+const FINAL_STATUS = new Set([401, 403]);
+/** The problems an SSE stream ended with (`event: problem`), as opposed to refusals. */
+const ENDED = new WeakSet<ProblemError>();
 
 type Deliver = (kind: "event" | "awaiting", id: number | undefined, data: unknown) => void;
 
@@ -115,7 +121,9 @@ export function subscribe(
         options.onError?.(new Error("the stream ended"), true);
       } catch (e) {
         if (stop.signal.aborted) return;
-        const fatal = e instanceof ProblemError && !RETRIED_STATUS.has(e.status);
+        const fatal =
+          e instanceof ProblemError &&
+          (ENDED.has(e) ? FINAL_STATUS.has(e.status) : !RETRIED_STATUS.has(e.status));
         options.onError?.(e, !fatal);
         if (fatal) return;
       }
@@ -160,8 +168,11 @@ async function openSse(
       if (frame.event === "awaiting") {
         deliver("awaiting", undefined, JSON.parse(frame.data));
       } else if (frame.event === "problem") {
-        // The stream's key was revoked or expired: a 401, as reconnecting would answer.
-        throw problemOf(401, "Unauthorized", frame.data);
+        // The status is the problem's own: a 401 (the key was revoked or expired) ends
+        // the subscription; another (a 503, say) is resumed like a drop.
+        const problem = problemOf(statusOf(frame.data), "Stream ended", frame.data);
+        ENDED.add(problem);
+        throw problem;
       } else if (frame.data) {
         deliver("event", frame.id === undefined ? undefined : Number(frame.id), JSON.parse(frame.data));
       }
@@ -172,6 +183,16 @@ async function openSse(
   } finally {
     clearTimeout(timer);
     stop.removeEventListener("abort", onStop);
+  }
+}
+
+/** The status a stream's problem message carries (500 when it carries none). */
+function statusOf(data: string): number {
+  try {
+    const status = (JSON.parse(data) as { status?: unknown }).status;
+    return typeof status === "number" ? status : 500;
+  } catch {
+    return 500;
   }
 }
 

@@ -2,6 +2,7 @@
 // connections (a relay between the client and the server cuts them); `awaiting` told
 // when it changes.
 import assert from "node:assert/strict";
+import { createServer } from "node:http";
 import { after, before, test } from "node:test";
 import WebSocket from "ws";
 import { BattleClient, ProblemError } from "../dist/index.js";
@@ -146,6 +147,43 @@ for (const transport of ["sse", "ws"]) {
     }
   });
 }
+
+test("sse: a stream's last problem ends the subscription only with a 401 or 403", async () => {
+  // A server whose streams end at once with a problem: the statuses are the problems' own.
+  const sent = [
+    { type: "urn:battle-service:problem:internal", title: "t", status: 500, detail: "d" },
+    "not a problem+json",
+    { type: "urn:battle-service:problem:store-unavailable", title: "t", status: 503, detail: "d" },
+    { type: "urn:battle-service:problem:not-permitted", title: "t", status: 403, detail: "d" },
+  ];
+  let asked = 0;
+  const http = createServer((req, res) => {
+    const body = sent[Math.min(asked++, sent.length - 1)];
+    res.writeHead(200, { "content-type": "text/event-stream" });
+    res.end(`event: problem\ndata: ${typeof body === "string" ? body : JSON.stringify(body)}\n\n`);
+  });
+  await new Promise((r) => http.listen(0, "127.0.0.1", r));
+  const baseUrl = `http://127.0.0.1:${http.address().port}`;
+  const errors = [];
+  const stop = new BattleClient({ baseUrl }).battle("b", "k").subscribe(() => undefined, {
+    retryMs: 10,
+    onError: (e, willRetry) => errors.push([e instanceof ProblemError ? e.status : String(e), willRetry]),
+  });
+  try {
+    await until("the final problem", () => errors.some(([, willRetry]) => !willRetry));
+    await new Promise((r) => setTimeout(r, 100));
+    assert.deepEqual(errors, [
+      [500, true],
+      [500, true],
+      [503, true],
+      [403, false],
+    ]);
+    assert.equal(asked, 4);
+  } finally {
+    stop();
+    http.close();
+  }
+});
 
 test("events start after `after`, and unsubscribing stops them", async () => {
   const { battle } = await direct.createBattle({ ruleset: "quickstart", setup: SETUP });

@@ -4,7 +4,7 @@ combatant (an action id the state does not hold orders none: the decider refuses
 
 from __future__ import annotations
 
-from domain.ordering import ordered_by_fields
+from domain.ordering import OrderedByFields
 from domain.rulesets.phased.commands import Command
 from domain.rulesets.phased.model import State
 
@@ -17,11 +17,19 @@ ORDERED_FIELDS: dict[str, tuple[str, ...]] = {
 }
 # commands naming a declared action: they order its combatant
 _BY_ACTION = frozenset({"WithdrawAction", "SustainAction", "CancelAction", "ResolveAction"})
-_by_fields = ordered_by_fields(ORDERED_FIELDS)
 
 
-def ordered_units(state: State, command: Command) -> tuple[str, ...]:
-    if str(command.__struct_config__.tag) in _BY_ACTION:
-        action = state.actions.get(getattr(command, "action", ""))
-        return () if action is None else (action.combatant,)
-    return _by_fields(state, command)
+class _Ordering(OrderedByFields):
+    """The fields' map, and an action's combatant for the commands naming an action (a
+    prompt's `action` choice is not narrowed by it: that needs the state)."""
+
+    __slots__ = ()
+
+    def __call__(self, state: State, command: Command) -> tuple[str, ...]:
+        if str(command.__struct_config__.tag) in _BY_ACTION:
+            action = state.actions.get(getattr(command, "action", ""))
+            return () if action is None else (action.combatant,)
+        return super().__call__(state, command)
+
+
+ordered_units = _Ordering(ORDERED_FIELDS)

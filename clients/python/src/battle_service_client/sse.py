@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import msgspec
 
-from battle_service_client.errors import problem_from
+from battle_service_client.errors import ProblemError, problem_from
 from battle_service_client.models import (
     AwaitingChange,
     Event,
@@ -19,9 +19,28 @@ from battle_service_client.models import (
     decode_event,
 )
 
-__all__ = ["Frame", "SseParser", "StreamCursor", "StreamItem"]
+__all__ = ["FINAL_STATUS", "Dropped", "Frame", "SseParser", "StreamCursor", "StreamItem"]
 
 StreamItem = Event | SealedEvent | UnknownEvent | AwaitingChange
+# The statuses of a stream's last problem that end it for good: the key no longer opens it.
+FINAL_STATUS = frozenset({401, 403})
+
+
+class Dropped(Exception):
+    """The stream ended with a problem that is not final (a 503, say): resume it."""
+
+    def __init__(self, problem: ProblemError) -> None:
+        super().__init__(str(problem))
+        self.problem = problem
+
+
+def _status_of(data: str) -> int:
+    """The status a stream's problem message carries (500 when it carries none)."""
+    try:
+        status = msgspec.json.decode(data).get("status")
+    except (msgspec.DecodeError, AttributeError):
+        return 500
+    return status if isinstance(status, int) else 500
 
 
 @dataclass(frozen=True)
@@ -77,10 +96,15 @@ class StreamCursor:
 
     def accept(self, frame: Frame) -> StreamItem | None:
         """What to deliver for a frame: None for one already delivered (or unchanged).
-        Raises ProblemError for the frame that ends a stream whose key was revoked or
-        expired (`event: problem`): reconnecting with that key would only get a 401."""
-        if frame.event == "problem":  # always a 401 (revoked-key, expired-key)
-            raise problem_from(401, frame.data.encode())
+        A frame that ends the stream (`event: problem`) raises ProblemError, with the
+        status the problem itself carries, when it is final (401, 403: the key was
+        revoked or expired, reconnecting with it would only be refused again); any other
+        raises Dropped (the stream is resumed, as after a drop)."""
+        if frame.event == "problem":
+            problem = problem_from(_status_of(frame.data), frame.data.encode())
+            if problem.status in FINAL_STATUS:
+                raise problem
+            raise Dropped(problem)
         if frame.event == "awaiting":
             change = msgspec.json.decode(frame.data, type=AwaitingChange)
             told = list(change.awaiting)

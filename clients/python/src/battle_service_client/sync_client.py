@@ -32,7 +32,7 @@ from battle_service_client.protocol import (
     Flow,
     create_flow,
 )
-from battle_service_client.sse import SseParser, StreamCursor, StreamItem
+from battle_service_client.sse import Dropped, SseParser, StreamCursor, StreamItem
 
 __all__ = ["Battle", "BattleClient", "DicePrompt", "Keys", "TableDice"]
 
@@ -237,6 +237,9 @@ class Battle:
                             yield item
             except httpx.TransportError:
                 pass  # dropped: resume below
+            except Dropped as e:  # ended with a problem that is not final (a 503): resume
+                if not reconnect:
+                    raise e.problem from None
             if not reconnect:
                 return
             time.sleep((parser.retry_ms or 1000) / 1000)
