@@ -244,7 +244,10 @@ class DisputeRaised(BattleEventBase, frozen=True, omit_defaults=True, tag="Dispu
 class DisputeResolved(BattleEventBase, frozen=True, omit_defaults=True, tag="DisputeResolved"):
     """The referee's ruling on a dispute, appended after its correction in the same
     append: `correcting_versions` are the versions of the correction's events (an undo
-    to `undo_to`, then the events of the commands that replace what it undid)."""
+    to `undo_to`, then the events of the commands that replace what it undid).
+    `linked`: those events name the dispute (chain format 2, since issue 36's follow-up;
+    absent on older rulings and in a battle of format 1, whose hash cannot cover a name),
+    so a verifier may require it of each of them (docs/VERIFYING.md)."""
 
     dispute_id: str
     outcome: Literal["upheld", "dismissed"]
@@ -252,6 +255,7 @@ class DisputeResolved(BattleEventBase, frozen=True, omit_defaults=True, tag="Dis
     rule: str
     undo_to: int | None = None
     correcting_versions: list[int] = []
+    linked: bool = False
     audience: str = "all"
 
 

@@ -56,7 +56,9 @@ key, `"dispute"` (the dispute's id, "d1"), between "data" and "recorded_at":
     body = sha256(canonical_json({..., "data", "dispute", "recorded_at", ["salt",] "type"}))
 
 Every other event's body has no such key (not even null), so every hash written before
-it is unchanged. A battle of format 1 has no body: its corrections name no dispute.
+it is unchanged. A battle of format 1 has no body: its corrections name no dispute, and
+an event of format 1 that names one anyway is a broken link (`unhashed_dispute`): its
+hash does not cover the name, which anyone could have added.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ __all__ = [
     "raw_event_hash",
     "seal",
     "stub_body",
+    "unhashed_dispute",
 ]
 
 CHAIN_FORMAT = 2  # what a new battle is chained with (see the module docstring)
@@ -299,6 +302,17 @@ def command_break(version: int, command_version: int | None, before: int | None)
             "command's events follow one another"
         )
     return None
+
+
+def unhashed_dispute(version: int, command_version: int | None, dispute: str | None) -> str | None:
+    """Why a whole event cannot name `dispute` (None: it can): of chain format 1 (no
+    `command_version`), its hash does not cover the name (see the module docstring)."""
+    if dispute is None or command_version is not None:
+        return None
+    return (
+        f"event {version} names dispute {dispute} but is of chain format 1, whose hash does "
+        "not cover it"
+    )
 
 
 def _format2_hash(
@@ -550,7 +564,9 @@ def find_chain_break(
             command = None
             continue
         assert isinstance(ev, StoredEvent)
-        why = command_break(ev.version, ev.command_version, command)
+        why = command_break(ev.version, ev.command_version, command) or unhashed_dispute(
+            ev.version, ev.command_version, ev.dispute
+        )
         if why is not None:
             return ChainBreak(version=ev.version, reason=why)
         command = ev.command_version

@@ -18,7 +18,13 @@ from typing import Any
 
 import msgspec
 
-from events.chain import command_break, format_break, link_hash, raw_event_hash
+from events.chain import (
+    command_break,
+    format_break,
+    link_hash,
+    raw_event_hash,
+    unhashed_dispute,
+)
 from events.dice_audit import DICE_FACT_TYPES, server_rolls_in_data
 from events.dispute_audit import DISPUTE_RESOLVED, Resolution, resolution_of
 from events.receipts import Receipt
@@ -176,7 +182,9 @@ def scan_lines(
                     )
                     broken = True
                 continue
-            if why := command_break(version, line.command_version, command):
+            if why := command_break(version, line.command_version, command) or unhashed_dispute(
+                version, line.command_version, line.dispute
+            ):
                 out.chain_break = (version, why)
                 broken = True
                 continue

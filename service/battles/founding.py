@@ -369,7 +369,9 @@ def _rechain(
             battle_id=created.battle_id, prev_version=prev_version, prev_hash=prev_hash,
             items=[(ev.type, ev.data, ev.audience)], recorded_at=ev.recorded_at,
             actor=ev.actor, command_id=ev.command_id, salts=draw_salts([ev.audience]),
-            command_version=_first_of_command(command), dispute=ev.dispute,
+            command_version=_first_of_command(command),
+            # A name only format 2 hashes: a format-1 line's is no part of what it proved.
+            dispute=ev.dispute if ev.command_version is not None else None,
         )  # fmt: skip
         prev_version, prev_hash = out[-1].version, out[-1].hash
     started = DiceEpochStarted(epoch=epoch, commitment=commit, sub_commitments=subs)

@@ -122,8 +122,12 @@ class RequestDecider:
             pending, events = pending + more, events + corrected
             prev_hash = pending[-1].hash if pending else prev_hash
         last = battle.version + len(pending)
+        # `linked` says what is true of the events just sealed: they name the dispute
+        # unless the battle is of chain format 1 (events.chain.seal drops the name there).
         resolved = msgspec.structs.replace(
-            head, correcting_versions=list(range(battle.version + 1, last + 1))
+            head,
+            correcting_versions=list(range(battle.version + 1, last + 1)),
+            linked=any(p.dispute is not None for p in pending),
         )
         pending += self.sealed(
             loaded,

@@ -5,9 +5,10 @@ Exports of all five rulesets (hidden events, a dice reveal mid-battle, an undo, 
 import, an upheld dispute and its correction), as the referee and as a side, and tampered
 copies (a changed die re-hashed, a changed field, a dropped event, a forged receipt, a
 file re-signed by a forger, a dispute's correction its ruling does not list or the other
-way); a fork checked against its parent's export, a tampered parent, another battle's
-export, and a battle that is no fork: both verifiers must give the same answer (verified
-or not) and name the same first version.
+way, a malformed ruling: tests/e2e/test_dispute_formats.py has the other dispute cases);
+a fork checked against its parent's export, a tampered parent, another battle's export,
+and a battle that is no fork: both verifiers must give the same answer (verified or not)
+and name the same first version.
 """
 
 from __future__ import annotations
@@ -226,7 +227,14 @@ def _disputed(http: httpx.Client, out: Path) -> tuple[dict[str, Path], int, int]
     def claimed(e: dict[str, Any]) -> list[dict[str, Any]]:
         return [{**e, "dispute": "d1"} if e["version"] == attack else e]
 
-    for name, edit in (("unlinked", unlinked), ("claimed", claimed)):
+    def malformed(e: dict[str, Any]) -> list[dict[str, Any]]:
+        # a ruling that does not say which dispute it settles (its correction unnamed)
+        e = {k: v for k, v in e.items() if k != "dispute"}
+        if e.get("type") == "DisputeResolved":
+            e = {**e, "data": b'{"type":"DisputeResolved","outcome":"upheld"}'}
+        return [e]
+
+    for name, edit in (("unlinked", unlinked), ("claimed", claimed), ("malformed", malformed)):
         forged, _ = forge_export(body, edit)
         path = out / f"tampered.dispute_{name}.jsonl"
         files[f"tampered.dispute_{name}"] = _write(path, forged.splitlines())
@@ -393,6 +401,7 @@ def test_the_js_verifier_agrees_with_battle_service_verify(
     assert verdicts["tampered.dispute_unlinked"][0][1] == fixed, verdicts
     assert verdicts["tampered.dispute_claimed"][0][1] == attack, verdicts
     assert "dispute d1" in verdicts["tampered.dispute_claimed"][1][3]
+    assert "does not say which dispute" in verdicts["tampered.dispute_malformed"][1][3]
     for name in ("field", "resigned", "other", "no_fork", "start"):
         assert verdicts[f"tampered.parent_{name}"][0][1] == 1, verdicts[f"tampered.parent_{name}"]
     assert "parent" in verdicts["tampered.parent_field"][1][3]

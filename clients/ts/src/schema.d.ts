@@ -1701,6 +1701,9 @@ export interface components {
          * @description The referee's ruling on a dispute, appended after its correction in the same
          *         append: `correcting_versions` are the versions of the correction's events (an undo
          *         to `undo_to`, then the events of the commands that replace what it undid).
+         *         `linked`: those events name the dispute (chain format 2, since issue 36's follow-up;
+         *         absent on older rulings and in a battle of format 1, whose hash cannot cover a name),
+         *         so a verifier may require it of each of them (docs/VERIFYING.md).
          * @example {
          *       "dispute_id": "d1",
          *       "outcome": "dismissed",
@@ -1715,6 +1718,8 @@ export interface components {
             /** @default [] */
             correcting_versions?: number[];
             dispute_id: string;
+            /** @default false */
+            linked?: boolean;
             /** @enum {unknown} */
             outcome: "dismissed" | "upheld";
             rule: string;

@@ -441,6 +441,8 @@ async function chain(events, header) {
         if (command !== null && command !== cv)
           return { brk: [v, `event ${v} names the command beginning at version ${cv}, but the event before it belongs to the command beginning at version ${command}`] };
       }
+      // Format 1 hashes no dispute: a name there is no part of what the hash proves.
+      if (cv == null && ev.dispute != null) return { brk: [v, `event ${v} names dispute ${ev.dispute} but is of chain format 1, whose hash does not cover it`] };
       command = cv ?? null;
       const actual = await eventHash(ev, raw);
       if (actual !== ev.hash) return { brk: [v, `event ${v} does not hash to its recorded hash: it was changed after it was written`] };
@@ -480,37 +482,57 @@ function misplacedDie(events) {
   return null;
 }
 
+function rulingOf(data) {
+  // What events.dispute_audit decodes a DisputeResolved's data as, or null if it cannot.
+  if (data === null || typeof data !== "object" || Array.isArray(data)) return null;
+  const { dispute_id: id, correcting_versions: correcting = [], linked = false } = data;
+  if (typeof id !== "string" || typeof linked !== "boolean") return null;
+  if (!Array.isArray(correcting) || !correcting.every((v) => Number.isInteger(v))) return null;
+  return { id, correcting, linked };
+}
+
 function disputeBreak(events) {
   // A dispute's correction and its ruling agree (VERIFYING.md, "Disputes' corrections"):
-  // every whole event a DisputeResolved lists names its dispute and comes before it; every
-  // whole event naming a dispute is listed by its DisputeResolved, or, when that is not
-  // whole, followed by some sealed event. The lowest version that fails.
+  // every DisputeResolved says which dispute it settles and which versions correct it;
+  // each version it lists comes before it and, when the ruling is `linked`, names its
+  // dispute if whole; every whole event naming a dispute is listed by its DisputeResolved,
+  // or, when that is not whole, the event right after the last whole event naming it is
+  // sealed. The lowest version that fails.
   const sealed = new Set(events.filter((e) => e.ev.sealed === true).map((e) => e.ev.version));
-  const lastStub = Math.max(0, ...sealed);
   const whole = events.filter((e) => e.ev.sealed !== true).map((e) => e.ev);
   const names = new Map(whole.filter((ev) => ev.dispute != null).map((ev) => [ev.version, ev.dispute]));
+  const lastNamed = new Map();
+  for (const [v, id] of names) lastNamed.set(id, Math.max(v, lastNamed.get(id) ?? 0));
   const settled = new Map();
   const found = [];
   for (const ev of whole) {
     if (ev.type !== "DisputeResolved") continue;
     const at = ev.version;
-    const id = ev.data?.dispute_id;
-    const correcting = Array.isArray(ev.data?.correcting_versions) ? ev.data.correcting_versions : [];
+    const ruling = rulingOf(ev.data);
+    if (ruling === null) {
+      found.push([at, `event ${at} is a DisputeResolved ${MALFORMED}`]);
+      continue;
+    }
+    const { id, correcting, linked } = ruling;
     if (!settled.has(id)) settled.set(id, [at, correcting]);
     for (const v of correcting) {
       const named = names.get(v);
-      if (!(Number.isInteger(v) && v >= 1 && v < at)) found.push([at, `the DisputeResolved of dispute ${id} (event ${at}) lists correcting version ${v}, which is not before it`]);
-      else if (!sealed.has(v) && named !== id) found.push([v, `event ${v} is among the correcting versions of dispute ${id} (event ${at}) but ${named == null ? "names no dispute" : `names dispute ${named}`}`]);
+      if (!(v >= 1 && v < at)) found.push([at, `the DisputeResolved of dispute ${id} (event ${at}) lists correcting version ${v}, which is not before it`]);
+      else if (linked && !sealed.has(v) && named !== id) found.push([v, `event ${v} is among the correcting versions of dispute ${id} (event ${at}) but ${named == null ? "names no dispute" : `names dispute ${named}`}`]);
     }
   }
   for (const [v, id] of names) {
     const ruled = settled.get(id);
     if (ruled && !ruled[1].includes(v)) found.push([v, `event ${v} names dispute ${id}, whose DisputeResolved (event ${ruled[0]}) does not list it`]);
-    else if (!ruled && lastStub < v) found.push([v, `event ${v} names dispute ${id}, which no DisputeResolved after it settles`]);
+    else if (!ruled && !sealed.has(lastNamed.get(id) + 1)) found.push([v, `event ${v} names dispute ${id}, which no DisputeResolved after it settles`]);
   }
   found.sort((a, b) => a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
   return found.length ? found[0] : null;
 }
+
+const MALFORMED =
+  "whose data does not say which dispute it settles (dispute_id, a string) and which " +
+  "versions correct it (correcting_versions, a list of integers; linked, true or false)";
 
 const FACTS = new Set(["BattleCreated", "DiceSeedRevealed", "DiceSubSeedRevealed", "DiceEpochStarted", "ClientSeedSet"]);
 

@@ -770,10 +770,14 @@ class DisputeRaised(msgspec.Struct, frozen=True, kw_only=True, tag_field="type",
 class DisputeResolved(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="DisputeResolved"):
     """The referee's ruling on a dispute, appended after its correction in the same append:
     `correcting_versions` are the versions of the correction's events (an undo to
-    `undo_to`, then the events of the commands that replace what it undid)."""
+    `undo_to`, then the events of the commands that replace what it undid). `linked`: those
+    events name the dispute (chain format 2, since issue 36's follow-up; absent on older
+    rulings and in a battle of format 1, whose hash cannot cover a name), so a verifier may
+    require it of each of them (docs/VERIFYING.md)."""
     audience: str = "all"
     correcting_versions: list[int] = []
     dispute_id: str
+    linked: bool = False
     outcome: Literal["dismissed", "upheld"]
     rule: str
     ruling: str
