@@ -11,7 +11,8 @@ sent the service's very requests (its answers padded to the service's mean answe
 size). The three servers are up at once and take the load in turns, at 2 and at 32
 connections. Printed per server: requests/s, server CPU per request (from /proc), p50
 and p99 latency (wrk --latency; the median of the turns), bytes read per request and
-non-2xx answers; then service/floor (target >= 0.8 at both) and service/bare.
+non-2xx answers; then service/floor (target >= 0.8 at both) and service/bare, and the
+service on `BATTLE_SQLITE_SYNC=full` beside the default `normal` (issue 37's item 4).
 
 Not a test: nothing here fails on a slow machine, it reports. Needs `wrk` on PATH
 (Debian package `wrk`; `make bench` installs it when it can).
@@ -128,7 +129,9 @@ def _answer_bytes(port: int, bodies: list[bytes]) -> int:
     return round(sum(sizes) / len(sizes))
 
 
-SERVERS = ("bare", "floor", "service")
+# "service-full": the same service on BATTLE_SQLITE_SYNC=full (an fsync per commit batch),
+# sent the same requests on its own battles: the cost of surviving a power failure.
+SERVERS = ("bare", "floor", "service", "service-full")
 
 
 def bench_wrk(connections: int, seconds: float, turns: int) -> dict[str, Any]:
@@ -154,7 +157,12 @@ def bench_wrk(connections: int, seconds: float, turns: int) -> dict[str, Any]:
             "BATTLE_FLOOR_DB": str(root / "floor.db"),
             "BATTLE_FLOOR_ANSWER_BYTES": str(answer_bytes),
         }
+        full_env = {**env, "BATTLE_DB": str(root / "bench-full.db"), "BATTLE_SQLITE_SYNC": "full"}
+        full_port = servers.enter_context(
+            serve("service.app.factory:create_app", factory=True, env=full_env, probe="/health")
+        )
         ports = {
+            "service-full": full_port,
             "bare": servers.enter_context(
                 serve("bench.bare_app:app", factory=False, env={}, probe="/schema")
             ),
@@ -171,6 +179,7 @@ def bench_wrk(connections: int, seconds: float, turns: int) -> dict[str, Any]:
         ]
         _write_connections(dirs["floor"], floor)
         _write_connections(dirs["service"], battles)
+        _write_connections(dirs["service-full"], _battles(full_port, connections, bodies))
         for name in SERVERS:  # warm-up
             run_wrk(ports[name], dirs[name], connections, 1)
         runs: dict[str, list[dict[str, Any]]] = {name: [] for name in SERVERS}
@@ -212,7 +221,7 @@ def main() -> None:
         for name in SERVERS:
             f = sums[name]
             print(
-                f"   {name:8s} {f['rps']:7.0f} req/s  CPU {f['cpu_us']:4.0f} us/req  "
+                f"   {name:12s} {f['rps']:7.0f} req/s  CPU {f['cpu_us']:4.0f} us/req  "
                 f"p50 {f['p50_us'] / 1000:6.2f} ms  p99 {f['p99_us'] / 1000:6.2f} ms  "
                 f"{f['bytes']:5.0f} B read/req  non-2xx {f['non2xx']:.0f}"
             )
@@ -222,6 +231,10 @@ def main() -> None:
             f"{_turn_ratios(runs['service'], runs['floor'])}), service/bare "
             f"{ratio(svc, sums['bare']):.2f} ({_turn_ratios(runs['service'], runs['bare'])}); "
             f"script of {figures['script_length']} commands + Undo"
+        )
+        print(
+            f"   BATTLE_SQLITE_SYNC full/normal {ratio(sums['service-full'], svc):.2f} "
+            f"({_turn_ratios(runs['service-full'], runs['service'])}): the fsync per commit batch"
         )
 
 
