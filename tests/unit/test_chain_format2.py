@@ -194,6 +194,29 @@ def test_a_die_names_the_first_event_of_its_command() -> None:
 
 
 @pytest.mark.parametrize(
+    ("rolls", "sealed"),
+    [
+        # a die of another command after a die of the forger's own (7's counter is not 5's)
+        ([(5, [_roll(5)]), (7, [_roll(6)])], []),
+        # after a die of its own, in the same event
+        ([(6, [_roll(6), _roll(4, 1)])], []),
+        # after a quote of a die seen before, in the same event
+        ([(5, [_roll(5)]), (9, [_roll(5), _roll(4)])], []),
+        # after a quote whose draw a sealed event may hold, in the same event
+        ([(9, [_roll(5), _roll(7)])], [6]),
+    ],
+)
+def test_a_misplaced_die_behind_a_good_one_is_still_found(
+    rolls: list[tuple[int, list[dict[str, Any]]]], sealed: list[int]
+) -> None:
+    """Every die is checked, not only the first of its event or of the log: a forger
+    cannot slip a die moved from another command in behind one that passes."""
+    commands = {version: version for version, _ in rolls}
+    got = misplaced_die(rolls, commands, sealed)
+    assert got is not None and got[0] == rolls[-1][0], got
+
+
+@pytest.mark.parametrize(
     ("role", "side", "audience", "readable"),
     [
         ("referee", None, "referee", True),
