@@ -269,3 +269,26 @@ def test_audit_log_fails_a_die_counted_from_another_command() -> None:
     audit = audit_log(log([1, 1]))  # one command beginning at 1: the die names 2
     assert not audit.ok and audit.chain_ok and audit.failed_version == 2
     assert audit.reason is not None and "the command that begins at version 1" in audit.reason
+
+
+def test_audit_log_lets_a_die_quoted_from_a_sealed_event_pass() -> None:
+    """A reader not given the event that drew a die (sealed for it) sees the die first in a
+    later command's event that quotes it: the audit of that reader's log passes it, since
+    the draw may lie in the sealed event between (command_audit's own test covers a die
+    with no sealed event where its draw could be)."""
+    created = canonical({"dice_epoch": 1, "dice_commitment": commitment(b"s" * 32)})
+    roll = {**_roll(2), "sides": 6, "values": [3], "epoch": 1, "client_seed": ""}
+    items = [("BattleCreated", created, "all"), ("Hidden", canonical({"roll": roll}), "side:red"),
+             ("Resolved", canonical({"roll": roll}), "all")]  # fmt: skip
+    events: list[PendingEvent] = []
+    for t, d, a in items:
+        events += seal(
+            battle_id="b", prev_version=len(events),
+            prev_hash=events[-1].hash if events else GENESIS_HASH, items=[(t, d, a)],
+            recorded_at="t", actor=RED, command_id=None, command_version=len(events) + 1,
+            salts=[None if a == "all" else "ab" * 16],
+        )  # fmt: skip
+    first, hidden, quote = _stored(events)
+    assert audit_log([first, hidden, quote]).ok  # the referee's log: the draw, then its quote
+    observers = audit_log([first, _stub(hidden), quote])
+    assert observers.ok and observers.events_sealed == 1, observers
