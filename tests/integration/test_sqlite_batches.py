@@ -193,3 +193,36 @@ async def test_a_reader_on_old_frames_delays_appends_briefly_and_the_wal_restart
     finally:
         reader.close()
         await store.close()
+
+
+async def test_a_restart_a_reader_holds_up_is_not_counted_and_is_tried_again(
+    tmp_path: Path,
+) -> None:
+    """The held step is a RESTART, not a PASSIVE checkpoint: it waits (up to the busy
+    timeout) for a reader still on old frames and says it could not start the WAL over,
+    where a PASSIVE one would copy what it can and claim success while the reader keeps
+    the WAL in use (issue 38: taken a step at a time, on no thread's clock)."""
+    path = tmp_path / "held.db"
+    store = SQLiteEventStore(path, checkpoints={"every": 3600.0, "restart_frames": 4000})
+    await store.open()
+    side = sqlite3.connect(path, isolation_level=None)  # the checkpointer's own connection
+    side.execute("PRAGMA busy_timeout=100")
+    reader = sqlite3.connect(path, isolation_level=None)
+    try:
+        checkpointer = store._checkpointer
+        assert checkpointer is not None
+        await append_more(store, "b", 4)
+        reader.execute("BEGIN")
+        reader.execute("SELECT count(*) FROM events").fetchone()  # a snapshot in use
+        await append_more(store, "b", 4)  # frames the reader's snapshot does not hold
+        assert checkpointer._restart(side) is False
+        assert checkpointer.restarts == 0
+        reader.execute("COMMIT")
+        assert checkpointer._restart(side) is True
+        assert checkpointer.restarts == 1
+        await append_more(store, "b", 1)  # the next commit writes from the WAL's start
+        assert checkpointer.passive(side) < 10
+    finally:
+        reader.close()
+        side.close()
+        await store.close()

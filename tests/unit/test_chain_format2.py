@@ -194,6 +194,29 @@ def test_a_die_names_the_first_event_of_its_command() -> None:
 
 
 @pytest.mark.parametrize(
+    ("rolls", "sealed"),
+    [
+        # a die of another command after a die of the forger's own (7's counter is not 5's)
+        ([(5, [_roll(5)]), (7, [_roll(6)])], []),
+        # after a die of its own, in the same event
+        ([(6, [_roll(6), _roll(4, 1)])], []),
+        # after a quote of a die seen before, in the same event
+        ([(5, [_roll(5)]), (9, [_roll(5), _roll(4)])], []),
+        # after a quote whose draw a sealed event may hold, in the same event
+        ([(9, [_roll(5), _roll(7)])], [6]),
+    ],
+)
+def test_a_misplaced_die_behind_a_good_one_is_still_found(
+    rolls: list[tuple[int, list[dict[str, Any]]]], sealed: list[int]
+) -> None:
+    """Every die is checked, not only the first of its event or of the log: a forger
+    cannot slip a die moved from another command in behind one that passes."""
+    commands = {version: version for version, _ in rolls}
+    got = misplaced_die(rolls, commands, sealed)
+    assert got is not None and got[0] == rolls[-1][0], got
+
+
+@pytest.mark.parametrize(
     ("role", "side", "audience", "readable"),
     [
         ("referee", None, "referee", True),
@@ -246,3 +269,26 @@ def test_audit_log_fails_a_die_counted_from_another_command() -> None:
     audit = audit_log(log([1, 1]))  # one command beginning at 1: the die names 2
     assert not audit.ok and audit.chain_ok and audit.failed_version == 2
     assert audit.reason is not None and "the command that begins at version 1" in audit.reason
+
+
+def test_audit_log_lets_a_die_quoted_from_a_sealed_event_pass() -> None:
+    """A reader not given the event that drew a die (sealed for it) sees the die first in a
+    later command's event that quotes it: the audit of that reader's log passes it, since
+    the draw may lie in the sealed event between (command_audit's own test covers a die
+    with no sealed event where its draw could be)."""
+    created = canonical({"dice_epoch": 1, "dice_commitment": commitment(b"s" * 32)})
+    roll = {**_roll(2), "sides": 6, "values": [3], "epoch": 1, "client_seed": ""}
+    items = [("BattleCreated", created, "all"), ("Hidden", canonical({"roll": roll}), "side:red"),
+             ("Resolved", canonical({"roll": roll}), "all")]  # fmt: skip
+    events: list[PendingEvent] = []
+    for t, d, a in items:
+        events += seal(
+            battle_id="b", prev_version=len(events),
+            prev_hash=events[-1].hash if events else GENESIS_HASH, items=[(t, d, a)],
+            recorded_at="t", actor=RED, command_id=None, command_version=len(events) + 1,
+            salts=[None if a == "all" else "ab" * 16],
+        )  # fmt: skip
+    first, hidden, quote = _stored(events)
+    assert audit_log([first, hidden, quote]).ok  # the referee's log: the draw, then its quote
+    observers = audit_log([first, _stub(hidden), quote])
+    assert observers.ok and observers.events_sealed == 1, observers

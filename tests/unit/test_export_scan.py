@@ -30,7 +30,8 @@ from events.exports.format import (
     encode_line,
     verify_export,
 )
-from service.battles.sealing import event_out
+from events.exports.scan import scan_lines
+from service.battles.sealing import event_out, sealed_out
 
 SEED = bytes(range(32))
 B = "battle-scan"
@@ -344,3 +345,88 @@ def test_a_change_of_format_or_command_at_a_chunk_boundary_is_named(
     assert reports[0].first_failure == (
         f"version {version}: {command_break(version, version - 2, version - 1)}"
     )
+
+
+def _observers_export(
+    path: Path, *, commands: dict[int, int] | None = None, audiences: dict[int, str] | None = None
+) -> None:
+    """An observer's export in chain format 2: ten events, those for side red sealed (with
+    their body hash), one command running on past a sealed event (2-4) and two sealed
+    events in a row (5, 6). `commands`: an event resealed naming another command (a
+    forger's); `audiences`: a stub's audience changed after it was hashed."""
+    layout = [("BattleCreated", "all", 1), ("Open", "all", 2), ("Hidden", "side:red", 2),
+              ("Open", "all", 2), ("Hidden", "side:red", 5), ("Hidden", "side:red", 5),
+              ("Open", "all", 7), ("Open", "all", 7), ("Open", "all", 9),
+              ("Open", "all", 9)]  # fmt: skip
+    created = canonical({"dice_epoch": 1, "dice_commitment": commitment(SEED)})
+    prev, lines = GENESIS_HASH, []
+    for v, (type_, audience, command) in enumerate(layout, start=1):
+        data = created if v == 1 else canonical({"n": v})
+        (p,) = seal(
+            battle_id=B, prev_version=v - 1, prev_hash=prev, items=[(type_, data, audience)],
+            recorded_at="2026-01-01T00:00:00.000Z", actor=EventActor(role="referee"),
+            command_id=None, salts=[None if audience == "all" else "ab" * 16],
+            command_version=(commands or {}).get(v, command),
+        )  # fmt: skip
+        prev = p.hash
+        ev = StoredEvent(position=v, **msgspec.structs.asdict(p))
+        if audience == "all":
+            lines.append(encode_line(event_out(ev, "quickstart")))
+            continue
+        stub = msgspec.structs.replace(sealed_out(ev), audience=(audiences or {}).get(v, audience))
+        lines.append(encode_line(stub))
+    header = ExportHeader(
+        format=EXPORT_FORMAT, battle_id=B, ruleset="quickstart", version=len(layout),
+        head_hash=prev, reader=ExportReader(role="observer"), exported_at="now",
+    )  # fmt: skip
+    path.write_bytes(encode_line(header) + b"\n" + b"".join(lines))
+
+
+def _verified(path: Path) -> Any:
+    with path.open("rb") as f:
+        return verify_export(f)
+
+
+def test_an_observers_format_2_export_with_stubs_verifies(tmp_path: Path) -> None:
+    """Each stub is rehashed from its audience and body, and a command's events may have
+    a sealed one between them: the reader's copy holds, as the referee's would."""
+    path = tmp_path / "observer.jsonl"
+    _observers_export(path)
+    report = _verified(path)
+    assert (report.chain_ok, report.dice_ok, report.events_sealed) == (True, True, 3)
+    assert report.first_failure == "receipt (trailer) at version 10: no receipt"
+
+
+def test_a_stubs_audience_changed_is_named_at_the_first_one(tmp_path: Path) -> None:
+    """A forger relabels sealed events (here for a side the observer cannot see either):
+    the first relabelled stub is named, and the scan stops there."""
+    path = tmp_path / "observer.jsonl"
+    _observers_export(path, audiences={3: "side:blue", 6: "side:blue"})
+    report = _verified(path)
+    assert not report.chain_ok
+    assert report.first_failure == (
+        "version 3: sealed event 3 does not hash to its recorded hash: its audience or body "
+        "was changed"
+    )
+
+
+def test_an_event_resealed_into_another_command_is_named_at_the_first_one(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "observer.jsonl"
+    _observers_export(path, commands={8: 6, 10: 8})
+    report = _verified(path)
+    assert not report.chain_ok
+    assert report.first_failure == f"version 8: {command_break(8, 6, 7)}"
+
+
+def test_a_chunk_that_begins_with_a_stub_claims_no_command(tmp_path: Path) -> None:
+    """A stub's hash covers no command_version: one written into it (by a forger) is not
+    taken as the command the chunk's first event belongs to when the chunks are linked."""
+    path = tmp_path / "observer.jsonl"
+    _observers_export(path)
+    lines = [line for line in path.read_bytes().splitlines()[1:] if line]
+    stub = lines[4].replace(b'"sealed":true', b'"sealed":true,"command_version":3')
+    assert stub != lines[4]
+    scan = scan_lines([stub, *lines[5:]])
+    assert (scan.first_version, scan.first_command, scan.chain_break) == (5, None, None)

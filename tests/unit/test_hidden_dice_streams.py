@@ -174,6 +174,30 @@ def test_the_service_refuses_a_die_drawn_from_another_audiences_stream() -> None
         check_streams(d, [(secret, "side:north")])
 
 
+class _Quoting(msgspec.Struct, frozen=True, tag="Quoting"):
+    quoted: Roll  # a die of an earlier command, repeated (a reaction's attack roll)
+    roll: Roll
+
+
+def test_a_quoted_die_passes_and_does_not_hide_a_die_of_the_wrong_stream() -> None:
+    """A die an earlier command drew (its counter's version is not this command's) is a
+    quote, checked when it was drawn: it passes in any event. A die of this command behind
+    it in the same event is still checked against its event's audience."""
+    d = ServerDice(seed=SEED, epoch=1, battle_id=B, version=3, sub_seeds={"side:north": NORTH})
+    earlier = Roll(sides=20, values=(11,), purpose="attack", source="server", epoch=1,
+                   version=2, index=0)  # fmt: skip
+    own = dice_for(d, "side:north").roll(SIDES, "hide")
+    check_streams(d, [(_Quoting(quoted=earlier, roll=own), "side:north")])
+    leaked = d.roll(SIDES, "hide")  # the public stream's die, in north's event
+    with pytest.raises(RuntimeError) as raised:
+        check_streams(d, [(_Quoting(quoted=earlier, roll=leaked), "side:north")])
+    # the message a ruleset's author reads in the log of the 500: which die, which event
+    assert str(raised.value) == (
+        "a die for 'hide' in a _Quoting for 'side:north' was not drawn from that "
+        "audience's dice stream"
+    )
+
+
 def test_each_audiences_sub_seed_is_its_own() -> None:
     assert hidden_audiences(["n", "s"]) == ["referee", "side:n", "side:s"]
     subs = sub_seeds(SEED, hidden_audiences(["n", "s"]))
