@@ -124,6 +124,16 @@ def _shared(
     return tuple(out)
 
 
+def _key(command: Any) -> object:
+    """A command as a key: itself when hashable (frozen msgspec structs are, equal only
+    to one of their own type), else its repr, which costs a string per probe."""
+    try:
+        hash(command)
+    except TypeError:
+        return repr(command)
+    return command
+
+
 class Asker:
     """One call of a ruleset's `awaiting`: the full state, the asking actor, and `known`,
     the state as that actor knows it (the full state where nothing is hidden from it).
@@ -145,12 +155,12 @@ class Asker:
         self._authorize = authorize
         self._decide = decide
         # per call: the rolls decide drew for a command on the known state (None: it
-        # refused), keyed by the command's repr and the dice's face, so that `dice` does
-        # not run again what `ok` ran
-        self._runs: dict[tuple[str, bool], Drawn | None] = {}
+        # refused), keyed by the command and the dice's face, so that `dice` does not run
+        # again what `ok` ran
+        self._runs: dict[tuple[object, bool], Drawn | None] = {}
 
     def _drawn(self, command: Any, high: bool) -> Drawn | None:
-        key = (repr(command), high)
+        key = (_key(command), high)
         if key not in self._runs:
             self._runs[key] = _drawn(self._decide, self.known, command, high)
         return self._runs[key]

@@ -11,7 +11,6 @@ from domain.battle import Battle
 from events.envelope import CommandRecord, StoredEvent
 from events.errors import IdempotencyMismatch
 from events.store import EventStore
-from service.battles.awaiting import awaiting_of
 from service.battles.reads import BattleReads
 from service.battles.repository import BattleRepository, Loaded
 from service.battles.sealing import Sealer, unsealed_upto
@@ -54,7 +53,7 @@ class Answers:
                 version=battle.version,
                 events=[],
                 receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
-                awaiting=awaiting_of(loaded.ruleset, battle.game, actor)
+                awaiting=await self.reads.awaiting_at(battle_id, actor, battle, loaded.ruleset)
                 if with_awaiting
                 else msgspec.UNSET,
             )

@@ -6,8 +6,11 @@ it is unsealed. Each loads the battle caught up with the store
 
 from __future__ import annotations
 
+from typing import Any
+
 from domain.actors import Actor
 from domain.battle import Battle
+from domain.decider import Ruleset
 from domain.prompts import Prompt
 from events.store import EventStore
 from service.battles.awaiting import AwaitingCache, awaiting_of
@@ -82,8 +85,24 @@ class BattleReads:
                 commitments={str(k): v for k, v in meta.commitments.items()},
             ),
             state=ruleset.view(battle.game, actor),
-            awaiting=awaiting_of(ruleset, battle.game, actor),
+            awaiting=await self.awaiting_at(battle_id, actor, battle, ruleset),
         )
+
+    async def awaiting_at(
+        self,
+        battle_id: str,
+        actor: Actor,
+        battle: Battle,
+        ruleset: Ruleset[Any, Any, Any, Any, Any],
+    ) -> list[Prompt]:
+        """`awaiting` for `battle`, a state the caller holds already: the view a command's
+        answer computed for this version serves the next read of it, and the other way
+        round (service.battles.awaiting)."""
+
+        async def compute() -> list[Prompt]:
+            return awaiting_of(ruleset, battle.game, actor)
+
+        return await self.awaiting_cache.get(battle_id, battle.version, actor, compute)
 
     async def states(self, battle_id: str, start: int, stop: int) -> list[Battle]:
         """The states right after `start`..`stop` (service.battles.repository)."""

@@ -43,7 +43,7 @@ from domain.rulesets.quickstart.commands import (
 from domain.rulesets.quickstart.decide import decide
 from domain.rulesets.quickstart.grid import adjacent
 from domain.rulesets.quickstart.model import Squad, State
-from domain.rulesets.quickstart.reach import known_to, reach
+from domain.rulesets.quickstart.reach import can_move, known_to
 from domain.rulesets.quickstart.rules import (
     R_ACTION,
     R_COMBAT,
@@ -186,7 +186,7 @@ def _priority(a: Asker) -> list[Prompt]:
 def _moves(a: Asker, side: str, step: str) -> list[Prompt]:
     out = []
     for q in sorted(a.known.squads.values(), key=lambda q: q.id):
-        if q.side != side or not reach(a.state, a.actor, q.id).squares:
+        if q.side != side or not can_move(a.known, q):
             continue
         out.append(
             Prompt(

@@ -13,12 +13,12 @@ from domain.actors import Actor
 from domain.errors import RuleViolation, UnknownEntity
 from domain.prompts import Excluded, Reach, ReachSquare
 from domain.rulesets.quickstart.decide import move_action
-from domain.rulesets.quickstart.grid import distance, path_cost
+from domain.rulesets.quickstart.grid import distance, neighbours, path_cost
 from domain.rulesets.quickstart.knowledge import seen_by
-from domain.rulesets.quickstart.model import State
+from domain.rulesets.quickstart.model import Squad, State
 from domain.rulesets.quickstart.rules import blocked
 
-__all__ = ["known_to", "reach"]
+__all__ = ["can_move", "known_to", "reach"]
 
 _COMMAND = "MoveSquad"
 
@@ -29,6 +29,23 @@ def known_to(state: State, actor: Actor) -> State:
     if actor.is_referee:
         return state
     return seen_by(state, actor.side if actor.role == "side" else None)
+
+
+def can_move(known: State, q: Squad) -> bool:
+    """Whether `reach` lists any square for squad `q` of `known` (the state as the asker
+    knows it, `known_to`), without judging every square (awaiting asks only this): every
+    path leaves through a neighbouring square, and a free one on the field is a path of
+    one step, within any speed of at least one."""
+    try:
+        move_action(known, q)
+    except RuleViolation:
+        return False
+    board = known.board
+    if board.options.speeds.get(q.kind, 6) < 1:
+        return False
+    occupied = blocked(known, q.side)
+    eight = board.options.adjacency == "eight"
+    return any(n not in occupied for n in neighbours((q.x, q.y), board.width, board.height, eight))
 
 
 def reach(state: State, actor: Actor, unit: str) -> Reach:
