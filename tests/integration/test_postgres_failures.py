@@ -21,7 +21,14 @@ async def test_an_append_statement_postgres_refuses_fails_each_append_with_its_r
     try:
         first = await append_more(store, "b", 2)
         async with await psycopg.AsyncConnection.connect(postgres_conninfo, autocommit=True) as c:
-            await c.execute("DROP FUNCTION battle_try_append_many")
+            # Every overload: 0016 keeps the 21-argument signature beside 0015's.
+            procs = await c.execute(
+                "SELECT oid::regprocedure::text FROM pg_proc"
+                " WHERE proname = 'battle_try_append_many'"
+                " AND pronamespace = current_schema()::regnamespace"
+            )
+            for (proc,) in await procs.fetchall():
+                await c.execute(f"DROP FUNCTION {proc}")
         async with asyncio.timeout(30):
             results = await asyncio.gather(
                 store.append("b", 2, make_events("b", 2, first[-1].hash, 1)),
