@@ -149,9 +149,8 @@ class _Stream:
     """The dice of one audience within one command: its key (the battle's seed, or the
     audience's sub-seed) and its own counter index."""
 
-    def __init__(self, owner: ServerDice, name: str, seed: bytes) -> None:
+    def __init__(self, owner: ServerDice, seed: bytes) -> None:
         self._owner = owner
-        self.name = name
         self._seed = seed
         self._next_index = 0  # the counter index of the next die: never repeats in a command
         self.drawn: list[Roll] = []
@@ -206,7 +205,7 @@ class ServerDice:
         self.client_seed = client_seed
         self._sub_seeds = dict(sub_seeds or {})
         self.drawn: list[Roll] = []  # every roll of every stream, in the order drawn
-        self._public = _Stream(self, ALL, seed)
+        self._public = _Stream(self, seed)
         self.streams: dict[str, _Stream] = {ALL: self._public}
 
     def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
@@ -227,7 +226,7 @@ class ServerDice:
             return self
         stream = self.streams.get(name)
         if stream is None:
-            stream = self.streams[name] = _Stream(self, name, self._sub_seeds[name])
+            stream = self.streams[name] = _Stream(self, self._sub_seeds[name])
         return stream
 
 

@@ -49,3 +49,21 @@ def test_surplus_dice_say_how_many_were_supplied_and_used() -> None:
     dice.roll(6, "x")
     with pytest.raises(DiceError, match=r"^3 dice supplied but the command used 1$"):
         dice.finish()
+
+
+def test_a_short_supply_names_the_dice_still_missing() -> None:
+    # One die missing is "a d6"; more are counted ("2d6"): a table reads what to throw.
+    with pytest.raises(DiceError, match=r"\(next: a d6 for stealth\)$"):
+        SuppliedDice([]).roll(6, "stealth")
+    with pytest.raises(DiceError, match=r"\(next: 2d8 for damage\)$"):
+        SuppliedDice([3]).roll_many(3, 8, "damage")
+
+
+def test_a_hidden_die_records_its_purpose() -> None:
+    # A die of an audience's stream says what it was for, as a public one does.
+    dice = ServerDice(
+        seed=SEED, epoch=1, battle_id="b", version=2, sub_seeds={"referee": b"r" * 32}
+    )
+    roll = dice.for_audience("referee").roll(20, "secret check")
+    assert roll.purpose == "secret check"
+    assert roll.values == (derive_value(b"r" * 32, "b", 2, 0, "", 20),)

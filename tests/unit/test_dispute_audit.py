@@ -47,6 +47,28 @@ def test_a_listed_version_not_before_the_ruling_fails_at_the_ruling() -> None:
     assert found is not None and found[0] == 7 and "not before it" in found[1]
 
 
+def test_the_first_event_may_be_a_correction_and_the_unlisted_one_names_its_ruling() -> None:
+    # Version 1 is an event like any other: a ruling may list it (1 <= version).
+    assert dispute_break([(1, "d1")], [(3, "d1", [1], True)], []) is None
+    assert dispute_break([(4, "d1")], [(6, "d1", [5], False)], []) == (
+        4, "event 4 names dispute d1, whose DisputeResolved (event 6) does not list it"
+    )  # fmt: skip
+
+
+def test_a_ruling_after_a_malformed_one_is_still_checked() -> None:
+    # A forger's malformed ruling must not end the check of the rulings after it.
+    malformed = (10, None, [], False)
+    found = dispute_break([], [malformed, (12, "d1", [5], True)], [])
+    assert found is not None and found[0] == 5 and "names no dispute" in found[1]
+
+
+def test_a_hidden_ruling_follows_the_highest_event_naming_it_in_any_order() -> None:
+    # The last event naming the dispute is the highest version, however they are handed.
+    assert dispute_break([(7, "d1"), (3, "d1")], [], [8]) is None
+    found = dispute_break([(7, "d1"), (3, "d1")], [], [4])
+    assert found is not None and found[0] == 3
+
+
 def test_sealed_events_show_neither_and_pass() -> None:
     assert dispute_break([(5, "d1")], RULED, [6]) is None  # 6 sealed: its dispute unseen
     # the ruling hidden from this reader: an event naming d1 needs a sealed event after it
