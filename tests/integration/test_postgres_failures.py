@@ -21,7 +21,15 @@ async def test_an_append_statement_postgres_refuses_fails_each_append_with_its_r
     try:
         first = await append_more(store, "b", 2)
         async with await psycopg.AsyncConnection.connect(postgres_conninfo, autocommit=True) as c:
-            await c.execute("DROP FUNCTION battle_try_append_many")
+            # Every signature of it: 0016 keeps the 21-argument one beside 0015's.
+            cur = await c.execute(
+                "SELECT oid::regprocedure::text FROM pg_proc "
+                "WHERE proname = 'battle_try_append_many' AND pronamespace = "
+                "current_schema()::regnamespace"
+            )
+            signatures = [row[0] for row in await cur.fetchall()]
+            assert len(signatures) == 2, signatures
+            await c.execute(f"DROP FUNCTION {', '.join(signatures)}")
         async with asyncio.timeout(30):
             results = await asyncio.gather(
                 store.append("b", 2, make_events("b", 2, first[-1].hash, 1)),
