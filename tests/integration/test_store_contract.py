@@ -120,6 +120,33 @@ async def test_salted_events_keep_their_salt_when_appended_and_read(store: Event
     assert find_chain_break(stored) is None
 
 
+async def test_a_dispute_and_a_player_keys_actor_are_kept_without_a_salt(
+    store: EventStore,
+) -> None:
+    """An event that names a dispute, or whose actor is a player key, is stored whole even
+    when it has no salt: its dispute, label and key id are in its hash (events.chain)."""
+    referee, player = (
+        EventActor(role="referee"),
+        EventActor(role="side", side="red", label="Alice", key_id="k1"),
+    )
+    items = [("Open", canonical({"n": 1}), "all")]
+    corrected = seal(
+        battle_id="b1", prev_version=0, prev_hash=GENESIS_HASH, items=items,
+        recorded_at=RECORDED_AT, actor=referee, command_id=None, command_version=1,
+        dispute="d1",
+    )  # fmt: skip
+    by_player = seal(
+        battle_id="b1", prev_version=1, prev_hash=corrected[-1].hash, items=items,
+        recorded_at=RECORDED_AT, actor=player, command_id="c1", command_version=2,
+    )  # fmt: skip
+    stored = [*await store.append("b1", 0, corrected), *await store.append("b1", 1, by_player)]
+    pending = [*corrected, *by_player]
+    assert [(s.dispute, s.actor) for s in stored] == [("d1", referee), (None, player)]
+    assert [pending_of(s) for s in stored] == [msgspec.structs.asdict(p) for p in pending]
+    assert await store.read("b1") == stored
+    assert find_chain_break(stored) is None
+
+
 async def test_versions_are_gap_free_and_the_chain_survives_storage(store: EventStore) -> None:
     for count in (1, 3, 2, 1):
         await append_more(store, "b1", count)
