@@ -117,16 +117,7 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
     sealed events by their links only."""
     brk = find_chain_break(events)
     if brk is not None:
-        return LogAudit(
-            events_checked=len(events),
-            chain_ok=False,
-            dice_ok=False,
-            dice_checked=0,
-            dice_pending=0,
-            client_dice=0,
-            failed_version=brk.version,
-            reason=brk.reason,
-        )
+        return _failure(events, brk.version, brk.reason, chain_ok=False)
     whole = [ev for ev in events if type(ev) is StoredEvent]
     sealed = len(events) - len(whole)
     dice = DiceAudit()
@@ -157,16 +148,7 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
         stubs,
     )
     if corrections is not None:
-        return LogAudit(
-            events_checked=len(events),
-            chain_ok=False,
-            dice_ok=False,
-            dice_checked=0,
-            dice_pending=0,
-            client_dice=0,
-            failed_version=corrections[0],
-            reason=corrections[1],
-        )
+        return _failure(events, *corrections, chain_ok=False)
     return LogAudit(
         events_checked=len(events),
         chain_ok=True,
@@ -181,9 +163,17 @@ def audit_log(events: Sequence[StoredEvent | SealedEvent]) -> LogAudit:
 def _dice_failure(
     events: Sequence[StoredEvent | SealedEvent], version: int, reason: str
 ) -> LogAudit:
+    return _failure(events, version, reason, chain_ok=True)
+
+
+def _failure(
+    events: Sequence[StoredEvent | SealedEvent], version: int, reason: str, *, chain_ok: bool
+) -> LogAudit:
+    """A log that fails at `version`: its chain (`chain_ok` False: the links or a
+    dispute's correction) or, the chain holding, its dice."""
     return LogAudit(
         events_checked=len(events),
-        chain_ok=True,
+        chain_ok=chain_ok,
         dice_ok=False,
         dice_checked=0,
         dice_pending=0,
