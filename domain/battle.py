@@ -543,7 +543,10 @@ class Timeline:
         """The versions that are undone as of the last event (as of `upto`, if given).
 
         `BattleUndone(to_version=t)` at version u undoes t+1..u-1, unless a later undo
-        went back before u, which undoes that undo too.
+        went back before u, which undoes that undo too. A dispute's events (its
+        `DisputeRaised`, its `DisputeResolved`) are never undone: a dispute is battle
+        metadata, which the fold keeps through an undo (`BattleMeta.disputes`), and an
+        upheld one is what caused its correction's undo.
         """
         undone: set[int] = set()
         cut: int | None = None
@@ -554,6 +557,12 @@ class Timeline:
                 continue  # this undo was itself undone by a later one
             undone.update(range(to + 1, at))
             cut = to
+        if undone and self._meta is not None:
+            # the latest meta knows every dispute's versions, a trimmed timeline's too
+            for dispute in self._meta.disputes.values():
+                undone.discard(dispute.raised_at)
+                if dispute.resolved_at is not None:
+                    undone.discard(dispute.resolved_at)
         return undone
 
     def state_at(self, version: int) -> Battle:

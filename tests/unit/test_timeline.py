@@ -18,6 +18,8 @@ from domain.battle import (
     DiceEpochStarted,
     DiceSeedRevealed,
     DiceSubSeedRevealed,
+    DisputeRaised,
+    DisputeResolved,
     HistoryNeeded,
     RulingRecorded,
     Timeline,
@@ -291,6 +293,30 @@ def test_events_folded_by_the_caller_are_not_folded_again() -> None:
     assert folds == [] and t.current is not None and t.current.game == (7, 1, 2)
     t.extend_folded([Added(n=i) for i in range(97)], (7, 1, 2, *range(97)))  # to version 100
     assert len(folds) == 97  # the snapshot at version 100 is folded in full
+
+
+def test_a_disputes_events_are_never_undone_by_an_undo() -> None:
+    """The DisputeRaised that an upheld correction's undo goes back before caused the
+    undo: the log marks the events it undid, not the dispute (nor a later undo its
+    resolution); a plain event in the same stretch is still undone."""
+    raised = DisputeRaised(dispute_id="d1", versions=[2], claim="c", raised_by="side:a")
+    t = Timeline(COUNTER, snapshot_every=4)
+    t.extend_decoded([_created(), Added(n=1), Added(n=2), raised])  # the dispute: 4
+    t.extend_decoded(
+        [
+            BattleUndone(to_version=1, reason="dispute d1"),  # 5
+            Added(n=9),  # 6
+            DisputeResolved(
+                dispute_id="d1", outcome="upheld", ruling="r", rule="x", undo_to=1
+            ),  # 7
+        ]
+    )
+    assert t.undone() == {2, 3}
+    assert t.current is not None and t.current.game == (7, 9)
+    t.extend_decoded([Added(n=4), BattleUndone(to_version=5, reason="again")])  # 8, 9
+    # the resolution at 7 stands; so does the undo at 5, which the new one does not reach
+    assert t.undone() == {2, 3, 6, 8}
+    assert t.undone(7) == {2, 3}
 
 
 def test_undo_to_the_first_version_starts_from_the_created_state_not_a_new_one() -> None:
