@@ -10,6 +10,9 @@ import {clear, h} from "/viewer/assets/dom.js";
 const $ = (id) => document.getElementById(id);
 const LOG_SIZE = 20; // the events shown: the last twenty are what a table argues about
 const BRIEF = 110; // characters of an event's data shown in its log line
+// A dispute is battle metadata, never undone: the undo of its correction goes back before
+// its DisputeRaised, which caused it (the service's log marks them so too).
+const NEVER_UNDONE = new Set(["DisputeRaised", "DisputeResolved"]);
 
 /** What the page keeps across redraws (the stream redraws on every event): the versions
  * ticked, what the referee typed into a settle form, what was last drawn. */
@@ -66,7 +69,7 @@ export async function renderLog(api, version) {
     const undo = !event.sealed && event.type === "BattleUndone" ? event.data.to_version : null;
     if (undo !== null && undo !== undefined) {
       for (const old of kept.events) {
-        if (old.version > undo && !old.sealed) old.undone = true;
+        if (old.version > undo && !old.sealed && !NEVER_UNDONE.has(old.type)) old.undone = true;
       }
     }
     kept.events.push(event);
