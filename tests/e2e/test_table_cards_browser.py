@@ -65,6 +65,7 @@ def test_the_surprise_ruling_and_a_walls_sections_are_given_on_their_cards(
     assert card.locator("input[data-several='surprised'][value='gnar']").is_checked()
     assert not card.locator("input[data-several='surprised'][value='aria']").is_checked()
     assert card.locator("input[data-text='reason']").input_value() == REASON
+    t.screenshots("cards-surprise")
     card.locator("button[data-command='DeclareSurprise']").click()
     assert ref.settle()["error"] is None
     surprise = _last(b, "SurpriseDeclared")["data"]
