@@ -5,14 +5,12 @@
 // referee's page each open one settled: dismissed, or upheld with its correction (an undo
 // to before the disputed version, then the commands that replace it, as JSON).
 
+import {markUndone} from "/table/assets/undone.js";
 import {clear, h} from "/viewer/assets/dom.js";
 
 const $ = (id) => document.getElementById(id);
 const LOG_SIZE = 20; // the events shown: the last twenty are what a table argues about
 const BRIEF = 110; // characters of an event's data shown in its log line
-// A dispute is battle metadata, never undone: the undo of its correction goes back before
-// its DisputeRaised, which caused it (the service's log marks them so too).
-const NEVER_UNDONE = new Set(["DisputeRaised", "DisputeResolved"]);
 
 /** What the page keeps across redraws (the stream redraws on every event): the versions
  * ticked, what the referee typed into a settle form, what was last drawn. */
@@ -67,11 +65,7 @@ export async function renderLog(api, version) {
   if (!page.events.length) return;
   for (const event of page.events) {
     const undo = !event.sealed && event.type === "BattleUndone" ? event.data.to_version : null;
-    if (undo !== null && undo !== undefined) {
-      for (const old of kept.events) {
-        if (old.version > undo && !old.sealed && !NEVER_UNDONE.has(old.type)) old.undone = true;
-      }
-    }
+    if (undo !== null && undo !== undefined) markUndone(kept.events, undo);
     kept.events.push(event);
   }
   kept.events = kept.events.slice(-LOG_SIZE);
