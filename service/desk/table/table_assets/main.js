@@ -139,13 +139,16 @@ async function redraw(view) {
     await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
   }
   await Promise.all([renderLog(page.api, view.version), renderDisputes(page.api, view, give, act)]);
+  // The version the whole page shows, its log and disputes read beside the view included:
+  // set once they are drawn, not with the header (a screenshot, or a test, taken when it
+  // changes saw the "Recent events" one version behind, still being read).
+  document.body.dataset.version = String(view.version);
 }
 
 function draw(view) {
   const reachShown = $("grid").querySelectorAll("rect.reach").length > 0;
   if (reachShown && page.view && page.view.version === view.version) return; // a move being picked
   page.view = view;
-  document.body.dataset.version = String(view.version);
   document.body.dataset.over = view.over ? "true" : "false";
   const who = view.role === "referee" ? "the referee" : `side ${view.side}`;
   $("who").textContent = `${view.title || view.ruleset} · playing as ${who} · version ${view.version}`;
