@@ -2,9 +2,10 @@
 seed 002), in the browser: the referee's surprise ruling (`DeclareSurprise`: any of the
 characters listed, ticked, and the ruling's reason, typed; [Sequence §1]) and a wall's
 sections (`Attack` with a wall power: the origin picked from those listed, more squares
-added, a wrong one removed; [Ranges] Wall), each given by clicks and typing alone on
-`/table` with table dice, then read back from the battle's log. What was ticked and typed
-survives the redraw a live change makes."""
+added, typed or clicked on the board's grid, a wrong one removed; [Ranges] Wall), each
+given by clicks and typing alone on `/table` with table dice, then read back from the
+battle's log. What was ticked, typed and picked survives the redraw a live change makes
+(the grid's squares stay laid out to pick)."""
 
 from __future__ import annotations
 
@@ -82,9 +83,24 @@ def test_the_surprise_ruling_and_a_walls_sections_are_given_on_their_cards(
     north.wait_version(r.json()["version"])
     card = north.page.locator("#awaiting .prompt[data-prompt='wall:aria:stone']")
     card.locator("select[data-field='sections']").select_option("2,6")
+    # the next square clicked on the board's grid: it shows there as picked
+    grid = north.page.locator("#grid")
+    assert grid.locator("rect.pickable").count() == 0
+    card.locator("button[data-pick-squares='sections']").click()
+    grid.locator("rect.pickable[data-x='3'][data-y='6']").click()
+    assert "picked" in (
+        grid.locator("rect.pickable[data-x='3'][data-y='6']").get_attribute("class") or ""
+    )
+    # a live change draws the grid afresh: the squares are still there to pick
+    ruled = b.command("referee", {"type": "RecordRuling", "ruling": "mud", "reason": "r"})
+    assert ruled.status_code == 200, ruled.text
+    north.wait_version(ruled.json()["version"])
+    width, height = (b.view()["state"][k] for k in ("width", "height"))
+    assert grid.locator("rect.pickable").count() == width * height
+    assert grid.locator("rect.pickable.picked").evaluate_all(
+        "(rs) => rs.map((r) => [Number(r.dataset.x), Number(r.dataset.y)])"
+    ) == [[2, 6], [3, 6]]  # the origin picked in its list, then the square clicked
     add = card.locator("input[data-add-square='sections']")
-    add.fill("3,6")
-    card.locator("button[data-add='sections']").click()
     add.fill("9, 9")  # a slip: added, then removed
     add.press("Enter")
     add.fill("three,six")  # not a square: the page says so and adds nothing
@@ -92,10 +108,12 @@ def test_the_surprise_ruling_and_a_walls_sections_are_given_on_their_cards(
     error = north.page.locator("#error")
     assert error.is_visible() and "x,y" in error.inner_text()
     card.locator("li[data-square='9,9'] button[data-remove-square]").click()
-    add.fill("4,6")
-    add.press("Enter")
+    grid.locator("rect.pickable[data-x='4'][data-y='6']").click()
     listed = card.locator("ol[data-squares='sections'] li")
     assert listed.evaluate_all("(li) => li.map((x) => x.dataset.square)") == ["3,6", "4,6"]
+    t.screenshots("cards-wall-picked")
+    card.locator("button[data-pick-squares='sections']").click()  # done: the grid as it was
+    assert grid.locator("rect.pickable").count() == 0
     card.locator("button[data-command='Attack']").click()
     north.rng = random.Random(4)
     assert north.settle()["error"] is None

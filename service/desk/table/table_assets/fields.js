@@ -1,9 +1,10 @@
 // A prompt card's fields beyond a select per choice: a choice taken as any of those
 // listed (tactical's `surprised`: checkboxes, none ticked for nobody), a list of squares
 // whose first is one of those listed (a wall's `sections`: the origin picked, more squares
-// added and removed), and a free text the prompt cannot list (a ruling's `reason`). Which
-// field is which comes from rules.js; the values typed survive the redraws a live change
-// makes, while the prompt stands.
+// added and removed, typed or clicked on the board's grid), and a free text the prompt
+// cannot list (a ruling's `reason`). Which field is which comes from rules.js; the values
+// typed, and a list being picked on the board, survive the redraws a live change makes,
+// while the prompt stands.
 
 import {h} from "/viewer/assets/dom.js";
 
@@ -11,6 +12,9 @@ import {h} from "/viewer/assets/dom.js";
 const drafts = new Map();
 
 const key = (prompt, field) => `${prompt.id}/${field}`;
+/** The list of squares ("prompt id/field") the board's clicks add to, or null: one at a
+ * time, so a click on the grid is never two cards' square. */
+let picking = null;
 
 function kept(prompt, field, fallback) {
   const k = key(prompt, field);
@@ -22,14 +26,17 @@ export function forget(prompt) {
   for (const k of [...drafts.keys()]) {
     if (k.startsWith(`${prompt.id}/`)) drafts.delete(k);
   }
+  if (picking !== null && picking.startsWith(`${prompt.id}/`)) picking = null;
 }
 
 /** Forget what was typed for prompts no longer awaited. */
 export function forgetBut(prompts) {
   const ids = new Set(prompts.map((p) => p.id));
+  const gone = (k) => !ids.has(k.slice(0, k.lastIndexOf("/")));
   for (const k of [...drafts.keys()]) {
-    if (!ids.has(k.slice(0, k.lastIndexOf("/")))) drafts.delete(k);
+    if (gone(k)) drafts.delete(k);
   }
+  if (picking !== null && gone(picking)) picking = null;
 }
 
 function one(prompt, field, values) {
@@ -58,11 +65,35 @@ function several(prompt, field, values) {
 
 const SQUARE = /^\s*(\d+)\s*,\s*(\d+)\s*$/;
 
-function squares(prompt, field, values, problem) {
+function squares(prompt, field, values, problem, board) {
   const origin = one(prompt, field, values);
   const more = [...kept(prompt, `${field}+`, [])];
   const list = h("ol", {class: "squares", "data-squares": field});
   const save = () => drafts.set(key(prompt, `${field}+`), [...more]);
+  const id = key(prompt, field);
+  const toggle = h("button", {type: "button", "data-pick-squares": field});
+  // Laid again after each change of the list (its squares, the origin's too, marked) and
+  // after each redraw of the grid (a live change draws it afresh, and this card with it).
+  const onBoard = () => {
+    toggle.textContent = picking === id ? "Done picking on the board" : "Pick on the board";
+    if (picking !== id) return;
+    const laid = board.pick(new Set([origin.read(), ...more]), ([x, y]) => {
+      more.push(`${x},${y}`);
+      save();
+      draw();
+    });
+    if (!laid) {
+      picking = null;
+      toggle.textContent = "Pick on the board";
+      problem("this battle has no grid drawn to pick squares on: type them (x,y)");
+    }
+  };
+  origin.node.querySelector("select").addEventListener("change", onBoard);
+  toggle.addEventListener("click", () => {
+    picking = picking === id ? null : id;
+    if (picking === null) board.stop();
+    onBoard();
+  });
   const draw = () => {
     list.replaceChildren(...more.map((sq, i) => {
       const remove = h("button", {type: "button", "data-remove-square": sq, text: "remove"});
@@ -73,6 +104,7 @@ function squares(prompt, field, values, problem) {
       });
       return h("li", {"data-square": sq}, [`${sq} `, remove]);
     }));
+    onBoard();
   };
   const input = h("input", {size: 6, placeholder: "x,y", "data-add-square": field,
     "aria-label": `a square to add to ${field} (x,y)`});
@@ -98,7 +130,7 @@ function squares(prompt, field, values, problem) {
     origin.node,
     h("span", {class: "hint", text: " the first; then, in order:"}),
     list,
-    h("label", {}, ["add ", input]), add,
+    h("label", {}, ["add ", input]), add, toggle,
   ]);
   return {node, read: () => [origin.read(), ...more]};
 }
@@ -113,13 +145,14 @@ function text(prompt, field) {
 /** The fields of `prompt`'s card: {nodes, read()}, read() giving field -> value picked
  * or typed (a list for a field of several values). `kind(field)` says how a choice is
  * taken ("one", "several", "squares"), `texts` the free text fields; `problem(text)` shows
- * a mistake in what was typed. */
-export function cardFields(prompt, kind, texts, problem) {
+ * a mistake in what was typed; `board` lays the grid's squares out to click
+ * (`pick(marked, onSquare)`, false without a grid) and takes them away (`stop()`). */
+export function cardFields(prompt, kind, texts, problem, board) {
   const fields = [];
   for (const [field, values] of Object.entries(prompt.choices || {})) {
     const how = kind(field);
     if (how === "several") fields.push([field, several(prompt, field, values)]);
-    else if (how === "squares") fields.push([field, squares(prompt, field, values, problem)]);
+    else if (how === "squares") fields.push([field, squares(prompt, field, values, problem, board)]);
     else fields.push([field, one(prompt, field, values)]);
   }
   for (const field of texts) fields.push([field, text(prompt, field)]);

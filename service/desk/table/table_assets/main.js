@@ -5,7 +5,7 @@
 // failure is shown as the problem's `detail`.
 
 import {createBattle, explain, open} from "/table/assets/api.js";
-import {clearReach, drawBoard, listUnits, showReach} from "/table/assets/board.js";
+import {clearPickable, clearReach, drawBoard, listUnits, showPickable, showReach} from "/table/assets/board.js";
 import {askDie} from "/table/assets/dice.js";
 import {renderDisputes, renderLog, wireRaise} from "/table/assets/disputes.js";
 import {renderPrompts} from "/table/assets/prompts.js";
@@ -81,6 +81,10 @@ const shape = {
   kind: (field) => choiceKind(page.view.ruleset, field),
   texts: (prompt) => textFields(page.view.ruleset, prompt),
   problem: (text) => fail(new Error(text)),
+  board: {
+    pick: (marked, onSquare) => showPickable($("grid"), marked, onSquare),
+    stop: () => clearPickable($("grid")),
+  },
 };
 
 // A card's command written as JSON (free values no prompt lists), drafted from its choices.

@@ -32,7 +32,7 @@ function card(prompt, actionable, onCommand, write, shape, kept) {
     prompt.rule ? h("p", {class: "rule", text: `rule ${prompt.rule}`}) : null,
   ]);
   if (!actionable) return node;
-  const fields = cardFields(prompt, shape.kind, shape.texts(prompt), shape.problem);
+  const fields = cardFields(prompt, shape.kind, shape.texts(prompt), shape.problem, shape.board);
   node.append(...fields.nodes);
   const buttons = h("div", {class: "commands"});
   for (const command of prompt.commands) {
