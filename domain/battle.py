@@ -26,6 +26,7 @@ from domain.decider import Ruleset
 __all__ = [
     "BATTLE_EVENT_TYPES",
     "MAX_GENERATIONS",
+    "NEVER_UNDONE",
     "Ancestor",
     "Battle",
     "BattleCreated",
@@ -297,6 +298,22 @@ BATTLE_EVENT_TYPES = frozenset(
 # The classes, for the fold: `type(ev) in` a set is a few times cheaper than `isinstance`
 # against a Struct base (StructMeta's instance check is not the C fast path).
 _BATTLE_TYPES: frozenset[type] = frozenset(get_args(BattleEvent))
+# The battle-level events an undo never takes back: the fold keeps the metadata they set
+# (`BattleMeta`: dice epochs, seeds revealed, client seeds, disputes) through an undo, so
+# the log never marks them undone (DESIGN.md "Events and the log": undone events are those
+# the state no longer folds). A RulingRecorded changes no state; it is a call about the
+# play around it and goes with it (RULINGS.md). BattleCreated is never in an undo's reach.
+_KEPT_TYPES: frozenset[type] = frozenset(
+    {
+        DiceSeedRevealed,
+        DiceSubSeedRevealed,
+        DiceEpochStarted,
+        ClientSeedSet,
+        DisputeRaised,
+        DisputeResolved,
+    }
+)
+NEVER_UNDONE = frozenset(t.__name__ for t in _KEPT_TYPES)
 
 
 class BattleMeta(msgspec.Struct, frozen=True, kw_only=True):
@@ -395,6 +412,7 @@ class Timeline:
         self._events: list[Any] = []  # decoded, index = version - base - 1
         self._marks: dict[int, tuple[BattleMeta, Any]] = {}  # version -> state right after it
         self._undos: list[tuple[int, int]] = []  # (version of the BattleUndone, its to_version)
+        self._kept: list[int] = []  # the versions of the events no undo takes back
         self._history: dict[int, Battle] = {}  # states before the base, given (`provide`)
         self._meta: BattleMeta | None = None
         self._game: Any = None
@@ -407,13 +425,16 @@ class Timeline:
         battle: Battle,
         undos: Iterable[tuple[int, int]],
         snapshot_every: int = 256,
+        kept: Iterable[int] = (),
     ) -> Timeline:
         """A timeline whose first held state is `battle` (from a snapshot): `undos` are the
-        (version, to_version) of every `BattleUndone` up to its version."""
+        (version, to_version) of every `BattleUndone` up to its version, `kept` the
+        versions of the events no undo takes back (`kept`) up to it."""
         timeline = cls(ruleset, snapshot_every)
         timeline._base = battle.version
         timeline._marks[battle.version] = (battle.meta, battle.game)
         timeline._undos = [(at, to) for at, to in undos]
+        timeline._kept = list(kept)
         timeline._meta, timeline._game = battle.meta, battle.game
         return timeline
 
@@ -442,6 +463,13 @@ class Timeline:
     def undos(self) -> list[tuple[int, int]]:
         """(version, to_version) of every `BattleUndone` folded, in order."""
         return list(self._undos)
+
+    @property
+    def kept(self) -> list[int]:
+        """The versions of the battle-level events folded that no undo takes back (a seed
+        revealed, a dice epoch, a client seed, a dispute's events: `NEVER_UNDONE`), in
+        order: they are never marked undone."""
+        return list(self._kept)
 
     @property
     def current(self) -> Battle | None:
@@ -494,6 +522,7 @@ class Timeline:
             for v in [v for v in marks if v > last]:
                 del marks[v]
             self._undos = [u for u in self._undos if u[0] <= last]
+            self._kept = [v for v in self._kept if v <= last]
             raise
         finally:
             self._meta, self._game, self._current = meta, game, None
@@ -543,7 +572,10 @@ class Timeline:
         """The versions that are undone as of the last event (as of `upto`, if given).
 
         `BattleUndone(to_version=t)` at version u undoes t+1..u-1, unless a later undo
-        went back before u, which undoes that undo too.
+        went back before u, which undoes that undo too. The events whose metadata the
+        fold keeps through an undo are never undone (`kept`, `NEVER_UNDONE`): a seed
+        revealed stays revealed, a client seed set stays set, and a dispute (an upheld
+        one caused its correction's undo) stays raised and settled.
         """
         undone: set[int] = set()
         cut: int | None = None
@@ -554,6 +586,8 @@ class Timeline:
                 continue  # this undo was itself undone by a later one
             undone.update(range(to + 1, at))
             cut = to
+        if undone:
+            undone.difference_update(self._kept)
         return undone
 
     def state_at(self, version: int) -> Battle:
@@ -619,6 +653,8 @@ class Timeline:
     ) -> tuple[BattleMeta, Any]:
         """One battle-level event; `new`: folding it for the first time (not replaying)."""
         ruleset = self.ruleset
+        if new and type(ev) in _KEPT_TYPES:
+            self._kept.append(version)
         if isinstance(ev, BattleCreated):
             options = msgspec.convert(ev.options, ruleset.options_type)
             setup = msgspec.convert(ev.setup, ruleset.setup_type)

@@ -5,7 +5,9 @@ kept so that a cold load folds only the events after it. It names the ruleset an
 ruleset's version that wrote it (another version's state may have another shape: such a
 snapshot is ignored) and the hash of the event at its version (a snapshot that does not
 match the stored log is ignored). It carries what the `Timeline` needs to go on from
-there: the metadata (dice epochs, commitments, reveals) and every undo up to it.
+there: the metadata (dice epochs, commitments, reveals), every undo up to it and the
+versions of the events no undo takes back (a snapshot written before `kept` was added
+does not decode, and is ignored: the log is folded, and a new one written).
 
 msgpack, not JSON: the states hold dicts with integer keys and tuples, which msgpack
 round-trips with the types given.
@@ -41,6 +43,7 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     meta: BattleMeta
     game: Any
     undos: list[tuple[int, int]]  # (version, to_version) of every BattleUndone up to it
+    kept: list[int]  # the versions of the events no undo takes back (Timeline.kept) up to it
 
 
 class _Header(msgspec.Struct, frozen=True, kw_only=True):
@@ -89,6 +92,7 @@ def snapshot_of(
         meta=battle.meta,
         game=battle.game,
         undos=timeline.undos,
+        kept=timeline.kept,
     )
 
 
@@ -96,10 +100,11 @@ def snapshot_at(
     ruleset: Ruleset[Any, Any, Any, Any, Any],
     battle: Battle,
     undos: list[tuple[int, int]],
+    kept: list[int],
     head_hash: str,
 ) -> Snapshot:
-    """The snapshot of `battle` (a state the timeline marked); `undos` are the timeline's,
-    those after the state's version left out."""
+    """The snapshot of `battle` (a state the timeline marked); `undos` and `kept` are the
+    timeline's, those after the state's version left out."""
     return Snapshot(
         ruleset=ruleset.id,
         ruleset_version=ruleset.version,
@@ -108,6 +113,7 @@ def snapshot_at(
         meta=battle.meta,
         game=battle.game,
         undos=[(at, to) for at, to in undos if at <= battle.version],
+        kept=[v for v in kept if v <= battle.version],
     )
 
 
@@ -127,6 +133,8 @@ def decode_snapshot(ruleset: Ruleset[Any, Any, Any, Any, Any], data: bytes) -> S
         return None
     if snapshot.version < 1 or any(at > snapshot.version for at, _ in snapshot.undos):
         return None
+    if any(v > snapshot.version for v in snapshot.kept):
+        return None
     return snapshot
 
 
@@ -135,4 +143,4 @@ def timeline_from(
 ) -> Timeline:
     """A timeline that goes on from the snapshot's state."""
     battle = Battle(version=snapshot.version, meta=snapshot.meta, game=snapshot.game)
-    return Timeline.starting_at(ruleset, battle, snapshot.undos, snapshot_every)
+    return Timeline.starting_at(ruleset, battle, snapshot.undos, snapshot_every, snapshot.kept)

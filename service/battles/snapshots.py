@@ -196,10 +196,10 @@ class SnapshotWriter:
         them. The version of the last one handed over (`saved_at` if none)."""
         if self.every <= 0:
             return saved_at
-        undos = timeline.undos
+        undos, kept = timeline.undos, timeline.kept
         for battle in timeline.marked():
             if battle.version - saved_at >= self.every and self.enqueue(
-                battle_id, snapshot_at(ruleset, battle, undos, "")
+                battle_id, snapshot_at(ruleset, battle, undos, kept, "")
             ):
                 saved_at = battle.version
         return saved_at

@@ -40,6 +40,7 @@ class TablePage:
         self.page = page
         self.rng = rng
         self.dice_typed = 0
+        self.faces: list[int] = []  # every face typed, in order
         self.clicked = 0  # commands given by a card's buttons (and a square of reach)
         self.written = 0  # commands written in a card's JSON editor
 
@@ -73,8 +74,9 @@ class TablePage:
                 int(form.get_attribute("data-sides")),
                 int(form.get_attribute("data-count")),
             )
-            faces = " ".join(str(self.rng.randint(1, sides)) for _ in range(count))
-            self.page.fill("#die-value", faces)
+            rolled = [self.rng.randint(1, sides) for _ in range(count)]
+            self.faces += rolled
+            self.page.fill("#die-value", " ".join(map(str, rolled)))
             self.page.click("#die-roll")
             self.dice_typed += 1
         raise AssertionError("the page kept asking for dice")

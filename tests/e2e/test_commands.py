@@ -272,10 +272,18 @@ def test_client_dice_follow_the_battle_policy(http: httpx.Client) -> None:
 
 
 def test_undo_sets_the_game_back_and_keeps_the_log(battle: Battle) -> None:
+    """The log marks undone what the undo took back, never what it keeps: a client seed
+    set and a seed revealed stay (the next dice derive from them), so they are not."""
     start = battle.view()
-    for _ in range(6):
+    kept: set[int] = set()
+    for n in range(6):
         who, command = _next(battle)
         assert battle.command(who, command).status_code == 200
+        if n == 2:
+            seeded = battle.command("north", {"type": "SetClientSeed", "seed": "lucky"})
+            revealed = battle.command("referee", {"type": "RevealDice"})
+            assert seeded.status_code == 200 and revealed.status_code == 200, revealed.text
+            kept |= {e["version"] for r in (seeded, revealed) for e in r.json()["events"]}
     version = battle.view()["version"]
     r = battle.command("referee", {"type": "Undo", "to_version": 1, "reason": "misread the map"})
     assert r.status_code == 200, r.text
@@ -284,7 +292,16 @@ def test_undo_sets_the_game_back_and_keeps_the_log(battle: Battle) -> None:
     assert after["state"] == start["state"]
     events = battle.events()
     assert len(events) == version + 1
-    assert [e["undone"] for e in events] == [False] + [True] * (version - 1) + [False]
+    assert len(kept) >= 2 and all(1 < v < version for v in kept)
+    assert [e["undone"] for e in events] == [False] + [
+        v not in kept for v in range(2, version + 1)
+    ] + [False]
+    told = battle.http.get(f"/battles/{battle.id}/narrative", headers=battle.auth("referee"))
+    assert told.status_code == 200, told.text
+    marked = {
+        e["version"]: e["undone"] for entry in told.json()["entries"] for e in entry["events"]
+    }
+    assert {v for v in kept if marked[v]} == set() and marked[2]
     _problem(
         battle.command("referee", {"type": "Undo", "to_version": 99, "reason": "x"}),
         422,

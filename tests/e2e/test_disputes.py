@@ -140,6 +140,12 @@ def test_upheld_with_an_undo_and_the_replacing_commands_in_one_append(
     # the log shows the undone versions undone, the correction not
     log = {e["version"]: e for e in b.events()}
     assert log[attack]["undone"] and not log[head + 2]["undone"]
+    # ... and the dispute, whose correction's undo goes back before it, is not undone: its
+    # DisputeRaised (head) caused that undo; neither is it in the narrative
+    assert log[head]["type"] == "DisputeRaised" and not log[head]["undone"]
+    r = b.http.get(f"/battles/{b.id}/narrative", headers=b.auth("south"))
+    told = {e["version"]: e for entry in _ok(r)["entries"] for e in entry["events"]}
+    assert told[attack]["undone"] and not told[head]["undone"]
 
 
 def test_a_resolution_is_never_in_a_batch(http: httpx.Client) -> None:

@@ -32,6 +32,7 @@ from battle_service_client import (
     WebhookError,
     verify_webhook,
 )
+from battle_service_client.schema import Correction, ResolveDispute
 from battle_service_client.sse import Dropped, Frame, SseParser, StreamCursor
 from standardwebhooks.webhooks import Webhook
 
@@ -196,6 +197,47 @@ def test_a_batch_with_table_dice_asks_for_the_refused_commands_dice(
     ]
     # a command that rolls nothing goes through the same loop, without a dice list
     assert referee.with_table_dice(prompt).command(RULING).version == done.version + 1
+
+
+def test_an_upheld_disputes_corrections_are_each_asked_their_own_dice(
+    client: BattleClient,
+) -> None:
+    created = client.create_battle("quickstart", SMALL, client_dice="any")
+    referee = client.battle(created.battle_id, created.keys.referee)
+    rolled = referee.with_table_dice(lambda die: [1] * die.count).command(
+        {"type": "RollForPriority"}
+    )
+    referee.command({"type": "RaiseDispute", "versions": [rolled.version], "claim": "cocked"})
+    asked: list[NextDie] = []
+
+    def fair(die: NextDie) -> list[int]:
+        asked.append(die)
+        return [min(die.sides, 4)] * die.count
+
+    # the generated classes: a Correction's dice encode as None (the server's, unless asked)
+    resolution = ResolveDispute(
+        dispute="d1",
+        outcome="upheld",
+        ruling="roll again",
+        rule="dice",
+        undo_to=rolled.version - 1,
+        corrections=[Correction(command={"type": "RollForPriority"})],
+    )
+    answer = referee.with_table_dice(fair).command(resolution)
+    types = [e.type for e in answer.events if isinstance(e, Event)]
+    assert types[0] == "BattleUndone" and types[-1] == "DisputeResolved"
+    used = [
+        r
+        for e in answer.events[1:-1]
+        if isinstance(e, Event)
+        for r in _rolls(msgspec.to_builtins(e.data))
+    ]
+    assert asked and [(r["sides"], r["source"]) for r in used] == [
+        (d.sides, "client") for d in asked for _ in range(d.count)
+    ]
+    assert all(v == min(r["sides"], 4) for r in used for v in r["values"])
+    with pytest.raises(ValueError):  # a resolution's own dice would roll nothing
+        next(referee.core.table_dice_flow(resolution, [3]))
 
 
 def _rolls(obj: Any) -> list[dict[str, Any]]:

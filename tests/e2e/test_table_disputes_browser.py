@@ -7,7 +7,9 @@ viewer (its dispute marks) and in the export, which `battle-service verify` veri
 A short quickstart battle with the server's dice: south disputes the first priority check
 (ticked in its page's log); the referee first upholds it with no correction (the page
 shows the problem's detail), then with its correction: an undo to before the check and
-the check again (new dice, from the correction's own version). Screenshots go to
+the check again (new dice, from the correction's own version); the dispute itself is not
+marked undone by that undo. A battle of table dice: the correction's check is rolled at
+the table, its dice typed on the referee's page. Screenshots go to
 $BATTLE_TEST_ARTIFACTS (default tests/artifacts/)."""
 
 from __future__ import annotations
@@ -127,12 +129,15 @@ def test_a_side_disputes_and_the_referee_upholds_with_a_correction_at_the_table(
     fixed = dispute["correcting_versions"]
     resolved = dispute["resolved_at"]
     assert resolved == view["version"] and fixed == list(range(raised + 1, resolved))
+    # the dispute is not undone by its own correction's undo: it caused it
+    assert raised not in undone and resolved not in undone
 
     # the narrative: the dispute, its ruling and the corrected history, in place
     told = _told(t, "north")
     assert told[raised]["type"] == "DisputeRaised" and CLAIM in told[raised]["summary"]
     assert told[resolved]["type"] == "DisputeResolved" and RULING in told[resolved]["summary"]
     assert told[fixed[0]]["type"] == "BattleUndone"
+    assert told[roll]["undone"] and not told[raised]["undone"] and not told[resolved]["undone"]
     assert [told[v]["type"] for v in fixed[1:]] == ["PriorityChecked"]
     assert f"set back to version {roll - 1}" in told[resolved]["summary"]
 
@@ -146,6 +151,10 @@ def test_a_side_disputes_and_the_referee_upholds_with_a_correction_at_the_table(
     assert marks.count() == 2
     assert "upheld" in marks.nth(0).inner_text()
     assert marks.nth(0).get_attribute("data-version") == str(raised)
+    marks.nth(0).click()
+    assert "DisputeRaised" in viewer.wait_shown(raised)["events"]
+    shown_raised = viewer_page.locator("#narrative-entry li.event[data-type='DisputeRaised']")
+    assert "undone" not in (shown_raised.get_attribute("class") or "")
     marks.nth(1).click()
     assert "DisputeResolved" in viewer.wait_shown(resolved)["events"]
     viewer.shot("table-dispute-viewer.png")
@@ -224,3 +233,77 @@ def test_a_dispute_about_a_hidden_event_is_the_raisers_and_the_referees_at_the_t
     over = t.sync()["version"]
     assert _read_at(south.page, over) == ["d1:dismissed"]
     t.close("dispute-hidden")
+
+
+def _rolls(node: Any) -> list[dict[str, Any]]:
+    """Every die an event's data records, in order."""
+    if isinstance(node, dict):
+        own = [node] if node.get("kind") == "roll" else []
+        return own + [r for v in node.values() for r in _rolls(v)]
+    if isinstance(node, list):
+        return [r for v in node for r in _rolls(v)]
+    return []
+
+
+def test_an_upheld_correction_at_a_table_dice_battle_is_rolled_at_the_table(
+    table: Any, tmp_path: Path
+) -> None:
+    """A quickstart battle whose players roll table dice: south disputes the first priority
+    check; the referee upholds it on its page with the check again as the correction, and
+    the page asks for that check's dice as for any command (the service names each one,
+    `next_die` and the correction's `index`). The correcting event records those very
+    dice, from the table; the dispute is not undone by its own correction; the export
+    verifies."""
+    t = table(seed=9)
+    t.create("quickstart", table_dice=True)
+    t.sync()
+    ref, south = t.referee, t.players["south"]
+    assert ref is not None
+    for _ in range(3):  # three of the heroes' priority checks, each rolled at the table
+        t.step(quickstart, referee_last=True)
+        t.sync()
+    log = t.read("referee", "/events?after=0&limit=50")["events"]
+    first = next(e for e in log if e["type"] == "PriorityChecked")
+    roll, check = first["version"], first["data"]
+    assert _rolls(check) and all(d["source"] == "client" for d in _rolls(check)), check
+    south.page.locator(f"#log input.pick[data-version='{roll}']").check()
+    south.page.fill("#dispute-claim", CLAIM)
+    south.page.click("#raise-dispute")
+    assert south.settle()["error"] is None
+    raised = t.sync()["version"]
+
+    item = _listed(ref.page, "d1", "open")
+    item.locator("select[data-field='outcome']").select_option("upheld")
+    item.locator("[data-field='ruling']").fill(RULING)
+    item.locator("[data-field='rule']").fill("priority")
+    again = {"type": "PriorityCheck", "hero": check["hero"], "skill": check["skill"]}
+    item.locator("[data-field='corrections']").fill(json.dumps([{"command": again}]))
+    ref.faces.clear()
+    item.locator("button[data-settle='d1']").click()
+    assert ref.settle()["error"] is None
+    assert ref.faces, "the referee's page asked for no die"
+    view = t.sync()
+    (dispute,) = t.read("referee", "/disputes")["disputes"]
+    assert dispute["status"] == "upheld" and dispute["undo_to"] == roll - 1
+    fixed = dispute["correcting_versions"]
+    by_version = {e["version"]: e for e in t.read("referee", "/events?after=0&limit=80")["events"]}
+    redone = by_version[fixed[1]]
+    assert redone["type"] == "PriorityChecked" and redone["dispute"] == "d1"
+    dice = _rolls(redone["data"])
+    assert [v for d in dice for v in d["values"]] == ref.faces, (dice, ref.faces)
+    assert all(d["source"] == "client" for d in dice)  # from the table, not the server
+    # the disputed check is undone; the dispute, which caused the undo, is not
+    assert by_version[roll]["undone"] and not by_version[raised]["undone"]
+    ref.page.locator(f"#log li.undone[data-version='{roll}']").wait_for(timeout=20_000)
+    assert ref.page.locator(f"#log li[data-version='{raised}']:not(.undone)").count() == 1
+    assert view["version"] == dispute["resolved_at"]
+
+    r = t.http.get(f"/battles/{t.battle_id}/export",
+                   headers={"Authorization": f"Bearer {t.keys['referee']}"})  # fmt: skip
+    assert r.status_code == 200, r.text
+    path = tmp_path / "table-dice-dispute.jsonl"
+    path.write_bytes(r.content)
+    done = _cli("verify", str(path), "--key", _pem(t.http))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "VERIFIED" in done.stdout, done.stdout
+    t.close("dispute-table-dice")

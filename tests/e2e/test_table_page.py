@@ -27,6 +27,9 @@ def test_the_page_and_its_scripts_are_served_under_the_strict_csp(http: httpx.Cl
         "board.js",
         "dice.js",
         "referee.js",
+        "fields.js",
+        "disputes.js",
+        "undone.js",
     ):
         r = http.get(f"/table/assets/{name}")
         assert r.status_code == 200, name

@@ -193,6 +193,19 @@ def test_a_snapshot_of_another_ruleset_version_or_garbage_is_not_used() -> None:
         assert decode_snapshot(LIST, bad) is None
 
 
+def test_a_snapshot_without_the_kept_versions_is_not_used() -> None:
+    """One written before `kept` (the versions no undo takes back) would have the log mark
+    its seed reveals undone: it is ignored, the log folded instead."""
+    events = [_created(False), Added(n=1), DiceSeedRevealed(epoch=0, seed="00",
+              reason="requested", next_epoch=1, next_commitment="c1")]  # fmt: skip
+    snapshot = snapshot_of(LIST, _full(events, 4), "h3")
+    assert snapshot.kept == [3]
+    older = msgspec.to_builtins(snapshot)
+    del older["kept"]
+    assert decode_snapshot(LIST, msgspec.msgpack.encode(older)) is None
+    assert decode_snapshot(LIST, encode_snapshot(snapshot)) is not None
+
+
 def test_an_undo_to_before_the_snapshot_asks_for_history() -> None:
     events = [_created(False), *(Added(n=i) for i in range(6))]
     snapshot = decode_snapshot(LIST, encode_snapshot(snapshot_of(LIST, _full(events, 4), "h")))

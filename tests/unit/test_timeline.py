@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import gc
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 import pytest
@@ -13,11 +13,16 @@ from hypothesis import strategies as st
 
 from domain.actors import ALL, Actor
 from domain.battle import (
+    NEVER_UNDONE,
     BattleCreated,
+    BattleEvent,
     BattleUndone,
+    ClientSeedSet,
     DiceEpochStarted,
     DiceSeedRevealed,
     DiceSubSeedRevealed,
+    DisputeRaised,
+    DisputeResolved,
     HistoryNeeded,
     RulingRecorded,
     Timeline,
@@ -291,6 +296,98 @@ def test_events_folded_by_the_caller_are_not_folded_again() -> None:
     assert folds == [] and t.current is not None and t.current.game == (7, 1, 2)
     t.extend_folded([Added(n=i) for i in range(97)], (7, 1, 2, *range(97)))  # to version 100
     assert len(folds) == 97  # the snapshot at version 100 is folded in full
+
+
+def test_a_disputes_events_are_never_undone_by_an_undo() -> None:
+    """The DisputeRaised that an upheld correction's undo goes back before caused the
+    undo: the log marks the events it undid, not the dispute (nor a later undo its
+    resolution); a plain event in the same stretch is still undone."""
+    raised = DisputeRaised(dispute_id="d1", versions=[2], claim="c", raised_by="side:a")
+    t = Timeline(COUNTER, snapshot_every=4)
+    t.extend_decoded([_created(), Added(n=1), Added(n=2), raised])  # the dispute: 4
+    t.extend_decoded(
+        [
+            BattleUndone(to_version=1, reason="dispute d1"),  # 5
+            Added(n=9),  # 6
+            DisputeResolved(
+                dispute_id="d1", outcome="upheld", ruling="r", rule="x", undo_to=1
+            ),  # 7
+        ]
+    )
+    assert t.undone() == {2, 3}
+    assert t.current is not None and t.current.game == (7, 9)
+    t.extend_decoded([Added(n=4), BattleUndone(to_version=5, reason="again")])  # 8, 9
+    # the resolution at 7 stands; so does the undo at 5, which the new one does not reach
+    assert t.undone() == {2, 3, 6, 8}
+    assert t.undone(7) == {2, 3}
+
+
+def _kept_samples() -> list[tuple[list[Any], Any]]:
+    """One event of every battle-level type an undo can reach, each with what it needs
+    before it (a dispute's resolution, its raising)."""
+    raised = DisputeRaised(dispute_id="d1", versions=[2], claim="c", raised_by="side:a")
+    return [
+        (
+            [],
+            DiceSeedRevealed(
+                epoch=1, seed="01", reason="requested", next_epoch=2, next_commitment="c2"
+            ),
+        ),
+        ([], DiceSubSeedRevealed(epoch=1, audience="side:a", seed="aa")),
+        ([], DiceEpochStarted(epoch=2, commitment="c2")),
+        ([], ClientSeedSet(side="a", seed="s")),
+        ([], raised),
+        ([raised], DisputeResolved(dispute_id="d1", outcome="dismissed", ruling="r", rule="x")),
+        ([], RulingRecorded(ruling="r", reason="x")),
+        ([Added(n=5)], BattleUndone(to_version=2, reason="x")),
+    ]
+
+
+def test_an_event_is_marked_undone_exactly_when_an_undo_takes_it_back() -> None:
+    """Every battle-level event (but the creation, which no undo reaches), then an undo to
+    before it: it is marked undone when, and only when, the state after the undo is the
+    one it would be had the event never been (a placeholder that changes nothing in its
+    place); `NEVER_UNDONE` names exactly those the fold keeps (seeds, epochs, client
+    seeds, disputes), so the table page's copy can be checked against it."""
+    samples = _kept_samples()
+    reaching = set(get_args(BattleEvent)) - {BattleCreated}
+    assert {type(event) for _, event in samples} == reaching  # a new type needs a sample
+    kept: set[str] = set()
+    for before, event in samples:
+        head = [_created(), Added(n=1), *before]
+        t, without = Timeline(COUNTER), Timeline(COUNTER)
+        t.extend_decoded([*head, event, Added(n=2), BattleUndone(to_version=2, reason="u")])
+        nothing = RulingRecorded(ruling="-", reason="-")  # the fold returns its state as is
+        without.extend_decoded([*head, nothing, Added(n=2), BattleUndone(to_version=2, reason="u")])
+        at = len(head) + 1
+        survives = t.current != without.current
+        assert (at in t.undone()) is not survives, event
+        assert at + 1 in t.undone()  # the plain event after it is always taken back
+        if survives:
+            kept.add(type(event).__name__)
+    assert kept == NEVER_UNDONE
+
+
+def test_the_kept_versions_survive_a_failed_fold_and_a_restart_from_a_state() -> None:
+    """What an interrupted fold folded is kept, no more; a timeline started from a state
+    (a snapshot's) with the kept versions still never marks them undone."""
+    t = Timeline(COUNTER, snapshot_every=4)
+    t.extend_decoded([_created(), Added(n=1), ClientSeedSet(side="a", seed="s")])
+    with pytest.raises(ValueError):  # an undo to its own version: nothing of it is kept
+        t.extend_decoded(
+            [ClientSeedSet(side="b", seed="t"), BattleUndone(to_version=5, reason="x")]
+        )
+    assert t.kept == [3, 4] and t.version == 4  # folded up to the undo that failed
+    first = Timeline(COUNTER)
+    with pytest.raises((AssertionError, AttributeError)):  # a seed before any creation
+        first.extend_decoded([ClientSeedSet(side="a", seed="s")])
+    assert first.kept == [] and first.version == 0
+    current = t.current
+    assert current is not None
+    again = Timeline.starting_at(COUNTER, current, t.undos, 4, t.kept)
+    again.provide(t.state_at(1))  # the undo's target, before its start
+    again.extend_decoded([Added(n=2), BattleUndone(to_version=1, reason="x")])
+    assert again.undone() == {2, 5}
 
 
 def test_undo_to_the_first_version_starts_from_the_created_state_not_a_new_one() -> None:

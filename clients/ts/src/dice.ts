@@ -2,11 +2,12 @@
  * Table dice: the players roll real dice and the service is told each one. A command
  * short of a die is refused with `next_die` (which die, what for, for whom); withTableDice
  * asks the caller's `prompt` for it and sends the command again with one more, until the
- * command has all it needs.
+ * command has all it needs. An upheld dispute's correction (`ResolveDispute`) is asked for
+ * as a batch is: each correcting command's own dice, the refusal naming its `index`.
  */
 import type { Battle, BatchItem, BatchOptions, CommandOptions } from "./battle.js";
 import { ProblemError } from "./problem.js";
-import type { Command, CommandResponse, NextDie, Ruleset } from "./types.js";
+import type { Command, CommandResponse, NextDie, Ruleset, Schemas } from "./types.js";
 
 /** What the prompt is told beside the die: the command (and, in a batch, its index) and
  * the dice it already has. */
@@ -47,6 +48,44 @@ function lacking(e: unknown): NextDie | undefined {
   return e instanceof ProblemError && e.code === "dice-error" ? e.nextDie : undefined;
 }
 
+type Correction = Schemas["Correction"];
+type Resolution = Schemas["ResolveDispute"];
+
+function isResolution(command: unknown): command is Resolution {
+  const c = command as { type?: unknown; corrections?: unknown };
+  return c.type === "ResolveDispute" && Array.isArray(c.corrections) && c.corrections.length > 0;
+}
+
+/** A dispute upheld with its correcting commands: each one's dice asked as the service
+ * names them (`index`: which), the resolution itself sent without dice (it rolls none).
+ * A correction given its own `dice` keeps them (and is asked for more if short). */
+async function resolve<R extends string>(
+  battle: Battle<R>,
+  prompt: DicePrompt,
+  command: Resolution,
+  options: CommandOptions,
+): Promise<CommandResponse<R>> {
+  const given = command.corrections ?? [];
+  const corrections: Correction[] = given.map((c) => ({ ...c, dice: [...(c.dice ?? [])] }));
+  for (;;) {
+    try {
+      const sent = { ...command, corrections } as Command<R>;
+      return await battle.command(sent, { ...options, dice: undefined, idempotencyKey: undefined });
+    } catch (e) {
+      const die = lacking(e);
+      const index = e instanceof ProblemError ? e.index : undefined;
+      const item = index === undefined ? undefined : corrections[index];
+      const dice = item?.dice;
+      if (item && dice?.length === 0 && given[index as number]?.dice == null && rollsNone(e)) {
+        delete item.dice; // a correcting command that rolls nothing: sent without dice
+        continue;
+      }
+      if (!die || !item || !dice || dice.length >= MOST_DICE) throw e;
+      dice.push(...(await rolled(prompt, die, { command: item.command, index: index as number, dice })));
+    }
+  }
+}
+
 /**
  * `battle`'s commands and batches, with the dice asked of `prompt` as the service names
  * them. Each try is a new request (a new Idempotency-Key: its body differs).
@@ -57,6 +96,7 @@ export function withTableDice<R extends string = Ruleset>(
 ): TableDice<R> {
   return {
     async command(command, options = {}) {
+      if (isResolution(command)) return resolve(battle, prompt, command, options);
       // Sent with the dice given (none at first): an empty list asks for table dice.
       let dice: number[] | undefined = [...(options.dice ?? [])];
       for (;;) {

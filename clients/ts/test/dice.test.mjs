@@ -83,3 +83,33 @@ test("a refusal that is not for a die is thrown as it is", async () => {
   });
   assert.equal(asked, 0);
 });
+
+test("an upheld dispute's correcting commands are each asked their own dice", async () => {
+  const { battle } = await client.createBattle({
+    ruleset: "quickstart",
+    setup: SETUP,
+    client_dice: "any",
+  });
+  const table = withTableDice(battle, (die) => Array.from({ length: die.count ?? 1 }, () => 2));
+  const rolled = await table.command({ type: "RollForPriority" });
+  await table.command({ type: "RaiseDispute", versions: [rolled.version], claim: "a cocked die" });
+  const asked = [];
+  const fair = withTableDice(battle, (die, context) => {
+    asked.push(context.index);
+    return Array.from({ length: die.count ?? 1 }, () => Math.min(die.sides, 4));
+  });
+  const again = { command: { type: "RollForPriority" } };
+  const answer = await fair.command({
+    type: "ResolveDispute", dispute: "d1", outcome: "upheld", ruling: "roll again", rule: "dice",
+    undo_to: rolled.version - 1, corrections: [again],
+  });
+  assert.ok(asked.length >= 1 && asked.every((i) => i === 0), JSON.stringify(asked));
+  const types = answer.events.map((e) => e.data.type);
+  assert.equal(types[0], "BattleUndone");
+  assert.equal(types.at(-1), "DisputeResolved");
+  const used = rolls(answer.events.slice(1, -1));
+  assert.ok(used.length >= 1);
+  assert.ok(used.every((r) => r.source === "client" && r.values.every((v) => v === 4)), JSON.stringify(used));
+  // the correction given as it was: its command has no dice of its own in the caller's list
+  assert.equal(again.dice, undefined);
+});

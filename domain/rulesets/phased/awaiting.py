@@ -2,12 +2,13 @@
 
 The windows, as `now` (access.py) tells them: in the Starting Phase each side's
 declarations (a prompt per combatant that may declare, its carry-overs to sustain or
-cancel, its declarations to withdraw, and its EndDeclarations, which rolls initiative when
-it is the last), or the referee's initiative roll first (`initiative_first`) or by hand
-(`auto_initiative` off); in the phases the action whose turn it is, to its side (or to the
-referee who records it); any time, the pending saves and checks of combat events (the
-referee's RuleCheck), a side's choice of a Slip's effects (ChooseEffects), the combat
-events' narrative prompts to close, and the referee's own calls.
+cancel, its declarations to withdraw, a prompt per combatant, and its EndDeclarations,
+which rolls initiative when it is the last), or the referee's initiative roll first
+(`initiative_first`) or by hand (`auto_initiative` off); in the phases the action whose
+turn it is, to its side (or to the referee who records it); any time, the pending saves
+and checks of combat events (the referee's RuleCheck), a side's choice of a Slip's
+effects (ChooseEffects), the combat events' narrative prompts to close, and the
+referee's own calls.
 
 Each command and choice listed is asked of decide itself (domain.probing). Hidden
 information stays hidden: a secret declaration shapes only its own side's prompts (and the
@@ -108,16 +109,23 @@ def _own_actions(state: State, side: str) -> list[Prompt]:
         ),
         key=lambda a: a.id,
     )
-    withdraw = [a.id for a in mine if _ok(state, {"type": "WithdrawAction", "action": a.id})]
-    if withdraw:
+    # one prompt per combatant, its subject: a key limited to some combatants is told only
+    # its own (service.battles.awaiting.for_units), as for its declarations
+    withdraw: dict[str, list[str]] = {}
+    for a in mine:
+        if _ok(state, {"type": "WithdrawAction", "action": a.id}):
+            withdraw.setdefault(a.combatant, []).append(a.id)
+    for combatant, actions in withdraw.items():
         out.append(
             Prompt(
-                id=f"withdraw:{side}",
+                id=f"withdraw:{combatant}",
                 role="side",
                 side=side,
+                subject=combatant,
                 commands=("WithdrawAction",),
-                reason=f"{side} may take back a declaration before it ends its declarations",
-                choices={"action": withdraw},
+                reason=f"{side} may take back {combatant}'s declaration before it ends its "
+                "declarations",
+                choices={"action": actions},
                 optional=True,
                 rule=R_STARTING,
             )

@@ -54,7 +54,7 @@ def test_a_spent_action_leaves_only_the_move_to_declare() -> None:
     s = declare(make(), "r1")
     d = _by_id(s, RED)["declare:r1"]
     assert d.choices["kind"] == ["move"] and "weapon" not in d.choices
-    assert _by_id(s, RED)["withdraw:red"].choices == {"action": ["red.1"]}
+    assert _by_id(s, RED)["withdraw:r1"].choices == {"action": ["red.1"]}
 
 
 def test_initiative_first_waits_for_the_referee_alone() -> None:

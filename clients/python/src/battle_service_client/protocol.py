@@ -10,7 +10,7 @@ version an answer showed (sent as `expected_version` when tracking is on).
 from __future__ import annotations
 
 import uuid
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Callable, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -178,7 +178,16 @@ class BattleCore:
     ) -> Flow[CommandResult]:
         """Send the command with table dice; on each `next_die`, ask for it (yield the
         NextDie, be sent the dice) and send again with them added. Each send is a new
-        request body, so each has its own idempotency key."""
+        request body, so each has its own idempotency key.
+
+        An upheld dispute's correction (a `ResolveDispute` with `corrections`) is asked
+        for as a batch is: each correcting command's own dice, the refusal naming its
+        `index`; the resolution itself rolls none."""
+        body = _json(command)
+        if body.get("type") == "ResolveDispute" and body.get("corrections"):
+            if dice:
+                raise ValueError("a resolution rolls no dice: give each correction its own")
+            return (yield from self._resolution_flow(body, expected_version))
         have: list[int] | None = list(dice)
         while True:
             try:
@@ -198,19 +207,21 @@ class BattleCore:
         items = [_batch_item(c) for c in commands]
         for item in items:
             item.setdefault("dice", [])
-        while True:
-            try:
-                return (yield from self.batch_flow(items, expected_version))
-            except ProblemError as e:
-                if e.index is None or not 0 <= e.index < len(items):
-                    raise
-                item = items[e.index]
-                if _rolls_none(e, item.get("dice")):
-                    del item["dice"]
-                elif e.next_die is None or "dice" not in item:
-                    raise
-                else:
-                    item["dice"] += _rolled((yield e.next_die), e.next_die)
+        return (yield from _items_dice(items, lambda: self.batch_flow(items, expected_version)))
+
+    def _resolution_flow(
+        self, resolution: dict[str, Any], expected_version: int | None
+    ) -> Flow[CommandResult]:
+        """A dispute's correction with table dice: each correction sent with a dice list
+        (an empty one asks for table dice; without one the server would roll)."""
+        items = [dict(msgspec.to_builtins(c)) for c in resolution["corrections"]]
+        for item in items:
+            if item.get("dice") is None:  # a generated Correction encodes its None
+                item["dice"] = []
+        body = {**resolution, "corrections": items}
+        return (
+            yield from _items_dice(items, lambda: self.command_flow(body, None, expected_version))
+        )
 
     def mint_flow(
         self,
@@ -254,6 +265,26 @@ def _batch_item(command: CommandBody) -> dict[str, Any]:
         return {"command": _json(command)}
     return {k: (list(v) if k == "dice" else _json(v) if k == "command" else v)
             for k, v in command.items()}  # fmt: skip
+
+
+def _items_dice(
+    items: list[dict[str, Any]], send: Callable[[], Flow[CommandResult]]
+) -> Flow[CommandResult]:
+    """Send (a batch, or a resolution's corrections) until taken: a refusal's `index` says
+    whose dice run short; that item's next die is asked for and added to its list."""
+    while True:
+        try:
+            return (yield from send())
+        except ProblemError as e:
+            if e.index is None or not 0 <= e.index < len(items):
+                raise
+            item = items[e.index]
+            if _rolls_none(e, item.get("dice")):
+                del item["dice"]  # a command that rolls nothing takes no dice list at all
+            elif e.next_die is None or "dice" not in item:
+                raise
+            else:
+                item["dice"] += _rolled((yield e.next_die), e.next_die)
 
 
 def _rolls_none(problem: ProblemError, dice: list[int] | None) -> bool:

@@ -1,5 +1,6 @@
 // The grid (the replay viewer's drawing, /viewer/assets/grid.js), the units this key sees
-// listed beside it, and a unit's reach laid over it as squares to click.
+// listed beside it, a unit's reach laid over it as squares to click, and every square laid
+// over it to pick (a card's list of squares, a wall's sections, clicked on the board).
 
 import {clear, h, s} from "/viewer/assets/dom.js";
 import {renderGrid, sidesOf} from "/viewer/assets/grid.js";
@@ -47,4 +48,30 @@ export function showReach(svg, width, squares, pick) {
 
 export function clearReach(svg) {
   for (const r of svg.querySelectorAll("rect.reach")) r.remove();
+}
+
+/** Lay every square of the grid over it to click (a card's squares picked on the board):
+ * a click on one calls `pick([x, y])`; those in `marked` ("x,y") show as picked. False,
+ * and nothing laid, when the page has no grid drawn. */
+export function showPickable(svg, marked, pick) {
+  clearPickable(svg);
+  const width = Number(svg.dataset.mapWidth);
+  const height = Number(svg.dataset.mapHeight);
+  if (!width || !height || !svg.querySelector("rect.board")) return false;
+  const box = svg.viewBox.baseVal;
+  const cell = box && box.width ? box.width / width : 36;
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      const at = `${x},${y}`;
+      const r = s("rect", {class: marked.has(at) ? "pickable picked" : "pickable", "data-x": x,
+        "data-y": y, x: x * cell, y: y * cell, width: cell, height: cell}, [s("title", {text: at})]);
+      r.addEventListener("click", () => pick([x, y]));
+      svg.append(r);
+    }
+  }
+  return true;
+}
+
+export function clearPickable(svg) {
+  for (const r of svg.querySelectorAll("rect.pickable")) r.remove();
 }

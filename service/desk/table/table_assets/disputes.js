@@ -5,6 +5,7 @@
 // referee's page each open one settled: dismissed, or upheld with its correction (an undo
 // to before the disputed version, then the commands that replace it, as JSON).
 
+import {markUndone} from "/table/assets/undone.js";
 import {clear, h} from "/viewer/assets/dom.js";
 
 const $ = (id) => document.getElementById(id);
@@ -64,11 +65,7 @@ export async function renderLog(api, version) {
   if (!page.events.length) return;
   for (const event of page.events) {
     const undo = !event.sealed && event.type === "BattleUndone" ? event.data.to_version : null;
-    if (undo !== null && undo !== undefined) {
-      for (const old of kept.events) {
-        if (old.version > undo && !old.sealed) old.undone = true;
-      }
-    }
+    if (undo !== null && undo !== undefined) markUndone(kept.events, undo);
     kept.events.push(event);
   }
   kept.events = kept.events.slice(-LOG_SIZE);

@@ -5,12 +5,12 @@
 // failure is shown as the problem's `detail`.
 
 import {createBattle, explain, open} from "/table/assets/api.js";
-import {clearReach, drawBoard, listUnits, showReach} from "/table/assets/board.js";
+import {clearPickable, clearReach, drawBoard, listUnits, showPickable, showReach} from "/table/assets/board.js";
 import {askDie} from "/table/assets/dice.js";
 import {renderDisputes, renderLog, wireRaise} from "/table/assets/disputes.js";
 import {renderPrompts} from "/table/assets/prompts.js";
 import {renderLinks, wireReferee} from "/table/assets/referee.js";
-import {buildCommand, isMove} from "/table/assets/rules.js";
+import {buildCommand, choiceKind, isMove, textFields} from "/table/assets/rules.js";
 
 const $ = (id) => document.getElementById(id);
 const page = {api: null, view: null, setup: null, tableDice: false, fresh: new Map(), busy: 0, keysChanged: true};
@@ -42,7 +42,11 @@ async function act(work) {
 }
 
 const give = (command) => page.api.command(command, page.tableDice);
-const send = (command) => act(() => give(command));
+// `sent()`, if given, once the service has taken the command (a card forgets its fields)
+const send = (command, sent) => act(async () => {
+  await give(command);
+  if (sent) sent();
+});
 
 function sidesOfView(view) {
   const st = view.state || {};
@@ -50,12 +54,12 @@ function sidesOfView(view) {
   return (raw || []).map((x) => (typeof x === "string" ? x : x.id));
 }
 
-function answer(prompt, command, picked) {
+function answer(prompt, command, picked, sent) {
   const ruleset = page.view.ruleset;
   $("move-hint").hidden = true;
   clearReach($("grid"));
   if (!isMove(ruleset, command) || !prompt.subject) {
-    return send(buildCommand(ruleset, prompt, command, picked, null));
+    return send(buildCommand(ruleset, prompt, command, picked, null), sent);
   }
   return act(async () => {
     const reach = await page.api.reach(prompt.subject);
@@ -67,16 +71,29 @@ function answer(prompt, command, picked) {
     showReach($("grid"), page.view.state.width, reach.squares, (square) => {
       hint.hidden = true;
       clearReach($("grid"));
-      send(buildCommand(ruleset, prompt, command, picked, square));
+      send(buildCommand(ruleset, prompt, command, picked, square), sent);
     });
   });
 }
+
+// How a card takes its fields (rules.js says, per ruleset; fields.js draws them).
+const shape = {
+  kind: (field) => choiceKind(page.view.ruleset, field),
+  texts: (prompt) => textFields(page.view.ruleset, prompt),
+  problem: (text) => fail(new Error(text)),
+  board: {
+    pick: (marked, onSquare) => showPickable($("grid"), marked, onSquare),
+    stop: () => clearPickable($("grid")),
+  },
+};
 
 // A card's command written as JSON (free values no prompt lists), drafted from its choices.
 const write = {
   draft: (prompt, type) => {
     const first = Object.fromEntries(Object.entries(prompt.choices || {}).map(([f, v]) => [f, String(v[0])]));
-    return buildCommand(page.view.ruleset, prompt, type, first, null);
+    const command = buildCommand(page.view.ruleset, prompt, type, first, null);
+    for (const field of textFields(page.view.ruleset, prompt)) command[field] ??= "";
+    return command;
   },
   send: (text) => act(async () => {
     let command;
@@ -126,13 +143,16 @@ async function redraw(view) {
     await renderLinks(page.api, sidesOfView(view), page.fresh, page.tableDice, act);
   }
   await Promise.all([renderLog(page.api, view.version), renderDisputes(page.api, view, give, act)]);
+  // The version the whole page shows, its log and disputes read beside the view included:
+  // set once they are drawn, not with the header (a screenshot, or a test, taken when it
+  // changes saw the "Recent events" one version behind, still being read).
+  document.body.dataset.version = String(view.version);
 }
 
 function draw(view) {
   const reachShown = $("grid").querySelectorAll("rect.reach").length > 0;
   if (reachShown && page.view && page.view.version === view.version) return; // a move being picked
   page.view = view;
-  document.body.dataset.version = String(view.version);
   document.body.dataset.over = view.over ? "true" : "false";
   const who = view.role === "referee" ? "the referee" : `side ${view.side}`;
   $("who").textContent = `${view.title || view.ruleset} · playing as ${who} · version ${view.version}`;
@@ -143,7 +163,7 @@ function draw(view) {
   $("over").textContent = view.over ? "The battle is over." : "";
   $("move-hint").hidden = true;
   const mine = (p) => (view.role === "referee" ? p.role === "referee" : p.role === "side" && (!p.side || p.side === view.side));
-  renderPrompts($("awaiting"), view.awaiting || [], mine, answer, write);
+  renderPrompts($("awaiting"), view.awaiting || [], mine, answer, write, shape);
   if (view.role === "referee") {
     if (!$("undo-to").value) $("undo-to").value = String(Math.max(1, view.version - 1));
   }

@@ -35,7 +35,9 @@ const HINTS = {
     fields: (cmd) => TACTICAL_FIELDS[cmd],
     moves: {Move: "to"},
     pairs: ["to", "square"], // "x,y"
-    pairLists: ["sections"], // a wall: one section, on the origin picked
+    pairLists: ["sections"], // a wall: its squares, the first (the origin) one of those listed
+    several: ["surprised"], // any of those listed, as a list (none: nobody)
+    texts: {DeclareSurprise: ["reason"]}, // the ruling's reason, in words
   },
   quickstart: {
     subject: (cmd) => (cmd === "MoveSquad" ? "squad" : null),
@@ -74,18 +76,39 @@ export function isMove(ruleset, command) {
   return command in hints(ruleset).moves;
 }
 
+/** How a card takes the choice `field` of `ruleset`: "one" of those listed, "several"
+ * (any of them, a list) or "squares" (a list of squares, the first one of those listed). */
+export function choiceKind(ruleset, field) {
+  const h = hints(ruleset);
+  if ((h.several || []).includes(field)) return "several";
+  if ((h.pairLists || []).includes(field)) return "squares";
+  return "one";
+}
+
+/** The free text fields the commands answering `prompt` take (a ruling's reason). */
+export function textFields(ruleset, prompt) {
+  const texts = hints(ruleset).texts || {};
+  return [...new Set(prompt.commands.flatMap((cmd) => texts[cmd] || []))];
+}
+
+const pair = (text) => text.split(",").map(Number);
+
+// `text`: what the card gives for `field`, a string, or a list where the field is taken
+// as several values (fields.js)
 function value(h, field, text) {
+  if ((h.several || []).includes(field)) return Array.isArray(text) ? [...text] : [text];
+  if ((h.pairLists || []).includes(field)) return (Array.isArray(text) ? text : [text]).map(pair);
   if ((h.intLists || []).includes(field)) return text.split(",").filter((x) => x !== "").map(Number);
   if (LISTS.has(field)) return [text];
   if (BOOLS.has(field)) return text === "true";
   if (INTS.has(field)) return Number(text);
-  if ((h.pairs || []).includes(field)) return text.split(",").map(Number);
-  if ((h.pairLists || []).includes(field)) return [text.split(",").map(Number)];
+  if ((h.pairs || []).includes(field)) return pair(text);
   return text;
 }
 
-/** The command answering `prompt` with `type`, the values picked for its choices
- * (field -> text), and for a move the square picked ([x, y]). */
+/** The command answering `prompt` with `type`, the values picked for its choices and
+ * typed in its text fields (field -> text, or a list of texts), and for a move the square
+ * picked ([x, y]). */
 export function buildCommand(ruleset, prompt, type, picked, square) {
   const h = hints(ruleset);
   const out = {type};
@@ -93,7 +116,8 @@ export function buildCommand(ruleset, prompt, type, picked, square) {
   if (subjectField && prompt.subject) out[subjectField] = prompt.subject;
   const sideField = (h.sideField || {})[type];
   if (sideField && prompt.side) out[sideField] = prompt.side;
-  const fields = (h.fields && h.fields(type)) || Object.keys(prompt.choices || {});
+  const fields = [...((h.fields && h.fields(type)) || Object.keys(prompt.choices || {})),
+    ...((h.texts || {})[type] || [])];
   for (const field of fields) {
     if (picked[field] !== undefined && picked[field] !== "") out[field] = value(h, field, picked[field]);
   }
