@@ -84,11 +84,11 @@ def charge_army(state: State, c: ChargeArmy, dice: Dice) -> list[Event]:
         raise violation(f"a charge moves at least {o.charge_min_feet}'", R_CHARGE)
     anchors = path(a, c.x, c.y)
     for i, (px, py) in enumerate(anchors):
-        where = fits(state, a, footprint(px, py, a.width, a.depth, a.facing))
+        last = i == len(anchors) - 1
+        where = fits(state, a, footprint(px, py, a.width, a.depth, a.facing), passing=not last)
         if where is not None:
             raise violation(f"{a.id} cannot charge {where.replace('onto', 'through')}", R_CHARGE)
         here = replace(a, x=px, y=py)
-        last = i == len(anchors) - 1
         if not last and o.charge_first_contact and _reaches(here, t, profile, sf):
             raise violation(
                 f"{a.id} threatens {t.id} already at ({px}, {py}): a charge ends at the first "

@@ -7,7 +7,8 @@ its own camp zone, straight toward its force's home edge: it first turns its bac
 battle if the camp is not within 45 degrees of its front (a new front face, or rotating
 along a front corner when the squares cannot stay; one move action), then moves with its
 remaining move actions at the rate its direction allows, square by square, stopping before
-the map edge or another army, and once wholly within its camp zone. Deterministic; recorded
+the map edge or another army (passing a defeated or destroyed one, `move_through_defeated`,
+but never stopping on it), and once wholly within its camp zone. Deterministic; recorded
 as ArmyTurned / ArmyMoved events with the Camp Zone rule. Flight at the end of the round
 provokes no attacks of opportunity (the opportunity phase is over).
 """
@@ -90,8 +91,10 @@ def _flight(s: State, a: Army) -> list[Event]:
     k = 0
     for step in range(1, allowance // sf + 1):
         squares = footprint(a.x + vx * step, a.y + vy * step, a.width, a.depth, a.facing)
-        if fits(s, a, squares) is not None:
+        if fits(s, a, squares, passing=True) is not None:
             break
+        if fits(s, a, squares) is not None:
+            continue  # crossing a fallen army (`move_through_defeated`): no place to stop
         k = step
         if zone_of(force, squares, sf) == "camp":
             break

@@ -10,16 +10,25 @@ from domain.rulesets.skirmish.geometry import Square, army_squares, threatened
 from domain.rulesets.skirmish.model import Army, Provocation, State
 from domain.rulesets.skirmish.rules import R_MOVEMENT
 
-__all__ = ["fits", "gap_feet", "provocations", "use_move_action"]
+__all__ = ["fits", "gap_feet", "passable", "provocations", "use_move_action"]
 
 
-def fits(state: State, a: Army, squares: frozenset[Square]) -> str | None:
-    """Why `a` cannot stand on `squares` ("off the map", "onto <army>"), or None."""
+def passable(state: State, other: Army) -> bool:
+    """Whether a move may pass (never end on) `other`'s squares whoever it belongs to: a
+    defeated or destroyed army, under `move_through_defeated`."""
+    return state.options.move_through_defeated and not other.fighting
+
+
+def fits(state: State, a: Army, squares: frozenset[Square], *, passing: bool = False) -> str | None:
+    """Why `a` cannot stand on `squares` ("off the map", "onto <army>"), or None; `passing`:
+    only crossing them on the way, where a `passable` army is no obstacle."""
     b = state.board
     if any(not (0 <= x < b.width and 0 <= y < b.height) for x, y in squares):
         return "off the map"
     for other in sorted(state.armies.values(), key=lambda o: o.id):
-        if other.id != a.id and other.placed and squares & army_squares(other):
+        if other.id == a.id or not other.placed or (passing and passable(state, other)):
+            continue
+        if squares & army_squares(other):
             return f"onto {other.id}"
     return None
 

@@ -268,6 +268,11 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     flat_footed_ac: Mod = -2  # surprised armies, through round 1
     side_move_fraction: tuple[Small, Annotated[int, msgspec.Meta(ge=1, le=MAX_MOD)]] = (1, 2)
     back_move_fraction: tuple[Small, Annotated[int, msgspec.Meta(ge=1, le=MAX_MOD)]] = (1, 3)
+    # Movement & Distance ("all other rules concerning movement are handled as per the
+    # standard combat rules": a helpless foe's square may be moved through) with Defeated &
+    # Destroyed ("cannot act or move", its soldiers down): a defeated or destroyed army
+    # does not stop a move, a charge or a flight passing its squares; ending on them never
+    move_through_defeated: bool = True
     # Alterations / Combat Maneuvers
     maneuver_move_penalty: Mod = -5
     maneuver_move_feet: Feet = 10

@@ -47,7 +47,13 @@ from domain.rulesets.skirmish.geometry import (
 )
 from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.morale import opposed_check
-from domain.rulesets.skirmish.moves import fits, gap_feet, provocations, use_move_action
+from domain.rulesets.skirmish.moves import (
+    fits,
+    gap_feet,
+    passable,
+    provocations,
+    use_move_action,
+)
 from domain.rulesets.skirmish.options import STRATEGIES
 from domain.rulesets.skirmish.resolution import stop_operating as resolution_stop
 from domain.rulesets.skirmish.rules import (
@@ -337,6 +343,8 @@ def judge_move(state: State, a: Army, x: int, y: int) -> MoveJudged:
             raise violation(f"{a.id} would leave the map", R_MOVEMENT)
         for other in state.armies.values():
             if other.id == a.id or not other.placed or not step & army_squares(other):
+                continue
+            if passable(state, other):
                 continue
             if other.side != a.side:
                 raise violation(f"{a.id} cannot move through {other.id}", R_MOVEMENT)

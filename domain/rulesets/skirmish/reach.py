@@ -2,7 +2,8 @@
 
 Judged square by square by decide's own `orders.judge_move` ("Movement & Distance": a
 straight move, full speed forward, a fraction sideways or backward, every second diagonal
-counting double; not through enemies, through allies only with Pass Through, not out of
+counting double; not through enemies, through allies only with Pass Through, through a
+defeated or destroyed army (`move_through_defeated`), never onto one, not out of
 melee without Retreat or Withdrawal): a square it refuses is listed as excluded, with
 decide's reason. A move keeps the army's facing (TurnArmy turns it), so every square is
 given with the facing the army keeps.

@@ -2935,6 +2935,7 @@ class SkirmishOptions(msgspec.Struct, frozen=True, kw_only=True):
     morale_lawful: int = 1
     morale_race_militaristic: int = 1
     morale_race_tribal: int = -1
+    move_through_defeated: bool = True
     one_round_tactics: list[str] | UnsetType = UNSET
     opposed_tactics: list[str] = []
     ranged_zone_min_width: int = 100
@@ -3296,6 +3297,7 @@ class SkirmishStateOptions(msgspec.Struct, frozen=True, kw_only=True):
     morale_lawful: int = 1
     morale_race_militaristic: int = 1
     morale_race_tribal: int = -1
+    move_through_defeated: bool = True
     one_round_tactics: list[str] | UnsetType = UNSET
     opposed_tactics: list[str] = []
     ranged_zone_min_width: int = 100
