@@ -7428,6 +7428,8 @@ export interface components {
             morale_race_militaristic?: number;
             /** @default -1 */
             morale_race_tribal?: number;
+            /** @default true */
+            move_through_defeated?: boolean;
             /**
              * @default [
              *       "change_formation",
@@ -8334,6 +8336,8 @@ export interface components {
             morale_race_militaristic?: number;
             /** @default -1 */
             morale_race_tribal?: number;
+            /** @default true */
+            move_through_defeated?: boolean;
             /**
              * @default [
              *       "change_formation",
