@@ -27,7 +27,6 @@ from tests.unit.test_export_verify import (
     die,
     export,
     header,
-    line,
     verify,
 )
 
