@@ -26,6 +26,7 @@ next, so the two alternate and neither starves.
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -33,7 +34,7 @@ from domain.battle import Battle
 from domain.battle_commands import RaiseDispute, ResolveDispute, RevealDice, Undo
 from events.envelope import CommandRecord, PendingEvent, StoredEvent
 from events.errors import DuplicateCommand, VersionConflict
-from events.store import EventStore
+from events.store import BattleHold, EventStore
 from service.battles.answers import Answers
 from service.battles.batches import state_after
 from service.battles.command_decoding import decode_command
@@ -182,15 +183,18 @@ class GroupCommit:
         jobs: list[Job] = []
         try:
             while waiting:
-                jobs, commands = [], 0
-                while waiting and (not jobs or commands < ROUND_COMMANDS):
-                    job = waiting.popleft()
-                    if not job.future.done():  # its request went away: nothing to decide
-                        jobs.append(job)
-                        commands += len(job.commands)
                 try:
-                    await self._round(loaded, jobs)
-                except Exception as e:  # the hold, the store: every request of the round
+                    hold = await self.repository.hold(loaded)  # caught up with the store
+                except Exception as e:  # the store: every request of the round
+                    for job in _take(waiting):
+                        _give(job, e)
+                    continue
+                # Taken once the battle is held: the requests that came while the hold
+                # was awaited (the other worker's round) join this round.
+                jobs = _take(waiting)
+                try:
+                    await self._round(loaded, hold, jobs)
+                except Exception as e:  # the store: every request of the round
                     for job in jobs:
                         _give(job, e)
         except BaseException:  # cancelled (shutdown): no request waits for ever
@@ -201,10 +205,9 @@ class GroupCommit:
         finally:
             loaded.in_rounds = False
 
-    async def _round(self, loaded: Loaded, jobs: list[Job]) -> None:
-        """Hold the battle, decide `jobs` in turn, append what they decided at once, let
+    async def _round(self, loaded: Loaded, hold: BattleHold | None, jobs: list[Job]) -> None:
+        """Decide `jobs` in turn on the battle held, append what they decided at once, let
         go; then give each its outcome (or queue it again: module doc)."""
-        hold = await self.repository.hold(loaded)  # the battle caught up with the store
         try:
             decided = await self._decide(loaded, jobs)
             appends = [
@@ -318,6 +321,19 @@ class GroupCommit:
                 current_version=loaded.battle.version,
             )
         return None
+
+
+def _take(waiting: deque[Job]) -> list[Job]:
+    """The requests of a round: those waiting, whole, up to `ROUND_COMMANDS` commands (at
+    least one request); none whose request went away (nothing to decide)."""
+    jobs: list[Job] = []
+    commands = 0
+    while waiting and (not jobs or commands < ROUND_COMMANDS):
+        job = waiting.popleft()
+        if not job.future.done():
+            jobs.append(job)
+            commands += len(job.commands)
+    return jobs
 
 
 def _alone(loaded: Loaded, job: Job) -> bool:
