@@ -89,24 +89,28 @@ class Job:
 
 
 class _Planned:
-    """A request decided in a round: its envelopes, appended after the round's others."""
+    """A request decided in a round: its envelopes, appended after the round's others;
+    `after`, the state they leave (None: not worked out, for one decided alone)."""
 
-    __slots__ = ("at", "events", "game_after", "pending")
+    __slots__ = ("after", "at", "events", "game_after", "pending")
 
     def __init__(
         self, at: Battle, pending: list[PendingEvent], events: list[Any], game_after: Any
     ) -> None:
         self.at, self.pending, self.events, self.game_after = at, pending, events, game_after
+        self.after: Battle | None = None
 
 
 class _Answer:
-    """An outcome to answer: `stored` appended on `at` (none: nothing to append, and
-    `head_hash` is the hash of `at`'s last event)."""
+    """An outcome to answer: `stored` appended on `at`, leaving `after` when known (none
+    appended: nothing to append, and `head_hash` is the hash of `at`'s last event)."""
 
-    __slots__ = ("at", "head_hash", "stored")
+    __slots__ = ("after", "at", "head_hash", "stored")
 
-    def __init__(self, at: Battle, stored: list[StoredEvent], head_hash: str) -> None:
-        self.at, self.stored, self.head_hash = at, stored, head_hash
+    def __init__(
+        self, at: Battle, stored: list[StoredEvent], head_hash: str, after: Battle | None = None
+    ) -> None:
+        self.at, self.stored, self.head_hash, self.after = at, stored, head_hash, after
 
 
 class _Replay:
@@ -173,7 +177,13 @@ class GroupCommit:
             assert replayed is not None
             return replayed
         return await self.answers.answer(
-            loaded, outcome.at, actor, outcome.stored, with_awaiting, outcome.head_hash
+            loaded,
+            outcome.at,
+            actor,
+            outcome.stored,
+            with_awaiting,
+            head_hash=outcome.head_hash,
+            after=outcome.after,
         )
 
     async def _run_rounds(self, loaded: Loaded) -> None:
@@ -250,7 +260,7 @@ class GroupCommit:
             else:
                 self.on_appended(stored)
                 await self.repository.remember(loaded, d.at.version, d.events, d.game_after, stored)
-                _give(job, _Answer(d.at, stored, stored[-1].hash))
+                _give(job, _Answer(d.at, stored, stored[-1].hash, d.after))
         again += jobs[len(decided) :]  # left for a round they come first in (_ALONE)
         if hold is not None:
             await hold.release()
@@ -280,12 +290,14 @@ class GroupCommit:
             if not pending:
                 decided.append(_Answer(at, [], prev_hash))
                 continue
-            decided.append(_Planned(at, pending, events, game_after))
+            planned = _Planned(at, pending, events, game_after)
+            decided.append(planned)
             if alone:
                 break
             prev_hash = pending[-1].hash
-            if n < len(jobs) - 1:
-                at = state_after(loaded.ruleset, at, events, game_after)
+            # the state the next is decided on, and this one's answer awaits from (not an
+            # older version the cache would have to fold again)
+            at = planned.after = state_after(loaded.ruleset, at, events, game_after)
         return decided
 
     async def _append(

@@ -12,6 +12,7 @@ and an Undo decided on the stored state.
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,6 +20,7 @@ import msgspec
 
 from domain.actors import Actor
 from domain.errors import RuleViolation
+from domain.rulesets.quickstart.policy import next_command
 from events.postgres import PostgresEventStore
 from events.store import BattleHold
 from events.verify import audit_log
@@ -160,10 +162,12 @@ def _undo(to_version: int) -> dict[str, Any]:
 
 
 async def test_a_round_goes_on_after_an_append_the_store_refused() -> None:
-    """Three requests meet in one round (queued while the other worker held the battle):
-    the same Idempotency-Key twice, then another. The store refuses the second (its key
-    was appended by the first, in the same commit), so the third, decided after it, is
-    decided again in the next round: all three get their answer, none an error."""
+    """Four requests meet in one round (queued while the other worker held the battle):
+    an order, the same Idempotency-Key twice, then another. The store refuses the third
+    (its key was appended by the second, in the same commit), so the fourth, decided
+    after it, is decided again in the next round: all get their answer, none an error,
+    and each answer awaits what the battle awaits right after it (the order's, from the
+    state the round worked out, not the one before it)."""
     with postgres_schema() as conninfo:
         store, other = PostgresEventStore(conninfo, pool_size=2), PostgresEventStore(conninfo)
         await store.open()
@@ -173,25 +177,40 @@ async def test_a_round_goes_on_after_an_append_the_store_refused() -> None:
             created = await worker.create(CreateBattleRequest(ruleset="quickstart", setup=SETUP))
             battle_id = created.battle_id
             referee = Principal(battle_id, REFEREE)
-            held = await other.hold_battle(battle_id)  # the other worker's round
             loaded = worker._cache[battle_id]
+            # the first legal order (a choice of priority), by the forecast's policy
+            actor, order = next_command(loaded.battle.game, random.Random(0))
+            requests = [
+                (Principal(battle_id, actor), _command(msgspec.to_builtins(order)), None),
+                (referee, _ruling("once"), "k"),
+                (referee, _ruling("once"), "k"),
+                (referee, _ruling("after"), None),
+            ]
             tasks = []
-            for text, key in (("once", "k"), ("once", "k"), ("after", None)):
-                tasks.append(
-                    asyncio.ensure_future(worker.execute(battle_id, referee, _ruling(text), key))
-                )
-                async with asyncio.timeout(PATIENCE):
-                    while len(loaded.waiting) < len(tasks):  # queued, in this order
-                        await asyncio.sleep(0.01)
-            await held.release()
+            held = await other.hold_battle(battle_id)  # the other worker's round
+            try:
+                for by, req, key in requests:
+                    tasks.append(asyncio.ensure_future(worker.execute(battle_id, by, req, key)))
+                    async with asyncio.timeout(PATIENCE):
+                        while len(loaded.waiting) < len(tasks):  # queued, in this order
+                            await asyncio.sleep(0.01)
+            finally:
+                await held.release()
             async with asyncio.timeout(PATIENCE):
-                first, again, after = await asyncio.gather(*tasks)
-            assert (first.version, first.replayed) == (2, False)
-            assert (again.version, again.replayed) == (2, True)
+                ordered, first, again, after = await asyncio.gather(*tasks)
+            assert ordered.version == 2
+            assert (first.version, first.replayed) == (3, False)
+            assert (again.version, again.replayed) == (3, True)
             assert again.receipt.head_hash == first.receipt.head_hash
-            assert after.version == 3 and after.events[0].type == "RulingRecorded"
+            assert after.version == 4 and after.events[0].type == "RulingRecorded"
             log = await store.read(battle_id)
-            assert [e.version for e in log] == [1, 2, 3] and audit_log(log).ok
+            assert [e.version for e in log] == [1, 2, 3, 4] and audit_log(log).ok
+            # what each answer awaits, as a worker that never saw the round works it out
+            fresh = BattleService(store, signing=ServiceKeys.generate())
+            for a, who in ((ordered, actor), (first, REFEREE), (after, REFEREE)):
+                assert a.awaiting == await fresh.reads.awaiting(battle_id, who, a.version)
+            before = await fresh.reads.awaiting(battle_id, actor, 1)
+            assert ordered.awaiting != before  # the order changed what is awaited
         finally:
             await store.close()
             await other.close()
