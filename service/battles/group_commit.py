@@ -242,8 +242,21 @@ class GroupCommit:
             if hold is not None:
                 await hold.release()
             raise
+        try:
+            again = await self._outcomes(loaded, jobs, decided, results)
+        finally:
+            if hold is not None:
+                await hold.release()
+        loaded.waiting.extendleft(reversed(again))  # first in the next round, in order
+
+    async def _outcomes(
+        self, loaded: Loaded, jobs: list[Job], decided: list[_Decided], results: list[Any]
+    ) -> list[Job]:
+        """Each request's outcome, in order, its append's result (`results`) folded; the
+        requests to decide again (after an append the store refused, and those left for a
+        round they come first in)."""
         outcomes = iter(results)
-        again: list[Job] = []  # queued again, first in the next round, in order
+        again: list[Job] = []
         broken = False  # an append before was refused: the rest never happened
         for job, d in zip(jobs, decided, strict=False):
             if broken:
@@ -261,10 +274,7 @@ class GroupCommit:
                 self.on_appended(stored)
                 await self.repository.remember(loaded, d.at.version, d.events, d.game_after, stored)
                 _give(job, _Answer(d.at, stored, stored[-1].hash, d.after))
-        again += jobs[len(decided) :]  # left for a round they come first in (_ALONE)
-        if hold is not None:
-            await hold.release()
-        loaded.waiting.extendleft(reversed(again))
+        return again + jobs[len(decided) :]  # (_ALONE)
 
     async def _decide(self, loaded: Loaded, jobs: list[Job]) -> list[_Decided]:
         """The round's requests decided in turn, each on the state the ones before it
