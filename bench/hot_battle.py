@@ -4,9 +4,11 @@ they can (issue 38). Prints how many ended in what status, and the latency of al
 
 `python -m bench.hot_battle [--commands N] [--clients C]` (also run by `make bench`). A
 battle's commands are decided one at a time across workers (an advisory lock per battle,
-events.postgres.hold_battle); before that, optimistic retries starved some commands:
-0.43 in 1,000 ended in 503 `battle-busy`, 1 in 750 waited over 5 s. Targets: 0 x 503,
-p99 under 100 ms, max under 1 s. Not a test: it reports, it never fails on a slow machine.
+events.postgres.hold_battle), all those waiting on a worker in one round and one commit
+(service.battles.group_commit); before the hold, optimistic retries starved some
+commands: 0.43 in 1,000 ended in 503 `battle-busy`, 1 in 750 waited over 5 s. Targets:
+0 x 503, p99 under 100 ms, max under 1 s (figures: docs/BENCHMARKS.md). Not a test: it
+reports, it never fails on a slow machine.
 """
 
 from __future__ import annotations

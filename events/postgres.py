@@ -186,6 +186,30 @@ def _refusal(
     return StoreError(f"PostgreSQL refused the append: {text}", sqlstate=code)
 
 
+def _stored(events: Sequence[PendingEvent], first_position: int | None) -> list[StoredEvent]:
+    """The events of an append, stored from `first_position` on."""
+    first = int(first_position or 0)
+    return [
+        StoredEvent(
+            position=first + i,
+            battle_id=ev.battle_id,
+            version=ev.version,
+            type=ev.type,
+            data=ev.data,
+            audience=ev.audience,
+            recorded_at=ev.recorded_at,
+            actor=ev.actor,
+            command_id=ev.command_id,
+            prev_hash=ev.prev_hash,
+            hash=ev.hash,
+            salt=ev.salt,
+            command_version=ev.command_version,
+            dispute=ev.dispute,
+        )
+        for i, ev in enumerate(events)
+    ]
+
+
 def _batch_error(e: Exception) -> StoreError:
     if isinstance(e, StoreError):
         return e
@@ -375,7 +399,47 @@ class PostgresEventStore(PostgresWebhooks):
             finally:
                 await holds.putconn(conn)
 
-        return BattleHold(events=[_row_to_event(r) for r in rows], release=release)
+        async def append_and_release(
+            appends: Sequence[_Append],
+        ) -> list[list[StoredEvent] | Exception]:
+            # The appends in the hold's own transaction, and its COMMIT, in one round trip:
+            # the lock goes with the commit that makes them durable, not a round trip later.
+            try:
+                try:
+                    async with conn.pipeline():
+                        cur = await conn.execute(_APPEND_MANY, _flatten(list(appends)))
+                        await conn.execute(b"COMMIT")
+                    outcomes = [(str(r[1]), r[2], r[3], r[4]) for r in await cur.fetchall()]
+                finally:  # rolled back by the pool if it failed (or closed): the lock goes
+                    await holds.putconn(conn)
+            except _ROW_ERRORS:
+                # A row the checks did not foresee: rolled back, the lock gone with it. As
+                # the batches do, each append again on its own, so that only it fails.
+                return await self._append_each(appends)
+            except Exception as e:  # the connection lost (or the database)
+                return [_batch_error(e)] * len(appends)
+            return [
+                _stored(events, outcome[1])
+                if outcome[0] == "ok"
+                else _refusal(outcome, battle_id, None if c is None else c.command_id, x)
+                for (battle_id, x, events, c), outcome in zip(appends, outcomes, strict=True)
+            ]
+
+        return BattleHold(
+            events=[_row_to_event(r) for r in rows],
+            release=release,
+            append_and_release=append_and_release,
+        )
+
+    async def _append_each(self, appends: Sequence[_Append]) -> list[list[StoredEvent] | Exception]:
+        """`append` of each, in order; its error in the place of one that failed."""
+        out: list[list[StoredEvent] | Exception] = []
+        for battle_id, expected, events, command in appends:
+            try:
+                out.append(await self.append(battle_id, expected, events, command))
+            except Exception as e:
+                out.append(e)
+        return out
 
     async def append(
         self,
@@ -400,26 +464,7 @@ class PostgresEventStore(PostgresWebhooks):
         outcome = await future
         if outcome[0] != "ok":
             raise _refusal(outcome, battle_id, command_id, expected_version)
-        first = int(outcome[1] or 0)
-        return [
-            StoredEvent(
-                position=first + i,
-                battle_id=ev.battle_id,
-                version=ev.version,
-                type=ev.type,
-                data=ev.data,
-                audience=ev.audience,
-                recorded_at=ev.recorded_at,
-                actor=ev.actor,
-                command_id=ev.command_id,
-                prev_hash=ev.prev_hash,
-                hash=ev.hash,
-                salt=ev.salt,
-                command_version=ev.command_version,
-                dispute=ev.dispute,
-            )
-            for i, ev in enumerate(events)
-        ]
+        return _stored(events, outcome[1])
 
     async def _flush(self) -> None:
         """Commit the queued appends in batches until the queue is empty."""

@@ -17,16 +17,28 @@ from events.envelope import (
 )
 from events.webhooks.store import WebhookStore
 
-__all__ = ["BattleHold", "EventStore"]
+__all__ = ["BattleHold", "EventStore", "HeldAppend"]
+
+
+# (battle id, expected version, events, command record): one append, as `append` takes it
+HeldAppend = tuple[str, int, Sequence[PendingEvent], CommandRecord | None]
 
 
 class BattleHold(msgspec.Struct, frozen=True, kw_only=True):
     """A battle held for this process (EventStore.hold_battle): the battle's events after
     the version asked, read once the hold was granted (None when the store read nothing:
-    no other process appends), and how to let go."""
+    no other process appends), and how to let go.
+
+    `append_and_release` (None: the store has none; `append`, then `release`): appends in
+    order, as `append` would one after the other, and lets go of the hold in the same
+    commit; each append's stored events, or the error `append` would raise for it. The
+    hold is let go whatever happens."""
 
     events: list[StoredEvent] | None
     release: Callable[[], Awaitable[None]]
+    append_and_release: (
+        Callable[[Sequence[HeldAppend]], Awaitable[list[list[StoredEvent] | Exception]]] | None
+    ) = None
 
 
 class EventStore(WebhookStore, Protocol):

@@ -42,17 +42,23 @@ class Answers:
         actor: Actor,
         stored: list[StoredEvent],
         with_awaiting: bool = True,
+        head_hash: str | None = None,
+        after: Battle | None = None,
     ) -> CommandResponse:
         """A command's answer: the events it appended, sealed for `actor`, a signed
-        receipt of the new head (none appended: `battle`, the state it was decided on),
-        and what the battle awaits then in `actor`'s view (unless not `with_awaiting`)."""
+        receipt of the new head (none appended: `battle`, the state it was decided on,
+        whose last event hashes to `head_hash`, by default the cached battle's head), and
+        what the battle awaits then in `actor`'s view (unless not `with_awaiting`): in
+        `after`, the state the events left, when the caller has it."""
         battle_id = loaded.battle_id
         if not stored:
             return CommandResponse(
                 battle_id=battle_id,
                 version=battle.version,
                 events=[],
-                receipt=self.signing.receipt(battle_id, battle.version, loaded.head_hash),
+                receipt=self.signing.receipt(
+                    battle_id, battle.version, loaded.head_hash if head_hash is None else head_hash
+                ),
                 awaiting=await self.reads.awaiting_at(battle_id, actor, battle, loaded.ruleset)
                 if with_awaiting
                 else msgspec.UNSET,
@@ -65,9 +71,11 @@ class Answers:
             version=head.version,
             events=[sealer.out(e) for e in stored],
             receipt=self.signing.receipt(battle_id, head.version, head.hash),
-            awaiting=await self.reads.awaiting(battle_id, actor, head.version, loaded)
-            if with_awaiting
-            else msgspec.UNSET,
+            awaiting=msgspec.UNSET
+            if not with_awaiting
+            else await self.reads.awaiting(battle_id, actor, head.version, loaded)
+            if after is None
+            else await self.reads.awaiting_at(battle_id, actor, after, loaded.ruleset),
         )
 
     async def replayed(

@@ -4,7 +4,9 @@ remember, answer.
 
 Every command is decided on the cached state and appended with that state's version as
 the expected version, so a worker that fell behind finds out from the store and decides
-again.
+again. A battle held across workers (BATTLE_HOLD_BATTLES) runs its requests in rounds
+instead, one hold and one append for all the requests waiting on this worker
+(service.battles.group_commit).
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ import asyncio
 import random
 from collections.abc import Callable, Sequence
 
-from events.envelope import CommandRecord, PendingEvent, StoredEvent
+from events.envelope import StoredEvent
 from events.errors import DuplicateCommand, VersionConflict
 from events.store import EventStore
 from service.battles.answers import Answers
 from service.battles.batches import BatchTooLong, batch_request_hash
 from service.battles.batches import request_hash as request_hash_of
+from service.battles.group_commit import GroupCommit, Job, command_record
 from service.battles.keys import Principal
 from service.battles.repository import BattleRepository
 from service.battles.request_decider import RequestDecider
@@ -60,6 +63,14 @@ class CommandRunner:
         # (BATTLE_COMMAND_ATTEMPTS), before a 503 battle-busy.
         self.command_attempts = command_attempts
         self.batch_max = batch_max  # the most commands one batch may hold (BATTLE_BATCH_MAX)
+        self.rounds = GroupCommit(
+            store,
+            repository,
+            decider,
+            answers,
+            on_appended=on_appended,
+            command_attempts=command_attempts,
+        )
 
     async def execute(
         self,
@@ -144,6 +155,9 @@ class CommandRunner:
             return replayed
         # A command decides on the cached state as it is: the append checks it is current.
         loaded = await self.repository.load(battle_id, catch_up=False)
+        if self.repository.hold_battles:  # held across workers: in rounds
+            job = Job(principal, commands, expected_version, idempotency_key, request_hash, batch)
+            return await self.rounds.run(loaded, job, with_awaiting)
         await loaded.lock.acquire()  # not `async with`: one coroutine fewer per command
         hold = None
         try:
@@ -155,7 +169,7 @@ class CommandRunner:
                 )
                 if not pending:
                     return await self.answers.answer(loaded, battle, actor, [], with_awaiting)
-                record = _command_record(idempotency_key, request_hash, pending)
+                record = command_record(idempotency_key, request_hash, pending)
                 try:
                     stored = await self.store.append(battle_id, battle.version, pending, record)
                 except VersionConflict as conflict:
@@ -189,21 +203,6 @@ class CommandRunner:
             if hold is not None:
                 await hold.release()
             loaded.lock.release()
-
-
-def _command_record(
-    command_id: str | None, request_hash: str, pending: list[PendingEvent]
-) -> CommandRecord | None:
-    """What an Idempotency-Key's command keeps, appended with its events (None: no key)."""
-    if command_id is None:
-        return None
-    return CommandRecord(
-        battle_id=pending[0].battle_id,
-        command_id=command_id,
-        request_hash=request_hash,
-        first_version=pending[0].version,
-        last_version=pending[-1].version,
-    )
 
 
 async def _pause(attempt: int) -> None:

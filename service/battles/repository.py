@@ -12,6 +12,7 @@ remembers what a command appended. It decides nothing: the rules are the service
 from __future__ import annotations
 
 import asyncio
+from collections import deque
 from typing import Any
 
 from domain.battle import Battle, BattleCreated, HistoryNeeded, Timeline
@@ -35,9 +36,20 @@ __all__ = ["BattleRepository", "Loaded"]
 
 
 class Loaded:
-    """A battle folded in memory, with the lock that serialises this process's commands."""
+    """A battle folded in memory, with the lock that serialises this process's commands
+    (held battles: the requests waiting for their round, service.battles.group_commit)."""
 
-    __slots__ = ("battle_id", "head_hash", "lock", "ruleset", "saved_at", "seeds", "timeline")
+    __slots__ = (
+        "battle_id",
+        "head_hash",
+        "in_rounds",
+        "lock",
+        "ruleset",
+        "saved_at",
+        "seeds",
+        "timeline",
+        "waiting",
+    )
 
     def __init__(
         self,
@@ -52,6 +64,8 @@ class Loaded:
         self.timeline = timeline
         self.head_hash = head_hash  # hash of the last folded event: the next one's prev_hash
         self.lock = asyncio.Lock()
+        self.waiting: deque[Any] = deque()  # group_commit.Job: the requests for the next round
+        self.in_rounds = False  # whether a task runs the rounds of the requests waiting
         self.seeds: dict[str, bytes] = {}  # commitment -> seed
         self.saved_at = saved_at  # the version of its latest stored snapshot, as known here
 
