@@ -29,7 +29,7 @@ Pure: no I/O, no random; the probing dice are fixed values.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from msgspec.structs import replace
 
@@ -171,14 +171,7 @@ def _shared(
     return tuple(out)
 
 
-def _key(command: Any) -> object:
-    """A command as a key: itself when hashable (frozen msgspec structs are, equal only
-    to one of their own type), else its repr, which costs a string per probe."""
-    try:
-        hash(command)
-    except TypeError:
-        return repr(command)
-    return command
+_UNRUN: Any = object()  # no run yet for a command
 
 
 class Asker:
@@ -207,8 +200,15 @@ class Asker:
         self._runs: dict[tuple[object, bool], Drawn | None] = {}
 
     def _drawn(self, command: Any, high: bool) -> Drawn | None:
-        key = (_key(command), high)
-        if key not in self._runs:
+        # Keyed by the command itself (frozen msgspec structs hash, equal only to one of
+        # their own type), hashed once; an unhashable one by its repr.
+        key: tuple[object, bool] = (command, high)
+        try:
+            found = self._runs.get(key, _UNRUN)
+        except TypeError:
+            key = (repr(command), high)
+            found = self._runs.get(key, _UNRUN)
+        if found is _UNRUN:
             if high:  # `_shared` asks only after the low run drew a roll: follow it
                 low = self._drawn(command, False)
                 assert low
@@ -216,7 +216,7 @@ class Asker:
             else:
                 found = _drawn(self._decide, self.known, command, False)
             self._runs[key] = found
-        return self._runs[key]
+        return cast("Drawn | None", found)
 
     def answers(self, side: str | None) -> bool:
         """Whether the actor answers a window of `side` itself (None: any side)."""

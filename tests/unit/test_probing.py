@@ -77,3 +77,18 @@ def test_the_high_run_stops_at_the_first_roll_it_cannot_share() -> None:
     assert [(d.sides, d.purpose) for d in a.dice([command])] == [(6, "attack")]
     # the lowest faces' run whole, the highest faces' up to the roll that parted them
     assert work.rolled == ["attack", "then", "wound", "attack"]
+
+
+def test_each_command_is_run_once_per_face_hashable_or_not() -> None:
+    for command in (("attack", "wound"), ["attack", "wound"]):  # a list does not hash
+        work = Work()
+        a = _asker(work)
+        again = type(command)(command)  # equal, another object
+        assert a.ok(command) and a.ok(again)
+        assert [(d.sides, d.purpose) for d in a.dice([command, again])] == [
+            (6, "attack"),
+            (6, "wound"),
+        ]
+        assert work.after_last == [1]  # the lowest faces' run, once
+        # and the highest faces' once, stopped at its last roll
+        assert work.rolled == ["attack", "wound", "attack"]
