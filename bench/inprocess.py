@@ -2,10 +2,12 @@
 
 Calls the ASGI apps directly (no sockets, no uvicorn, no client), the same commands
 and the same bare endpoint as `make bench`, and prints microseconds per request for
-each. Far steadier than the HTTP figure from one run to the next, so it is the one to
-compare two versions of the command path with. Over HTTP both servers also pay
-uvicorn's and the kernel's share, the same for both (roughly: the bare endpoint's HTTP
-time per request minus its time here).
+each (wall clock, and the process's CPU time, which other work on a shared machine
+disturbs less). Commands are timed with the default answer (`awaiting` included) and
+with `Prefer: return=minimal` (without it). Far steadier than the HTTP figure from one
+run to the next, so it is the one to compare two versions of the command path with.
+Over HTTP both servers also pay uvicorn's and the kernel's share, the same for both
+(roughly: the bare endpoint's HTTP time per request minus its time here).
 """
 
 from __future__ import annotations
@@ -92,7 +94,10 @@ async def bare_us(requests: int) -> float:
     return (time.perf_counter() - t0) / requests * 1e6
 
 
-async def service_us(requests: int, db: Path) -> float:
+async def service_us(
+    requests: int, db: Path, extra: list[tuple[bytes, bytes]] | None = None
+) -> tuple[float, float]:
+    """Wall-clock and CPU microseconds per command; `extra`: headers sent with each."""
     os.environ["BATTLE_DB"] = str(db)
     os.environ.update(NO_RATE_LIMITS)
     from service.app.factory import create_app
@@ -109,7 +114,8 @@ async def service_us(requests: int, db: Path) -> float:
             raise RuntimeError(f"{status}: {answer[:300]!r}")
         created = json.loads(answer)
         key = f"Bearer {created['keys']['referee']}".encode()
-        battles.append([f"/battles/{created['battle_id']}/commands", [(b"authorization", key)], 0])
+        headers = [(b"authorization", key), *(extra or [])]
+        battles.append([f"/battles/{created['battle_id']}/commands", headers, 0])
 
     async def play(battle: list[Any], n: int) -> None:
         path, headers = battle[0], battle[1]
@@ -121,9 +127,10 @@ async def service_us(requests: int, db: Path) -> float:
 
     each = max(1, requests // BATTLES)
     await asyncio.gather(*(play(b, max(1, each // 10)) for b in battles))  # warm-up
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     await asyncio.gather(*(play(b, each) for b in battles))
-    return (time.perf_counter() - t0) / (each * BATTLES) * 1e6
+    n = each * BATTLES
+    return (time.perf_counter() - t0) / n * 1e6, (time.process_time() - c0) / n * 1e6
 
 
 def main() -> None:
@@ -132,14 +139,29 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
     os.environ.setdefault("BATTLE_LOG_LEVEL", "WARNING")
-    bare, service = [], []
+    bare: list[float] = []
+    service: list[tuple[float, float]] = []
+    minimal: list[tuple[float, float]] = []
     with tempfile.TemporaryDirectory() as tmp:
-        for i in range(args.rounds):
+        for i in range(args.rounds):  # in turns: a machine that changes speed weighs on all
             bare.append(uvloop.run(bare_us(args.requests)))
             service.append(uvloop.run(service_us(args.requests, Path(tmp) / f"{i}.db")))
+            db = Path(tmp) / f"{i}-minimal.db"
+            minimal.append(uvloop.run(service_us(args.requests, db, [_MINIMAL])))
+    best = min(service)[0]
     print(f"bare Litestar POST : {min(bare):6.1f} us per request (best of {args.rounds})")
-    print(f"service commands   : {min(service):6.1f} us per command (best of {args.rounds})")
-    print(f"service / bare     : {min(service) / min(bare):6.2f}x in process")
+    print(
+        f"service commands   : {best:6.1f} us per command, CPU {min(c for _, c in service):6.1f}"
+        f" (best of {args.rounds}; the default answer, awaiting included)"
+    )
+    print(
+        f"  return=minimal   : {min(minimal)[0]:6.1f} us per command, CPU "
+        f"{min(c for _, c in minimal):6.1f} (Prefer: return=minimal, no awaiting)"
+    )
+    print(f"service / bare     : {best / min(bare):6.2f}x in process")
+
+
+_MINIMAL = (b"prefer", b"return=minimal")
 
 
 if __name__ == "__main__":

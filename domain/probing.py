@@ -16,7 +16,12 @@ asks the ruleset's own `authorize` and `decide` here, on the state as the actor 
   before anything a die shows can change the course, that is the longest common prefix
   of the rolls drawn when every die shows its lowest face and when every die shows its
   highest, over all the commands (a choice among several answers keeps only the rolls
-  they share).
+  they share). `Asker` runs decide on the highest faces only as far as those rolls can
+  reach (`_FollowingDice`): up to the first roll that differs from the lowest faces'
+  run, or its last one; what decide would do after it is not run (so a refusal there,
+  on the highest faces only, no longer empties the prompt's dice: no ruleset refuses
+  after its dice, and the prompts of every play-through state of the five rulesets,
+  for the referee and each side, came out byte for byte the same).
 
 Pure: no I/O, no random; the probing dice are fixed values.
 """
@@ -24,7 +29,7 @@ Pure: no I/O, no random; the probing dice are fixed values.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from msgspec.structs import replace
 
@@ -34,6 +39,8 @@ from domain.errors import DomainError
 from domain.prompts import DiceNeed
 
 __all__ = ["Asker", "FixedDice", "accepts", "dice_needed", "refusal"]
+
+Drawn = list[tuple[int, int, str, str | None]]  # (sides, count, purpose, subject) per roll
 
 
 class FixedDice:
@@ -51,6 +58,33 @@ class FixedDice:
         self.asked.append((sides, count, purpose, subject))
         face = sides if self.high else 1
         return Roll(sides=sides, values=(face,) * count, purpose=purpose, source="client")
+
+
+class _Parted(Exception):
+    """A run on the highest faces has drawn all the rolls it can share with the run on
+    the lowest faces of the same command."""
+
+
+class _FollowingDice(FixedDice):
+    """The highest faces, beside `low`, the rolls of the lowest faces' run: the run stops
+    (`_Parted`) at its first roll that differs from `low`'s in what `_shared` compares
+    (sides, count, subject), or once it has drawn as many rolls as `low` holds. The rolls
+    both runs share can reach no further, so what decide would do after that (a whole
+    combat resolved and folded, say) is not run for nothing."""
+
+    def __init__(self, low: Drawn) -> None:
+        super().__init__(high=True)
+        self.low = low
+
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        asked = self.asked
+        low = self.low
+        i = len(asked)
+        asked.append((sides, count, purpose, subject))
+        shown = low[i]
+        if shown[0] != sides or shown[1] != count or shown[3] != subject or i + 1 == len(low):
+            raise _Parted
+        return Roll(sides=sides, values=(sides,) * count, purpose=purpose, source="client")
 
 
 def accepts(judge: Callable[[Dice], object]) -> bool:
@@ -74,6 +108,22 @@ def _drawn(
     return dice.asked
 
 
+def _drawn_beside(
+    decide: Callable[[Any, Any, Dice], object], state: Any, command: Any, low: Drawn
+) -> Drawn | None:
+    """The rolls of the highest faces' run, as far as they may share with `low`, the
+    lowest faces' run of the same command, which drew at least one (None: refused before
+    it parted from `low`)."""
+    dice = _FollowingDice(low)
+    try:
+        decide(state, command, dice)
+    except _Parted:
+        pass
+    except DomainError:
+        return None
+    return dice.asked
+
+
 def _common_purpose(purposes: set[str]) -> str:
     """One purpose for rolls whose purposes differ only in the choice (e.g. the skill a
     priority check uses): their common beginning, without a dangling bracket."""
@@ -85,9 +135,6 @@ def _common_purpose(purposes: set[str]) -> str:
     while n < min(len(first), len(last)) and first[n] == last[n]:
         n += 1
     return first[:n].rstrip(" ([:,") or first
-
-
-Drawn = list[tuple[int, int, str, str | None]]
 
 
 def dice_needed(
@@ -124,14 +171,7 @@ def _shared(
     return tuple(out)
 
 
-def _key(command: Any) -> object:
-    """A command as a key: itself when hashable (frozen msgspec structs are, equal only
-    to one of their own type), else its repr, which costs a string per probe."""
-    try:
-        hash(command)
-    except TypeError:
-        return repr(command)
-    return command
+_UNRUN: Any = object()  # no run yet for a command
 
 
 class Asker:
@@ -160,10 +200,23 @@ class Asker:
         self._runs: dict[tuple[object, bool], Drawn | None] = {}
 
     def _drawn(self, command: Any, high: bool) -> Drawn | None:
-        key = (_key(command), high)
-        if key not in self._runs:
-            self._runs[key] = _drawn(self._decide, self.known, command, high)
-        return self._runs[key]
+        # Keyed by the command itself (frozen msgspec structs hash, equal only to one of
+        # their own type), hashed once; an unhashable one by its repr.
+        key: tuple[object, bool] = (command, high)
+        try:
+            found = self._runs.get(key, _UNRUN)
+        except TypeError:
+            key = (repr(command), high)
+            found = self._runs.get(key, _UNRUN)
+        if found is _UNRUN:
+            if high:  # `_shared` asks only after the low run drew a roll: follow it
+                low = self._drawn(command, False)
+                assert low
+                found = _drawn_beside(self._decide, self.known, command, low)
+            else:
+                found = _drawn(self._decide, self.known, command, False)
+            self._runs[key] = found
+        return cast("Drawn | None", found)
 
     def answers(self, side: str | None) -> bool:
         """Whether the actor answers a window of `side` itself (None: any side)."""

@@ -36,7 +36,7 @@ from service.desk.viewer import VIEWER_ROUTES
 from service.http.batches import BATCH_ROUTES
 from service.http.battle_list import BATTLE_LIST_ROUTES
 from service.http.command_body import RawJSONObjectPlugin
-from service.http.cors import cors_config
+from service.http.cors import cors_config, skip_without_origin
 from service.http.dispute_routes import DISPUTE_ROUTES
 from service.http.integrations import INTEGRATION_ROUTES
 from service.http.json_body import SMALL_BODY_MAX, JSONBodyRequest, StrictStructSchemaPlugin
@@ -292,4 +292,6 @@ def create_app(
         ),
         debug=False,
     )
-    return install_contract(app)  # the commands and events typed (service.openapi.contract)
+    return install_contract(
+        skip_without_origin(app)
+    )  # the commands and events typed (service.openapi.contract)

@@ -156,24 +156,24 @@ _JSON = b"application/json"
 class _JSONSent:
     """The ASGI app for an encoded JSON body: the two messages `ASGIResponse` sends."""
 
-    __slots__ = ("body", "status")
+    __slots__ = ("body", "extra", "status")
 
-    def __init__(self, body: bytes, status: int) -> None:
+    def __init__(
+        self, body: bytes, status: int, extra: list[tuple[bytes, bytes]] | None = None
+    ) -> None:
         self.body = body
         self.status = status
+        self.extra = extra  # the response's own headers, encoded (Preference-Applied)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         body = self.body
-        await send(
-            {
-                "type": "http.response.start",
-                "status": self.status,
-                "headers": [
-                    (b"content-type", _JSON),
-                    (b"content-length", str(len(body)).encode("latin-1")),
-                ],
-            }
-        )
+        headers = [
+            (b"content-type", _JSON),
+            (b"content-length", str(len(body)).encode("latin-1")),
+        ]
+        if self.extra:
+            headers = [*self.extra, *headers]
+        await send({"type": "http.response.start", "status": self.status, "headers": headers})
         await send({"type": "http.response.body", "body": body, "more_body": False})
 
 
@@ -190,23 +190,48 @@ class CommandAnswer(Response[Any]):
         status_code: int = 200,
         media_type: Any = "application/json",
         background: Any = None,
-        **general: Any,  # cookies, headers, encoding, type encoders: for the general path
+        headers: dict[str, str] | None = None,
+        **general: Any,  # cookies, encoding, type encoders: for the general path
     ) -> None:
         self.content = content
         self.status_code = status_code
+        self._headers = headers
         self._general: dict[str, Any] | None = None
         if (
             background is not None
             or media_type != "application/json"
             or any(value for key, value in general.items() if key != "type_encoders")
         ):
-            self._general = {"background": background, "media_type": media_type, **general}
+            self._general = {
+                "background": background,
+                "media_type": media_type,
+                "headers": headers,
+                **general,
+            }
 
     def to_asgi_response(self, app: Any, request: Any, **given: Any) -> Any:
-        if self._general is None and not any(given.values()):
-            return _JSONSent(_encode_json(self.content), self.status_code or 200)
-        general = Response(self.content, status_code=self.status_code, **(self._general or {}))
+        # Litestar's handler always passes the route's media type, status code and type
+        # encoders (the response's own win, and this content needs no type encoder): only
+        # something more to send (headers, cookies, a background task, a HEAD) takes the
+        # general path.
+        if self._general is None and not any(given.get(key) for key in _MORE):
+            extra = None
+            if self._headers:
+                extra = [
+                    (name.lower().encode("latin-1"), value.encode("latin-1"))
+                    for name, value in self._headers.items()
+                ]
+            return _JSONSent(_encode_json(self.content), self.status_code or 200, extra)
+        general = Response(
+            self.content,
+            status_code=self.status_code,
+            **(self._general or {"headers": self._headers}),
+        )
         return general.to_asgi_response(app, request, **given)
+
+
+# What Litestar may hand `to_asgi_response` that the fast path does not send.
+_MORE = ("background", "cookies", "encoded_headers", "headers", "is_head_response")
 
 
 class RawJSONObjectPlugin(OpenAPISchemaPlugin):

@@ -174,8 +174,15 @@ def client_address(request: Request[Any, Any, Any]) -> str:
 
 
 def _key_sent(request: Request[Any, Any, Any]) -> str | None:
-    header = request.headers.get("authorization")
-    return header or request.query_params.get("access_key")
+    # From the ASGI headers (names in lower case), the first as `Headers.get` gives it:
+    # `request.headers` would build a `Headers` of them all for every request.
+    for name, value in request.scope["headers"]:
+        if name == b"authorization":
+            header = value.decode("latin-1")
+            if header:
+                return header
+            break
+    return request.query_params.get("access_key")
 
 
 def key_identity(secret: str) -> str:

@@ -7,7 +7,7 @@ import asyncio
 from typing import Any
 
 import msgspec
-from litestar import Response
+from litestar import Request, Response
 from litestar.background_tasks import BackgroundTask
 from litestar.datastructures import Cookie
 
@@ -94,3 +94,46 @@ def test_another_media_type_goes_through_litestars_response() -> None:
     sent = _sent(answer.to_asgi_response(None, None))  # type: ignore[arg-type]
     assert dict(sent[0]["headers"])[b"content-type"] == b"text/plain; charset=utf-8"
     assert sent[1]["body"] == b"ready"
+
+
+def test_a_preference_applied_header_is_sent_as_litestars_response_sends_it() -> None:
+    content = _answer(1)
+    applied = {"Preference-Applied": "return=minimal"}
+    fast = CommandAnswer(content, headers=applied).to_asgi_response(None, None)  # type: ignore[arg-type]
+    general = Response(content, headers=applied).to_asgi_response(None, None)  # type: ignore[arg-type]
+    assert _sent(fast) == _sent(general)
+    assert dict(_sent(fast)[0]["headers"])[b"preference-applied"] == b"return=minimal"
+
+
+def test_a_route_answering_it_skips_litestars_response(monkeypatch: Any) -> None:
+    """Litestar's handler hands `to_asgi_response` the route's media type, status code and
+    type encoders: the answer still takes the fast path (once it silently did not)."""
+    from litestar import Litestar, post
+    from litestar.datastructures import ResponseHeader
+    from litestar.testing import TestClient
+
+    from service.http.prefer import APPLIED
+
+    @post(
+        "/c",
+        response_class=CommandAnswer,
+        response_headers=[
+            ResponseHeader(name="Preference-Applied", required=False, documentation_only=True)
+        ],
+        status_code=200,
+    )
+    async def command(request: Request[Any, Any, Any]) -> Response[CommandResponse]:
+        minimal = request.query_params.get("minimal") == "1"
+        return CommandAnswer(_answer(2), headers=APPLIED if minimal else None)
+
+    def general(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("the answer went through Litestar's Response")
+
+    with TestClient(Litestar([command])) as client:
+        monkeypatch.setattr(Response, "to_asgi_response", general)
+        for minimal in (False, True):
+            answer = client.post("/c", params={"minimal": "1" if minimal else "0"})
+            assert answer.status_code == 200
+            assert answer.content == msgspec.json.encode(_answer(2))
+            assert answer.headers["content-type"] == "application/json"
+            assert ("preference-applied" in answer.headers) is minimal
