@@ -359,7 +359,10 @@ def main(argv: list[str] | None = None) -> int:
     for name, status, diff in survivors:
         print(f"\n{status}: {name}\n{diff}")
     for line in equivalent.unused({_function(name) for name in results}):
-        print(f"\nEQUIVALENT.md:{line}: this entry hid no mutant (killed, or not as written)")
+        print(
+            f"\nEQUIVALENT.md:{line}: this entry hid no mutant "
+            "(it was killed or not checked, or the code changed under it)"
+        )
     print()
     for source, (total, killed, unchecked, listed, sql_case) in sorted(tally.items()):
         counted = total - listed - sql_case - unchecked
