@@ -129,3 +129,7 @@ def test_only_a_secret_declaration_hides_that_an_army_has_acted() -> None:
         for who, actor in (("referee", REF), ("north", NORTH), ("south", SOUTH))
     }
     assert acted == {"referee": True, "north": True, "south": False}
+    # the same in the melee phase (the declaration's own kind is not what hides it)
+    melee = msgspec.structs.replace(s, phase="melee")
+    south = {a["id"]: a["acted"] for a in RULESET.view(melee, SOUTH)["armies"]}
+    assert south["fighters"] is False
