@@ -118,10 +118,11 @@ $(VENV)/.mutate: pyproject.toml $(STAMP)
 	touch $@
 
 # `make mutate ONLY=domain/rulesets/quickstart` (packages or modules, space-separated):
-# those instead of pyproject's only_mutate list, a piece at a time.
+# those instead of pyproject's only_mutate list, a piece at a time. `MAX_CHILDREN=1`: one
+# mutant at a time (default: one per core), on a machine others share.
 mutate: $(VENV)/.mutate
 	rm -rf mutants
-	$(BIN)/python tests/mutation/run.py $(if $(ONLY),--only $(ONLY))
+	$(BIN)/python tests/mutation/run.py $(if $(ONLY),--only $(ONLY)) $(if $(MAX_CHILDREN),--max-children $(MAX_CHILDREN))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache mutants $(NPM_DIR)/node_modules $(NPM_DIR)/dist

@@ -8,8 +8,10 @@ the tests (of mutmut's selection, pyproject) that executed the mutated function 
 traced the suite, and stops at the first failure.
 
 Equivalent mutants (no behaviour changes) are listed in tests/mutation/EQUIVALENT.md, under
-a heading naming the function, as the mutated line and a one-line reason: the run counts
-them apart and does not report them as survivors.
+a heading naming the function, each as the line it replaces, the line it puts there (and,
+when the function has several mutants making that same change, which one) and a one-line
+reason: the run counts them apart and does not report them as survivors. An entry hides the
+one mutant it names; the run names every entry that hid none.
 
     python tests/mutation/run.py [--max-children N] [--report-only | --survivors]
                                  [--only PATH ...]
@@ -33,9 +35,10 @@ import re
 import subprocess
 import sys
 import tomllib
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["SCOPE", "main"]
+__all__ = ["OUTSIDE_SCOPE", "SCOPE", "Equivalents", "change", "main", "parse_equivalents"]
 
 ROOT = Path(__file__).resolve().parents[2]
 EQUIVALENT = Path(__file__).with_name("EQUIVALENT.md")
@@ -81,11 +84,22 @@ SCOPE: dict[str, tuple[str, ...]] = {
         "_deny",
         "_own",
         "authorize",
+        "_own_units",
         "audience",
         "_squad_view",
         "view",
     ),
-    "domain/rulesets/skirmish/access.py": ("authorize", "audience", "_army_view", "view"),
+    # What quickstart's access rests on: the squads hidden from a side (the views leave them
+    # out) and the state a side's command is judged on; not `hidden_at` (decide's rule that
+    # a move stops before a hidden squad) nor the probe dice (their values never decide).
+    "domain/rulesets/quickstart/knowledge.py": ("hidden_from", "seen_by"),
+    "domain/rulesets/skirmish/access.py": (
+        "authorize",
+        "audience",
+        "_declaring",
+        "_army_view",
+        "view",
+    ),
     # The referee's secret check: its die from the referee's sub-seed (issue 31.5).
     "domain/rulesets/tactical/referee.py": ("call_check",),
     "domain/rulesets/phased/access.py": (
@@ -93,9 +107,34 @@ SCOPE: dict[str, tuple[str, ...]] = {
         "_visible",
         "authorize",
         "audience",
-        "_action_view",
         "view",
     ),
+}
+
+# The functions of a module in SCOPE that a function in SCOPE calls but that stay out, each
+# with why: a helper split off a scoped function joins SCOPE or this list, never neither
+# (tests/unit/test_mutation_scope.py), so code moved out of a scoped function is not
+# silently left unmutated (quickstart's side-order checks were, in `_own_units`).
+OUTSIDE_SCOPE: dict[str, dict[str, str]] = {
+    "events/sqlite.py": {
+        "SQLiteEventStore._write": "queues a job for the writer; `_run_batch` decides",
+    },
+    "events/postgres.py": {
+        "PostgresEventStore._need_pool": "the pool, or 'not open': no append is decided",
+        "_translate": "the error mapping of reads and other writes (see above)",
+        "_unset": "an unset label or key id written as NULL; not yet weighed for SCOPE "
+        "(SQLite's `_insert_event`, in SCOPE, does the same inline)",
+    },
+    "domain/rulesets/quickstart/access.py": {
+        "pending": "a hint: the decision the battle waits for",
+        "legal_steps": "a hint: which commands fit now",
+    },
+    "domain/rulesets/skirmish/access.py": {"legal_steps": "a hint: which commands fit now"},
+    "domain/rulesets/phased/access.py": {
+        "_action_view": "an action's fields and phase labels, the view's shape (only `view` "
+        "filters which actions are shown)",
+        "now": "a hint: whose action is next",
+    },
 }
 
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
@@ -173,17 +212,103 @@ def _results(patterns: list[str]) -> dict[str, tuple[str, str]]:
     return found
 
 
-def _equivalents() -> dict[str, set[str]]:
-    """{function: {mutated line}} from EQUIVALENT.md."""
-    out: dict[str, set[str]] = {}
+# EQUIVALENT.md's entry: "- `original` → `mutated` — reason", with " (occurrence N)" after
+# the mutated text when the function has more than one mutant making that same change.
+_ENTRY = re.compile(
+    r"- `(?P<original>.*?)` → `(?P<mutated>.*?)`(?: \(occurrence (?P<n>[1-9][0-9]*)\))? — \S"
+)
+
+# (function as mutmut names it, original line(s), mutated line(s), occurrence)
+EntryKey = tuple[str, str, str, int]
+
+
+def parse_equivalents(text: str) -> dict[EntryKey, int]:
+    """{entry: its line number} of EQUIVALENT.md's text. A list item under a function's
+    heading that is not an entry stops the run: read as nothing, it would hide no mutant
+    and no one would know why its line stopped counting."""
+    out: dict[EntryKey, int] = {}
     function = None
-    for line in EQUIVALENT.read_text().splitlines():
+    for number, line in enumerate(text.splitlines(), start=1):
         if line.startswith("## "):
             function = line[3:].strip().strip("`")
-        elif function and line.startswith("- `"):
-            code = line[3:].rsplit("` — ", 1)[0]
-            out.setdefault(function, set()).add(code.strip())
+        elif function and line.startswith("- "):
+            m = _ENTRY.match(line)
+            if m is None:
+                raise SystemExit(f"EQUIVALENT.md:{number}: not an entry (- `old` → `new` — why)")
+            key = (function, m["original"], m["mutated"], int(m["n"] or 1))
+            if key in out:
+                raise SystemExit(f"EQUIVALENT.md:{number}: the same mutant as line {out[key]}")
+            out[key] = number
     return out
+
+
+def change(diff: str) -> tuple[str, str]:
+    """(the lines a mutant's diff removes, the lines it adds), each stripped and joined by
+    a space: a deletion adds ""."""
+    lines = diff.splitlines()
+    removed = [line[1:].strip() for line in lines if re.match(r"-(?!--)", line)]
+    added = [line[1:].strip() for line in lines if re.match(r"\+(?!\+\+)", line)]
+    return " ".join(removed), " ".join(added)
+
+
+def _function(name: str) -> str:
+    return name.rsplit("__mutmut_", 1)[0]
+
+
+def _number(name: str) -> int:
+    return int(name.rsplit("__mutmut_", 1)[1])
+
+
+class Equivalents:
+    """Which mutants EQUIVALENT.md lists. An entry names one mutant: its function, the
+    line it replaces and what it puts there, and, when the function has several mutants
+    making that same change (the same line written twice), which one in mutmut's numbering.
+    `show` gives a mutant's diff; `names` are every mutant of the run (killed ones too:
+    they count in the numbering)."""
+
+    def __init__(
+        self, entries: dict[EntryKey, int], names: Iterable[str], show: Callable[[str], str]
+    ) -> None:
+        self.entries = entries
+        self.used: set[EntryKey] = set()
+        self._show = show
+        self._changes = {key[:3] for key in entries}
+        self._names: dict[str, list[str]] = {}
+        for name in sorted(names, key=_number):
+            self._names.setdefault(_function(name), []).append(name)
+        self._occurrence: dict[str, int] = {}
+
+    def listed(self, name: str, diff: str) -> bool:
+        """Whether the mutant `name`, whose diff is `diff`, is the one an entry names."""
+        key = (_function(name), *change(diff))
+        if key not in self._changes:
+            return False
+        if name not in self._occurrence:
+            self._number_changes(key[0])
+        full = (*key, self._occurrence.get(name, 0))
+        if full not in self.entries:
+            return False
+        self.used.add(full)
+        return True
+
+    def _number_changes(self, function: str) -> None:
+        seen: dict[tuple[str, str], int] = {}
+        for name in self._names.get(function, []):
+            made = change(self._show(name))
+            seen[made] = self._occurrence[name] = seen.get(made, 0) + 1
+
+    def unused(self, functions: Iterable[str]) -> list[int]:
+        """The line numbers of the entries of `functions` that hid no mutant."""
+        wanted = set(functions)
+        return sorted(n for k, n in self.entries.items() if k[0] in wanted and k not in self.used)
+
+
+def _equivalents(entries: dict[EntryKey, int], results: dict[str, tuple[str, str]]) -> Equivalents:
+    return Equivalents(entries, results, lambda name: _show(name, results[name][1]))
+
+
+def _is_equivalent(name: str, diff: str, equivalent: Equivalents) -> bool:
+    return equivalent.listed(name, diff) or _sql_case_only(diff)
 
 
 def _show(name: str, source: str) -> str:
@@ -212,16 +337,6 @@ def _sql_case_only(diff: str) -> bool:
     )
 
 
-def _mutated_line(diff: str) -> str:
-    added = [line[1:].strip() for line in diff.splitlines() if re.match(r"\+(?!\+\+)", line)]
-    return " ".join(added)
-
-
-def _is_equivalent(name: str, diff: str, equivalent: dict[str, set[str]]) -> bool:
-    function = name.rsplit("__mutmut_", 1)[0]
-    return _mutated_line(diff) in equivalent.get(function, set()) or _sql_case_only(diff)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
@@ -235,12 +350,14 @@ def main(argv: list[str] | None = None) -> int:
     modules = _modules(args.only) if args.only else config["only_mutate"]
     patterns = _patterns(modules)
     os.chdir(ROOT)
-    equivalent = _equivalents()
+    entries = parse_equivalents(EQUIVALENT.read_text())
     targets = patterns
     if args.survivors:
+        before = _results(patterns)
+        equivalent = _equivalents(entries, before)
         targets = [
             name
-            for name, (status, source) in _results(patterns).items()
+            for name, (status, source) in before.items()
             if status == "not checked"
             or (status not in KILLED and not _is_equivalent(name, _show(name, source), equivalent))
         ]
@@ -255,6 +372,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"mutmut run failed ({code})", file=sys.stderr)
             return code
     results = _results(patterns)
+    equivalent = _equivalents(entries, results)
     # [mutants, killed, not checked, listed equivalent, SQL letter case] per module: the
     # target holds for every module, not only on average.
     tally: dict[str, list[int]] = {}
@@ -267,9 +385,8 @@ def main(argv: list[str] | None = None) -> int:
         elif status == "not checked":
             counts[2] += 1
         else:
-            function = name.rsplit("__mutmut_", 1)[0]
             diff = _show(name, source)
-            if _mutated_line(diff) in equivalent.get(function, set()):
+            if equivalent.listed(name, diff):
                 counts[3] += 1
             elif _sql_case_only(diff):
                 counts[4] += 1
@@ -277,6 +394,11 @@ def main(argv: list[str] | None = None) -> int:
                 survivors.append((name, status, diff))
     for name, status, diff in survivors:
         print(f"\n{status}: {name}\n{diff}")
+    for line in equivalent.unused({_function(name) for name in results}):
+        print(
+            f"\nEQUIVALENT.md:{line}: this entry hid no mutant "
+            "(it was killed or not checked, or the code changed under it)"
+        )
     print()
     for source, (total, killed, unchecked, listed, sql_case) in sorted(tally.items()):
         counted = total - listed - sql_case - unchecked

@@ -151,6 +151,22 @@ def test_each_event_follows_its_command(
     assert (got is None) if why is None else (got is not None and why in got)
 
 
+def test_a_break_s_reason_says_which_rule_the_event_breaks() -> None:
+    # what `verify` and the offline verifier print: whole, so that an operator reads why
+    assert format_break(5, 1, 2) == (
+        "event 5 is of chain format 1, the event before it of format 2: a battle's events "
+        "are all of one format (a sealed event of format 2 carries its body, a whole one its "
+        "command_version)"
+    )
+    assert command_break(4, 5, None) == (
+        "event 4 names the command beginning at version 5, which is not at or before it"
+    )
+    assert command_break(4, 2, 3) == (
+        "event 4 names the command beginning at version 2, but the event before it belongs "
+        "to the command beginning at version 3: a command's events follow one another"
+    )
+
+
 def test_an_event_out_of_its_command_breaks_the_chain() -> None:
     events = seal(
         battle_id="b", prev_version=0, prev_hash=GENESIS_HASH,
@@ -165,6 +181,14 @@ def test_an_event_out_of_its_command_breaks_the_chain() -> None:
     brk = find_chain_break(_stored([*events, *later]))
     assert brk is not None and brk.version == 3
     assert brk.reason == command_break(3, 2, 1)
+
+
+def test_a_tail_that_begins_inside_a_command_verifies() -> None:
+    # a catch-up or an export's chunk may start at a command's second event: with no event
+    # before it in hand, nothing says which command came before
+    log = _log()
+    assert log[1].command_version == 1
+    assert find_chain_break(log[1:], after_version=1, after_hash=log[0].hash) is None
 
 
 def _roll(version: int, index: int = 0) -> dict[str, Any]:

@@ -118,14 +118,25 @@ def test_a_sub_seed_that_is_not_the_one_committed_fails() -> None:
     ],
 )  # fmt: skip
 def test_a_malformed_sub_seed_fact_is_named(event: Any, reason: str) -> None:
-    report = audit_log(_log(_created(), event) if event[0] != "BattleCreated" else _log(event))
+    events = _log(_created(), event) if event[0] != "BattleCreated" else _log(event)
+    report = audit_log(events)
     assert not report.ok and report.reason == reason
+    assert report.failed_version == events[-1].version
+
+
+def test_a_sub_seed_revealed_for_an_epoch_that_committed_none_fails() -> None:
+    report = audit_log(_log(_created(None), _sub_revealed("referee", REF)))
+    assert not report.ok and report.failed_version == 2
+    assert report.reason == (
+        "the sub-seed revealed for referee in epoch 1 does not match its commitment None"
+    )
 
 
 def test_a_die_for_an_audience_with_no_sub_seed_committed_fails() -> None:
     odd = ("Hidden", {"roll": _roll(SEED, 2)}, "side:west")
     report = audit_log(_log(_created(), odd, REVEALED))
-    assert not report.ok and "names no committed sub-seed" in (report.reason or "")
+    assert not report.ok and report.failed_version == 2
+    assert report.reason == "a server die for side:west names no committed sub-seed"
 
 
 def test_an_old_battle_with_one_seed_still_verifies_its_hidden_dice() -> None:
@@ -148,6 +159,16 @@ def test_a_later_epochs_sub_seeds_come_with_its_commitment() -> None:
                "sub_commitments": {"referee": commitment(REF)}}, "all")  # fmt: skip
     report = audit_log(_log(_created(None), started, hide, sub))
     assert not report.ok and report.failed_version == 4
+
+
+def test_an_epoch_started_mid_battle_commits_its_own_sub_seeds() -> None:
+    started = ("DiceEpochStarted", {"epoch": 2, "commitment": commitment(NORTH),
+               "sub_commitments": {"referee": commitment(REF)}}, "all")  # fmt: skip
+    hide = ("Secret", {"roll": _roll(REF, 3, epoch=2)}, "referee")
+    sub = ("DiceSubSeedRevealed", {"epoch": 2, "audience": "referee", "seed": REF.hex()},
+           "referee")  # fmt: skip
+    report = audit_log(_log(_created(None), started, hide, sub))
+    assert report.ok and (report.dice_checked, report.dice_pending) == (1, 0)
 
 
 class _Hidden(msgspec.Struct, frozen=True, tag="Hidden"):

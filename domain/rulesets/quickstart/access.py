@@ -59,7 +59,7 @@ def _deny(actor: Actor, what: str) -> NotPermitted:
     return NotPermitted(f"{actor.side or actor.role} may not {what}", side=actor.side)
 
 
-def _own(state: State, actor: Actor, side: str | None, what: str) -> None:
+def _own(actor: Actor, side: str | None, what: str) -> None:
     if side is not None and side != actor.side:
         raise _deny(actor, what)
 
@@ -93,29 +93,27 @@ def _own_units(state: State, command: Command, actor: Actor) -> None:
             q = state.squads.get(sid)
             if isinstance(command, ChooseCasualty):
                 if c is not None and c.queue:
-                    _own(state, actor, c.queue[0].victim_side, "choose the other side's casualty")
+                    _own(actor, c.queue[0].victim_side, "choose the other side's casualty")
             elif q is not None:
-                _own(state, actor, q.side, "order another side's squad")
+                _own(actor, q.side, "order another side's squad")
         case Attack(squads=sids):
             for sid in sids:
                 q = state.squads.get(sid)
-                _own(state, actor, q.side if q else None, "order another side's squad")
+                _own(actor, q.side if q else None, "order another side's squad")
         case FireEngine(engine=eid, squad=sid):
             g = state.engines.get(eid)
             q = state.squads.get(sid)
-            _own(state, actor, g.side if g else None, "fire another side's engine")
-            _own(state, actor, q.side if q else None, "order another side's squad")
+            _own(actor, g.side if g else None, "fire another side's engine")
+            _own(actor, q.side if q else None, "order another side's squad")
         case PriorityCheck(hero=hid) | UseSkill(hero=hid) | RepositionHero(hero=hid):
             h = state.heroes.get(hid)
-            _own(state, actor, h.side if h else None, "act for another side's hero")
+            _own(actor, h.side if h else None, "act for another side's hero")
         case PressAttack() | Retreat():
-            _own(state, actor, c.attacker_side if c else None, "decide the other side's attack")
+            _own(actor, c.attacker_side if c else None, "decide the other side's attack")
         case ChoosePriority():
-            _own(state, actor, state.chooser, "choose priority now")
+            _own(actor, state.chooser, "choose priority now")
         case EndStep():
-            _own(state, actor, state.active_side, "end another side's step")
-        case _:
-            pass
+            _own(actor, state.active_side, "end another side's step")
 
 
 def audience(event: Event) -> str:

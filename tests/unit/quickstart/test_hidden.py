@@ -16,6 +16,7 @@ import pytest
 from domain.actors import Actor
 from domain.errors import DomainError, NotPermitted, RuleViolation, UnknownEntity
 from domain.rulesets.quickstart import RULESET
+from domain.rulesets.quickstart.reach import known_to
 from tests.support.quickstart_testkit import REF, ScriptedDice, cmd, make, run, side, sq, types
 
 NORTH = side("north")
@@ -325,3 +326,15 @@ def test_a_hero_retreating_to_a_hidden_squad_is_seen_by_its_side_only() -> None:
     assert RULESET.audience(retreat) == "side:south"
     public = [e for e in ev if RULESET.audience(e) == "all"]
     assert "s_hid" not in msgspec.json.encode(public).decode()
+
+
+def test_the_state_a_side_is_judged_and_prompted_on_never_names_the_hidden_squad() -> None:
+    """`known_to` (authorize's `seen_by`, the prompts' and reach's view): the squad hidden
+    from north is not there, nor is it any hero's squad; south and the referee keep it."""
+    s = south_hides(squads_with_hidden_at(5, 5), at=(3, 3))
+    for actor in (NORTH, OBSERVER):
+        known = known_to(s, actor)
+        assert "s_hid" not in msgspec.json.encode(known).decode(), actor
+        assert known.heroes["h"].squad is None
+    for actor in (side("south"), REF):
+        assert known_to(s, actor) is s

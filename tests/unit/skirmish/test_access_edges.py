@@ -5,6 +5,7 @@ caller's: other forces' adjust allowance, other sides' declarations and who know
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from domain.actors import Actor
@@ -110,3 +111,25 @@ def test_the_bardic_radius_follows_the_battles_options() -> None:
 def test_a_force_without_a_leader_shows_none() -> None:
     forces = RULESET.view(make(), REF)["forces"]
     assert [f["leader"] for f in forces] == [None, None]
+
+
+def test_only_a_secret_declaration_hides_that_an_army_has_acted() -> None:
+    """A ranged or melee declaration spends the standard action at once and is its side's
+    secret until the phase resolves ("Combat Phases"): others read `acted` as False then.
+    An army that acted otherwise (a charge in the movement phase) shows it to everyone."""
+    s = to_phase(ready(), "ranged")
+    charged = msgspec.structs.replace(s.armies["orcs"], acted=True)
+    s = msgspec.structs.replace(s, armies={**s.armies, "orcs": charged})
+    for actor in (REF, NORTH, SOUTH, Actor(role="observer")):
+        armies = {a["id"]: a for a in RULESET.view(s, actor)["armies"]}
+        assert armies["orcs"]["acted"] is True, actor
+    s, _ = run(s, "DeclareAction", army="fighters", profile="heavy crossbow", target="orcs")
+    acted = {
+        who: {a["id"]: a["acted"] for a in RULESET.view(s, actor)["armies"]}["fighters"]
+        for who, actor in (("referee", REF), ("north", NORTH), ("south", SOUTH))
+    }
+    assert acted == {"referee": True, "north": True, "south": False}
+    # the same in the melee phase (the declaration's own kind is not what hides it)
+    melee = msgspec.structs.replace(s, phase="melee")
+    south = {a["id"]: a["acted"] for a in RULESET.view(melee, SOUTH)["armies"]}
+    assert south["fighters"] is False
