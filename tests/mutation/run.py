@@ -79,6 +79,10 @@ SCOPE: dict[str, tuple[str, ...]] = {
         "PostgresEventStore.append",
         "PostgresEventStore._flush",
         "PostgresEventStore._append_alone",
+        # a hot battle's group commit appends in its hold's transaction (issue 38.6)
+        "PostgresEventStore.hold_battle",
+        "PostgresEventStore._append_each",
+        "_stored",
     ),
     "domain/rulesets/quickstart/access.py": (
         "_deny",
@@ -122,6 +126,8 @@ OUTSIDE_SCOPE: dict[str, dict[str, str]] = {
     "events/postgres.py": {
         "PostgresEventStore._need_pool": "the pool, or 'not open': no append is decided",
         "_translate": "the error mapping of reads and other writes (see above)",
+        "_lock_key": "the advisory lock's key: any function of the id serialises alike",
+        "_row_to_event": "reading a stored row (the hold's catch-up), not deciding an append",
         "_unset": "an unset label or key id written as NULL; not yet weighed for SCOPE "
         "(SQLite's `_insert_event`, in SCOPE, does the same inline)",
     },
