@@ -71,6 +71,13 @@ def test_the_march_steps_toward_the_enemy_on_both_axes() -> None:
         *(Move(unit="a1", to=to) for to in marches),
         EndTurn(side="a"),
     ]
+    # west along its row: b1 seven columns west, the march goes west only
+    s2 = started(make([unit("a1", "a", 9, 8), unit("b1", "b", 2, 8)]))
+    west = [(3, 8), (3, 9), (3, 7), (5, 8), (6, 8), (7, 8), (8, 8)]
+    assert proposed(s2)[2:-1] == [
+        Face(unit="a1", facing="W"),
+        *(Move(unit="a1", to=to) for to in west),
+    ]
     # its free facing change spent (turned east), it is not proposed another
     _, s = play(s, {"type": "Face", "unit": "a1", "facing": "E"})
     assert not any(isinstance(c, Face) for c in proposed(s))
@@ -89,6 +96,13 @@ def test_champions_pass_first_and_a_unit_that_moved_or_is_engaged_does_not_march
     ]
     _, s = play(s, {"type": "PassChampion", "champion": "hero"})
     _, s = play(s, {"type": "Move", "unit": "a1", "to": [5, 6]})
+    assert proposed(s) == [
+        Attack(unit="a1", target="b1"),
+        Engage(unit="a1", target="b1"),
+        EndTurn(side="a"),
+    ]
+    # next to its enemy, not engaged: engaging is all it needs, no move
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5)]))
     assert proposed(s) == [
         Attack(unit="a1", target="b1"),
         Engage(unit="a1", target="b1"),
