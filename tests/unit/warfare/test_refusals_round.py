@@ -13,25 +13,15 @@ from typing import Any
 import msgspec
 import pytest
 
-from domain.dice import SuppliedDice
-from domain.errors import DomainError, RuleViolation, UnknownEntity
-from domain.rulesets.warfare import RULESET
+from domain.errors import RuleViolation, UnknownEntity
 from domain.rulesets.warfare.events import SideConceded, SideDefeated
 from domain.rulesets.warfare.model import State
-from tests.support.warfare_kit import SIDES, make, play, started, types, unit
+from tests.support.warfare_kit import SIDES, make, play, refused, started, types, unit
 
 ACTIONS, CHAMPIONS = "003 Unit Actions / Actions", "003 Battlefield Champions"
 PROJECT, REFEREE = "003 (project ruling)", "003 (referee ruling)"
 SHATTERED = "003 Unit Actions / Shattered Units"
 THREE = [*SIDES, {"id": "c", "zones": [{"id": "zc", "tiles": [[0, 5]]}]}]
-
-
-def refused(state: State, command: dict[str, Any]) -> DomainError:
-    """The error `command` is refused with (no die is asked for)."""
-    cmd = msgspec.convert(command, RULESET.command_type)
-    with pytest.raises(DomainError) as caught:
-        RULESET.decide(state, cmd, SuppliedDice([]))
-    return caught.value
 
 
 def _two() -> State:
