@@ -163,6 +163,22 @@ def test_an_attack_on_one_target_names_it_and_w09_adds_both_retaliations() -> No
     )  # fmt: skip
 
 
+def test_w09_dice_for_several_targets_say_target() -> None:
+    s = make(
+        [unit("a1", "a", 5, 6), unit("b1", "b", 5, 5), unit("b2", "b", 4, 5)],
+        options={"facing_directions": 4, "retaliation": "automatic"},
+    )
+    s = started(s)
+    for target in ("b1", "b2"):
+        _, s = play(s, {"type": "Engage", "unit": "a1", "target": target})
+    dice = prompts(s)["attack:a1"].dice
+    back = "Attack in melee, if <target> may retaliate then (W09 automatic)"
+    assert [(d.purpose, d.when) for d in dice[2::2]] == [
+        ("retaliation attack: <target> on a1", back),
+        ("retaliation attack: a1 on <target>", f"{back}, and a1 in turn"),
+    ]
+
+
 def test_a_retaliation_and_a_pursuit_out_of_turn() -> None:
     _, s = play(_duel(), {"type": "Attack", "unit": "a1", "target": "b1"}, [10])
     assert prompts(s)["retaliation:b1"] == Prompt(
