@@ -13,10 +13,13 @@ from typing import Any
 from domain.rulesets.warfare.events import (
     AttackResolved,
     BattleEnded,
+    ChampionActed,
     ConditionRemoved,
     EngagementsBroken,
     MoraleChecked,
+    RoundStarted,
     SideDefeated,
+    TurnEnded,
     UnitDestroyed,
     UnitMoved,
     UnitShattered,
@@ -32,6 +35,7 @@ SHATTERED, ZONES = (
 )
 ENGAGEMENT, ACTIONS = "003 Unit Actions / Engagement", "003 Unit Actions / Actions"
 PURSUIT = "003 Unit Actions / Pursuit"
+REFEREE, CHAMPIONS = "003 (referee ruling)", "003 Battlefield Champions"
 
 
 def _said(e: AttackResolved) -> tuple[Any, ...]:
@@ -148,3 +152,22 @@ def test_pursuing_ends_at_the_end_of_its_next_turn() -> None:
         unit="a1", condition="pursuing", reason="the end of its next turn after pursuing",
         rule=PURSUIT,
     )  # fmt: skip
+
+
+def test_the_round_the_turn_and_the_champions_actions_as_recorded() -> None:
+    s = make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5)],
+             champions=[{"id": "hero", "side": "a"}])  # fmt: skip
+    events, s = play(s, {"type": "StartRound"}, [7, 15])
+    started_ = events[0]
+    assert isinstance(started_, RoundStarted) and started_.rule == PROJECT
+    assert [(r.side, r.dice[0].purpose) for r in started_.rolls] == [
+        ("a", "roll-off: a"), ("b", "roll-off: b")
+    ]  # fmt: skip
+    events, s = play(s, {"type": "EndTurn", "side": "b"})
+    assert events == [TurnEnded(side="b", next="a", rule=ACTIONS)]
+    events, _ = play(s, {"type": "ResolveChampionAction", "champion": "hero",
+                         "action": "rallies", "effect": "+1"})  # fmt: skip
+    assert events == [ChampionActed(champion="hero", action="referee", description="rallies",
+                                    effect="+1", rule=REFEREE)]  # fmt: skip
+    events, s = play(s, {"type": "JoinUnit", "champion": "hero", "unit": "a1"})
+    assert events == [ChampionActed(champion="hero", action="join", unit="a1", rule=CHAMPIONS)]
