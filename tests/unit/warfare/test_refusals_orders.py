@@ -30,22 +30,25 @@ RESTING, PURSUIT = "003 Unit Actions / Resting", "003 Unit Actions / Pursuit"
 ZONES = "003 Battlefield Features / Reinforcement Zones"
 
 
-def _face_to_face(options: dict[str, Any] | None = None) -> State:
+def _face_to_face(options: dict[str, Any] | None = None, b1: str = "S") -> State:
     """a1 (north-facing) and a2 of a, b1 (south-facing) next to a1, b2 far; a's turn."""
     return started(
         make(
-            [unit("a1", "a", 5, 6), unit("a2", "a", 7, 6), unit("b1", "b", 5, 5),
+            [unit("a1", "a", 5, 6), unit("a2", "a", 7, 6), unit("b1", "b", 5, 5, facing=b1),
              unit("b2", "b", 6, 1), unit("a9", "a", None, None, reserve=True)],
             options=options,
         )
     )  # fmt: skip
 
 
-def _after(*commands: dict[str, Any], options: dict[str, Any] | None = None) -> Any:
+def _after(*commands: Any, options: dict[str, Any] | None = None, b1: str = "S") -> Any:
+    """The state after `commands` (each a command, or a command and its table dice)."""
+
     def build() -> State:
-        s = _face_to_face(options)
+        s = _face_to_face(options, b1)
         for command in commands:
-            _, s = play(s, command)
+            given, dice = command if isinstance(command, tuple) else (command, None)
+            _, s = play(s, given, dice)
         return s
 
     return build
@@ -53,6 +56,8 @@ def _after(*commands: dict[str, Any], options: dict[str, Any] | None = None) -> 
 
 ENGAGE = {"type": "Engage", "unit": "a1", "target": "b1"}
 REST = {"type": "Rest", "unit": "a2"}
+ATTACK = {"type": "Attack", "unit": "a1", "target": "b1"}
+RETALIATE = {"type": "Retaliate", "unit": "b1", "target": "a1"}
 
 
 def _ranged() -> State:
@@ -153,6 +158,12 @@ CASES = [
      "(0, 0) holds a2", ZONES, {}),
     (_face_to_face, {"type": "Retaliate", "unit": "b1", "target": "a1"},
      "a1 has not attacked b1 in melee this round", RETALIATION, {}),
+    (_after(ENGAGE, (ATTACK, [10]), (RETALIATE, [1])), RETALIATE,
+     "b1 has made its one retaliatory attack this round", RETALIATION, {}),
+    (_after(ENGAGE, (ATTACK, [10]), b1="N"), RETALIATE, "b1 does not face a1", RETALIATION,
+     {}),
+    (_after(ENGAGE, (ATTACK, [10]), ({"type": "Move", "unit": "a1", "to": [5, 7]}, [1])),
+     RETALIATE, "a1 is not within b1's reach", RETALIATION, {}),
 ]  # fmt: skip
 
 
