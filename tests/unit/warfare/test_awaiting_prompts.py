@@ -18,7 +18,7 @@ from domain.actors import Actor
 from domain.prompts import DiceNeed, Prompt
 from domain.rulesets.warfare import RULESET
 from domain.rulesets.warfare.model import State
-from tests.support.warfare_kit import make, play, started, unit
+from tests.support.warfare_kit import SIDES, make, play, started, unit
 
 PROJECT, REFEREE = "003 (project ruling)", "003 (referee ruling)"
 ACTIONS, ATTACKS = "003 Unit Actions / Actions", "003 Unit Actions / Attacks"
@@ -209,3 +209,24 @@ def test_a_retaliation_and_a_pursuit_out_of_turn() -> None:
                        when="Pursue (breaking away from b2)"),),
         optional=True, rule=PURSUIT,
     )  # fmt: skip
+
+
+def test_w01_roll_off_once_rolls_before_the_first_round_only_and_not_for_the_defeated() -> None:
+    three = [*SIDES, {"id": "c", "zones": [{"id": "zc", "tiles": [[0, 5]]}]}]
+    s = make([unit("a1", "a", 5, 9), unit("b1", "b", 5, 2), unit("c1", "c", 0, 5)],
+             sides=three, options={"side_order": "roll_off_once"})  # fmt: skip
+    assert [(d.purpose, d.subject) for d in prompts(s)["round:1"].dice] == [
+        ("roll-off: a", "a"), ("roll-off: b", "b"), ("roll-off: c", "c"),
+        ("roll-off: <tied side>", None),
+    ]  # fmt: skip
+    _, s = play(s, {"type": "StartRound"}, [20, 10, 1])
+    _, s = play(s, {"type": "Concede", "side": "b"})
+    for side in ("a", "c"):
+        _, s = play(s, {"type": "EndTurn", "side": side})
+    assert prompts(s)["round:2"].dice == ()  # the first round's order is kept
+    s = make([unit("a1", "a", 5, 9), unit("b1", "b", 5, 2), unit("c1", "c", 0, 5)], sides=three)
+    _, s = play(s, {"type": "StartRound"}, [20, 10, 1])
+    _, s = play(s, {"type": "Concede", "side": "b"})
+    for side in ("a", "c"):
+        _, s = play(s, {"type": "EndTurn", "side": side})
+    assert [d.subject for d in prompts(s)["round:2"].dice] == ["a", "c", None]
