@@ -144,3 +144,16 @@ def test_a_move_is_within_speed_and_around_units() -> None:
     assert len(events[0].path) == 3  # type: ignore[union-attr]
     with pytest.raises(RuleViolation):
         play(s, {"type": "Move", "unit": "a1", "to": [5, 2]})  # one move a round
+
+
+def test_w03_with_four_facings_a_diagonal_last_step_faces_north_or_south() -> None:
+    options = {"move_turns_unit": True, "facing_directions": 4}
+    for to, path, facing in (
+        ([6, 5], None, "N"),  # a north-east step
+        ([4, 7], None, "S"),  # a south-west step
+        ([7, 6], [[6, 5], [7, 6]], "S"),  # the last step decides: south-east
+        ([7, 6], [[6, 6], [7, 6]], "E"),
+    ):
+        s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 0, 0)], options=options))
+        _, s = play(s, {"type": "Move", "unit": "a1", "to": to, "path": path})
+        assert s.units["a1"].facing == facing, (to, path)
