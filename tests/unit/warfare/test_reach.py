@@ -132,3 +132,11 @@ def test_a_unit_that_may_not_move_gives_decides_reason() -> None:
     assert r.reason == "no round under way: the referee starts one (StartRound)"
     _, s = play(started(s), {"type": "Move", "unit": "a1", "to": [5, 5]})
     assert reach(s, REFEREE, "a1").reason == "a1 has moved this round"
+
+
+def test_the_first_row_and_column_are_on_the_map() -> None:
+    s = started(make([unit("a1", "a", 1, 1, speed=1), unit("b1", "b", 11, 0)]))
+    tiles = [(q.x, q.y) for q in reach(s, REFEREE, "a1").squares]
+    assert tiles == [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]
+    _, s = play(s, {"type": "Move", "unit": "a1", "to": [0, 0]})
+    assert s.units["a1"].tile == (0, 0)
