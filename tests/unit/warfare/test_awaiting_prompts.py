@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from domain.actors import Actor
+from domain.errors import RuleViolation
 from domain.prompts import DiceNeed, Prompt
 from domain.rulesets.warfare import RULESET
 from domain.rulesets.warfare.model import State
@@ -230,3 +233,21 @@ def test_w01_roll_off_once_rolls_before_the_first_round_only_and_not_for_the_def
     for side in ("a", "c"):
         _, s = play(s, {"type": "EndTurn", "side": side})
     assert [d.subject for d in prompts(s)["round:2"].dice] == ["a", "c", None]
+
+
+def test_a_tile_of_a_held_zone_is_not_offered_through_a_later_zone() -> None:
+    """A tile in two zones is its first zone's (decide): when that zone holds an enemy, the
+    tile is not offered, even after a zone in between."""
+    sides = [
+        {"id": "a", "zones": [{"id": "z1", "tiles": [[0, 11], [1, 11]]},
+                              {"id": "z2", "tiles": [[5, 11]]},
+                              {"id": "z3", "tiles": [[1, 11], [2, 11]]}]},
+        SIDES[1],
+    ]  # fmt: skip
+    s = make([unit("a1", "a", 5, 6), unit("a9", "a", None, None, reserve=True),
+              unit("b1", "b", 0, 11)], sides=sides)  # fmt: skip
+    s = started(s)
+    assert prompts(s)["reserve:a9"].choices == {"to": ["2,11", "5,11"]}
+    with pytest.raises(RuleViolation) as held:
+        play(s, {"type": "PlaceReserve", "unit": "a9", "to": [1, 11]})
+    assert held.value.reason == "zone z1 does not function: b1 stands on it"
