@@ -140,3 +140,16 @@ def test_the_first_row_and_column_are_on_the_map() -> None:
     assert tiles == [(0, 0), (1, 0), (2, 0), (0, 1), (2, 1), (0, 2), (1, 2), (2, 2)]
     _, s = play(s, {"type": "Move", "unit": "a1", "to": [0, 0]})
     assert s.units["a1"].tile == (0, 0)
+
+
+def test_a_move_records_the_first_shortest_path_trying_north_first_then_clockwise() -> None:
+    """The path is recorded in UnitMoved (and turns a unit under W03): the same command
+    must record the same tiles, so the search order is part of the rule."""
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 0, 0)]))
+    for to, path in (
+        ([5, 4], ((5, 5), (5, 4))),
+        ([7, 6], ((6, 5), (7, 6))),
+        ([3, 3], ((5, 5), (4, 4), (3, 3))),
+    ):
+        events, _ = play(s, {"type": "Move", "unit": "a1", "to": to})
+        assert events[-1].path == path  # type: ignore[union-attr]
