@@ -157,3 +157,19 @@ def test_w03_with_four_facings_a_diagonal_last_step_faces_north_or_south() -> No
         s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 0, 0)], options=options))
         _, s = play(s, {"type": "Move", "unit": "a1", "to": to, "path": path})
         assert s.units["a1"].facing == facing, (to, path)
+
+
+def test_w02_four_facings_are_90_degrees_wide_their_edges_included() -> None:
+    """W02 (four directions): of the eight tiles around it, a unit faces the one its facing
+    points at and the two diagonals at the quarter's edges; never its own tile."""
+    at = (5, 5)
+    around = [(x, y) for x in (4, 5, 6) for y in (4, 5, 6) if (x, y) != at]
+    quarter = {
+        "N": {(5, 4), (4, 4), (6, 4)},
+        "S": {(5, 6), (4, 6), (6, 6)},
+        "E": {(6, 5), (6, 4), (6, 6)},
+        "W": {(4, 5), (4, 4), (4, 6)},
+    }
+    for facing, tiles in quarter.items():
+        assert {t for t in around if faces(at, facing, t, 4)} == tiles, facing
+        assert not faces(at, facing, at, 4)
