@@ -138,20 +138,41 @@ def test_breaking_away_the_free_attack_names_its_die() -> None:
     ]
 
 
-def test_pursuing_ends_at_the_end_of_its_next_turn() -> None:
+def _pursuing() -> State:
     s = make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5, health_now=30), unit("b9", "b", 0, 0)])
     s = started(s)
     _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
     _, s = play(s, {"type": "Attack", "unit": "a1", "target": "b1"}, [10, 1])
     _, s = play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    return s
+
+
+def _to_a_second_turn_end(s: State) -> list[Any]:
+    """a's turn ends, b's, round 2 starts (a first) and a's turn ends: its events."""
     _, s = play(s, {"type": "EndTurn", "side": "a"})
     _, s = play(s, {"type": "EndTurn", "side": "b"})
     _, s = play(s, {"type": "StartRound"}, [20, 1])
     events, _ = play(s, {"type": "EndTurn", "side": "a"})
-    assert events[0] == ConditionRemoved(
+    return events
+
+
+def test_pursuing_ends_at_the_end_of_its_next_turn() -> None:
+    ended = ConditionRemoved(
         unit="a1", condition="pursuing", reason="the end of its next turn after pursuing",
         rule=PURSUIT,
     )  # fmt: skip
+    assert _to_a_second_turn_end(_pursuing())[0] == ended
+    # another condition given and taken meanwhile does not reset the count
+    s = _pursuing()
+    for kind in ("ApplyCondition", "RemoveCondition"):
+        _, s = play(s, {"type": kind, "unit": "a1", "condition": "winded", "reason": "r"})
+    assert _to_a_second_turn_end(s)[0] == ended
+    # taken off early by the referee, it is not taken off again
+    _, s = play(_pursuing(), {"type": "RemoveCondition", "unit": "a1", "condition": "pursuing",
+                              "reason": "called back"})  # fmt: skip
+    events, _ = play(s, {"type": "EndTurn", "side": "a"})
+    assert types(events) == ["TurnEnded"]
+    assert types(_to_a_second_turn_end(s)) == ["TurnEnded"]
 
 
 def test_the_round_the_turn_and_the_champions_actions_as_recorded() -> None:
@@ -171,3 +192,8 @@ def test_the_round_the_turn_and_the_champions_actions_as_recorded() -> None:
                                     effect="+1", rule=REFEREE)]  # fmt: skip
     events, s = play(s, {"type": "JoinUnit", "champion": "hero", "unit": "a1"})
     assert events == [ChampionActed(champion="hero", action="join", unit="a1", rule=CHAMPIONS)]
+    # the next round, it leaves the unit it joined (a JoinUnit naming no unit)
+    _, s = play(s, {"type": "EndTurn", "side": "a"})
+    _, s = play(s, {"type": "StartRound"}, [20, 1])
+    events, _ = play(s, {"type": "JoinUnit", "champion": "hero"})
+    assert events == [ChampionActed(champion="hero", action="leave", unit="a1", rule=CHAMPIONS)]
