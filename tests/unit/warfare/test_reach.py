@@ -128,7 +128,7 @@ def test_a_unit_boxed_in_at_the_far_corner_has_no_tile_and_no_move() -> None:
 def test_a_unit_that_may_not_move_gives_decides_reason() -> None:
     s = make([unit("a1", "a", 5, 6), unit("b1", "b", 0, 0)])
     r = reach(s, REFEREE, "a1")
-    assert (r.command, r.movement, r.squares, r.excluded) == ("Move", 0, [], [])
+    assert (r.unit, r.command, r.movement, r.squares, r.excluded) == ("a1", "Move", 0, [], [])
     assert r.reason == "no round under way: the referee starts one (StartRound)"
     _, s = play(started(s), {"type": "Move", "unit": "a1", "to": [5, 5]})
     assert reach(s, REFEREE, "a1").reason == "a1 has moved this round"

@@ -24,6 +24,7 @@ def test_a_setup_builds_the_units_champions_and_zones() -> None:
     a2 = s.units["a2"]
     assert (a2.kind, a2.range_increment, a2.health, a2.max_health) == ("artillery", 3, 9, 20)
     assert s.units["a9"].status == "reserve" and s.units["a9"].tile not in s.occupied
+    assert s.units["a9"].tile == (-1, -1)  # a reserve has no tile (the model's -1, -1)
     assert s.units["a1"].joined_by == "hero" and s.champions["hero"].leads == ("a2",)
     assert s.board.zones["a"][0][0] == "za" and s.active is None and s.round == 0
 
