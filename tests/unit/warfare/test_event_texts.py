@@ -181,8 +181,8 @@ def test_the_round_the_turn_and_the_champions_actions_as_recorded() -> None:
     events, s = play(s, {"type": "StartRound"}, [7, 15])
     started_ = events[0]
     assert isinstance(started_, RoundStarted) and started_.rule == PROJECT
-    assert [(r.side, r.dice[0].purpose) for r in started_.rolls] == [
-        ("a", "roll-off: a"), ("b", "roll-off: b")
+    assert [(r.side, r.dice[0].sides, r.dice[0].purpose) for r in started_.rolls] == [
+        ("a", 20, "roll-off: a"), ("b", 20, "roll-off: b")
     ]  # fmt: skip
     events, s = play(s, {"type": "EndTurn", "side": "b"})
     assert events == [TurnEnded(side="b", next="a", rule=ACTIONS)]
