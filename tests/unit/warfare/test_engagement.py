@@ -173,3 +173,17 @@ def test_w02_four_facings_are_90_degrees_wide_their_edges_included() -> None:
     for facing, tiles in quarter.items():
         assert {t for t in around if faces(at, facing, t, 4)} == tiles, facing
         assert not faces(at, facing, at, 4)
+
+
+def test_w06_only_the_engaged_units_facing_it_take_a_free_attack_as_it_breaks_away() -> None:
+    for needs_facing, attackers in ((True, ["b1"]), (False, ["b1", "b2"])):
+        s = make(
+            [unit("a1", "a", 5, 6), unit("b1", "b", 5, 5), unit("b2", "b", 4, 5, facing="N")],
+            options={"facing_directions": 4, "free_attack_needs_facing": needs_facing},
+        )
+        s = started(s)
+        for target in ("b1", "b2"):
+            _, s = play(s, {"type": "Engage", "unit": "a1", "target": target})
+        events, _ = play(s, {"type": "Move", "unit": "a1", "to": [5, 7]}, [1] * len(attackers))
+        free = [e.attacker for e in events if isinstance(e, AttackResolved)]
+        assert free == attackers and types(events)[-1] == "UnitMoved"
