@@ -128,6 +128,10 @@ def test_modifiers_name_the_champion_the_condition_the_range_and_the_ability() -
 
 def test_breaking_away_the_free_attack_names_its_die() -> None:
     events, _ = play(_champion_and_fear(), {"type": "Move", "unit": "a1", "to": [5, 7]}, [1])
+    free = events[0]
+    # a melee attack ([Engagement]) that opens no retaliation (RULINGS)
+    assert isinstance(free, AttackResolved) and (free.kind, free.melee) == ("free", True)
+    assert not free.opens_retaliation
     assert _said(events[0]) == (
         "free attack: b1 on a1", [(5, "attack modifier"), (-2, "condition: debilitated")],
         [], [], ATTACKS,
