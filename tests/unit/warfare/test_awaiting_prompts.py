@@ -174,6 +174,10 @@ def test_w09_dice_for_several_targets_say_target() -> None:
     s = started(s)
     for target in ("b1", "b2"):
         _, s = play(s, {"type": "Engage", "unit": "a1", "target": target})
+    # engaged with two: Disengage needs no spared units named ([Engagement]: "all but two")
+    turn = prompts(s)["turn:a1"]
+    assert "Disengage" in turn.commands and "spared" not in turn.choices
+    assert turn.reason == "a1 may act"
     dice = prompts(s)["attack:a1"].dice
     back = "Attack in melee, if <target> may retaliate then (W09 automatic)"
     assert [(d.purpose, d.when) for d in dice[2::2]] == [
