@@ -7,14 +7,16 @@ from functools import reduce
 from typing import Any
 
 import msgspec
+import pytest
 
 from domain.dice import SuppliedDice
+from domain.errors import DomainError
 from domain.rulesets.warfare import RULESET
 from domain.rulesets.warfare.model import State
 from domain.rulesets.warfare.options import Options
 from domain.rulesets.warfare.setup import Setup
 
-__all__ = ["SIDES", "make", "play", "started", "types", "unit"]
+__all__ = ["SIDES", "make", "play", "refused", "started", "types", "unit"]
 
 # two armies, each with a reinforcement zone along its own edge of a 12 x 12 map
 SIDES = [
@@ -65,6 +67,14 @@ def play(
     assert reduce(RULESET.evolve, again, state) == after
     assert RULESET.decide(state, cmd, SuppliedDice(dice or [])) == events
     return events, after
+
+
+def refused(state: State, command: dict[str, Any]) -> DomainError:
+    """The error `command` is refused with (no die is asked for)."""
+    cmd = msgspec.convert(command, RULESET.command_type)
+    with pytest.raises(DomainError) as caught:
+        RULESET.decide(state, cmd, SuppliedDice([]))
+    return caught.value
 
 
 def started(state: State, first: str = "a") -> State:

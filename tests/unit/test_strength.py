@@ -87,6 +87,10 @@ def test_warfare_counts_the_health_of_units_on_the_field_only() -> None:
     units["b1"] = msgspec.structs.replace(units["b1"], health=-3)
     state = msgspec.structs.replace(state, units=units)
     assert WARFARE.strength(WARFARE.view(state, REFEREE)) == {"a": 40, "b": 0}
+    # a side with no unit left on the field is still named, at 0 (the chart keeps its line)
+    units["b1"] = msgspec.structs.replace(units["b1"], status="shattered")
+    state = msgspec.structs.replace(state, units=units)
+    assert WARFARE.strength(WARFARE.view(state, REFEREE)) == {"a": 40, "b": 0}
 
 
 def test_phased_counts_combatants_up_and_names_every_side() -> None:

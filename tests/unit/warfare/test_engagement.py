@@ -144,3 +144,46 @@ def test_a_move_is_within_speed_and_around_units() -> None:
     assert len(events[0].path) == 3  # type: ignore[union-attr]
     with pytest.raises(RuleViolation):
         play(s, {"type": "Move", "unit": "a1", "to": [5, 2]})  # one move a round
+
+
+def test_w03_with_four_facings_a_diagonal_last_step_faces_north_or_south() -> None:
+    options = {"move_turns_unit": True, "facing_directions": 4}
+    for to, path, facing in (
+        ([6, 5], None, "N"),  # a north-east step
+        ([4, 7], None, "S"),  # a south-west step
+        ([7, 6], [[6, 5], [7, 6]], "S"),  # the last step decides: south-east
+        ([7, 6], [[6, 6], [7, 6]], "E"),
+    ):
+        s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 0, 0)], options=options))
+        _, s = play(s, {"type": "Move", "unit": "a1", "to": to, "path": path})
+        assert s.units["a1"].facing == facing, (to, path)
+
+
+def test_w02_four_facings_are_90_degrees_wide_their_edges_included() -> None:
+    """W02 (four directions): of the eight tiles around it, a unit faces the one its facing
+    points at and the two diagonals at the quarter's edges; never its own tile."""
+    at = (5, 5)
+    around = [(x, y) for x in (4, 5, 6) for y in (4, 5, 6) if (x, y) != at]
+    quarter = {
+        "N": {(5, 4), (4, 4), (6, 4)},
+        "S": {(5, 6), (4, 6), (6, 6)},
+        "E": {(6, 5), (6, 4), (6, 6)},
+        "W": {(4, 5), (4, 4), (4, 6)},
+    }
+    for facing, tiles in quarter.items():
+        assert {t for t in around if faces(at, facing, t, 4)} == tiles, facing
+        assert not faces(at, facing, at, 4)
+
+
+def test_w06_only_the_engaged_units_facing_it_take_a_free_attack_as_it_breaks_away() -> None:
+    for needs_facing, attackers in ((True, ["b1"]), (False, ["b1", "b2"])):
+        s = make(
+            [unit("a1", "a", 5, 6), unit("b1", "b", 5, 5), unit("b2", "b", 4, 5, facing="N")],
+            options={"facing_directions": 4, "free_attack_needs_facing": needs_facing},
+        )
+        s = started(s)
+        for target in ("b1", "b2"):
+            _, s = play(s, {"type": "Engage", "unit": "a1", "target": target})
+        events, _ = play(s, {"type": "Move", "unit": "a1", "to": [5, 7]}, [1] * len(attackers))
+        free = [e.attacker for e in events if isinstance(e, AttackResolved)]
+        assert free == attackers and types(events)[-1] == "UnitMoved"
