@@ -432,9 +432,20 @@ class PostgresEventStore(PostgresWebhooks):
         )
 
     async def _append_each(self, appends: Sequence[_Append]) -> list[list[StoredEvent] | Exception]:
-        """`append` of each, in order; its error in the place of one that failed."""
+        """`append` of each, in order, until one fails: its error in its place, and the
+        rest not appended. Each is chained to the one before it (its version, its
+        prev_hash) and the hold is gone: one appended after a failure could land on
+        what another worker appended meanwhile, its chain broken."""
         out: list[list[StoredEvent] | Exception] = []
         for battle_id, expected, events, command in appends:
+            if out and isinstance(out[-1], Exception):
+                out.append(
+                    StoreError(
+                        f"not appended at v{expected + 1}: one before it failed",
+                        battle_id=battle_id,
+                    )
+                )
+                continue
             try:
                 out.append(await self.append(battle_id, expected, events, command))
             except Exception as e:

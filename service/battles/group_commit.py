@@ -12,7 +12,13 @@ events it reports, and those of every request decided before it in the round, ar
 durable: a round is a serial execution, and if one of its appends is refused (an
 Idempotency-Key appended meanwhile), the requests decided after it never happened and
 are decided again in the next round. A refused request is refused alone and appends
-nothing; the next one is decided on the state before it.
+nothing; the next one is decided on the state before it. Only a definite refusal
+(`_REFUSALS`) says that: when the store cannot tell what became of an append (the
+connection lost around the commit, which may have gone through), that error is every
+later request's outcome too, none is decided again (it could be appended twice), and
+the client resolves it as with any such error (its Idempotency-Key's retry is answered
+from the store). A request whose events are durable is answered and published even if
+the cache fails to fold them (the cache is dropped: the next request loads afresh).
 
 A request whose commands rewrite history or read the stored log at a version (Undo,
 ResolveDispute, RaiseDispute, RevealDice) is decided first in a round and ends it: the
@@ -26,6 +32,7 @@ next, so the two alternate and neither starves.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -33,7 +40,7 @@ from typing import Any
 from domain.battle import Battle
 from domain.battle_commands import RaiseDispute, ResolveDispute, RevealDice, Undo
 from events.envelope import CommandRecord, PendingEvent, StoredEvent
-from events.errors import DuplicateCommand, VersionConflict
+from events.errors import DuplicateCommand, IdempotencyMismatch, VersionConflict
 from events.store import BattleHold, EventStore
 from service.battles.answers import Answers
 from service.battles.batches import state_after
@@ -53,6 +60,10 @@ ROUND_COMMANDS = 64
 
 # Commands that must be decided on the stored state and end their round (module doc).
 _ALONE = (Undo, ResolveDispute, RaiseDispute, RevealDice)
+
+# The store's errors that say an append was refused, nothing of it appended (and so
+# nothing chained after it): any other leaves its outcome unknown (module doc).
+_REFUSALS = (DuplicateCommand, IdempotencyMismatch, VersionConflict)
 
 
 class Job:
@@ -164,9 +175,11 @@ class GroupCommit:
         loaded.waiting.append(job)
         if not loaded.in_rounds:
             loaded.in_rounds = True
-            task = asyncio.create_task(self._run_rounds(loaded))
+            started = [False]  # set by the task's first step
+            task = asyncio.create_task(self._run_rounds(loaded, started))
             self._rounds.add(task)
             task.add_done_callback(self._rounds.discard)
+            task.add_done_callback(functools.partial(_never_started, loaded, started))
         outcome = await job.future
         actor = job.principal.actor
         if isinstance(outcome, _Replay):
@@ -186,9 +199,10 @@ class GroupCommit:
             after=outcome.after,
         )
 
-    async def _run_rounds(self, loaded: Loaded) -> None:
+    async def _run_rounds(self, loaded: Loaded, started: list[bool]) -> None:
         """Rounds until no request waits (in a task of its own: a request that goes away
         cancels its wait, never the round that holds the others)."""
+        started[0] = True
         waiting = loaded.waiting
         jobs: list[Job] = []
         try:
@@ -258,12 +272,19 @@ class GroupCommit:
         outcomes = iter(results)
         again: list[Job] = []
         broken = False  # an append before was refused: the rest never happened
+        unknown: BaseException | None = None  # an append before may or may not have been
         for job, d in zip(jobs, decided, strict=False):
-            if broken:
+            if unknown is not None:  # decided on a state that may or may not be stored
+                _give(job, unknown)
+            elif broken:
                 again.append(job)
             elif not isinstance(d, _Planned):
                 _give(job, d)
             elif isinstance(stored := next(outcomes), BaseException):
+                if not isinstance(stored, _REFUSALS):
+                    unknown = stored
+                    _give(job, stored)
+                    continue
                 broken = True
                 outcome = await self._refused(loaded, job, d, stored)
                 if outcome is None:
@@ -272,7 +293,12 @@ class GroupCommit:
                     _give(job, outcome)
             else:
                 self.on_appended(stored)
-                await self.repository.remember(loaded, d.at.version, d.events, d.game_after, stored)
+                try:
+                    await self.repository.remember(
+                        loaded, d.at.version, d.events, d.game_after, stored
+                    )
+                except Exception:  # durable all the same: answered; the cache can't be trusted
+                    self.repository.forget(loaded)
                 _give(job, _Answer(d.at, stored, stored[-1].hash, d.after))
         return again + jobs[len(decided) :]  # (_ALONE)
 
@@ -368,6 +394,17 @@ def _alone(loaded: Loaded, job: Job) -> bool:
         if isinstance(command, _ALONE):
             return True
     return False
+
+
+def _never_started(loaded: Loaded, started: list[bool], task: asyncio.Task[None]) -> None:
+    """A rounds task cancelled before its first step (at shutdown) runs no `finally`:
+    its battle must not look as if rounds ran, nor its requests wait for ever."""
+    if started[0]:
+        return
+    loaded.in_rounds = False
+    for job in loaded.waiting:
+        job.future.cancel()
+    loaded.waiting.clear()
 
 
 def _give(job: Job, outcome: _Answer | _Replay | BaseException) -> None:

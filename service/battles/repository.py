@@ -337,9 +337,14 @@ class BattleRepository:
         """The store no longer holds what the cached battle was folded from: drop it (the
         next request loads what the store holds) and say what is gone, rather than serve
         it, or decide again on a version the store will never be at."""
+        self.forget(loaded)
+        return damage
+
+    def forget(self, loaded: Loaded) -> None:
+        """Drop `loaded` from the cache (not one loaded since): the next request loads
+        what the store holds."""
         if self.cache.get(loaded.battle_id) is loaded:
             self.cache.pop(loaded.battle_id)
-        return damage
 
     async def _lost(self, battle_id: str, known: int, found: list[StoredEvent]) -> LogDamaged:
         """The damage when the store's event at `known` (the last one folded) is `found`
