@@ -101,9 +101,11 @@ async def _battle(store: EventStore) -> tuple[BattleService, str]:
     return maker, battle_id
 
 
-async def _assert_cold_reads_match(store: EventStore, battle_id: str) -> BattleService:
+async def _assert_cold_reads_match(
+    store: EventStore, battle_id: str, snapshot_every: int = 5
+) -> BattleService:
     truth = await _truth(store, battle_id)
-    cold = _service(store, snapshot_every=5)
+    cold = _service(store, snapshot_every=snapshot_every)
     view = await cold.view(battle_id, REFEREE)
     assert view.version == truth.version
     assert view.state == QUICKSTART.view(truth.current.game, REFEREE)  # type: ignore[union-attr]
@@ -287,3 +289,42 @@ async def test_states_over_a_range_read_right_from_the_cache_and_from_the_store(
     middle = await _service(store, snapshot_every=5).states(battle_id, 4, 17)
     assert encoded(middle) == expected[3:17]
     assert encoded(await cold.states(battle_id, head, head)) == expected[-1:]
+
+
+async def test_an_old_format_snapshot_costs_one_long_fold_not_one_per_cold_load(
+    backend: Backend, store: EventStore
+) -> None:
+    """A snapshot written before `kept` was added (the same fields without it) no longer
+    decodes. A cold load passes over it for the one before it, and writes a fresh one at
+    the head, so that the next cold load, on another worker, starts there: not from
+    version 1 on every cold load (when the old one sits where the writer would not write
+    one, as after batches, it would otherwise stay the latest for good)."""
+    _, battle_id = await _battle(store)
+    await _play(_service(store, snapshot_every=0), battle_id, 3)  # past the latest snapshot
+    version, snapshot = await _stored(store, battle_id)
+    earlier = await store.latest_snapshot(battle_id, QUICKSTART.version, at_most=version - 1)
+    assert earlier is not None and earlier[0] > 1
+    old = msgspec.structs.asdict(snapshot)
+    del old["kept"]  # as the code before it encoded a Snapshot: a map of its fields
+    body = msgspec.msgpack.encode(old)
+    assert decode_snapshot(QUICKSTART, body) is None
+    data = SEAL._mac(KEYS.current_id, battle_id, version, body) + b"\n" + body
+    assert SEAL.unwrap(battle_id, version, data) == body  # sealed: only its format is old
+    assert backend.raw_mutate is not None
+    await backend.raw_mutate(
+        "UPDATE snapshots SET data = ? WHERE battle_id = ? AND version = ?",
+        (data, battle_id, version),
+    )
+    head = await store.head(battle_id)
+    assert head is not None and head.version > version
+
+    # A writer that would not write one of its own (`snapshot_every` past the head): as
+    # after batches, where the marks it writes fall below the old snapshot.
+    first = await _assert_cold_reads_match(store, battle_id, snapshot_every=1000)
+    assert first._cache[battle_id].timeline.base == earlier[0]  # the one before it
+    await first.snapshots.flush()
+
+    second = _service(store, snapshot_every=1000)  # a cold worker
+    await second.view(battle_id, REFEREE)
+    assert second._cache[battle_id].timeline.base == head.version  # from the fresh one
+    await _assert_cold_reads_match(store, battle_id, snapshot_every=1000)
