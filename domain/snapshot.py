@@ -6,8 +6,10 @@ ruleset's version that wrote it (another version's state may have another shape:
 snapshot is ignored) and the hash of the event at its version (a snapshot that does not
 match the stored log is ignored). It carries what the `Timeline` needs to go on from
 there: the metadata (dice epochs, commitments, reveals), every undo up to it and the
-versions of the events no undo takes back (a snapshot written before `kept` was added
-does not decode, and is ignored: the log is folded, and a new one written).
+versions of the events no undo takes back (`kept`). A snapshot written before `kept` was
+added is used when its metadata shows that no such event came before it (each leaves a
+trace there that no undo takes back), `kept` then empty; otherwise it is ignored, and the
+service folds the log and writes a new one (service.battles.snapshots).
 
 msgpack, not JSON: the states hold dicts with integer keys and tuples, which msgpack
 round-trips with the types given.
@@ -66,9 +68,10 @@ def _decoder(ruleset: Ruleset[Any, Any, Any, Any, Any]) -> msgspec.msgpack.Decod
     if decoder is None:
         state = typing.get_type_hints(ruleset.initial_state).get("return", Any)
         # A subclass of Snapshot typed with this ruleset's state.
+        # `kept` may be missing: a snapshot written before it was added (`decode_snapshot`).
         typed = msgspec.defstruct(
             f"Snapshot_{ruleset.id}",
-            [("game", state)],
+            [("game", state), ("kept", list[int] | None, None)],
             bases=(Snapshot,),
             frozen=True,
             kw_only=True,
@@ -131,11 +134,31 @@ def decode_snapshot(ruleset: Ruleset[Any, Any, Any, Any, Any], data: bytes) -> S
         snapshot: Snapshot = _decoder(ruleset).decode(data)
     except (msgspec.DecodeError, msgspec.ValidationError):
         return None
+    if getattr(snapshot, "kept", None) is None:  # written before `kept` was added
+        if not _nothing_kept(snapshot.meta):
+            return None  # which versions are kept cannot be told: the log is folded
+        snapshot = msgspec.structs.replace(snapshot, kept=[])
     if snapshot.version < 1 or any(at > snapshot.version for at, _ in snapshot.undos):
         return None
     if any(v > snapshot.version for v in snapshot.kept):
         return None
     return snapshot
+
+
+def _nothing_kept(meta: BattleMeta) -> bool:
+    """Whether no event no undo takes back (domain.battle.NEVER_UNDONE) was folded into
+    `meta`: each leaves its trace, which no undo takes back (a seed revealed, a sub-seed
+    revealed, an epoch's commitment, a client seed, a dispute)."""
+    created = meta.created
+    # A new epoch (a reveal's next one, or started) adds its commitment: the epoch itself
+    # need not be compared.
+    return (
+        meta.commitments == {created.dice_epoch: created.dice_commitment}
+        and not meta.revealed
+        and not meta.sub_revealed
+        and not meta.client_seeds
+        and not meta.disputes
+    )
 
 
 def timeline_from(

@@ -26,6 +26,7 @@ from service.battles.cache import DEFAULT_CACHE_MB, KEEP_VERSIONS, ByteLRU, time
 from service.battles.integrity import check_links, decode_created, fold_checked, head_behind
 from service.battles.snapshots import (
     DEFAULT_SNAPSHOT_EVERY,
+    Folded,
     SnapshotSeal,
     SnapshotWriter,
     fold_battle,
@@ -118,12 +119,21 @@ class BattleRepository:
         ruleset = get_ruleset(created.ruleset)
         if ruleset is None:  # a battle of a ruleset this build no longer ships
             raise NotFound(f"ruleset {created.ruleset} is not available", code="unknown-ruleset")
-        timeline, saved_at, head_hash = await self.fold(
+        timeline, saved_at, head_hash, ignored = await self.fold(
             battle_id, ruleset, created, first[0], head.version
         )
         # Folded up to `head`: what was appended since, the next catch-up reads (and a
         # command decided on this state meets a version conflict and decides again).
         saved_at = self.snapshots.enqueue_marks(battle_id, ruleset, timeline, saved_at)
+        # The latest stored snapshot was unusable (an older format, say): one at the head,
+        # newer than it, spares every later cold load (on any worker) the same long fold.
+        if (
+            ignored
+            and self.snapshots.every > 0
+            and timeline.version > saved_at
+            and self.snapshots.enqueue(battle_id, snapshot_of(ruleset, timeline, head_hash))
+        ):
+            saved_at = timeline.version
         loaded = self.keep(Loaded(battle_id, ruleset, timeline, head_hash, saved_at))
         self.snapshot_if_due(loaded)
         return loaded
@@ -135,7 +145,7 @@ class BattleRepository:
         created: BattleCreated,
         first: StoredEvent,
         upto: int,
-    ) -> tuple[Timeline, int, str]:
+    ) -> Folded:
         """The battle folded up to `upto` from its nearest usable stored snapshot, every
         event after it checked (service.battles.snapshots, service.battles.integrity)."""
 
@@ -177,8 +187,8 @@ class BattleRepository:
                 code="version-out-of-range",
                 current_version=current,
             )
-        timeline, _, _ = await self.fold(battle_id, ruleset, created, first[0], version)
-        return timeline.state_at(version)
+        folded = await self.fold(battle_id, ruleset, created, first[0], version)
+        return folded.timeline.state_at(version)
 
     async def states(self, loaded: Loaded, start: int, stop: int) -> list[Battle]:
         """The states right after `start`..`stop` (1 <= start <= stop <= the version of
@@ -193,7 +203,9 @@ class BattleRepository:
             if timeline is None or max(timeline.base, 1) > hi:
                 first = await self.store.read(battle_id, upto=1)
                 created = loaded.battle.meta.created
-                timeline, _, _ = await self.fold(battle_id, loaded.ruleset, created, first[0], hi)
+                timeline = (
+                    await self.fold(battle_id, loaded.ruleset, created, first[0], hi)
+                ).timeline
                 fresh = True
             lo = max(start, timeline.base, 1)
             try:
@@ -214,7 +226,7 @@ class BattleRepository:
         head = await self.store.head(battle_id)
         assert head is not None
         created = loaded.battle.meta.created
-        timeline, _, head_hash = await self.fold(
+        timeline, _, head_hash, _ = await self.fold(
             battle_id, loaded.ruleset, created, first[0], head.version
         )
         loaded.timeline, loaded.head_hash = timeline, head_hash

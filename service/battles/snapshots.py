@@ -2,11 +2,13 @@
 
 A stored snapshot is used only when its MAC is this service's (`SnapshotSeal`), it
 decodes as this build's ruleset at this version and the hash it was taken at is the hash
-of the stored event at its version; anything else is ignored and the state is folded
-from the log. The events after it are checked as any cold load's are (hash chain, hash).
-When they hold an undo to a version before it (`HistoryNeeded`), the state at that
-version is folded from a snapshot at or before it (down to the whole log) and given to
-the fold, which goes on.
+of the stored event at its version; anything else is ignored and the one before it
+tried (a few, then the whole log is folded). A cold load that ignored one writes a fresh
+one at the head, so that an unusable snapshot (one written before an upgrade) costs one
+long fold, not one on every cold load. The events after it are checked as any cold
+load's are (hash chain, hash). When they hold an undo to a version before it
+(`HistoryNeeded`), the state at that version is folded from a snapshot at or before it
+(down to the whole log) and given to the fold, which goes on.
 
 Snapshots are written after commands, every `every` versions, by a task of their own:
 a command only hands over the state it already holds (immutable) and goes on.
@@ -19,7 +21,7 @@ import hashlib
 import hmac
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 import msgspec
 
@@ -39,6 +41,7 @@ from service.battles.signing import ServiceKeys
 
 __all__ = [
     "DEFAULT_SNAPSHOT_EVERY",
+    "Folded",
     "SnapshotSeal",
     "SnapshotWriter",
     "fold_battle",
@@ -52,6 +55,8 @@ DEFAULT_SNAPSHOT_EVERY = 128
 MARK_EVERY = 128
 _PURPOSE = b"battle-service/snapshots/v1"
 _QUEUE_LIMIT = 4096  # snapshots waiting to be written; more are dropped (never the truth)
+# Stored snapshots a cold load looks at, latest first, before it folds the whole log.
+_TRIES = 4
 
 log = logging.getLogger(__name__)
 
@@ -95,13 +100,40 @@ async def usable_snapshot(
     battle_id: str,
     ruleset: Ruleset[Any, Any, Any, Any, Any],
     at_most: int,
-) -> Snapshot | None:
+) -> tuple[Snapshot | None, int]:
     """The latest stored snapshot at or before `at_most` that can be trusted to start a
-    fold from, or None."""
-    found = await store.latest_snapshot(battle_id, ruleset.version, at_most=at_most)
-    if found is None:
-        return None
-    version, data = found
+    fold from (or None), and the version of the latest one ignored on the way (0: none).
+
+    One that cannot be used (written before a field was added, say) is passed over for
+    the one before it, up to `_TRIES` of them: after an upgrade every older snapshot of
+    a long battle may be unusable, and reading them all would cost more than the fold.
+    The caller writes a fresh one at the head when one was ignored (`Folded.ignored`), so
+    the next cold load, on any worker, starts there instead."""
+    ignored = 0
+    for _ in range(_TRIES):
+        found = await store.latest_snapshot(battle_id, ruleset.version, at_most=at_most)
+        if found is None:
+            return None, ignored
+        version, data = found
+        snapshot = await _checked(store, seal, battle_id, ruleset, version, data)
+        if snapshot is not None:
+            return snapshot, ignored
+        ignored = ignored or version
+        at_most = version - 1
+        if at_most < 1:
+            break
+    return None, ignored
+
+
+async def _checked(
+    store: EventStore,
+    seal: SnapshotSeal,
+    battle_id: str,
+    ruleset: Ruleset[Any, Any, Any, Any, Any],
+    version: int,
+    data: bytes,
+) -> Snapshot | None:
+    """The stored snapshot at `version` if it is sealed, decodes and matches the log."""
     body = seal.unwrap(battle_id, version, data)
     if body is None:
         log.warning(
@@ -119,6 +151,15 @@ async def usable_snapshot(
     return snapshot
 
 
+class Folded(NamedTuple):
+    """A battle folded from the store (`fold_battle`)."""
+
+    timeline: Timeline
+    start: int  # the version of the snapshot it started from (0: the whole log)
+    head_hash: str  # the hash of the event at the version folded up to
+    ignored: int  # the version of the latest stored snapshot passed over as unusable (0: none)
+
+
 async def fold_battle(
     store: EventStore,
     seal: SnapshotSeal,
@@ -128,22 +169,24 @@ async def fold_battle(
     fork_base: Callable[[], Awaitable[Any]],
     upto: int,
     snapshot_every: int = MARK_EVERY,
-) -> tuple[Timeline, int, str]:
-    """The battle folded up to version `upto` from the nearest usable snapshot, the
-    version it started from (0: the whole log) and the hash of the event at `upto`.
+) -> Folded:
+    """The battle folded up to version `upto` from the nearest usable snapshot (`Folded`:
+    the version it started from, the hash of the event at `upto`, any snapshot ignored).
 
     `first` is the stored version 1, already checked (`check_links`, `decode_created`);
     every event folded after the start is checked link by link and rehashed
     (service.battles.integrity). `fork_base` gives a fork's parent state, asked only when
     folding from version 1."""
-    snapshot = await usable_snapshot(store, seal, battle_id, ruleset, upto) if upto else None
+    snapshot, ignored = (
+        await usable_snapshot(store, seal, battle_id, ruleset, upto) if upto else (None, 0)
+    )
     if snapshot is None:
         timeline = Timeline(ruleset, snapshot_every, fork_base=await fork_base())
         fold_checked(timeline, battle_id, [first])
         head_hash = await fold_stored_log(
             store, timeline, battle_id, after=1, after_hash=first.hash, upto=upto
         )
-        return timeline, 0, head_hash
+        return Folded(timeline, 0, head_hash, ignored)
 
     async def history(version: int) -> Battle:
         """A state before the snapshot that an undo goes back to: version 1 from the first
@@ -153,10 +196,10 @@ async def fold_battle(
             start = Timeline(ruleset, snapshot_every, fork_base=await fork_base())
             fold_checked(start, battle_id, [first])
             return start.state_at(1)
-        earlier, _, _ = await fold_battle(
+        earlier = await fold_battle(
             store, seal, battle_id, ruleset, first, fork_base, version, snapshot_every
         )
-        return earlier.state_at(version)
+        return earlier.timeline.state_at(version)
 
     timeline = timeline_from(ruleset, snapshot, snapshot_every)
     head_hash = await fold_stored_log(
@@ -168,7 +211,7 @@ async def fold_battle(
         upto=upto,
         history=history,
     )
-    return timeline, snapshot.version, head_hash
+    return Folded(timeline, snapshot.version, head_hash, ignored)
 
 
 class SnapshotWriter:

@@ -101,9 +101,11 @@ async def _battle(store: EventStore) -> tuple[BattleService, str]:
     return maker, battle_id
 
 
-async def _assert_cold_reads_match(store: EventStore, battle_id: str) -> BattleService:
+async def _assert_cold_reads_match(
+    store: EventStore, battle_id: str, snapshot_every: int = 5
+) -> BattleService:
     truth = await _truth(store, battle_id)
-    cold = _service(store, snapshot_every=5)
+    cold = _service(store, snapshot_every=snapshot_every)
     view = await cold.view(battle_id, REFEREE)
     assert view.version == truth.version
     assert view.state == QUICKSTART.view(truth.current.game, REFEREE)  # type: ignore[union-attr]
@@ -287,3 +289,77 @@ async def test_states_over_a_range_read_right_from_the_cache_and_from_the_store(
     middle = await _service(store, snapshot_every=5).states(battle_id, 4, 17)
     assert encoded(middle) == expected[3:17]
     assert encoded(await cold.states(battle_id, head, head)) == expected[-1:]
+
+
+async def _old_format(backend: Backend, store: EventStore, battle_id: str) -> tuple[int, bytes]:
+    """The battle's latest stored snapshot rewritten as the code before `kept` wrote it (a
+    map of the other fields, sealed): its version and body."""
+    version, snapshot = await _stored(store, battle_id)
+    old = msgspec.structs.asdict(snapshot)
+    del old["kept"]
+    body = msgspec.msgpack.encode(old)
+    data = SEAL._mac(KEYS.current_id, battle_id, version, body) + b"\n" + body
+    assert SEAL.unwrap(battle_id, version, data) == body  # sealed: only its format is old
+    assert backend.raw_mutate is not None
+    await backend.raw_mutate(
+        "UPDATE snapshots SET data = ? WHERE battle_id = ? AND version = ?",
+        (data, battle_id, version),
+    )
+    return version, body
+
+
+async def _battle_past_its_snapshot(store: EventStore, reveal: bool) -> str:
+    """A battle with snapshots every 5 versions (a seed revealed first if `reveal`) and a
+    few versions after the latest."""
+    maker = _service(store, snapshot_every=5)
+    battle_id = (
+        await maker.create(CreateBattleRequest(ruleset="quickstart", setup=SETUP))
+    ).battle_id
+    if reveal:
+        await maker.execute(
+            battle_id, Principal(battle_id, REFEREE), _request({"type": "RevealDice"}), None
+        )
+    await _play(maker, battle_id, 14)
+    await maker.snapshots.flush()
+    await _play(_service(store, snapshot_every=0), battle_id, 3)  # past the latest snapshot
+    return battle_id
+
+
+async def test_an_old_format_snapshot_costs_one_long_fold_not_one_per_cold_load(
+    backend: Backend, store: EventStore
+) -> None:
+    """A snapshot written before `kept` was added, of a battle with a seed revealed before
+    it, does not decode (which versions no undo takes back cannot be told). A cold load
+    passes over it for the one before it, and writes a fresh one at the head, so that the
+    next cold load, on another worker, starts there: not from version 1 on every cold load
+    (when the old one sits where the writer would not write one, as after batches, it
+    would otherwise stay the latest for good)."""
+    battle_id = await _battle_past_its_snapshot(store, reveal=True)
+    version, body = await _old_format(backend, store, battle_id)
+    assert decode_snapshot(QUICKSTART, body) is None
+    earlier = await store.latest_snapshot(battle_id, QUICKSTART.version, at_most=version - 1)
+    assert earlier is not None and earlier[0] > 1
+    head = await store.head(battle_id)
+    assert head is not None and head.version > version
+
+    # A writer that would not write one of its own (`snapshot_every` past the head): as
+    # after batches, where the marks it writes fall below the old snapshot.
+    first = await _assert_cold_reads_match(store, battle_id, snapshot_every=1000)
+    assert first._cache[battle_id].timeline.base == earlier[0]  # the one before it
+    await first.snapshots.flush()
+
+    second = _service(store, snapshot_every=1000)  # a cold worker
+    await second.view(battle_id, REFEREE)
+    assert second._cache[battle_id].timeline.base == head.version  # from the fresh one
+    await _assert_cold_reads_match(store, battle_id, snapshot_every=1000)
+
+
+async def test_an_old_format_snapshot_with_nothing_kept_before_it_is_used(
+    backend: Backend, store: EventStore
+) -> None:
+    """No seed revealed, no epoch, client seed nor dispute before it: `kept` is empty."""
+    battle_id = await _battle_past_its_snapshot(store, reveal=False)
+    version, _ = await _old_format(backend, store, battle_id)
+
+    cold = await _assert_cold_reads_match(store, battle_id, snapshot_every=1000)
+    assert cold._cache[battle_id].timeline.base == version

@@ -15,6 +15,7 @@ from domain.battle import (
     BattleCreated,
     BattleUndone,
     DiceSeedRevealed,
+    Dispute,
     HistoryNeeded,
     RulingRecorded,
     Timeline,
@@ -193,17 +194,58 @@ def test_a_snapshot_of_another_ruleset_version_or_garbage_is_not_used() -> None:
         assert decode_snapshot(LIST, bad) is None
 
 
-def test_a_snapshot_without_the_kept_versions_is_not_used() -> None:
+def _without_kept(snapshot: Snapshot) -> bytes:
+    """The snapshot as the code before `kept` encoded it: a map of its other fields."""
+    older = msgspec.to_builtins(snapshot)
+    del older["kept"]
+    return msgspec.msgpack.encode(older)
+
+
+def test_a_snapshot_without_the_kept_versions_is_used_only_when_there_were_none() -> None:
     """One written before `kept` (the versions no undo takes back) would have the log mark
-    its seed reveals undone: it is ignored, the log folded instead."""
+    its seed reveals undone: it is ignored, the log folded instead; unless its metadata
+    shows there were none (`kept` empty is then the truth)."""
     events = [_created(False), Added(n=1), DiceSeedRevealed(epoch=0, seed="00",
               reason="requested", next_epoch=1, next_commitment="c1")]  # fmt: skip
     snapshot = snapshot_of(LIST, _full(events, 4), "h3")
     assert snapshot.kept == [3]
-    older = msgspec.to_builtins(snapshot)
-    del older["kept"]
-    assert decode_snapshot(LIST, msgspec.msgpack.encode(older)) is None
+    assert decode_snapshot(LIST, _without_kept(snapshot)) is None
     assert decode_snapshot(LIST, encode_snapshot(snapshot)) is not None
+
+    plain = snapshot_of(LIST, _full([*events[:2], Added(n=2), RulingRecorded(ruling="x",
+                        reason="y")], 4), "h4")  # fmt: skip
+    assert plain.kept == []
+    assert decode_snapshot(LIST, _without_kept(plain)) == decode_snapshot(
+        LIST, encode_snapshot(plain)
+    )
+    # Each trace such an event leaves in the metadata, alone, tells it was there.
+    created = plain.meta.created
+    for traces in (
+        {"dice_epoch": 1, "commitments": {0: "c0", 1: "c1"}},
+        {"commitments": {0: "c0", 1: "c1"}},
+        {"commitments": {0: "other"}},
+        {"revealed": {0: "00"}},
+        {"sub_revealed": {0: {"north": "00"}}},
+        {"client_seeds": {"a": "s"}},
+        {"disputes": {"d1": Dispute(versions=(2,), raised_by="a", audience=ALL, raised_at=3)}},
+    ):
+        meta = msgspec.structs.replace(plain.meta, **traces)
+        assert created.dice_epoch == 0 and meta.created is created
+        touched = msgspec.structs.replace(plain, meta=meta)
+        assert decode_snapshot(LIST, _without_kept(touched)) is None, traces
+        assert decode_snapshot(LIST, encode_snapshot(touched)) is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(battles())
+def test_a_snapshot_without_the_kept_versions_decodes_only_as_the_same_snapshot(
+    events: list[Any],
+) -> None:
+    for v in range(1, len(events) + 1):
+        snapshot = snapshot_of(LIST, _full(events[:v], 4), f"h{v}")
+        old = decode_snapshot(LIST, _without_kept(snapshot))
+        assert (old is None) == bool(snapshot.kept)
+        assert old is None or old == decode_snapshot(LIST, encode_snapshot(snapshot))
 
 
 def test_an_undo_to_before_the_snapshot_asks_for_history() -> None:
