@@ -61,6 +61,25 @@ class PendingEvent(msgspec.Struct, frozen=True, kw_only=True):
     # set, absent from it otherwise (events.chain), so every other event hashes as before.
     dispute: str | None = None
 
+    def stored_at(self, position: int) -> StoredEvent:
+        """This event as the store that appended it at `position` reads it back."""
+        return StoredEvent(
+            position=position,
+            battle_id=self.battle_id,
+            version=self.version,
+            type=self.type,
+            data=self.data,
+            audience=self.audience,
+            recorded_at=self.recorded_at,
+            actor=self.actor,
+            command_id=self.command_id,
+            prev_hash=self.prev_hash,
+            hash=self.hash,
+            salt=self.salt,
+            command_version=self.command_version,
+            dispute=self.dispute,
+        )
+
 
 class StoredEvent(msgspec.Struct, frozen=True, kw_only=True):
     """An event as read back from a store."""

@@ -189,25 +189,7 @@ def _refusal(
 def _stored(events: Sequence[PendingEvent], first_position: int | None) -> list[StoredEvent]:
     """The events of an append, stored from `first_position` on."""
     first = int(first_position or 0)
-    return [
-        StoredEvent(
-            position=first + i,
-            battle_id=ev.battle_id,
-            version=ev.version,
-            type=ev.type,
-            data=ev.data,
-            audience=ev.audience,
-            recorded_at=ev.recorded_at,
-            actor=ev.actor,
-            command_id=ev.command_id,
-            prev_hash=ev.prev_hash,
-            hash=ev.hash,
-            salt=ev.salt,
-            command_version=ev.command_version,
-            dispute=ev.dispute,
-        )
-        for i, ev in enumerate(events)
-    ]
+    return [ev.stored_at(first + i) for i, ev in enumerate(events)]
 
 
 def _batch_error(e: Exception) -> StoreError:

@@ -300,24 +300,7 @@ def _append_job(
     stored: list[StoredEvent] = []
     for ev in events:
         cur.execute(*_insert_event(ev))
-        stored.append(
-            StoredEvent(
-                position=cur.lastrowid or 0,
-                battle_id=ev.battle_id,
-                version=ev.version,
-                type=ev.type,
-                data=ev.data,
-                audience=ev.audience,
-                recorded_at=ev.recorded_at,
-                actor=ev.actor,
-                command_id=ev.command_id,
-                prev_hash=ev.prev_hash,
-                hash=ev.hash,
-                salt=ev.salt,
-                command_version=ev.command_version,
-                dispute=ev.dispute,
-            )
-        )
+        stored.append(ev.stored_at(cur.lastrowid or 0))
     if command is not None:
         cur.execute(
             "INSERT INTO commands (battle_id, command_id, request_hash, first_version, "
