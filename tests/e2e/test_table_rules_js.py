@@ -9,33 +9,19 @@ characters ticked, the reason typed) and a wall's sections (its squares, in orde
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from typing import Any
 
-import pytest
-
-from tests.support.node_tools import ROOT
+from tests.support.node_tools import ROOT, in_module
 
 RULES = ROOT / "service" / "desk" / "table" / "table_assets" / "rules.js"
 
 
 def _build(ruleset: str, prompt: dict[str, Any], type_: str, picked: dict[str, Any]) -> Any:
-    if shutil.which("node") is None:
-        pytest.fail("node is missing: `make install`")
-    script = (
-        f"import({json.dumps(RULES.as_uri())}).then((m) => console.log(JSON.stringify("
-        f"m.buildCommand({json.dumps(ruleset)}, {json.dumps(prompt)}, {json.dumps(type_)}, "
-        f"{json.dumps(picked)}, null))));"
+    return in_module(
+        RULES,
+        f"console.log(JSON.stringify(m.buildCommand({json.dumps(ruleset)}, "
+        f"{json.dumps(prompt)}, {json.dumps(type_)}, {json.dumps(picked)}, null)));",
     )
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return json.loads(out.stdout)
 
 
 def test_a_warfare_order_takes_only_its_own_choices() -> None:

@@ -7,30 +7,16 @@ client seeds, disputes), nor those sealed for the reader."""
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
 from typing import Any
 
-import pytest
-
 from domain.battle import BATTLE_EVENT_TYPES, NEVER_UNDONE
-from tests.support.node_tools import ROOT
+from tests.support.node_tools import ROOT, in_module
 
 UNDONE = ROOT / "service" / "desk" / "table" / "table_assets" / "undone.js"
 
 
 def _node(body: str) -> Any:
-    if shutil.which("node") is None:
-        pytest.fail("node is missing: `make install`")
-    script = f"import({json.dumps(UNDONE.as_uri())}).then((m) => {{ {body} }});"
-    out = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=True,
-    )
-    return json.loads(out.stdout)
+    return in_module(UNDONE, body)
 
 
 def test_the_page_keeps_what_the_service_keeps_through_an_undo() -> None:

@@ -6,14 +6,16 @@ with CI=true it fails instead: CI must run it.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-__all__ = ["CLIENT_DIR", "ROOT", "node_tool", "run"]
+__all__ = ["CLIENT_DIR", "ROOT", "in_module", "node_tool", "run"]
 
 ROOT = Path(__file__).resolve().parents[2]
 CLIENT_DIR = ROOT / "clients" / "ts"
@@ -42,3 +44,19 @@ def run(*args: str | Path, timeout: float = 180) -> subprocess.CompletedProcess[
         # no telemetry, no update check: CI runs offline from the registry once installed
         env={**os.environ, "REDOCLY_TELEMETRY": "off", "REDOCLY_SUPPRESS_UPDATE_NOTICE": "true"},
     )
+
+
+def in_module(module: Path, body: str) -> Any:
+    """What `body` prints as JSON once the ES module `module` (one without imports: the
+    table page's) is imported in Node as `m`."""
+    if shutil.which("node") is None:
+        pytest.fail("node is missing: `make install`")
+    script = f"import({json.dumps(module.as_uri())}).then((m) => {{ {body} }});"
+    out = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(out.stdout)
