@@ -24,7 +24,8 @@ A request whose commands rewrite history or read the stored log at a version (Un
 ResolveDispute, RaiseDispute, RevealDice) is decided first in a round and ends it: the
 state after it, or what it reads, must be the stored one.
 
-Fairness: a round takes at most `ROUND_COMMANDS` commands, then lets go of the hold;
+Fairness: a round takes at most `round_commands` commands (BATTLE_ROUND_COMMANDS, default
+`ROUND_COMMANDS`), then lets go of the hold;
 PostgreSQL grants the advisory lock to the worker that waited for it, whose round comes
 next, so the two alternate and neither starves.
 """
@@ -53,9 +54,10 @@ from service.schemas import CommandBatchItem, CommandRequest, CommandResponse
 
 __all__ = ["ROUND_COMMANDS", "GroupCommit", "Job", "command_record"]
 
-# Commands decided in one round at most (a round takes whole requests, at least one):
-# the other worker waits for the hold meanwhile. 64, a full batch: a round of plain
-# commands is a few milliseconds of deciding, well under one of the target's 100.
+# Commands decided in one round at most by default (BATTLE_ROUND_COMMANDS; a round takes
+# whole requests, at least one): the other worker waits for the hold meanwhile. 64, a full
+# batch: a round of plain commands is a few milliseconds of deciding, well under one of
+# the target's 100.
 ROUND_COMMANDS = 64
 
 # Commands that must be decided on the stored state and end their round (module doc).
@@ -160,13 +162,17 @@ class GroupCommit:
         *,
         on_appended: Callable[[list[StoredEvent]], None],
         command_attempts: int,
+        round_commands: int = ROUND_COMMANDS,
     ) -> None:
+        if round_commands < 1:
+            raise ValueError(f"a round takes at least one command, not {round_commands}")
         self.store = store
         self.repository = repository
         self.decider = decider
         self.answers = answers
         self.on_appended = on_appended
         self.command_attempts = command_attempts
+        self.round_commands = round_commands  # commands a round takes at most (module doc)
         self._rounds: set[asyncio.Task[None]] = set()  # running, kept from the collector
 
     async def run(self, loaded: Loaded, job: Job, with_awaiting: bool) -> CommandResponse:
@@ -210,12 +216,12 @@ class GroupCommit:
                 try:
                     hold = await self.repository.hold(loaded)  # caught up with the store
                 except Exception as e:  # the store: every request of the round
-                    for job in _take(waiting):
+                    for job in _take(waiting, self.round_commands):
                         _give(job, e)
                     continue
                 # Taken once the battle is held: the requests that came while the hold
                 # was awaited (the other worker's round) join this round.
-                jobs = _take(waiting)
+                jobs = _take(waiting, self.round_commands)
                 try:
                     await self._round(loaded, hold, jobs)
                 except Exception as e:  # the store: every request of the round
@@ -371,12 +377,12 @@ class GroupCommit:
         return None
 
 
-def _take(waiting: deque[Job]) -> list[Job]:
-    """The requests of a round: those waiting, whole, up to `ROUND_COMMANDS` commands (at
-    least one request); none whose request went away (nothing to decide)."""
+def _take(waiting: deque[Job], most: int) -> list[Job]:
+    """The requests of a round: those waiting, whole, up to `most` commands (at least one
+    request); none whose request went away (nothing to decide)."""
     jobs: list[Job] = []
     commands = 0
-    while waiting and (not jobs or commands < ROUND_COMMANDS):
+    while waiting and (not jobs or commands + len(waiting[0].commands) <= most):
         job = waiting.popleft()
         if not job.future.done():
             jobs.append(job)
