@@ -154,6 +154,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     command_attempts: int = 100
     batch_max: int = 64
     hold_battles: bool = False
+    round_commands: int = 64
     verify_cache_seconds: int = 60
     cache_mb: float = 256
     snapshot_every: int = 128
@@ -224,6 +225,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             command_attempts=int(_positive(env, "BATTLE_COMMAND_ATTEMPTS", 100, integer=True)),
             batch_max=_batch_max(env),
             hold_battles=_hold_battles(env),
+            round_commands=_round_commands(env),
             cors_origins=_origins(env.get("BATTLE_CORS_ORIGINS", "*")),
             trusted_proxies=parse_proxies(env.get("BATTLE_TRUSTED_PROXIES", "")),
             sqlite_sync=_sqlite_sync(env.get("BATTLE_SQLITE_SYNC", "")),
@@ -266,6 +268,16 @@ def _batch_max(env: dict[str, str]) -> int:
     value = int(_positive(env, "BATTLE_BATCH_MAX", 64, integer=True))
     if value > 1000:
         raise ValueError(f"BATTLE_BATCH_MAX must be at most 1000, not {value}")
+    return value
+
+
+def _round_commands(env: dict[str, str]) -> int:
+    """BATTLE_ROUND_COMMANDS: the most commands one group-commit round decides under one
+    hold (service.battles.group_commit), 1 to 1000 (a round the size of the longest batch:
+    a round longer makes the other workers wait for the hold with nothing gained)."""
+    value = int(_positive(env, "BATTLE_ROUND_COMMANDS", 64, integer=True))
+    if value > 1000:
+        raise ValueError(f"BATTLE_ROUND_COMMANDS must be at most 1000, not {value}")
     return value
 
 

@@ -19,9 +19,10 @@ The file (`battle-service/export/v1`), one JSON object per line:
 (sealed events by their links; of chain format 2, also by their audience and body:
 events.chain), that no sealed event is one the header's reader may see and that every
 server die is counted from the first event of its command (events.command_audit), every
-server die whose seed is revealed, recomputed
-(events.verify), that the file's last event is the header's head, the trailer's receipt
-and any receipt the caller kept, each against a public key. The keys come from the
+server die whose seed is revealed, recomputed (events.verify), that an import's record
+of its history (the first event's `imported_from`) is well formed, that the file's last
+event is the header's head, the trailer's receipt and any receipt the caller kept, each
+against a public key. The keys come from the
 caller (`GET /keys`, kept beforehand) or, failing that, from the header itself, which
 proves that the file holds together but not that the service wrote it; the report says
 which. Pure: the caller reads the file and hands its lines over. The events are not
@@ -153,9 +154,11 @@ class ExportReport(msgspec.Struct, frozen=True, kw_only=True):
         """Whether the signer is vouched for: the receipts were checked against keys the
         caller gave (the service's, as it knows them), not against the file's own, which
         whoever wrote the file chose (a forger signs with a key of their own); and the
-        exporting service did not say the history came from a key it does not hold."""
+        exporting service did not say the history came from a key it does not hold. A
+        file that fails the check (a malformed history record among its failures) vouches
+        for nothing."""
         foreign = self.origin is not None and self.origin.origin == "not-verified"
-        return self.keys_from == "caller" and not foreign and not self.unvouched_history
+        return self.ok and self.keys_from == "caller" and not foreign and not self.unvouched_history
 
     @property
     def signers(self) -> list[str]:
@@ -393,9 +396,12 @@ def combine_scans(
         _check_receipt(f"kept {i}", r, header.battle_id, hashes, last_version, by_key)
         for i, r in enumerate(kept)
     ]
+    signers, malformed = _history_signers(facts)
     failure = None
     if not audit.ok:
         failure = f"version {audit.failed_version}: {audit.reason}"
+    elif malformed is not None:
+        failure = f"version 1: the BattleCreated is malformed: {malformed}"
     elif (last_version, last_hash) != (header.version, header.head_hash):
         at = f"version {last_version}" if events else "no event"
         failure = f"the header names head version {header.version}, the file ends at {at}"
@@ -416,24 +422,33 @@ def combine_scans(
         receipts=results,
         first_failure=failure,
         origin=header.origin,
-        unvouched_history=[k for k in _history_signers(facts) if k not in by_key],
+        unvouched_history=[k for k in signers if k not in by_key],
         forked_from=fork_point(facts),
     )
 
 
-def _history_signers(facts: list[tuple[int, str, bytes]]) -> list[str]:
+def _history_signers(facts: list[tuple[int, str, bytes]]) -> tuple[list[str], str | None]:
     """The keys that signed the history an imported battle came from, as its first event
-    (hashed: the file cannot change it) records them; none for a battle not imported."""
+    (hashed: the file cannot change it) records them, none for a battle not imported; and
+    what is malformed in that record (None: nothing). A hand-made file may hold anything
+    there: a record the service never writes (domain.battle.ImportedFrom) is reported as
+    malformed, never read as naming no key, which would vouch for a history whose signers
+    nobody checked."""
     for version, type_, data in facts:
         if version != 1 or type_ != "BattleCreated":
             continue
         origin = _decode.decode(data).get("imported_from")
+        if origin is None:
+            return [], None
         if not isinstance(origin, dict):
-            return []
-        signers = origin.get("signers") or []
-        keys = [*signers, origin.get("receipt_key_id")] if isinstance(signers, list) else []
-        return list(dict.fromkeys(k for k in keys if isinstance(k, str) and k))
-    return []
+            return [], "imported_from is not an object"
+        signers, key = origin.get("signers", []), origin.get("receipt_key_id")
+        if not isinstance(signers, list) or not all(isinstance(k, str) and k for k in signers):
+            return [], "imported_from.signers is not a list of key ids"
+        if not (isinstance(key, str) and key):
+            return [], "imported_from.receipt_key_id is not a key id"
+        return list(dict.fromkeys([*signers, key])), None
+    return [], None
 
 
 def _audit(

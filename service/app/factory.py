@@ -200,6 +200,7 @@ def create_app(
             command_attempts=settings.command_attempts,
             hold_battles=settings.hold_battles,
             batch_max=settings.batch_max,
+            round_commands=settings.round_commands,
         )
         app.state.store_kind = kind
         app.state.stream_slots = StreamSlots(

@@ -21,7 +21,7 @@ from events.store import EventStore
 from service.battles.answers import Answers
 from service.battles.batches import BatchTooLong, batch_request_hash
 from service.battles.batches import request_hash as request_hash_of
-from service.battles.group_commit import GroupCommit, Job, command_record
+from service.battles.group_commit import ROUND_COMMANDS, GroupCommit, Job, command_record
 from service.battles.keys import Principal
 from service.battles.repository import BattleRepository
 from service.battles.request_decider import RequestDecider
@@ -52,6 +52,7 @@ class CommandRunner:
         on_appended: Callable[[list[StoredEvent]], None],
         command_attempts: int,
         batch_max: int,
+        round_commands: int = ROUND_COMMANDS,
     ) -> None:
         self.store = store
         self.repository = repository
@@ -70,6 +71,7 @@ class CommandRunner:
             answers,
             on_appended=on_appended,
             command_attempts=command_attempts,
+            round_commands=round_commands,  # BATTLE_ROUND_COMMANDS
         )
 
     async def execute(

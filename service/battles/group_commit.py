@@ -13,18 +13,26 @@ durable: a round is a serial execution, and if one of its appends is refused (an
 Idempotency-Key appended meanwhile), the requests decided after it never happened and
 are decided again in the next round. A refused request is refused alone and appends
 nothing; the next one is decided on the state before it. Only a definite refusal
-(`_REFUSALS`) says that: when the store cannot tell what became of an append (the
-connection lost around the commit, which may have gone through), that error is every
-later request's outcome too, none is decided again (it could be appended twice), and
-the client resolves it as with any such error (its Idempotency-Key's retry is answered
-from the store). A request whose events are durable is answered and published even if
-the cache fails to fold them (the cache is dropped: the next request loads afresh).
+(`_REFUSALS`) says that. When an append fails with another error, the store has not
+said what became of it (the connection lost around the commit, which may have gone
+through). Where no other process appends (the hold read nothing: SQLite, one writer,
+whose appends are committed or rolled back before they answer), the stored log says it:
+read after the round's appends have all answered, it holds the request's events (it is
+answered as appended, and published) or nothing after the state it was decided on (it
+gets the error, nothing of it appended, and those decided after it are decided again in
+the next round, on what is stored). Elsewhere (PostgreSQL: the commit may still land
+after any read) that error is every later request's outcome too, none is decided again
+(it could be appended twice), and the client resolves it as with any such error (its
+Idempotency-Key's retry is answered from the store). A request whose events are durable
+is answered and published even if the cache fails to fold them (the cache is dropped:
+the next request loads afresh).
 
 A request whose commands rewrite history or read the stored log at a version (Undo,
 ResolveDispute, RaiseDispute, RevealDice) is decided first in a round and ends it: the
 state after it, or what it reads, must be the stored one.
 
-Fairness: a round takes at most `ROUND_COMMANDS` commands, then lets go of the hold;
+Fairness: a round takes at most `round_commands` commands (BATTLE_ROUND_COMMANDS, default
+`ROUND_COMMANDS`), then lets go of the hold;
 PostgreSQL grants the advisory lock to the worker that waited for it, whose round comes
 next, so the two alternate and neither starves.
 """
@@ -53,9 +61,10 @@ from service.schemas import CommandBatchItem, CommandRequest, CommandResponse
 
 __all__ = ["ROUND_COMMANDS", "GroupCommit", "Job", "command_record"]
 
-# Commands decided in one round at most (a round takes whole requests, at least one):
-# the other worker waits for the hold meanwhile. 64, a full batch: a round of plain
-# commands is a few milliseconds of deciding, well under one of the target's 100.
+# Commands decided in one round at most by default (BATTLE_ROUND_COMMANDS; a round takes
+# whole requests, at least one): the other worker waits for the hold meanwhile. 64, a full
+# batch: a round of plain commands is a few milliseconds of deciding, well under one of
+# the target's 100.
 ROUND_COMMANDS = 64
 
 # Commands that must be decided on the stored state and end their round (module doc).
@@ -160,13 +169,17 @@ class GroupCommit:
         *,
         on_appended: Callable[[list[StoredEvent]], None],
         command_attempts: int,
+        round_commands: int = ROUND_COMMANDS,
     ) -> None:
+        if round_commands < 1:
+            raise ValueError(f"a round takes at least one command, not {round_commands}")
         self.store = store
         self.repository = repository
         self.decider = decider
         self.answers = answers
         self.on_appended = on_appended
         self.command_attempts = command_attempts
+        self.round_commands = round_commands  # commands a round takes at most (module doc)
         self._rounds: set[asyncio.Task[None]] = set()  # running, kept from the collector
 
     async def run(self, loaded: Loaded, job: Job, with_awaiting: bool) -> CommandResponse:
@@ -210,12 +223,12 @@ class GroupCommit:
                 try:
                     hold = await self.repository.hold(loaded)  # caught up with the store
                 except Exception as e:  # the store: every request of the round
-                    for job in _take(waiting):
+                    for job in _take(waiting, self.round_commands):
                         _give(job, e)
                     continue
                 # Taken once the battle is held: the requests that came while the hold
                 # was awaited (the other worker's round) join this round.
-                jobs = _take(waiting)
+                jobs = _take(waiting, self.round_commands)
                 try:
                     await self._round(loaded, hold, jobs)
                 except Exception as e:  # the store: every request of the round
@@ -232,6 +245,9 @@ class GroupCommit:
     async def _round(self, loaded: Loaded, hold: BattleHold | None, jobs: list[Job]) -> None:
         """Decide `jobs` in turn on the battle held, append what they decided at once, let
         go; then give each its outcome (or queue it again: module doc)."""
+        # Where no other process appends, the log read once the appends answered is what
+        # became of them (module doc).
+        settles = hold is not None and hold.events is None
         try:
             decided = await self._decide(loaded, jobs)
             appends = [
@@ -257,18 +273,24 @@ class GroupCommit:
                 await hold.release()
             raise
         try:
-            again = await self._outcomes(loaded, jobs, decided, results)
+            again = await self._outcomes(loaded, jobs, decided, results, settles)
         finally:
             if hold is not None:
                 await hold.release()
         loaded.waiting.extendleft(reversed(again))  # first in the next round, in order
 
     async def _outcomes(
-        self, loaded: Loaded, jobs: list[Job], decided: list[_Decided], results: list[Any]
+        self,
+        loaded: Loaded,
+        jobs: list[Job],
+        decided: list[_Decided],
+        results: list[Any],
+        settles: bool,
     ) -> list[Job]:
         """Each request's outcome, in order, its append's result (`results`) folded; the
-        requests to decide again (after an append the store refused, and those left for a
-        round they come first in)."""
+        requests to decide again (after an append the store refused or did not make, and
+        those left for a round they come first in). `settles`: an append that failed with
+        an error saying nothing is settled by reading the log (module doc)."""
         outcomes = iter(results)
         again: list[Job] = []
         broken = False  # an append before was refused: the rest never happened
@@ -276,31 +298,53 @@ class GroupCommit:
         for job, d in zip(jobs, decided, strict=False):
             if unknown is not None:  # decided on a state that may or may not be stored
                 _give(job, unknown)
-            elif broken:
+                continue
+            if broken:
                 again.append(job)
-            elif not isinstance(d, _Planned):
+                continue
+            if not isinstance(d, _Planned):
                 _give(job, d)
-            elif isinstance(stored := next(outcomes), BaseException):
-                if not isinstance(stored, _REFUSALS):
+                continue
+            stored = next(outcomes)
+            if isinstance(stored, BaseException) and not isinstance(stored, _REFUSALS):
+                found = await self._settled(loaded, d) if settles else None
+                if found is None:  # the log does not say
                     unknown = stored
                     _give(job, stored)
                     continue
+                if not found:  # not appended: it failed alone, the rest never happened
+                    broken = True
+                    _give(job, stored)
+                    continue
+                stored = found  # appended, though its answer said otherwise
+            if isinstance(stored, BaseException):
                 broken = True
                 outcome = await self._refused(loaded, job, d, stored)
                 if outcome is None:
                     again.append(job)
                 else:
                     _give(job, outcome)
-            else:
-                self.on_appended(stored)
-                try:
-                    await self.repository.remember(
-                        loaded, d.at.version, d.events, d.game_after, stored
-                    )
-                except Exception:  # durable all the same: answered; the cache can't be trusted
-                    self.repository.forget(loaded)
-                _give(job, _Answer(d.at, stored, stored[-1].hash, d.after))
+                continue
+            self.on_appended(stored)
+            try:
+                await self.repository.remember(loaded, d.at.version, d.events, d.game_after, stored)
+            except Exception:  # durable all the same: answered; the cache can't be trusted
+                self.repository.forget(loaded)
+            _give(job, _Answer(d.at, stored, stored[-1].hash, d.after))
         return again + jobs[len(decided) :]  # (_ALONE)
+
+    async def _settled(self, loaded: Loaded, d: _Planned) -> list[StoredEvent] | None:
+        """What the log holds after the version `d` was decided on, the round's appends
+        answered: `d`'s events (appended), [] (nothing: not appended), or None (anything
+        else, or the read failed: the log does not say)."""
+        try:
+            rows = await self.store.read(loaded.battle_id, d.at.version, len(d.pending))
+        except Exception:
+            return None
+        # The hash chains each event to all before it: equal hashes are `d`'s events.
+        if not rows or [r.hash for r in rows] == [p.hash for p in d.pending]:
+            return rows
+        return None
 
     async def _decide(self, loaded: Loaded, jobs: list[Job]) -> list[_Decided]:
         """The round's requests decided in turn, each on the state the ones before it
@@ -371,12 +415,12 @@ class GroupCommit:
         return None
 
 
-def _take(waiting: deque[Job]) -> list[Job]:
-    """The requests of a round: those waiting, whole, up to `ROUND_COMMANDS` commands (at
-    least one request); none whose request went away (nothing to decide)."""
+def _take(waiting: deque[Job], most: int) -> list[Job]:
+    """The requests of a round: those waiting, whole, up to `most` commands (at least one
+    request); none whose request went away (nothing to decide)."""
     jobs: list[Job] = []
     commands = 0
-    while waiting and (not jobs or commands < ROUND_COMMANDS):
+    while waiting and (not jobs or commands + len(waiting[0].commands) <= most):
         job = waiting.popleft()
         if not job.future.done():
             jobs.append(job)

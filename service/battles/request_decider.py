@@ -17,7 +17,7 @@ from domain.actors import ALL
 from domain.battle import Battle, BattleUndone
 from domain.battle_commands import ResolveDispute
 from domain.disputes import decide_resolution
-from domain.errors import DomainError
+from domain.errors import DiceError, DomainError
 from events.chain import encode_event, seal
 from events.envelope import PendingEvent
 from service.battles import clock
@@ -70,6 +70,10 @@ class RequestDecider:
                 if batch:
                     check_batchable(command)
                 if isinstance(command, ResolveDispute):  # alone, never in a batch
+                    if req.dice is not None:  # as every battle command (service.battles.deciding)
+                        raise DiceError(
+                            "ResolveDispute rolls no dice: give each correction its own"
+                        )
                     return await self.resolve(loaded, at, principal, command, command_id)
                 decided, game_after = await self.decider.decide(
                     loaded, at, principal.actor, req, batch, principal, command

@@ -36,6 +36,7 @@ from service.battles.creating import create_battle, fork_battle
 from service.battles.deciding import Decider
 from service.battles.dice_reveal import REVEAL_DICE, reveal_answer
 from service.battles.dice_secrets import DiceSecrets
+from service.battles.group_commit import ROUND_COMMANDS
 from service.battles.keys import KeyRing, Principal
 from service.battles.reads import BattleReads
 from service.battles.record_macs import RecordMacs
@@ -79,6 +80,7 @@ class BattleService:
         command_attempts: int = MAX_ATTEMPTS,
         hold_battles: bool = False,
         batch_max: int = DEFAULT_BATCH_MAX,
+        round_commands: int = ROUND_COMMANDS,
     ) -> None:
         self.store = store
         self.batch_max = batch_max  # the most commands one batch may hold (BATTLE_BATCH_MAX)
@@ -113,6 +115,7 @@ class BattleService:
             on_appended=self._on_appended,
             command_attempts=command_attempts,
             batch_max=batch_max,
+            round_commands=round_commands,
         )
         self.verifier = Verifier(store, signing, self.audits, self.reads)
 

@@ -156,6 +156,24 @@ def test_a_resolution_is_never_in_a_batch(http: httpx.Client) -> None:
     assert _problem(r, 422, "rule-violation")["index"] == 0
 
 
+def test_a_resolution_given_dice_is_refused_as_any_battle_command_is(http: httpx.Client) -> None:
+    """A ResolveDispute rolls no dice (each correction has its own): dice given to it are
+    refused, as an Undo's are, and nothing is appended (they were taken silently and
+    dropped, so a client could believe the corrections rolled them)."""
+    b = _tactical(http)
+    _raise(b, "north", [2])
+    head = b.view()["version"]
+    command = {"type": "ResolveDispute", "dispute": "d1", "ruling": "so ruled", "rule": "6.2",
+               "outcome": "dismissed"}  # fmt: skip
+    for dice in ([3], []):
+        problem = _problem(b.command("referee", command, dice=dice), 422, "dice-error")
+        assert "rolls no dice" in problem["detail"] and "next_die" not in problem
+    undo = {"type": "Undo", "to_version": 1, "reason": "x"}
+    _problem(b.command("referee", undo, dice=[3]), 422, "dice-error")
+    assert b.view()["version"] == head
+    _ok(b.command("referee", command))
+
+
 def test_a_dispute_about_a_hidden_event_is_the_raisers_until_unsealed(http: httpx.Client) -> None:
     b = stealth_battle(http)
     hide = b.command("referee", {"type": "UseSkill", "hero": "h", "skill": "stealth"}, dice=[10])

@@ -240,6 +240,29 @@ def test_an_upheld_disputes_corrections_are_each_asked_their_own_dice(
         next(referee.core.table_dice_flow(resolution, [3]))
 
 
+def test_a_resolution_given_dice_is_refused_and_a_dismissal_sent_without_any(
+    client: BattleClient,
+) -> None:
+    """A ResolveDispute rolls no dice, upheld or dismissed: dice given for it are a
+    ValueError before anything is sent (the service would refuse them), and a dismissal
+    goes out in one request without a dice list (the TypeScript library does the same)."""
+    created = client.create_battle("quickstart", SMALL, client_dice="any")
+    referee = client.battle(created.battle_id, created.keys.referee)
+    rolled = referee.with_table_dice(lambda die: [1] * die.count).command(
+        {"type": "RollForPriority"}
+    )
+    referee.command({"type": "RaiseDispute", "versions": [rolled.version], "claim": "cocked"})
+    dismissal = ResolveDispute(dispute="d1", outcome="dismissed", ruling="it stands", rule="d")
+    with pytest.raises(ValueError, match="rolls no dice"):
+        next(referee.core.table_dice_flow(dismissal, [3]))
+    call = next(referee.core.table_dice_flow(dismissal))
+    assert "dice" not in call.json and call.json["command"]["type"] == "ResolveDispute"
+    asked: list[NextDie] = []
+    answer = referee.with_table_dice(lambda die: asked.append(die) or [1]).command(dismissal)
+    assert [e.type for e in answer.events if isinstance(e, Event)] == ["DisputeResolved"]
+    assert not asked
+
+
 def _rolls(obj: Any) -> list[dict[str, Any]]:
     if isinstance(obj, dict):
         own = [obj] if obj.get("kind") == "roll" else []

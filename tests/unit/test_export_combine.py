@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import msgspec
+import pytest
 
 from domain.dice import commitment
 from events.chain import stub_body
@@ -164,23 +165,51 @@ IMPORTED = _created({"receipt_key_id": "k1", "signers": ["k0"]})
 
 
 def test_history_signers_are_read_from_the_first_battle_created_only() -> None:
-    assert _history_signers([(1, "BattleCreated", IMPORTED)]) == ["k0", "k1"]
+    assert _history_signers([(1, "BattleCreated", IMPORTED)]) == (["k0", "k1"], None)
     # Other facts before it are passed over, not taken as the end of the search.
-    assert _history_signers([(3, "DiceSeedRevealed", b"{}"), (1, "BattleCreated", IMPORTED)]) == [
-        "k0",
-        "k1",
-    ]
+    assert _history_signers([(3, "DiceSeedRevealed", b"{}"), (1, "BattleCreated", IMPORTED)]) == (
+        ["k0", "k1"],
+        None,
+    )
     # A BattleCreated that is not the first event, or a first fact of another type,
     # makes no claim.
-    assert _history_signers([(2, "BattleCreated", IMPORTED)]) == []
-    assert _history_signers([(1, "DiceEpochStarted", IMPORTED)]) == []
-    assert _history_signers([(1, "BattleCreated", _created(None))]) == []
-    assert _history_signers([]) == []
+    assert _history_signers([(2, "BattleCreated", IMPORTED)]) == ([], None)
+    assert _history_signers([(1, "DiceEpochStarted", IMPORTED)]) == ([], None)
+    assert _history_signers([(1, "BattleCreated", _created(None))]) == ([], None)
+    assert _history_signers([(1, "BattleCreated", CREATED_BYTES)]) == ([], None)
+    assert _history_signers([]) == ([], None)
 
 
-def test_history_signers_of_the_wrong_shape_name_no_key() -> None:
-    """Signers that are not a list make no claim; only non-empty strings are key ids,
-    each once."""
-    assert _history_signers([(1, "BattleCreated", _created({"signers": "k0"}))]) == []
-    mixed = _created({"receipt_key_id": "k1", "signers": ["k0", 7, "", None, {}, "k1"]})
-    assert _history_signers([(1, "BattleCreated", mixed)]) == ["k0", "k1"]
+CREATED_BYTES = msgspec.json.encode(CREATED[1])  # no imported_from at all
+
+
+def test_history_signers_are_each_named_once_and_may_be_none_but_the_receipts() -> None:
+    once = _created({"receipt_key_id": "k1", "signers": ["k0", "k1", "k0"]})
+    assert _history_signers([(1, "BattleCreated", once)]) == (["k0", "k1"], None)
+    direct = _created({"receipt_key_id": "k1"})  # imported from a battle never imported
+    assert _history_signers([(1, "BattleCreated", direct)]) == (["k1"], None)
+
+
+@pytest.mark.parametrize(
+    ("imported_from", "why"),
+    [
+        ("k0", "imported_from is not an object"),
+        (["k0"], "imported_from is not an object"),
+        ({"receipt_key_id": "k1", "signers": "k0"}, "signers is not a list of key ids"),
+        ({"receipt_key_id": "k1", "signers": {"k0": 1}}, "signers is not a list of key ids"),
+        ({"receipt_key_id": "k1", "signers": None}, "signers is not a list of key ids"),
+        ({"receipt_key_id": "k1", "signers": ["k0", 7]}, "signers is not a list of key ids"),
+        ({"receipt_key_id": "k1", "signers": [7, "k0"]}, "signers is not a list of key ids"),
+        ({"receipt_key_id": "k1", "signers": ["k0", ""]}, "signers is not a list of key ids"),
+        ({"signers": ["k0"]}, "receipt_key_id is not a key id"),
+        ({"receipt_key_id": 7, "signers": ["k0"]}, "receipt_key_id is not a key id"),
+        ({"receipt_key_id": "", "signers": []}, "receipt_key_id is not a key id"),
+    ],
+)
+def test_a_history_record_of_the_wrong_shape_is_malformed_not_keyless(
+    imported_from: object, why: str
+) -> None:
+    """A hand-made file's import record the service never writes is reported malformed:
+    read as naming no key, it would leave the history vouched for."""
+    keys, malformed = _history_signers([(1, "BattleCreated", _created(imported_from))])
+    assert keys == [] and malformed is not None and malformed.endswith(why)

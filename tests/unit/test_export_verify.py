@@ -562,3 +562,19 @@ def test_an_imports_history_signers_must_be_among_the_keys_given(tmp_path: Path)
         assert report.vouched is (not unvouched)
     report = verify(tmp_path, export(chain()), keys=[KEY.public_key()])
     assert report.unvouched_history == [] and report.vouched
+
+
+def test_an_import_record_of_the_wrong_shape_fails_the_check(tmp_path: Path) -> None:
+    """A hand-made file whose first event (hashed, so the chain holds) names its history's
+    signers as something other than a list of key ids fails, saying so: it is not a file
+    whose history no key signed."""
+    origin = {
+        "battle_id": "o", "version": 4, "head_hash": "0" * 64, "exported_at": "t",
+        "receipt_key_id": _fingerprint(KEY), "receipt_signature": "s", "signers": "k0",
+    }  # fmt: skip
+    items = [(ITEMS[0][0], {**ITEMS[0][1], "imported_from": origin}, "all"), *ITEMS[1:]]
+    report = verify(tmp_path, export(chain(items)), keys=[KEY.public_key()])
+    assert report.chain_ok and not report.ok and not report.vouched
+    assert report.first_failure == (
+        "version 1: the BattleCreated is malformed: imported_from.signers is not a list of key ids"
+    )

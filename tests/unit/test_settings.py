@@ -76,3 +76,15 @@ def test_a_batch_holds_64_commands_unless_told_otherwise() -> None:
 def test_a_batch_limit_outside_1_to_1000_is_refused(value: str) -> None:
     with pytest.raises(ValueError, match="BATTLE_BATCH_MAX"):
         Settings.from_env({"BATTLE_BATCH_MAX": value})
+
+
+def test_a_group_commit_round_takes_64_commands_unless_told_otherwise() -> None:
+    assert Settings.from_env({}).round_commands == 64
+    assert Settings.from_env({"BATTLE_ROUND_COMMANDS": "8"}).round_commands == 8
+    assert Settings.from_env({"BATTLE_ROUND_COMMANDS": "1000"}).round_commands == 1000
+
+
+@pytest.mark.parametrize("value", ["0", "-3", "1001", "2.5", "lots"])
+def test_a_round_size_outside_1_to_1000_is_refused_at_start(value: str) -> None:
+    with pytest.raises(ValueError, match=f"BATTLE_ROUND_COMMANDS must be .*{value}"):
+        Settings.from_env({"BATTLE_ROUND_COMMANDS": value})

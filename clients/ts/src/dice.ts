@@ -52,20 +52,28 @@ type Correction = Schemas["Correction"];
 type Resolution = Schemas["ResolveDispute"];
 
 function isResolution(command: unknown): command is Resolution {
-  const c = command as { type?: unknown; corrections?: unknown };
-  return c.type === "ResolveDispute" && Array.isArray(c.corrections) && c.corrections.length > 0;
+  return (command as { type?: unknown }).type === "ResolveDispute";
 }
 
-/** A dispute upheld with its correcting commands: each one's dice asked as the service
- * names them (`index`: which), the resolution itself sent without dice (it rolls none).
- * A correction given its own `dice` keeps them (and is asked for more if short). */
+/** A dispute settled: the resolution itself sent without dice (it rolls none: dice given
+ * for it are a RangeError, as the Python library's ValueError, before anything is sent;
+ * the service refuses them), and when upheld each correcting command's dice asked as the
+ * service names them (`index`: which). A correction given its own `dice` keeps them (and
+ * is asked for more if short). */
 async function resolve<R extends string>(
   battle: Battle<R>,
   prompt: DicePrompt,
   command: Resolution,
   options: CommandOptions,
 ): Promise<CommandResponse<R>> {
+  if (options.dice?.length) {
+    throw new RangeError("a resolution rolls no dice: give each correction its own");
+  }
   const given = command.corrections ?? [];
+  if (given.length === 0) {
+    // a dismissal (or a correction without commands): nothing to roll, no dice list
+    return battle.command(command as Command<R>, { ...options, dice: undefined, idempotencyKey: undefined });
+  }
   const corrections: Correction[] = given.map((c) => ({ ...c, dice: [...(c.dice ?? [])] }));
   for (;;) {
     try {

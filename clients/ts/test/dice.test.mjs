@@ -113,3 +113,26 @@ test("an upheld dispute's correcting commands are each asked their own dice", as
   // the correction given as it was: its command has no dice of its own in the caller's list
   assert.equal(again.dice, undefined);
 });
+
+test("a resolution given dice of its own throws before anything is sent; a dismissal goes without", async () => {
+  const { battle } = await client.createBattle({
+    ruleset: "quickstart",
+    setup: SETUP,
+    client_dice: "any",
+  });
+  const table = withTableDice(battle, (die) => Array.from({ length: die.count ?? 1 }, () => 1));
+  const rolled = await table.command({ type: "RollForPriority" });
+  await table.command({ type: "RaiseDispute", versions: [rolled.version], claim: "a cocked die" });
+  const before = (await battle.view()).version;
+  const dismissal = { type: "ResolveDispute", dispute: "d1", outcome: "dismissed", ruling: "it stands", rule: "dice" };
+  const upheld = { ...dismissal, outcome: "upheld", undo_to: rolled.version - 1, corrections: [{ command: { type: "RollForPriority" } }] };
+  for (const command of [dismissal, upheld]) {
+    // as the Python library's ValueError: the service refuses them (422 dice-error)
+    await assert.rejects(table.command(command, { dice: [3] }), RangeError);
+  }
+  assert.equal((await battle.view()).version, before); // nothing sent, nothing appended
+  let asked = 0;
+  const answer = await withTableDice(battle, () => (asked++, 1)).command(dismissal);
+  assert.deepEqual(answer.events.map((e) => e.data.type), ["DisputeResolved"]);
+  assert.equal(asked, 0);
+});

@@ -166,13 +166,21 @@ def advance(run: Run) -> None:
 
 
 def start_phases(run: Run) -> None:
-    """Right after initiative: actions a 10 lifted into the Starting Phase act first."""
+    """Right after initiative, the Starting Phase's actions (seed 004, Starting Phase and
+    Actions Before Base Speed; option ten_lifts_to_starting): those a 10 lifted into it act
+    first, and those a 10 lifted to begin in it (a move over several phases) are shown as
+    they begin, as every phase shows its own (RULINGS.md, phased: what a phase reveals)."""
     st = run.state
-    lifted = due_in(st, 0)
-    if lifted:
+    lifted, begun = due_in(st, 0), _starting(st, 0)
+    if lifted or begun:
         run.emit(
             PhaseStarted(
-                round=st.round, phase=label(0), index=0, order=st.order, due=_shown(lifted)
+                round=st.round,
+                phase=label(0),
+                index=0,
+                order=st.order,
+                due=_shown(lifted),
+                starting=_shown(begun),
             )
         )
     advance(run)

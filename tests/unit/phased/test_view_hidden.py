@@ -26,6 +26,7 @@ from domain.actors import ALL, Actor, side_audience
 from domain.dice import SuppliedDice
 from domain.errors import UnknownEntity
 from domain.rulesets.phased import RULESET
+from domain.rulesets.phased.events import ActionCarriedOver, PhaseStarted
 from domain.rulesets.phased.model import State
 from tests.support.phased_kit import cb, declare, make, setup_of, to_phases
 from tests.support.table_policies import phased as policy
@@ -110,17 +111,37 @@ def test_no_sides_view_awaiting_or_events_depend_on_an_action_it_has_not_seen() 
     assert sum(p for _, p in counts) > 50, counts
 
 
-def test_a_carry_over_no_other_side_has_seen_stays_out_of_their_now_and_view() -> None:
-    """A 10 lifts a long move into the Starting Phase (option ten_lifts_to_starting): no
-    PhaseStarted lists it, so it carries over still secret, waiting for its side's
-    decision; `now` names no carry-over, so only its side reads it."""
+def test_a_move_a_10_lifts_to_begin_in_the_starting_phase_is_seen_as_it_begins() -> None:
+    """A 10 lifts a long move to begin in the Starting Phase (option ten_lifts_to_starting):
+    while the sides declare, the other sides do not see it; right after initiative the
+    Starting Phase's PhaseStarted names it, beginning (seed 004, Taking Multiple Phases:
+    it runs from there; RULINGS.md, phased), so every side sees it run through the round
+    and carry over; before, no PhaseStarted named it and it ran the whole round unseen."""
     combatants = [cb("r1", "red", dex=18, base_speed=-3), cb("b1", "blue"), cb("p1", "party")]
     s = make(setup_of(combatants=combatants), ten_lifts_to_starting=True)
-    _, s = to_phases(declare(s, "r1", "move", phases=12), [10, 5, 2])
+    s = declare(s, "r1", "move", phases=12)
+    for side in ("blue", "party", None):  # declared: its side's and the referee's alone
+        assert "red.1" not in json.dumps(RULESET.view(s, _actor(side))), side
+    events, s = to_phases(s, [10, 5, 2])
+    (first, *_) = [e for e in events if isinstance(e, PhaseStarted)]
+    assert (first.phase, first.due) == ("S", ())
+    assert [(a.id, a.start, a.revealed) for a in first.starting] == [("red.1", 0, True)]
+    assert RULESET.audience(first) == ALL
     a = s.actions["red.1"]
-    assert (s.stage, a.carried, a.decided, a.revealed) == ("declare", True, False, False)
+    assert (s.stage, a.carried, a.decided, a.revealed) == ("declare", True, False, True)
+    (carry,) = [e for e in events if isinstance(e, ActionCarriedOver)]
+    assert RULESET.audience(carry) == ALL  # it crosses into the next round in sight
     assert RULESET.view(s, _actor("red"))["decisions"] == ["red.1"]
     for side in ("blue", "party", None):
-        view = RULESET.view(s, _actor(side))
-        assert view == RULESET.view(_unseen_out(s, side), _actor(side))
-        assert "red.1" not in json.dumps(view), side
+        assert "red.1" in json.dumps(RULESET.view(s, _actor(side))), side
+
+
+def test_without_a_lift_nothing_begins_in_the_starting_phase() -> None:
+    """The same move without the option: the 10 stops at Lightning Fast (-3), where its
+    PhaseStarted names it beginning; no Starting Phase is announced."""
+    combatants = [cb("r1", "red", dex=18, base_speed=-3), cb("b1", "blue"), cb("p1", "party")]
+    s = declare(make(setup_of(combatants=combatants)), "r1", "move", phases=12)
+    events, s = to_phases(s, [10, 5, 2])
+    (first, *_) = [e for e in events if isinstance(e, PhaseStarted)]
+    assert (first.phase, [a.id for a in first.starting]) == ("-3", ["red.1"])
+    assert s.actions["red.1"].revealed

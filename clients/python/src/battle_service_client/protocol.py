@@ -182,11 +182,15 @@ class BattleCore:
 
         An upheld dispute's correction (a `ResolveDispute` with `corrections`) is asked
         for as a batch is: each correcting command's own dice, the refusal naming its
-        `index`; the resolution itself rolls none."""
+        `index`. The resolution itself rolls none: it is sent without a dice list, and
+        dice given for it are a ValueError (the service refuses them, 422 `dice-error`),
+        never dropped unseen."""
         body = _json(command)
-        if body.get("type") == "ResolveDispute" and body.get("corrections"):
+        if body.get("type") == "ResolveDispute":
             if dice:
                 raise ValueError("a resolution rolls no dice: give each correction its own")
+            if not body.get("corrections"):  # a dismissal: nothing to roll, no dice list
+                return (yield from self.command_flow(command, None, expected_version))
             return (yield from self._resolution_flow(body, expected_version))
         have: list[int] | None = list(dice)
         while True:
