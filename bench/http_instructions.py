@@ -97,12 +97,18 @@ def _serve(which: str, port: int, helper: str) -> None:
 
 
 def _request(
-    conn: http.client.HTTPConnection, path: str, body: bytes, auth: str | None
+    conn: http.client.HTTPConnection,
+    path: str,
+    body: bytes,
+    auth: str | None,
+    prefer: str | None = None,
 ) -> tuple[int, bytes]:
     conn.putrequest("POST", path, skip_accept_encoding=True)
     conn.putheader("Content-Type", "application/json")
     if auth:
         conn.putheader("Authorization", auth)
+    if prefer:
+        conn.putheader("Prefer", prefer)
     conn.putheader("Content-Length", str(len(body)))
     conn.endheaders(body)
     answer = conn.getresponse()
@@ -133,7 +139,12 @@ def _connections(which: str, port: int, n: int) -> list[tuple[str, str | None, l
     return conns
 
 
-def _play(port: int, conns: list[tuple[str, str | None, list[bytes]]], rounds: int) -> Counter[int]:
+def _play(
+    port: int,
+    conns: list[tuple[str, str | None, list[bytes]]],
+    rounds: int,
+    prefer: str | None = None,
+) -> Counter[int]:
     """Every connection plays its bodies `rounds` times, each on its own thread; the statuses."""
     statuses: Counter[int] = Counter()
     lock = threading.Lock()
@@ -143,7 +154,7 @@ def _play(port: int, conns: list[tuple[str, str | None, list[bytes]]], rounds: i
         seen: Counter[int] = Counter()
         for _ in range(rounds):
             for body in bodies:
-                seen[_request(conn, path, body, auth)[0]] += 1
+                seen[_request(conn, path, body, auth, prefer)[0]] += 1
         conn.close()
         with lock:
             statuses.update(seen)
@@ -177,9 +188,15 @@ def _by_object(out: Path) -> Counter[str]:
 
 
 def measure(
-    which: str, connections: int, rounds: int, folder: Path, helper: Path
+    which: str,
+    connections: int,
+    rounds: int,
+    folder: Path,
+    helper: Path,
+    prefer: str | None = None,
 ) -> dict[str, Any]:
-    """Instructions per request of one server (module doc)."""
+    """Instructions per request of one server (module doc); `prefer`: a Prefer header
+    sent with every command (`return=minimal`: the answer without `awaiting`)."""
     port = _free_port()
     out = folder / f"{which}.callgrind"
     data = folder / which
@@ -211,9 +228,9 @@ def measure(
                     raise RuntimeError(f"{which} did not start (see {log.name})") from None
                 time.sleep(1)
         conns = _connections(which, port, connections)
-        warm = _play(port, conns, 1)
+        warm = _play(port, conns, 1, prefer)
         _mark(port, "start")
-        statuses = _play(port, conns, rounds)
+        statuses = _play(port, conns, rounds, prefer)
         _mark(port, "dump")
         dumped = Path(f"{out}.1")
         deadline = time.monotonic() + 120
@@ -244,6 +261,9 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=2)
     parser.add_argument("--rounds", type=int, default=1, help="measured script rounds")
     parser.add_argument("--by-object", action="store_true")
+    parser.add_argument(
+        "--minimal", action="store_true", help="send Prefer: return=minimal (no awaiting)"
+    )
     parser.add_argument("--keep", help="a folder to keep the callgrind files in")
     parser.add_argument("--serve", choices=SERVERS, help=argparse.SUPPRESS)
     parser.add_argument("--port", type=int, help=argparse.SUPPRESS)
@@ -261,7 +281,8 @@ def main() -> None:
         folder.mkdir(parents=True, exist_ok=True)
         helper = _helper(folder)
         for which in args.servers:
-            m = measure(which, args.connections, args.rounds, folder, helper)
+            prefer = "return=minimal" if args.minimal else None
+            m = measure(which, args.connections, args.rounds, folder, helper, prefer)
             per = m["instructions"] / m["requests"]
             print(
                 f"{which:8s} {per:11,.0f} instructions per request over HTTP "
