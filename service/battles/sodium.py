@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import logging
 from collections.abc import Callable
 
@@ -34,6 +35,7 @@ _SIGNATURE_BYTES = 64
 _SECRET_KEY_BYTES = 64  # libsodium's secret key: the 32-byte seed, then the public key
 
 
+@functools.cache  # once per process: `find_library` runs `ldconfig`
 def _library(name: str | None) -> ctypes.PyDLL | None:
     found = name or ctypes.util.find_library("sodium")
     if not found:
