@@ -61,7 +61,7 @@ from events.postgres_stamp import Stamper
 from events.store import BattleHold
 from events.webhooks.postgres import PostgresWebhooks
 
-__all__ = ["APP_ROLE", "PostgresEventStore"]
+__all__ = ["APP_ROLE", "POSITION_MODES", "PostgresEventStore"]
 
 APP_ROLE = "battle_app"  # the role migration 0007 creates and grants
 
@@ -78,6 +78,13 @@ _APPEND_MANY = (
     "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], "
     "%s::integer[], %s::text[], %s::text[], %s::text[]) ORDER BY i"
 )
+# How appends get their global positions (both exact: gap-free, visible in order):
+# "stamped" (0017: appends commit at placeholders, a stamp gives positions after) or
+# "counter" (0004-0015: each append batch holds the counter row until it commits).
+POSITION_MODES = {
+    "stamped": _APPEND_MANY,
+    "counter": _APPEND_MANY.replace("battle_try_append_unstamped", "battle_try_append_many"),
+}
 _BATCH = 256  # appends committed together at most
 _HOLDS = 16  # connections holding battles' locks in one process, at most (see hold_battle)
 
@@ -217,6 +224,11 @@ class PostgresEventStore(PostgresWebhooks):
     transaction for all of them, each in its own subtransaction: one WAL flush and one
     round trip per batch, not per append. Each append then waits for a stamp
     (events.postgres_stamp) to answer its positions; a stamp covers all that wait.
+
+    With `positions="counter"` appends take the counter row instead, as before 0017,
+    and their statement answers their positions (no stamp). The two may run side by
+    side, on one database, and stay exact (the stamp takes the row too): the service
+    chooses with BATTLE_PG_POSITIONS (RULINGS.md says which is the default, and why).
     """
 
     def __init__(
@@ -226,8 +238,13 @@ class PostgresEventStore(PostgresWebhooks):
         pool_size: int = 8,
         migrate: bool = True,
         role: str | None = APP_ROLE,
+        positions: str = "stamped",
     ) -> None:
+        if positions not in POSITION_MODES:
+            raise ValueError(f"positions must be stamped or counter, not {positions!r}")
         self.conninfo = conninfo
+        self.positions = positions
+        self.append_sql = POSITION_MODES[positions]
         self._pool_size = pool_size
         self._migrate = migrate
         # SET ROLE on every connection (None: run as the role that logged in)
@@ -396,7 +413,7 @@ class PostgresEventStore(PostgresWebhooks):
             try:
                 try:
                     async with conn.pipeline():
-                        cur = await conn.execute(_APPEND_MANY, _flatten(list(appends)))
+                        cur = await conn.execute(self.append_sql, _flatten(list(appends)))
                         await conn.execute(b"COMMIT")
                     outcomes = [(str(r[1]), r[2], r[3], r[4]) for r in await cur.fetchall()]
                 finally:  # rolled back by the pool if it failed (or closed): the lock goes
@@ -407,22 +424,7 @@ class PostgresEventStore(PostgresWebhooks):
                 return await self._append_each(appends)
             except Exception as e:  # the connection lost (or the database)
                 return [_batch_error(e)] * len(appends)
-            made = [
-                evs[0] for (_, _, evs, _), o in zip(appends, outcomes, strict=True)
-                if o[0] == "ok" and evs
-            ]  # fmt: skip
-            try:
-                firsts = iter(
-                    await self._stamper.positions([(e.battle_id, e.version) for e in made])
-                )
-            except StoreUnavailable as e:
-                return [e] * len(appends)
-            return [
-                (_stored(events, next(firsts)) if events else [])
-                if outcome[0] == "ok"
-                else _refusal(outcome, battle_id, None if c is None else c.command_id, x)
-                for (battle_id, x, events, c), outcome in zip(appends, outcomes, strict=True)
-            ]
+            return await self._answers(appends, outcomes)
 
         try:
             held = await self._events(rows)
@@ -434,6 +436,36 @@ class PostgresEventStore(PostgresWebhooks):
             release=release,
             append_and_release=append_and_release,
         )
+
+    async def _answers(
+        self, appends: Sequence[_Append], outcomes: Sequence[_Outcome]
+    ) -> list[list[StoredEvent] | Exception]:
+        """Each committed append's events at their positions (stamped, all in one stamp),
+        or why it was refused."""
+        made = [
+            (battle_id, events[0].version)
+            for (battle_id, _, events, _), o in zip(appends, outcomes, strict=True)
+            if o[0] == "ok" and events and o[1] is None
+        ]
+        firsts: list[int] = []
+        failed: StoreUnavailable | None = None
+        try:
+            firsts = await self._stamper.positions(made)
+        except StoreUnavailable as e:  # appended, positions unknown: as a lost COMMIT's answer
+            failed = e
+        stamped = iter(firsts)
+        out: list[list[StoredEvent] | Exception] = []
+        for (battle_id, expected, events, command), outcome in zip(appends, outcomes, strict=True):
+            if outcome[0] != "ok":
+                command_id = None if command is None else command.command_id
+                out.append(_refusal(outcome, battle_id, command_id, expected))
+            elif outcome[1] is not None or not events:
+                out.append(_stored(events, outcome[1] or 0))
+            elif failed is not None:
+                out.append(failed)
+            else:
+                out.append(_stored(events, next(stamped)))
+        return out
 
     async def _append_each(self, appends: Sequence[_Append]) -> list[list[StoredEvent] | Exception]:
         """`append` of each, in order, until one fails: its error in its place, and the
@@ -479,11 +511,11 @@ class PostgresEventStore(PostgresWebhooks):
         outcome = await future
         if outcome[0] != "ok":
             raise _refusal(outcome, battle_id, command_id, expected_version)
-        if not events:
-            return []
-        # Committed at placeholders: answered once stamped (events.postgres_stamp)
-        (first,) = await self._stamper.positions([(battle_id, events[0].version)])
-        return _stored(events, first)
+        first = outcome[1]
+        if first is None and events:
+            # Committed at placeholders: answered once stamped (events.postgres_stamp)
+            (first,) = await self._stamper.positions([(battle_id, events[0].version)])
+        return _stored(events, first or 0)
 
     async def _events(self, rows: Sequence[tuple[Any, ...]]) -> list[StoredEvent]:
         """A battle's rows as events. One still at its placeholder (committed by another
@@ -500,7 +532,7 @@ class PostgresEventStore(PostgresWebhooks):
             batch, self._queue = self._queue[:_BATCH], self._queue[_BATCH:]
             try:
                 async with self._need_pool().connection() as conn:
-                    cur = await conn.execute(_APPEND_MANY, _flatten([a for a, _ in batch]))
+                    cur = await conn.execute(self.append_sql, _flatten([a for a, _ in batch]))
                     outcomes = [(str(r[1]), r[2], r[3], r[4]) for r in await cur.fetchall()]
             except _ROW_ERRORS:
                 # One append the checks did not foresee (a bad row) failed the statement:
@@ -521,7 +553,7 @@ class PostgresEventStore(PostgresWebhooks):
         """One append as a batch of its own: if its row is bad, only it fails."""
         try:
             async with self._need_pool().connection() as conn:
-                row = await (await conn.execute(_APPEND_MANY, _flatten([append]))).fetchone()
+                row = await (await conn.execute(self.append_sql, _flatten([append]))).fetchone()
         except Exception as e:
             if not future.done():
                 future.set_exception(_batch_error(e))

@@ -47,14 +47,23 @@ async def _writer(store: PostgresEventStore, battle: str) -> list[int]:
     return positions
 
 
+@pytest.mark.parametrize(
+    "modes",
+    [("stamped",) * WRITERS, ("stamped", "counter") * (WRITERS // 2), ("counter",) * WRITERS],
+    ids=["stamped", "mixed", "counter"],
+)
 async def test_concurrent_writers_and_a_polling_reader_see_one_gap_free_stream(
-    postgres_conninfo: str,
+    postgres_conninfo: str, modes: tuple[str, ...]
 ) -> None:
+    """Mixed: workers on BATTLE_PG_POSITIONS=counter (or of the version before 0017)
+    beside stamped ones, on one database, as in a rolling change of the setting."""
     stores = [PostgresEventStore(postgres_conninfo, pool_size=2)]
     await stores[0].open()
     try:
-        for _ in range(WRITERS):  # a store each, as a worker process would have
-            store = PostgresEventStore(postgres_conninfo, pool_size=2, migrate=False)
+        for mode in modes:  # a store each, as a worker process would have
+            store = PostgresEventStore(
+                postgres_conninfo, pool_size=2, migrate=False, positions=mode
+            )
             await store.open()
             stores.append(store)
         reader, writers = stores[0], stores[1:]

@@ -6,15 +6,17 @@
 --    unchanged) inserts each event at a placeholder position, -nextval('events_unstamped'):
 --    negative, unique, and taken from a sequence, which no transaction holds. Appends of
 --    different battles no longer wait for each other's commits.
--- 2. battle_stamp, a short transaction of its own, takes the counter row FOR UPDATE and
+-- 2. battle_stamp, a short transaction of its own, takes an advisory lock (stamps go one
+--    at a time) and the counter row FOR UPDATE, and
 --    gives every committed, unstamped event its position in one UPDATE: the counter + 1,
 --    + 2, ... Battles in the order of their first placeholder, each battle's events in
 --    version order (so an append's events stay consecutive and a battle's positions rise
 --    with its versions); the counter moves by as many.
 --
 -- Why readers still never skip: they read only positions > P >= 0, never a placeholder.
--- Every position is given by a stamp that holds the counter row until it commits, so
--- stamps commit one after another and each gives the positions right after the last
+-- Every position is given by a stamp that holds its lock and the counter row until it
+-- commits (PostgreSQL lets go of a transaction's locks only once its commit is visible),
+-- so stamps commit one after another and each gives the positions right after the last
 -- one's: whatever a reader sees is a gap-free prefix 1..N, and a later stamp can only
 -- give positions above N. An append that commits late simply waits for the next stamp;
 -- nothing is ever given a position below one already visible.
@@ -151,24 +153,39 @@ END $$;
 
 -- Stamp every committed, unstamped event (see the top), then answer the positions of
 -- the events asked for, by (battle, version), in the order asked (NULL: no such event).
--- Asked for events that are all stamped already (another process's stamp covered
--- them), it answers without taking the row; asked for none, it stamps whatever waits.
+-- Stamps are serialised by an advisory lock, which writes nothing: a stamp that finds,
+-- once it holds the lock, that another stamp covered the events it was asked for (the
+-- usual case with many writers) ends there, read-only, with no WAL flush of its own.
+-- One with work takes the counter row too (FOR UPDATE), as a worker of the version
+-- before this one (or on BATTLE_PG_POSITIONS=counter) does in its append: the row is
+-- what keeps positions in order, the UPDATE reading the counter only once it holds it;
+-- the advisory lock only spares the flush. Asked for none, it stamps whatever waits.
 -- SECURITY DEFINER: the service's role may not UPDATE events (events.postgres_guards);
 -- this function, the schema owner's, does only this one UPDATE, which the trigger allows.
 CREATE FUNCTION battle_stamp(p_battle_ids text[], p_versions integer[])
 RETURNS TABLE (i integer, stamped bigint)
 LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
 DECLARE
+    everything boolean := coalesce(cardinality(p_battle_ids), 0) = 0;
     pos bigint;
     n   bigint;
 BEGIN
-    IF coalesce(cardinality(p_battle_ids), 0) = 0 OR EXISTS (
-        SELECT FROM unnest(p_battle_ids, p_versions) AS x(b, v)
-        JOIN events e ON e.battle_id = x.b AND e.version = x.v
-        WHERE e.position < 0
-    ) THEN
-        -- Waits for the stamp before to commit; the UPDATE's snapshot, taken after,
-        -- sees it and every append committed by then.
+    FOR attempt IN 1 .. 2 LOOP
+        -- Each statement sees what committed before it began: the second time, after
+        -- the lock, every stamp before this one.
+        IF everything THEN
+            EXIT WHEN NOT EXISTS (SELECT FROM events w WHERE w.position < 0);
+        ELSE
+            EXIT WHEN NOT EXISTS (
+                SELECT FROM unnest(p_battle_ids, p_versions) AS x(b, v)
+                JOIN events e ON e.battle_id = x.b AND e.version = x.v
+                WHERE e.position < 0
+            );
+        END IF;
+        IF attempt = 1 THEN
+            PERFORM pg_advisory_xact_lock(hashtext('battle-service:stamp:' || current_schema()));
+            CONTINUE;
+        END IF;
         SELECT ep.position INTO pos FROM event_position ep WHERE ep.id FOR UPDATE;
         UPDATE events e SET position = pos + t.o
         FROM (
@@ -181,10 +198,8 @@ BEGIN
         ) t
         WHERE e.position = t.placeholder;
         GET DIAGNOSTICS n = ROW_COUNT;
-        IF n > 0 THEN
-            UPDATE event_position SET position = pos + n WHERE id;
-        END IF;
-    END IF;
+        UPDATE event_position SET position = pos + n WHERE id;
+    END LOOP;
     RETURN QUERY
         SELECT x.o::integer, e.position
         FROM unnest(p_battle_ids, p_versions) WITH ORDINALITY AS x(b, v, o)
