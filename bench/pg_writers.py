@@ -1,26 +1,33 @@
 """Many writers on PostgreSQL (issue 37 item 3): appends/s at the store with 1 to 16 writers.
 
-`python -m bench.pg_writers` (also run by `make bench`). Every append takes the one
-counter row of `event_position` (migrations 0001, 0004, 0005) and holds it until its
-transaction commits, so positions are gap-free and visible in commit order, and the
-appends of all workers form one commit stream. This measures what that costs.
+`python -m bench.pg_writers` (also run by `make bench`). Until migration 0017 every
+append took the one counter row of `event_position` and held it until its transaction
+committed, so positions were gap-free and visible in commit order, and the appends of
+all workers formed one commit stream. Now appends commit at placeholder positions and a
+short stamp, which alone takes the row, gives them their positions
+(events.postgres_stamp). This measures both, and what neither guarantee would allow.
 
 Each writer is a store of its own (`PostgresEventStore`, one connection: as a worker
 process would be) appending to a battle of its own, one small event per append, one
-append per transaction, for a fixed time. Three variants, each on a fresh schema:
+append per transaction, for a fixed time. Four variants, each on a fresh schema:
 
-- **counter**: the store as it is.
-- **no counter** (bench only): the same schema, with `battle_try_append_many`
+- **stamped**: the store as it is (0017): each append commits, then waits for a stamp;
+  a store runs one stamp at a time, and one stamp covers every append committed.
+- **counter**: the store with `positions="counter"` (BATTLE_PG_POSITIONS=counter):
+  `battle_try_append_many` takes the counter row in the append's transaction and holds
+  it until commit, as every append did before 0017.
+- **no counter** (bench only): the counter variant with `battle_try_append_many`
   rewritten so positions come from a plain sequence, in a block per append, and the
   counter row is neither locked nor updated. Positions are then unique and increasing
   per battle but neither gap-free nor in commit order: a reader polling "after position
-  P" could skip a late commit. An upper bound for what a design that keeps the
-  guarantee differently (a sequence plus a high-water mark) could reach, not a design.
-- **one store** (counter): the N writers share one store (its pool of 8), as N
+  P" could skip a late commit. An upper bound, not a design.
+- **one store** (stamped): the N writers share one store (its pool of 8), as N
   concurrent requests in one worker do; the store commits the appends waiting at once
-  in one transaction (group commit), so the counter is taken once per batch.
+  in one transaction (group commit) and stamps them in one stamp.
+- **one store, counter**: the same with the counter variant's store (one batch, one
+  commit, the counter row held across it).
 
-The three, all open at once, take turns at each writer count (`--turns`), so a machine
+The five, all open at once, take turns at each writer count (`--turns`), so a machine
 whose speed changes weighs on all of them alike. Printed per writer count: appends/s
 of each variant, p50/p99 append latency, and the CPU this (client) process spent per
 append: on a small machine the client's own CPU and PostgreSQL's compete for the same
@@ -49,7 +56,7 @@ from events.postgres import APP_ROLE, PostgresEventStore
 __all__ = ["NO_COUNTER", "bench_writers", "main", "remove_counter", "summary"]
 
 WRITERS = (1, 2, 4, 8, 16)
-VARIANTS = ("counter", "no counter", "one store")
+VARIANTS = ("stamped", "counter", "no counter", "one store", "one store, counter")
 
 _DATA = b'{"reason":"bench","ruling":"a writer appends"}'
 _HASH = "0" * 64  # the store does not check the chain: the service seals it (events.chain)
@@ -92,7 +99,10 @@ async def _drop_counter(database: str) -> None:
     """Rewrite the schema's battle_try_append_many (as its owner) for "no counter"."""
     async with await psycopg.AsyncConnection.connect(database, autocommit=True) as conn:
         cur = await conn.execute(
-            "SELECT pg_get_functiondef('battle_try_append_many'::regproc::oid)"
+            # the one with disputes (0015), not 0016's wrapper for older workers
+            "SELECT pg_get_functiondef(oid) FROM pg_proc WHERE proname = "
+            "'battle_try_append_many' AND pronargs = 22 "
+            "AND pronamespace = current_schema()::regnamespace"
         )
         row = await cur.fetchone()
         assert row is not None
@@ -128,7 +138,7 @@ async def _writer(store: PostgresEventStore, battle_id: str, until: float) -> li
 
 
 async def _cell(
-    stores: Sequence[PostgresEventStore], writers: int, seconds: float
+    stores: Sequence[PostgresEventStore], writers: int, seconds: float, *, gap_free: bool
 ) -> dict[str, Any]:
     """`writers` writers for `seconds`, writer i on stores[i % len(stores)]: the
     appends' latencies, the wall time and this process's CPU time."""
@@ -146,6 +156,15 @@ async def _cell(
     )
     if rows[0][0] != len(latencies):
         raise RuntimeError(f"{len(latencies)} appends answered, {rows[0][0]} events stored")
+    if gap_free:  # every position so far given once, 1..N, none left a placeholder
+        rows = await stores[0]._fetch(
+            "SELECT count(*), min(position), max(position), "
+            "(SELECT position FROM event_position) FROM events",
+            (),
+        )
+        count, low, high, counter = rows[0]
+        if (low, high, counter) != (1, count, count):
+            raise RuntimeError(f"{count} events at positions {low}..{high}, counter {counter}")
     return {"latencies": latencies, "wall": wall, "cpu": cpu}
 
 
@@ -171,19 +190,31 @@ async def _open_variant(
     variant: str, database: str, writers: int, stack: contextlib.AsyncExitStack
 ) -> list[PostgresEventStore]:
     """The stores of `variant` on the fresh schema `database`, closed with `stack`."""
-    first = PostgresEventStore(database, pool_size=8 if variant == "one store" else 1)
-    await first.open()  # migrates the fresh schema
-    stack.push_async_callback(first.close)
-    stores = [first]
-    if variant == "no counter":
-        await _drop_counter(database)
-    if variant != "one store":
-        for _ in range(writers - 1):
-            store = PostgresEventStore(database, pool_size=1, migrate=False)
-            await store.open()
-            stack.push_async_callback(store.close)
-            stores.append(store)
+    positions = "counter" if "counter" in variant else "stamped"
+    # One connection per writer: a writer appends one at a time, so its stamp (stamped)
+    # never overlaps its next append anyway.
+    one = variant.startswith("one store")
+    size = 8 if one else 1
+    stores: list[PostgresEventStore] = []
+    for i in range(1 if one else writers):
+        store = PostgresEventStore(
+            database, pool_size=size, migrate=i == 0, positions=positions
+        )  # the first migrates
+        await store.open()
+        stack.push_async_callback(store.close)
+        await _close_holds(store)
+        stores.append(store)
+        if i == 0 and variant == "no counter":
+            await _drop_counter(database)
     return stores
+
+
+async def _close_holds(store: PostgresEventStore) -> None:
+    """The bench only appends: a store's pool for battle holds (`hold_battle`) is closed,
+    so that 3 variants of 16 stores (and 2 of one) stay within max_connections."""
+    holds, store._holds = store._holds, None
+    if holds is not None:
+        await holds.close()
 
 
 async def bench_writers(
@@ -197,13 +228,15 @@ async def bench_writers(
         async with contextlib.AsyncExitStack() as stack:
             stores = {v: await _open_variant(v, databases[v], max(counts), stack) for v in VARIANTS}
             for v in VARIANTS:  # warm-up
-                await _cell(stores[v], max(counts), min(1.0, seconds))
+                await _cell(stores[v], max(counts), min(1.0, seconds), gap_free=v != "no counter")
             figures: dict[str, list[dict[str, float]]] = {v: [] for v in VARIANTS}
             for n in counts:
                 cells: dict[str, list[dict[str, Any]]] = {v: [] for v in VARIANTS}
                 for _ in range(turns):
                     for v in VARIANTS:
-                        cells[v].append(await _cell(stores[v], n, seconds / turns))
+                        cells[v].append(
+                            await _cell(stores[v], n, seconds / turns, gap_free=v != "no counter")
+                        )
                 for v in VARIANTS:
                     figures[v].append(summary(cells[v]))
             position = await stores["no counter"][0].last_position()
@@ -233,14 +266,15 @@ def main() -> None:
     )
     results = asyncio.run(bench_writers(args.writers, args.seconds, args.turns))
     print(
-        "writers | counter appends/s (p50 / p99 ms, client CPU us) | no counter (bench "
-        "only) | no counter / counter | one store, group commit"
+        "writers | stamped appends/s (p50 / p99 ms, client CPU us) | counter (as before "
+        "0017) | stamped / counter | no counter (bench only, not gap-free) | one store "
+        "(group commit), stamped | one store, counter"
     )
     for i, n in enumerate(args.writers):
-        c, s, o = (results[v][i] for v in VARIANTS)
+        st, c, s, o, oc = (results[v][i] for v in VARIANTS)
         print(
-            f"{n:7d} | {_cell_text(c)} | {_cell_text(s)} | "
-            f"{s['rate'] / c['rate']:4.2f} | {_cell_text(o)}"
+            f"{n:7d} | {_cell_text(st)} | {_cell_text(c)} | {st['rate'] / c['rate']:4.2f} | "
+            f"{_cell_text(s)} | {_cell_text(o)} | {_cell_text(oc)}"
         )
 
 

@@ -1,15 +1,15 @@
 """The PostgreSQL event store: psycopg 3, an async connection pool, the same contract as SQLite.
 
-Appends go in batches, one call of `battle_try_append_many` (see
-events/migrations/postgres/0004): for each append it checks the command id and the
-expected version, takes the next positions from the one counter row and inserts the
-events. The counter row stays locked until commit, so
-global positions are gap-free and become visible in order: a reader polling "after
-position P" never skips a late commit. The price is that appends are serialised across
-battles; the store recovers throughput by committing the appends of concurrent
-requests together (one WAL flush per batch, not per append). Triggers refuse UPDATE,
-DELETE and TRUNCATE of events. Reads use the binary protocol (`bytea` comes back as
-bytes, no hex decoding).
+Appends go in batches, one call of `battle_try_append_unstamped` (see
+events/migrations/postgres/0017): for each append it checks the command id and the
+expected version and inserts the events at placeholder positions, so appends of
+different battles (and processes) commit side by side; the store also commits the
+appends of concurrent requests together (one WAL flush per batch, not per append).
+Once committed, a stamp gives them their global positions, gap-free and visible in
+order, so that a reader polling "after position P" never skips a late commit
+(events.postgres_stamp says how, and why that is exact). Triggers refuse UPDATE (but
+the stamp's), DELETE and TRUNCATE of events. Reads use the binary protocol (`bytea`
+comes back as bytes, no hex decoding).
 
 The store runs as an application role (`battle_app` by default) that may only read and
 add to the log: migrations are applied first on a connection of their own, as the role
@@ -57,10 +57,11 @@ from events.player_keys_sql import (
     row_to_player_key,
 )
 from events.postgres_guards import check_guards
+from events.postgres_stamp import Stamper
 from events.store import BattleHold
 from events.webhooks.postgres import PostgresWebhooks
 
-__all__ = ["APP_ROLE", "PostgresEventStore"]
+__all__ = ["APP_ROLE", "POSITION_MODES", "PostgresEventStore"]
 
 APP_ROLE = "battle_app"  # the role migration 0007 creates and grants
 
@@ -71,16 +72,23 @@ _COLUMNS = (
 )
 
 _APPEND_MANY = (
-    "SELECT i, code, first_position, message, detail FROM battle_try_append_many("
+    "SELECT i, code, first_position, message, detail FROM battle_try_append_unstamped("
     "%s::integer[], %s::text[], %s::integer[], %s::text[], %s::text[], %s::integer[], "
     "%s::integer[], %s::integer[], %s::text[], %b::bytea[], %s::text[], %s::text[], "
     "%s::text[], %s::text[], %s::text[], %s::text[], %s::text[], %s::text[], "
     "%s::integer[], %s::text[], %s::text[], %s::text[]) ORDER BY i"
 )
+# How appends get their global positions (both exact: gap-free, visible in order):
+# "stamped" (0017: appends commit at placeholders, a stamp gives positions after) or
+# "counter" (0004-0015: each append batch holds the counter row until it commits).
+POSITION_MODES = {
+    "stamped": _APPEND_MANY,
+    "counter": _APPEND_MANY.replace("battle_try_append_unstamped", "battle_try_append_many"),
+}
 _BATCH = 256  # appends committed together at most
 _HOLDS = 16  # connections holding battles' locks in one process, at most (see hold_battle)
 
-# (code, first position, message, detail) as battle_try_append_many answers, per append
+# (code, first position, message, detail) as battle_try_append_unstamped answers, per append
 _Outcome = tuple[str, int | None, str | None, str | None]
 # What fails a batch statement because of one of its rows, not because of the database
 _ROW_ERRORS = (psycopg.DataError, psycopg.IntegrityError, psycopg.ProgrammingError)
@@ -89,7 +97,7 @@ _Append = tuple[str, int, Sequence[PendingEvent], CommandRecord | None]
 
 
 def _flatten(batch: list[_Append]) -> tuple[list[Any], ...]:
-    """The parameters of battle_try_append_many: per-append columns, then the events of
+    """The parameters of battle_try_append_unstamped (0017): per-append columns, then the events of
     all appends one after another."""
     events = [ev for _, _, evs, _ in batch for ev in evs]
     commands = [c for _, _, _, c in batch]
@@ -174,7 +182,7 @@ def _translate(
 def _refusal(
     outcome: _Outcome, battle_id: str, command_id: str | None, expected: int
 ) -> StoreError:
-    """The store error for an append that battle_try_append_many refused (see 0004)."""
+    """The store error for an append that battle_try_append_unstamped refused (0017; as 0004)."""
     code, _, message, detail = outcome
     text = message or code
     if code == "BS001":
@@ -186,10 +194,10 @@ def _refusal(
     return StoreError(f"PostgreSQL refused the append: {text}", sqlstate=code)
 
 
-def _stored(events: Sequence[PendingEvent], first_position: int | None) -> list[StoredEvent]:
-    """The events of an append, stored from `first_position` on."""
-    first = int(first_position or 0)
-    return [ev.stored_at(first + i) for i, ev in enumerate(events)]
+def _stored(events: Sequence[PendingEvent], first_position: int) -> list[StoredEvent]:
+    """The events of an append, stored from `first_position` on (a stamp gives an
+    append's events consecutive positions: see migration 0017)."""
+    return [ev.stored_at(first_position + i) for i, ev in enumerate(events)]
 
 
 def _batch_error(e: Exception) -> StoreError:
@@ -212,10 +220,15 @@ class PostgresEventStore(PostgresWebhooks):
     """The EventStore on PostgreSQL. `conninfo` is a libpq URL or key=value string.
 
     Appends are group-committed: the appends that arrive while a batch is committing
-    form the next batch, one statement (`battle_try_append_many`) and one transaction
-    for all of them, each in its own subtransaction. Appends are serialised by the
-    counter row anyway, so this turns one WAL flush and one round trip per append into
-    one per batch.
+    form the next batch, one statement (`battle_try_append_unstamped`) and one
+    transaction for all of them, each in its own subtransaction: one WAL flush and one
+    round trip per batch, not per append. Each append then waits for a stamp
+    (events.postgres_stamp) to answer its positions; a stamp covers all that wait.
+
+    With `positions="counter"` appends take the counter row instead, as before 0017,
+    and their statement answers their positions (no stamp). The two may run side by
+    side, on one database, and stay exact (the stamp takes the row too): the service
+    chooses with BATTLE_PG_POSITIONS (RULINGS.md says which is the default, and why).
     """
 
     def __init__(
@@ -225,8 +238,13 @@ class PostgresEventStore(PostgresWebhooks):
         pool_size: int = 8,
         migrate: bool = True,
         role: str | None = APP_ROLE,
+        positions: str = "stamped",
     ) -> None:
+        if positions not in POSITION_MODES:
+            raise ValueError(f"positions must be stamped or counter, not {positions!r}")
         self.conninfo = conninfo
+        self.positions = positions
+        self.append_sql = POSITION_MODES[positions]
         self._pool_size = pool_size
         self._migrate = migrate
         # SET ROLE on every connection (None: run as the role that logged in)
@@ -237,6 +255,7 @@ class PostgresEventStore(PostgresWebhooks):
         # The connections that hold battles' advisory locks (hold_battle): a pool of
         # their own, so that a held battle never waits for a connection it holds itself.
         self._holds: AsyncConnectionPool[psycopg.AsyncConnection[Any]] | None = None
+        self._stamper = Stamper(self._need_pool)
 
     async def open(self) -> None:
         await self._prepare()
@@ -267,6 +286,11 @@ class PostgresEventStore(PostgresWebhooks):
             raise StoreUnavailable(f"cannot open PostgreSQL store: {e}") from e
         self._pool = pool
         self._holds = holds
+        try:  # events a process left unstamped (it died between its commit and its stamp)
+            await self._stamper.stamp_all()
+        except StoreUnavailable:
+            await self.close()
+            raise
 
     async def _set_role(self, conn: psycopg.AsyncConnection[Any]) -> None:
         assert self._role is not None
@@ -389,7 +413,7 @@ class PostgresEventStore(PostgresWebhooks):
             try:
                 try:
                     async with conn.pipeline():
-                        cur = await conn.execute(_APPEND_MANY, _flatten(list(appends)))
+                        cur = await conn.execute(self.append_sql, _flatten(list(appends)))
                         await conn.execute(b"COMMIT")
                     outcomes = [(str(r[1]), r[2], r[3], r[4]) for r in await cur.fetchall()]
                 finally:  # rolled back by the pool if it failed (or closed): the lock goes
@@ -400,18 +424,48 @@ class PostgresEventStore(PostgresWebhooks):
                 return await self._append_each(appends)
             except Exception as e:  # the connection lost (or the database)
                 return [_batch_error(e)] * len(appends)
-            return [
-                _stored(events, outcome[1])
-                if outcome[0] == "ok"
-                else _refusal(outcome, battle_id, None if c is None else c.command_id, x)
-                for (battle_id, x, events, c), outcome in zip(appends, outcomes, strict=True)
-            ]
+            return await self._answers(appends, outcomes)
 
+        try:
+            held = await self._events(rows)
+        except BaseException:
+            await holds.putconn(conn)  # rolled back by the pool: the lock goes
+            raise
         return BattleHold(
-            events=[_row_to_event(r) for r in rows],
+            events=held,
             release=release,
             append_and_release=append_and_release,
         )
+
+    async def _answers(
+        self, appends: Sequence[_Append], outcomes: Sequence[_Outcome]
+    ) -> list[list[StoredEvent] | Exception]:
+        """Each committed append's events at their positions (stamped, all in one stamp),
+        or why it was refused."""
+        made = [
+            (battle_id, events[0].version)
+            for (battle_id, _, events, _), o in zip(appends, outcomes, strict=True)
+            if o[0] == "ok" and events and o[1] is None
+        ]
+        firsts: list[int] = []
+        failed: StoreUnavailable | None = None
+        try:
+            firsts = await self._stamper.positions(made)
+        except StoreUnavailable as e:  # appended, positions unknown: as a lost COMMIT's answer
+            failed = e
+        stamped = iter(firsts)
+        out: list[list[StoredEvent] | Exception] = []
+        for (battle_id, expected, events, command), outcome in zip(appends, outcomes, strict=True):
+            if outcome[0] != "ok":
+                command_id = None if command is None else command.command_id
+                out.append(_refusal(outcome, battle_id, command_id, expected))
+            elif outcome[1] is not None or not events:
+                out.append(_stored(events, outcome[1] or 0))
+            elif failed is not None:
+                out.append(failed)
+            else:
+                out.append(_stored(events, next(stamped)))
+        return out
 
     async def _append_each(self, appends: Sequence[_Append]) -> list[list[StoredEvent] | Exception]:
         """`append` of each, in order, until one fails: its error in its place, and the
@@ -457,7 +511,20 @@ class PostgresEventStore(PostgresWebhooks):
         outcome = await future
         if outcome[0] != "ok":
             raise _refusal(outcome, battle_id, command_id, expected_version)
-        return _stored(events, outcome[1])
+        first = outcome[1]
+        if first is None and events:
+            # Committed at placeholders: answered once stamped (events.postgres_stamp)
+            (first,) = await self._stamper.positions([(battle_id, events[0].version)])
+        return _stored(events, first or 0)
+
+    async def _events(self, rows: Sequence[tuple[Any, ...]]) -> list[StoredEvent]:
+        """A battle's rows as events. One still at its placeholder (committed by another
+        process a moment ago, its stamp yet to come) is stamped first: never handed out."""
+        unstamped = [(r[1], r[2]) for r in rows if r[0] < 0]
+        if unstamped:
+            stamped = dict(zip(unstamped, await self._stamper.positions(unstamped), strict=True))
+            rows = [(stamped[(r[1], r[2])], *r[1:]) if r[0] < 0 else r for r in rows]
+        return [_row_to_event(r) for r in rows]
 
     async def _flush(self) -> None:
         """Commit the queued appends in batches until the queue is empty."""
@@ -465,7 +532,7 @@ class PostgresEventStore(PostgresWebhooks):
             batch, self._queue = self._queue[:_BATCH], self._queue[_BATCH:]
             try:
                 async with self._need_pool().connection() as conn:
-                    cur = await conn.execute(_APPEND_MANY, _flatten([a for a, _ in batch]))
+                    cur = await conn.execute(self.append_sql, _flatten([a for a, _ in batch]))
                     outcomes = [(str(r[1]), r[2], r[3], r[4]) for r in await cur.fetchall()]
             except _ROW_ERRORS:
                 # One append the checks did not foresee (a bad row) failed the statement:
@@ -486,7 +553,7 @@ class PostgresEventStore(PostgresWebhooks):
         """One append as a batch of its own: if its row is bad, only it fails."""
         try:
             async with self._need_pool().connection() as conn:
-                row = await (await conn.execute(_APPEND_MANY, _flatten([append]))).fetchone()
+                row = await (await conn.execute(self.append_sql, _flatten([append]))).fetchone()
         except Exception as e:
             if not future.done():
                 future.set_exception(_batch_error(e))
@@ -508,7 +575,7 @@ class PostgresEventStore(PostgresWebhooks):
         if limit is not None:
             sql += " LIMIT %s"
             args.append(limit)
-        return [_row_to_event(r) for r in await self._fetch(sql, args)]
+        return await self._events(await self._fetch(sql, args))
 
     async def read_log(self, battle_id: str, after: int = 0, upto: int | None = None) -> bytes:
         # One bytea built by the server: a row per event would cost more to fetch and
@@ -522,8 +589,10 @@ class PostgresEventStore(PostgresWebhooks):
         return bytes(rows[0][0])
 
     async def read_all(self, after_position: int = 0, limit: int = 1000) -> list[StoredEvent]:
+        # Never below 0: placeholders (events not stamped yet) are negative (0017)
         sql = f"SELECT {_COLUMNS} FROM events WHERE position > %s ORDER BY position LIMIT %s"
-        return [_row_to_event(r) for r in await self._fetch(sql, (after_position, limit))]
+        rows = await self._fetch(sql, (max(after_position, 0), limit))
+        return [_row_to_event(r) for r in rows]
 
     async def last_position(self) -> int:
         rows = await self._fetch("SELECT position FROM event_position", ())
@@ -532,7 +601,7 @@ class PostgresEventStore(PostgresWebhooks):
     async def head(self, battle_id: str) -> StoredEvent | None:
         sql = f"SELECT {_COLUMNS} FROM events WHERE battle_id = %s ORDER BY version DESC LIMIT 1"
         rows = await self._fetch(sql, (battle_id,))
-        return _row_to_event(rows[0]) if rows else None
+        return (await self._events(rows))[0] if rows else None
 
     async def find_command(self, battle_id: str, command_id: str) -> CommandRecord | None:
         rows = await self._fetch(
@@ -679,7 +748,9 @@ class PostgresEventStore(PostgresWebhooks):
         integration_id: str | None = None,
         battle_id: str | None = None,
     ) -> list[StoredEvent]:
-        sql, args = firsts_query(_COLUMNS, "%s", after_position, limit, integration_id, battle_id)
+        sql, args = firsts_query(
+            _COLUMNS, "%s", max(after_position, 0), limit, integration_id, battle_id
+        )
         return [_row_to_event(r) for r in await self._fetch(sql, args)]
 
     async def read_linked(
@@ -690,5 +761,5 @@ class PostgresEventStore(PostgresWebhooks):
             "(SELECT battle_id FROM integration_battles WHERE integration_id = %s) "
             "ORDER BY position LIMIT %s"
         )
-        rows = await self._fetch(sql, (after_position, integration_id, limit))
+        rows = await self._fetch(sql, (max(after_position, 0), integration_id, limit))
         return [_row_to_event(r) for r in rows]

@@ -23,6 +23,10 @@ BATTLE_FANOUT_POLL_SECONDS  how often the live fan-out reads the store when no o
 BATTLE_TRUSTED_PROXIES  the proxies whose X-Forwarded-For is believed: IP addresses or
                      CIDR networks, comma-separated (default none: the header is ignored;
                      the client address is the rightmost not in the list, service.http.proxies)
+BATTLE_PG_POSITIONS  counter (default) or stamped: how PostgreSQL appends get their global
+                     positions (both gap-free and in order for readers; counter: each
+                     commit holds the counter row; stamped: appends commit side by side
+                     and a stamp gives positions after, a second commit; RULINGS.md)
 BATTLE_SQLITE_SYNC   normal (default) or full: how the SQLite store commits (full: an
                      fsync per commit batch, so an acknowledged event survives a power
                      failure; normal: it survives a crash of the process, not of the host)
@@ -84,6 +88,7 @@ from typing import Any
 
 import msgspec
 
+from events.postgres import POSITION_MODES
 from events.sqlite import SQLITE_SYNC_MODES
 
 __all__ = ["Settings", "parse_proxies"]
@@ -162,6 +167,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     trusted_proxies: tuple[str, ...] = ()
     sqlite_sync: str = "normal"
     signer: str = "auto"  # what signs receipts (BATTLE_SIGNER; service.battles.signing)
+    pg_positions: str = "counter"
     webhooks: bool = True
     webhook_timeout: float = 10.0
     webhook_retry_base: float = 5.0
@@ -231,6 +237,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             trusted_proxies=parse_proxies(env.get("BATTLE_TRUSTED_PROXIES", "")),
             sqlite_sync=_sqlite_sync(env.get("BATTLE_SQLITE_SYNC", "")),
             signer=_signer(env.get("BATTLE_SIGNER", "")),
+            pg_positions=_pg_positions(env.get("BATTLE_PG_POSITIONS", "")),
             **_webhook_settings(env),
         )
 
@@ -255,6 +262,13 @@ def _signer(text: str) -> str:
     if signer not in ("auto", "cryptography"):
         raise ValueError(f"BATTLE_SIGNER must be auto or cryptography, not {text!r}")
     return signer
+
+
+def _pg_positions(text: str) -> str:
+    mode = text.strip().lower() or "counter"
+    if mode not in POSITION_MODES:
+        raise ValueError(f"BATTLE_PG_POSITIONS must be counter or stamped, not {text!r}")
+    return mode
 
 
 def _origins(text: str) -> tuple[str, ...]:

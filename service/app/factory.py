@@ -74,7 +74,10 @@ def make_store(settings: Settings) -> EventStore:
     """The store `BATTLE_DB` names: a PostgreSQL URL, or else a SQLite file path."""
     if settings.uses_postgres:
         return PostgresEventStore(
-            settings.database, pool_size=settings.db_pool_size, role=settings.db_role
+            settings.database,
+            pool_size=settings.db_pool_size,
+            role=settings.db_role,
+            positions=settings.pg_positions,
         )
     return SQLiteEventStore(settings.sqlite_path, sync=settings.sqlite_sync)
 

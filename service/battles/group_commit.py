@@ -3,7 +3,7 @@
 While this worker holds a battle, every command request queued for it here is decided in
 turn, each on the state the ones before it left (its events chained to theirs), and
 their appends go to the store at once, in order: one statement and one commit for all
-of them (events.postgres, `battle_try_append_many`). The hold is taken once per round,
+of them (events.postgres, `battle_try_append_unstamped`). The hold is taken once per round,
 not once per command: a hot battle's commands no longer pay a lock round trip and a WAL
 flush each (issue 38, item 6).
 

@@ -21,14 +21,16 @@ async def test_an_append_statement_postgres_refuses_fails_each_append_with_its_r
     try:
         first = await append_more(store, "b", 2)
         async with await psycopg.AsyncConnection.connect(postgres_conninfo, autocommit=True) as c:
-            # Every overload in this test's schema: 0016 keeps the old signature beside the
-            # current one (a rolling upgrade's old workers), and the store may call either.
+            # Every append function in this test's schema: 0016 keeps the old signature
+            # beside the one before 0017 (a rolling upgrade's old workers), 0017 adds the
+            # one the store calls now, and the store may call any of them.
             found = await c.execute(
-                "SELECT oid::regprocedure::text FROM pg_proc WHERE proname = "
-                "'battle_try_append_many' AND pronamespace = current_schema()::regnamespace"
+                "SELECT oid::regprocedure::text FROM pg_proc WHERE proname IN "
+                "('battle_try_append_many', 'battle_try_append_unstamped') "
+                "AND pronamespace = current_schema()::regnamespace"
             )
             signatures = [row[0] for row in await found.fetchall()]
-            assert len(signatures) == 2, signatures
+            assert len(signatures) == 3, signatures
             for signature in signatures:
                 await c.execute(f"DROP FUNCTION {signature}")
         async with asyncio.timeout(30):

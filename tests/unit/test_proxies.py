@@ -1,6 +1,6 @@
 """Which address a request comes from behind proxies (service.http.proxies), the settings that
 name them, the stream slots per address and per worker (service.http.limits), and
-BATTLE_SQLITE_SYNC reaching the SQLite connection."""
+BATTLE_SQLITE_SYNC reaching the SQLite connection (BATTLE_PG_POSITIONS the PostgreSQL store)."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from litestar.stores.memory import MemoryStore
 
+from events.postgres import PostgresEventStore
 from events.sqlite import SQLiteEventStore
 from service.app.factory import make_store
 from service.http.limits import Counters, StreamSlots, TooManyStreams, stream_room
@@ -112,3 +113,21 @@ def test_sqlite_sync_refuses_other_modes() -> None:
         Settings.from_env({"BATTLE_SQLITE_SYNC": "off"})
     with pytest.raises(ValueError, match="sync"):
         SQLiteEventStore("x.db", sync="extra")
+
+
+@pytest.mark.parametrize(
+    ("mode", "positions"), [("", "counter"), ("counter", "counter"), ("Stamped", "stamped")]
+)
+def test_pg_positions_reaches_the_store(mode: str, positions: str) -> None:
+    settings = Settings.from_env({"BATTLE_DB": "postgresql://x/y", "BATTLE_PG_POSITIONS": mode})
+    store = make_store(settings)  # not opened: no server needed
+    assert isinstance(store, PostgresEventStore)
+    assert store.positions == positions
+    assert ("battle_try_append_many" in store.append_sql) == (positions == "counter")
+
+
+def test_pg_positions_refuses_other_modes() -> None:
+    with pytest.raises(ValueError, match="BATTLE_PG_POSITIONS"):
+        Settings.from_env({"BATTLE_PG_POSITIONS": "sequence"})
+    with pytest.raises(ValueError, match="stamped or counter"):
+        PostgresEventStore("postgresql://x/y", positions="sequence")
