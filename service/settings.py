@@ -166,6 +166,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
     cors_origins: tuple[str, ...] = ("*",)
     trusted_proxies: tuple[str, ...] = ()
     sqlite_sync: str = "normal"
+    signer: str = "auto"  # what signs receipts (BATTLE_SIGNER; service.battles.signing)
     pg_positions: str = "counter"
     webhooks: bool = True
     webhook_timeout: float = 10.0
@@ -235,6 +236,7 @@ class Settings(msgspec.Struct, frozen=True, kw_only=True):
             cors_origins=_origins(env.get("BATTLE_CORS_ORIGINS", "*")),
             trusted_proxies=parse_proxies(env.get("BATTLE_TRUSTED_PROXIES", "")),
             sqlite_sync=_sqlite_sync(env.get("BATTLE_SQLITE_SYNC", "")),
+            signer=_signer(env.get("BATTLE_SIGNER", "")),
             pg_positions=_pg_positions(env.get("BATTLE_PG_POSITIONS", "")),
             **_webhook_settings(env),
         )
@@ -253,6 +255,13 @@ def _sqlite_sync(text: str) -> str:
     if mode not in SQLITE_SYNC_MODES:
         raise ValueError(f"BATTLE_SQLITE_SYNC must be normal or full, not {text!r}")
     return mode
+
+
+def _signer(text: str) -> str:
+    signer = text.strip().lower() or "auto"
+    if signer not in ("auto", "cryptography"):
+        raise ValueError(f"BATTLE_SIGNER must be auto or cryptography, not {text!r}")
+    return signer
 
 
 def _pg_positions(text: str) -> str:

@@ -86,9 +86,15 @@ def service_keys(settings: Settings, store: EventStore) -> ServiceKeys:
     """The signing keys the settings name; with the embedded store and none configured,
     the key file beside its database (made on first start)."""
     data_dir = Path(store.path).parent if isinstance(store, SQLiteEventStore) else None
-    return ServiceKeys.from_settings(
-        settings.signing_key, settings.signing_key_file, settings.retired_signing_keys, data_dir
+    keys = ServiceKeys.from_settings(
+        settings.signing_key,
+        settings.signing_key_file,
+        settings.retired_signing_keys,
+        data_dir,
+        signer=settings.signer,
     )
+    logging.getLogger("service").info("receipts signed by %s", keys.signer)
+    return keys
 
 
 def _doorbell(settings: Settings) -> Doorbell:

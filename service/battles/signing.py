@@ -34,9 +34,11 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from events.receipts import Receipt, b64url, key_fingerprint, signed_bytes, unb64
+from service.battles.sodium import sodium_signer
 
 __all__ = [
     "KEY_FILE_NAME",
+    "SIGNERS",
     "ServiceKeys",
     "SigningKeyError",
     "load_or_create_key_file",
@@ -47,6 +49,9 @@ __all__ = [
 ]
 
 KEY_FILE_NAME = "signing-key.pem"
+# What signs receipts (BATTLE_SIGNER): `auto`, libsodium where it loads and signs as
+# `cryptography` does (service.battles.sodium), else `cryptography`; or `cryptography`.
+SIGNERS = ("auto", "cryptography")
 log = logging.getLogger("service.battles.signing")
 
 
@@ -128,9 +133,21 @@ class ServiceKeys:
     """The current signing key and the retired ones, by key id."""
 
     def __init__(
-        self, current: Ed25519PrivateKey, retired: Sequence[Ed25519PrivateKey] = ()
+        self,
+        current: Ed25519PrivateKey,
+        retired: Sequence[Ed25519PrivateKey] = (),
+        *,
+        signer: str = "auto",
     ) -> None:
+        if signer not in SIGNERS:
+            raise SigningKeyError(
+                f"BATTLE_SIGNER must be one of {', '.join(SIGNERS)}, not {signer!r}"
+            )
         self._current = current
+        # The receipts' signing function: the same signatures either way (sodium module).
+        fast = sodium_signer(current) if signer == "auto" else None
+        self._sign = fast or current.sign
+        self.signer = "libsodium" if fast else "cryptography"  # what signs, for the log
         self.current_id = key_fingerprint(current.public_key())
         self._private: dict[str, Ed25519PrivateKey] = {self.current_id: current}
         for key in retired:
@@ -139,9 +156,9 @@ class ServiceKeys:
         self._subkeys: dict[tuple[str, bytes], bytes] = {}
 
     @classmethod
-    def generate(cls) -> ServiceKeys:
+    def generate(cls, signer: str = "auto") -> ServiceKeys:
         """A fresh key held only in memory (tests, benchmarks)."""
-        return cls(Ed25519PrivateKey.generate())
+        return cls(Ed25519PrivateKey.generate(), signer=signer)
 
     @classmethod
     def from_settings(
@@ -150,6 +167,7 @@ class ServiceKeys:
         key_file: str | None,
         retired: Sequence[str],
         data_dir: Path | None,
+        signer: str = "auto",
     ) -> ServiceKeys:
         """The keys the configuration names; `data_dir` is where an embedded store keeps
         a generated key (None: no embedded store, a key must be configured)."""
@@ -175,13 +193,13 @@ class ServiceKeys:
             parse_private_key(text, f"BATTLE_RETIRED_SIGNING_KEYS[{i}]")
             for i, text in enumerate(retired)
         ]
-        return cls(current, old)
+        return cls(current, old, signer=signer)
 
     # -- receipts -----------------------------------------------------------------------
 
     def receipt(self, battle_id: str, version: int, head_hash: str) -> Receipt:
         """The current key's receipt for the battle's head `head_hash` at `version`."""
-        signature = self._current.sign(signed_bytes(battle_id, version, head_hash))
+        signature = self._sign(signed_bytes(battle_id, version, head_hash))
         return Receipt(
             battle_id=battle_id,
             version=version,

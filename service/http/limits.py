@@ -174,15 +174,35 @@ def client_address(request: Request[Any, Any, Any]) -> str:
 
 
 def _key_sent(request: Request[Any, Any, Any]) -> str | None:
-    # From the ASGI headers (names in lower case), the first as `Headers.get` gives it:
-    # `request.headers` would build a `Headers` of them all for every request.
-    for name, value in request.scope["headers"]:
+    return _sent_in(request.scope)
+
+
+def _authorization(scope: Scope) -> str | None:
+    """The first Authorization header as `Headers.get` gives it (None without one)."""
+    # From the ASGI headers (names in lower case): `request.headers` would build a
+    # `Headers` of them all for every request.
+    for name, value in scope["headers"]:
         if name == b"authorization":
-            header = value.decode("latin-1")
-            if header:
-                return header
-            break
-    return request.query_params.get("access_key")
+            return value.decode("latin-1")
+    return None
+
+
+def _sent_in(scope: Scope) -> str | None:
+    """The key a request sends: its Authorization header, else its `access_key` query
+    parameter (streams), else None."""
+    header = _authorization(scope)
+    if header:
+        return header
+    if not scope.get("query_string"):
+        return None
+    # Rare (a stream's query key, or a request without any): Litestar's own parsing.
+    return scope["litestar_app"].request_class(scope).query_params.get("access_key")
+
+
+def _address(scope: Scope) -> str:
+    """`client_address` from the scope, without building a request (and its `Address`)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 def key_identity(secret: str) -> str:
@@ -190,13 +210,13 @@ def key_identity(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()[:32]
 
 
-def _key_identifier(request: Request[Any, Any, Any]) -> str:
-    sent = _key_sent(request)
+def _key_identifier(scope: Scope) -> str:
+    sent = _sent_in(scope)
     return key_identity(sent.removeprefix("Bearer ").strip()) if sent else ""
 
 
-def _has_key(request: Request[Any, Any, Any]) -> bool:
-    return _key_sent(request) is not None
+def _has_key(scope: Scope) -> bool:
+    return _sent_in(scope) is not None
 
 
 @dataclass
@@ -210,7 +230,11 @@ class LimitConfig(RateLimitConfig):
     # Which requests the policy counts (None: all). Not Litestar's `check_throttle_handler`:
     # that one wraps a plain function to run in a thread, two thread hops per request that
     # cost about a fifth of a command (measured with py-spy under `bench.inprocess`).
-    applies: Callable[[Request[Any, Any, Any]], bool] | None = None
+    # Read from the ASGI scope, as `identify`: no `Request` is built for the limits.
+    applies: Callable[[Scope], bool] | None = None
+    # What the counter is named by (a client address, a key's hash); Litestar's
+    # `identifier_for_request` takes a `Request`, this the scope.
+    identify: Callable[[Scope], str] = _address
 
 
 def refusal_headers(limit: int, remaining: int, reset: int) -> dict[str, str]:
@@ -237,26 +261,33 @@ class RateLimits(ASGIMiddleware):
     def __init__(self, policies: list[LimitConfig]) -> None:
         self.policies = policies
         self.should_bypass_for_scope = _unlimited
+        # The app's counters, looked up once (`counters_of` reads the app's state).
+        self._app: Litestar | None = None
+        self._counters: Counters | None = None
 
     async def handle(self, scope: Scope, receive: Receive, send: Send, next_app: ASGIApp) -> None:
         app = scope["litestar_app"]
-        request: Request[Any, Any, Any] = app.request_class(scope)
-        counters = counters_of(app)
+        counters = self._counters
+        if counters is None or self._app is not app:
+            counters = self._counters = counters_of(app)
+            self._app = app
         shown: tuple[int, int, int] | None = None  # limit, remaining, reset of the tightest
         for policy in self.policies:
-            if policy.applies is not None and not policy.applies(request):
+            if policy.applies is not None and not policy.applies(scope):
                 continue
             unit, limit = policy.rate_limit
             window = _WINDOWS[unit]
-            key = f"{policy.name}:{policy.identifier_for_request(request)}"
+            key = f"{policy.name}:{policy.identify(scope)}"
             if policy.counts_requests:
                 count, reset = await counters.add(key, window)
             else:
                 count, reset = await counters.peek(key)
                 count += 1  # this request, were it to fail too
-                if _has_key(request):
+                if _has_key(scope):
                     send = _counting_failures(send, counters, key, window)
-            if count > limit and (policy.counts_requests or await _guess(app, request)):
+            if count > limit and (
+                policy.counts_requests or await _guess(app, app.request_class(scope))
+            ):
                 headers = refusal_headers(limit, 0, reset)
                 headers["RateLimit-Policy"] = f"{limit}; w={window}"
                 raise TooManyRequestsException(
@@ -292,10 +323,10 @@ def _unlimited(scope: Scope) -> bool:
     return path == "/health" or path.startswith("/schema")
 
 
-def _operation(request: Request[Any, Any, Any]) -> object:
+def _operation(scope: Scope) -> object:
     # The route, not the URL: under a prefix `request.url.path` is not "/battles", and a
     # check on it would let anonymous creations through uncounted.
-    return request.route_handler.operation_id
+    return getattr(scope["route_handler"], "operation_id", None)
 
 
 def _with_headers(send: Send, limit: int, remaining: int, reset: int) -> Send:
@@ -337,56 +368,56 @@ def limit_middleware(settings: Settings) -> list[RateLimits]:
         "minute",
         "auth-failures",
         counts_requests=False,
-        identifier_for_request=client_address,
+        identify=_address,
     )
-    add(settings.limit_per_address, "minute", "address", identifier_for_request=client_address)
+    add(settings.limit_per_address, "minute", "address", identify=_address)
     add(
         settings.limit_per_key,
         "minute",
         "key",
-        identifier_for_request=_key_identifier,
+        identify=_key_identifier,
         applies=_has_key,
     )
     add(
         settings.limit_forecasts_per_key,
         "minute",
         "forecasts",
-        identifier_for_request=_key_identifier,
+        identify=_key_identifier,
         applies=_forecast,
     )
     add(
         settings.limit_battles_per_address,
         "hour",
         "battles",
-        identifier_for_request=client_address,
+        identify=_address,
         applies=_anonymous_creation("createBattle", "importBattle"),
     )
     add(
         settings.limit_integrations_per_address,
         "hour",
         "integrations",
-        identifier_for_request=client_address,
+        identify=_address,
         applies=_anonymous_creation("createIntegration"),
     )
     return [RateLimits(policies)] if policies else []
 
 
-def _forecast(request: Request[Any, Any, Any]) -> bool:
+def _forecast(scope: Scope) -> bool:
     # Counted apart from the other requests of a key: one forecast may keep a core busy
     # for its whole time budget (service.desk.forecast).
     return (
-        request.method == "POST" and _operation(request) == "forecastBattle" and _has_key(request)
+        scope.get("method") == "POST" and _operation(scope) == "forecastBattle" and _has_key(scope)
     )
 
 
 def _anonymous_creation(*operations: str) -> Any:
-    def check(request: Request[Any, Any, Any]) -> bool:
+    def check(scope: Scope) -> bool:
         # A creation's key comes in its Authorization header only (`?access_key=` is for
         # streams): a query key would leave the creation anonymous and uncounted.
         return (
-            request.method == "POST"
-            and _operation(request) in operations
-            and not request.headers.get("authorization")
+            scope.get("method") == "POST"
+            and _operation(scope) in operations
+            and not _authorization(scope)
         )
 
     return check

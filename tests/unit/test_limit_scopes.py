@@ -1,0 +1,98 @@
+"""What the rate limits count a request by, read from its ASGI scope (service.http.limits):
+the key it sends (the first Authorization header, else its `access_key` query parameter),
+its client address, and which policies apply to it (anonymous creations, forecasts)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from litestar import Litestar
+
+from service.app.factory import create_app
+from service.http.limits import LimitConfig, key_identity, limit_middleware
+from service.settings import Settings
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Litestar:
+    db = Path(tmp_path_factory.mktemp("limits")) / "battles.db"
+    return create_app(Settings.from_env({"BATTLE_DB": str(db)}))
+
+
+@pytest.fixture(scope="module")
+def policies() -> dict[str, LimitConfig]:
+    return {p.name: p for m in limit_middleware(Settings()) for p in m.policies}
+
+
+def _handler(app: Litestar, operation_id: str) -> Any:
+    for route in app.routes:
+        for handler in getattr(route, "route_handlers", []):
+            if getattr(handler, "operation_id", None) == operation_id:
+                return handler
+    raise LookupError(operation_id)
+
+
+def _scope(
+    app: Litestar,
+    operation_id: str = "postCommand",
+    *,
+    method: str = "POST",
+    headers: list[tuple[bytes, bytes]] | None = None,
+    query: bytes = b"",
+    client: tuple[str, int] | None = ("10.1.2.3", 4321),
+) -> Any:
+    return {
+        "type": "http", "method": method, "path": "/battles", "raw_path": b"/battles",
+        "query_string": query, "headers": headers or [], "client": client,
+        "litestar_app": app, "app": app, "route_handler": _handler(app, operation_id),
+        "state": {}, "path_params": {}, "root_path": "", "scheme": "http",
+    }  # fmt: skip
+
+
+def test_a_key_is_the_first_authorization_header(app: Litestar, policies: Any) -> None:
+    key = policies["key"]
+    headers = [(b"authorization", b"Bearer bk_first"), (b"authorization", b"Bearer bk_second")]
+    scope = _scope(app, headers=headers)
+    assert key.applies(scope)
+    assert key.identify(scope) == key_identity("bk_first")
+
+
+def test_without_an_authorization_header_the_query_key_counts(app: Litestar, policies: Any) -> None:
+    key = policies["key"]
+    for headers in ([], [(b"authorization", b"")]):  # none, or an empty one
+        scope = _scope(app, headers=headers, query=b"after=3&access_key=bk_query")
+        assert key.applies(scope)
+        assert key.identify(scope) == key_identity("bk_query")
+    bare = _scope(app, query=b"after=3")
+    assert not key.applies(bare)
+    assert key.identify(bare) == ""
+    assert not key.applies(_scope(app))
+
+
+def test_an_address_is_the_clients_or_unknown(app: Litestar, policies: Any) -> None:
+    address = policies["address"]
+    assert address.identify(_scope(app)) == "10.1.2.3"
+    assert address.identify(_scope(app, client=None)) == "unknown"
+
+
+def test_only_an_anonymous_creation_counts_as_one(app: Litestar, policies: Any) -> None:
+    battles = policies["battles"]
+    assert battles.applies is not None
+    assert battles.applies(_scope(app, "createBattle"))
+    # a query key does not make a creation keyed: it stays counted
+    assert battles.applies(_scope(app, "createBattle", query=b"access_key=bk_x"))
+    keyed = [(b"authorization", b"Bearer ik_integration")]
+    assert not battles.applies(_scope(app, "createBattle", headers=keyed))
+    assert not battles.applies(_scope(app, "createBattle", method="GET"))
+    assert not battles.applies(_scope(app, "postCommand"))
+
+
+def test_forecasts_are_counted_per_key_apart(app: Litestar, policies: Any) -> None:
+    forecasts = policies["forecasts"]
+    assert forecasts.applies is not None
+    keyed = [(b"authorization", b"Bearer bk_ref")]
+    assert forecasts.applies(_scope(app, "forecastBattle", headers=keyed))
+    assert not forecasts.applies(_scope(app, "forecastBattle"))  # no key: not this policy
+    assert not forecasts.applies(_scope(app, "postCommand", headers=keyed))
