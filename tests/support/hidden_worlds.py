@@ -105,9 +105,13 @@ def answer(
 
 
 def _alike(a: tuple[Any, ...], b: tuple[Any, ...]) -> bool:
-    """Two answers alike: equal, or both accepted where one of them reveals something."""
-    if a[0] == b[0] == "accepted" and (a[1] is None or b[1] is None):
-        return True
+    """Two answers alike: equal, or one accepted revealing something and the other not
+    refused (accepted, or asking the table for the next die: where nothing was met, the
+    command goes on to roll)."""
+    if a == ("accepted", None):
+        return b[0] in ("accepted", "dice")
+    if b == ("accepted", None):
+        return a[0] in ("accepted", "dice")
     return a == b
 
 
