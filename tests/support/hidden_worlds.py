@@ -72,6 +72,16 @@ def _server_dice(sides: Sequence[str], seed: int) -> ServerDice:
                       sub_seeds={a: key(a) for a in audiences})  # fmt: skip
 
 
+def _sides(state: Any) -> list[str]:
+    """The sides of a battle, whichever ruleset's state holds them."""
+    board = getattr(state, "board", None)
+    for where in (state, board):
+        sides = getattr(where, "sides", None)
+        if sides:
+            return list(sides)
+    return list(getattr(state, "forces", ()))
+
+
 def answer(
     rs: Rs,
     state: Any,
@@ -90,8 +100,8 @@ def answer(
             return "invalid", str(e)  # the schema's 400, before any state is read
     else:
         command = body
-    sides = list(getattr(state, "sides", ()) or ())
-    source = _server_dice(sides, dice) if isinstance(dice, int) else SuppliedDice(list(dice))
+    server = isinstance(dice, int)
+    source = _server_dice(_sides(state), dice) if server else SuppliedDice(list(dice))
     try:
         rs.authorize(state, command, actor)
         events = rs.decide(state, command, source)
