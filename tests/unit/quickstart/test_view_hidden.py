@@ -3,17 +3,18 @@
 no answer, a refusal included, may depend on what the caller cannot see).
 
 Over play-throughs from prompts alone (the heroes' stealth checks among them), at every
-state where some squad is hidden from a side (or the observer), two worlds: the state, and
-the hidden squads on other free squares. The side (or the observer) gets the same view and
-awaiting in both, the same answer to each command the side may send (its prompts' answers
-and probes aimed at the hidden squads' squares and ids), and reads the same events of
-the command played. A third world, the state as the side knows it (`seen_by`: the
-hidden squads not there, which its commands are judged on), gives the same view,
-awaiting and refusals (not the same events: the side saw the squads before they hid, so
-it knows they are somewhere, and an EndStep, say, moves on to their skirmish step). Save
-where a command reveals a hidden squad (a move it stops, an ambush it springs:
-SquadRevealed, SquadMoved.met, CombatStarted.ambush), which is how the rules let it be
-learnt.
+state where some squad is hidden from a side (or the observer), three worlds: the state,
+the hidden squads on other free squares, and the other sides' minor actions (squads'
+and heroes' skills: a stealth check is secret) used where they were not. The side (or
+the observer) gets the same view and awaiting in all three, the same answer to each
+command the side may send (its prompts' answers and probes aimed at the hidden squads'
+squares and ids), and reads the same events of the command played. A fourth world, the
+state as the side knows it (`seen_by`: the hidden squads not there, which its commands
+are judged on), gives the same view, awaiting and refusals (not the same events: the
+side saw the squads before they hid, so it knows they are somewhere, and an EndStep,
+say, moves on to their skirmish step). Save where a command reveals a hidden squad (a
+move it stops, an ambush it springs: SquadRevealed, SquadMoved.met,
+CombatStarted.ambush), which is how the rules let it be learnt.
 """
 
 from __future__ import annotations
@@ -64,12 +65,27 @@ def _moved(state: State, ids: set[str], rng: random.Random) -> State:
     return replace(state, squads=squads)
 
 
+def _minor_flipped(state: State, side: str | None) -> State:
+    """The other sides' minor actions (a squad's, a hero's skill) used where they were not
+    and not where they were: the view keeps them for their side (a stealth check is
+    secret)."""
+    squads = {
+        k: q if q.side == side else replace(q, minor_used=not q.minor_used)
+        for k, q in state.squads.items()
+    }
+    heroes = {
+        k: h if h.side == side else replace(h, skill_used=not h.skill_used)
+        for k, h in state.heroes.items()
+    }
+    return replace(state, squads=squads, heroes=heroes)
+
+
 def worlds(state: State, side: str | None, rng: random.Random) -> list[State]:
     """The worlds a reader cannot tell apart ([] when nothing is hidden from it)."""
     hidden = hidden_from(state, side)
     if not hidden:
         return []
-    return [state, _moved(state, hidden, rng)]
+    return [state, _moved(state, hidden, rng), _minor_flipped(state, side)]
 
 
 def _probes(state: State, side: str, rng: random.Random, ws: list[State]) -> Iterator[Any]:
