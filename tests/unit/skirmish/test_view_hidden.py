@@ -5,8 +5,9 @@ included, may depend on what the caller cannot see).
 
 Over play-throughs from prompts alone (secret tactics chosen, issued, learned, noticed;
 actions declared; phases resolved), at every state where a side (or the observer) does
-not know something, three worlds: the state; the other sides' unknown tactics changed
-and their secret declarations made with another attack profile; and those declarations
+not know something, three worlds: the state; the other sides' unknown tactics changed,
+their secret declarations made with another attack profile and their Adjust Tactics
+allowance other; and those declarations
 not made at all (nor the tactics issued: their standard action unspent). The side gets
 the same view and awaiting in all three, the same answer to each command it may send
 (its prompts' answers and commands aimed at the other side's armies), and reads the
@@ -52,7 +53,8 @@ def _unknown(a: Army, side: str | None) -> bool:
 
 
 def _changed(state: State, side: str | None) -> State:
-    """Other sides' unknown tactics swapped, their declarations with another profile."""
+    """Other sides' unknown tactics swapped, their declarations with another profile, their
+    Adjust Tactics allowance more and unused."""
     armies = dict(state.armies)
     for k, a in state.armies.items():
         if _unknown(a, side):
@@ -64,7 +66,12 @@ def _changed(state: State, side: str | None) -> State:
             profiles = [p for p in state.armies[d.army].spec.attacks if p != d.profile]
             d = replace(d, profile=profiles[0]) if profiles else d
         declared.append(d)
-    return replace(state, armies=armies, declared=tuple(declared))
+    # and their Adjust Tactics allowance and use (the view keeps them for their side)
+    forces = {
+        k: f if k == side else replace(f, adjust_allowance=f.adjust_allowance + 1, adjust_used=())
+        for k, f in state.forces.items()
+    }
+    return replace(state, armies=armies, declared=tuple(declared), forces=forces)
 
 
 def _undeclared(state: State, side: str | None) -> State:
