@@ -84,7 +84,7 @@ def check_reads(
             for e in secret:
                 if e["version"] > at:
                     continue
-                for s in _strings(e["data"]) - seen:  # as a whole JSON string
+                for s in _strings(e["data"], keys=False) - seen:  # as a whole JSON string
                     assert json.dumps(s) not in t, ("a sealed field leaked", who, at, e, s)
         report = b.http.get(f"/battles/{b.id}/verify", headers=b.auth(who))
         assert report.status_code == 200, report.text
@@ -98,9 +98,10 @@ def check_reads(
 _VIEWS_AFTER = 6  # sealed events whose versions' views are read, at most (spread)
 
 
-def _strings(obj: Any) -> set[str]:
-    """Every string leaf of `obj` (JSON: dicts' values, lists' items; not the keys: a
-    field's name tells nothing)."""
+def _strings(obj: Any, keys: bool = True) -> set[str]:
+    """Every string of `obj` (JSON: dicts' keys, unless not `keys`, and values, lists'
+    items): what a reader reads, a skill's name as a key included; of a sealed event's
+    data, its values only (a field's name tells nothing)."""
     out: set[str] = set()
     stack = [obj]
     while stack:
@@ -108,6 +109,8 @@ def _strings(obj: Any) -> set[str]:
         if isinstance(o, str):
             out.add(o)
         elif isinstance(o, dict):
+            if keys:
+                out.update(k for k in o if isinstance(k, str))
             stack.extend(o.values())
         elif isinstance(o, list | tuple):
             stack.extend(o)

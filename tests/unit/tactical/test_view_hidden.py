@@ -1,17 +1,23 @@
 """What a side reads of a tactical battle never depends on where an invisible foe is, nor
-on what its unseen moves spent, nor on a foe's held Help (seed 002, [Invisibility],
-[Total Concealment], [Targeting What You Can't See]; DESIGN.md, "Hidden information": no
-answer, a refusal included, may depend on what the caller cannot see).
+on a foe's held Help (seed 002, [Invisibility], [Total Concealment], [Targeting What You
+Can't See]; DESIGN.md, "Hidden information": no answer, a refusal included, may depend
+on what the caller cannot see).
 
 Over play-throughs from prompts alone with an invisible character, at every state, for
 each side and the observer, the worlds it cannot tell apart: the state; the invisible
-foes it has neither glimpsed nor perceived on other free squares, their move count
-changed; and every foe's Help reroll tokens changed. The side gets the same view
-and awaiting in all of them, the same answer to each command it may send (its prompts'
-answers and orders aimed at the invisible foe's possible squares), and reads the same
-events of the command played, save where a command meets the foe as the rules let it
-(a move it stops, an attack on its square, a perception check: CharacterRevealed,
-UnseenAttackResolved, Perceived...).
+foes it has neither glimpsed nor perceived on other free squares; and every foe's Help
+reroll tokens changed. The side gets the same view and awaiting in all of them, the same
+answer to each command it may send (its prompts' answers and orders aimed at the
+invisible foe's possible squares), and reads the same events of the command played,
+save where a command meets the foe as the rules let it (a move it stops, an attack on
+its square, a perception check: CharacterRevealed, UnseenAttackResolved, Perceived...).
+
+The referee's secrets (a secret check's result, who stood in a square attacked unseen)
+change no state, so no world differs by them: that their events reach no one else is
+tests/e2e/leak_check.py's. An invisible foe's stamina is not varied: what it leads to
+is public (a drain's Exposed, ConditionGained; a turn's Regenerated, given only when no
+stamina was spent), as is the count of its sealed events, from which a second move
+shows anyway.
 """
 
 from __future__ import annotations
@@ -80,8 +86,7 @@ def _unseen(state: State, side: str | None) -> list[Char]:
 
 
 def _elsewhere(state: State, unseen: list[Char], rng: random.Random) -> State:
-    """`unseen` on other free squares, with another move count (not another stamina:
-    what a foe's stamina leads to is public, the drained condition, ConditionGained)."""
+    """`unseen` on other free squares (the rest as it is: see the module's docstring)."""
     b = state.board
     taken = set(state.occupied) | set(b.blocks_move) | set(state.built)
     free = [(x, y) for x in range(b.width) for y in range(b.height) if (x, y) not in taken]
