@@ -8,11 +8,11 @@ actions declared; phases resolved), at every state where a side (or the observer
 not know something, three worlds: the state; the other sides' unknown tactics changed,
 their secret declarations made with another attack profile and their Adjust Tactics
 allowance other; and those declarations not made at all (nor the tactics issued: their
-standard action unspent). The side gets the same view and awaiting in all three, the same answer to each command it may send
-(its prompts' answers and commands aimed at the other side's armies), and reads the
-same events of the command played, save where a command resolves the declarations or
-reveals a tactic (ActionResolved, ManeuverResolved, TacticRevealed...), which is how the
-rules make them known.
+standard action unspent). The side gets the same view and awaiting in all three, the
+same answer to each command it may send (its prompts' answers and commands aimed at the
+other side's armies), and reads the same events of the command played, save where a
+command resolves the declarations or reveals a tactic (ActionResolved, ManeuverResolved,
+TacticRevealed...), which is how the rules make them known.
 """
 
 from __future__ import annotations
