@@ -3,7 +3,15 @@ event it may not see is handed sealed (its links and audience, nothing else) in 
 the command answers it received and in its view, and the chain of what it was given verifies
 (by the service and by the client's own audit); the battle's SSE stream and the global
 stream hand the same as the log. Shared by the hidden-information properties
-of every ruleset (issue 16)."""
+of every ruleset (issue 16).
+
+Not only the whole of a sealed event is looked for in what the reader was given: each of
+its string leaves (an id, a reason, a tactic...) that the reader reads nowhere else (in no
+event it may see, no word of the ruleset's schemas, not in its views right before the
+sealed events) must be nowhere in its texts either (its log, its answers, its view now
+and right after the sealed events, awaiting prompts included): one leaked field passes a
+whole-JSON check. The field-level property over every state, with
+the worlds a reader cannot tell apart, is tests/unit/<ruleset>/test_view_hidden.py."""
 
 from __future__ import annotations
 
@@ -41,6 +49,8 @@ def check_reads(
     """Check every reader (a side's name or "observer"); `answers[who]` holds the events of
     the command answers `who` was given. Answers how many events were hidden from someone."""
     full = b.events("referee")
+    ruleset = b.view("referee")["ruleset"]
+    vocabulary = _strings(b.http.get(f"/rulesets/{ruleset}").json())
     by_version = {e["version"]: e for e in full}
     hidden = [e for e in full if e["audience"] != "all"]
     assert all(len(e["salt"]) == 32 for e in hidden), "a hidden event without its salt"
@@ -63,6 +73,19 @@ def check_reads(
         for e in secret:  # nothing of it anywhere: not its salt, its data or its time
             assert e["salt"] not in text, (who, e)
             assert json.dumps(e["data"]) not in text, (who, e)
+        # ... nor any field of it the reader reads nowhere else, now or when it was new
+        around = _views_around(b, who, sorted({e["version"] for e in secret}))
+        for at, t in [*((v, after) for v, _, after in around), (full[-1]["version"], text)]:
+            # what it may read anyway by then: the events it may see and the stubs
+            # (checked above), the ruleset's words (its schemas' enums), and its views
+            # right before sealed events
+            seen = vocabulary | _strings([e for e in rest if e["version"] <= at])
+            seen |= _strings([json.loads(before) for v, before, _ in around if v <= at])
+            for e in secret:
+                if e["version"] > at:
+                    continue
+                for s in _strings(e["data"], keys=False) - seen:  # as a whole JSON string
+                    assert json.dumps(s) not in t, ("a sealed field leaked", who, at, e, s)
         report = b.http.get(f"/battles/{b.id}/verify", headers=b.auth(who))
         assert report.status_code == 200, report.text
         got = report.json()
@@ -70,6 +93,45 @@ def check_reads(
         own = audit_log(decode_read(raw_events(b, who)))
         assert own.ok and own.events_sealed == len(secret), own
     return len(hidden)
+
+
+_VIEWS_AFTER = 6  # sealed events whose versions' views are read, at most (spread)
+
+
+def _strings(obj: Any, keys: bool = True) -> set[str]:
+    """Every string of `obj` (JSON: dicts' keys, unless not `keys`, and values, lists'
+    items): what a reader reads, a skill's name as a key included; of a sealed event's
+    data, its values only (a field's name tells nothing)."""
+    out: set[str] = set()
+    stack = [obj]
+    while stack:
+        o = stack.pop()
+        if isinstance(o, str):
+            out.add(o)
+        elif isinstance(o, dict):
+            if keys:
+                out.update(k for k in o if isinstance(k, str))
+            stack.extend(o.values())
+        elif isinstance(o, list | tuple):
+            stack.extend(o)
+    return out
+
+
+def _views_around(b: Battle, who: str, versions: list[int]) -> list[tuple[int, str, str]]:
+    """`who`'s views (GET /state?version=) right before and right after some of
+    `versions` (spread over them, `_VIEWS_AFTER` at most): after a sealed event is where a
+    field of it would be freshest. (version, view before, view after) each."""
+    step = max(1, -(-len(versions) // _VIEWS_AFTER))
+    out = []
+    for v in versions[::step]:
+        texts = []
+        for at in (v - 1, v):
+            r = b.http.get(f"/battles/{b.id}/state", params={"version": at},
+                           headers=b.auth(who))  # fmt: skip
+            assert r.status_code == 200, r.text
+            texts.append(r.text)
+        out.append((v, texts[0], texts[1]))
+    return out
 
 
 def _streamed(b: Battle, who: str, count: int, path: str = "") -> list[Any]:

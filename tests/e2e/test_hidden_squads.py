@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.e2e.battle_client import Battle, create_battle
+from tests.e2e.leak_check import check_reads
 
 HIDER, HERO = "n_sol", "aria"  # north's soldiers and their hero (stealth +2), see SETUP
 
@@ -69,3 +70,17 @@ def test_the_hidden_squad_is_shown_to_its_side_and_the_referee(
     assert _squads(_state_at(b, who, version))[HIDER]["hidden"] is True
     (check,) = [e for e in b.events(who) if e["version"] == version]
     assert check["type"] == "SkillChecked" and check["data"]["success"] is True
+
+
+def test_no_read_shows_anything_of_the_hidden_squads_check_or_moves(
+    hidden: tuple[Battle, int],
+) -> None:
+    """The whole leak check (tests/e2e/leak_check.py: sealed in every log, answer and
+    stream, no field of it in any view, the sealed chains verify) once the hidden squad
+    has also moved unseen."""
+    b, _ = hidden
+    r = b.command("north", {"type": "MoveSquad", "squad": HIDER, "x": 3, "y": 3})
+    assert r.status_code == 200, r.text
+    moved = r.json()["events"]
+    assert moved and all(e["audience"] == "side:north" for e in moved), moved
+    assert check_reads(b, ["north", "south", "observer"], {"north": moved}) >= 2

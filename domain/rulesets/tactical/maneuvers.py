@@ -284,7 +284,11 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
     # strikes after the window, where this refusal would refuse every answer to it
     if not cmd.bull_rush and weapon is not None and weapon_of(st, c, weapon).kind != "melee":
         raise RuleViolation("a charge ends in a melee attack", rule=R_STANDARD)
-    first = Moved(character=c.id, mode=cmd.mode, path=(), cost=0, sta_spent=sta)
+    # an invisible charger's way is its side's alone, as a Move's (moves.move) and as the
+    # rest of this charge after a window (resume._walk_on): its strike names only where
+    # it ends, not where it came from (DESIGN: a hidden unit's moves are never readable)
+    hidden = c.side if c.has("invisible") else None
+    first = Moved(character=c.id, mode=cmd.mode, path=(), cost=0, sta_spent=sta, hidden_side=hidden)
     then = ResumeAttack(
         weapon=weapon or "",
         target=t.id,
