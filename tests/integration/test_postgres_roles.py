@@ -50,3 +50,39 @@ async def test_a_worker_role_serves_and_cannot_change_the_log_or_migrate() -> No
             conn.execute("DELETE FROM schema_migrations WHERE number = 7")
         with pytest.raises(StoreUnavailable, match="run `battle-service migrate` as the"):
             await PostgresEventStore(worker_url, pool_size=2).open()
+
+
+async def test_the_stamp_runs_no_code_of_its_callers_as_the_owner() -> None:
+    """`battle_stamp` is the owner's (SECURITY DEFINER): a caller's temporary `events` table
+    with a trigger of its own must not be what it updates, or the trigger would run as the
+    owner (migration 0017: its search_path puts pg_temp last)."""
+    with postgres_schema() as url:
+        owner = PostgresEventStore(url, pool_size=2)
+        await owner.open()
+        await owner.close()
+        schema = psycopg.conninfo.conninfo_to_dict(url)["options"].split("=", 1)[1]
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute("SET ROLE battle_app")
+            conn.execute("CREATE TEMP TABLE events (position bigint, battle_id text, version int)")
+            conn.execute("INSERT INTO pg_temp.events VALUES (-1, 'b', 1)")
+            conn.execute(
+                "CREATE FUNCTION pg_temp.evil() RETURNS trigger LANGUAGE plpgsql AS $f$ BEGIN "
+                f'CREATE TABLE "{schema}".pwned AS SELECT current_user AS who; RETURN NEW; '
+                "END $f$"
+            )
+            conn.execute(
+                "CREATE TRIGGER evil BEFORE UPDATE ON pg_temp.events "
+                "FOR EACH ROW EXECUTE FUNCTION pg_temp.evil()"
+            )
+            conn.execute("SELECT * FROM battle_stamp('{}', '{}')").fetchall()
+            conn.execute("RESET ROLE")
+            found = conn.execute(
+                "SELECT count(*) FROM pg_tables WHERE schemaname = %s AND tablename = 'pwned'",
+                (schema,),
+            ).fetchone()
+            assert found == (0,), "the stamp ran its caller's trigger as the owner"
+            public = conn.execute(
+                "SELECT has_function_privilege('public', "
+                "'battle_stamp(text[], integer[])', 'EXECUTE')"
+            ).fetchone()
+            assert public == (False,), "every role may run the owner's stamp"

@@ -162,9 +162,12 @@ END $$;
 -- the advisory lock only spares the flush. Asked for none, it stamps whatever waits.
 -- SECURITY DEFINER: the service's role may not UPDATE events (events.postgres_guards);
 -- this function, the schema owner's, does only this one UPDATE, which the trigger allows.
+-- Its search_path is set below to the schema then pg_temp, last: with `FROM CURRENT`,
+-- pg_temp would be searched first, and a caller's temporary `events` table (with a
+-- trigger of its own) would run the caller's code as the owner. Only battle_app runs it.
 CREATE FUNCTION battle_stamp(p_battle_ids text[], p_versions integer[])
 RETURNS TABLE (i integer, stamped bigint)
-LANGUAGE plpgsql SECURITY DEFINER SET search_path FROM CURRENT AS $$
+LANGUAGE plpgsql SECURITY DEFINER AS $$
 DECLARE
     everything boolean := coalesce(cardinality(p_battle_ids), 0) = 0;
     pos bigint;
@@ -206,3 +209,12 @@ BEGIN
         LEFT JOIN events e ON e.battle_id = x.b AND e.version = x.v
         ORDER BY x.o;
 END $$;
+
+DO $$ BEGIN
+    EXECUTE format(
+        'ALTER FUNCTION battle_stamp(text[], integer[]) SET search_path = %I, pg_temp',
+        current_schema()
+    );
+END $$;
+REVOKE EXECUTE ON FUNCTION battle_stamp(text[], integer[]) FROM PUBLIC;
+GRANT EXECUTE ON FUNCTION battle_stamp(text[], integer[]) TO battle_app;
