@@ -61,6 +61,7 @@ __all__ = [
     "StreamSlot",
     "StreamSlots",
     "TooManyStreams",
+    "bearer_key",
     "client_address",
     "counters_of",
     "key_identity",
@@ -210,9 +211,18 @@ def key_identity(secret: str) -> str:
     return hashlib.sha256(secret.encode()).hexdigest()[:32]
 
 
+def bearer_key(sent: str) -> str:
+    """The key a header or query parameter sends, read as `KeyRing.principal` reads it (the
+    scheme in any letter case, spaces around it): one key is one counter however it is
+    spelt, or "bearer K" and "BEARER K" would each get a key's whole allowance."""
+    scheme, _, key = sent.strip().partition(" ")
+    key = key.strip()
+    return key if key and scheme.lower() == "bearer" else sent.strip()
+
+
 def _key_identifier(scope: Scope) -> str:
     sent = _sent_in(scope)
-    return key_identity(sent.removeprefix("Bearer ").strip()) if sent else ""
+    return key_identity(bearer_key(sent)) if sent else ""
 
 
 def _has_key(scope: Scope) -> bool:
@@ -480,7 +490,7 @@ class StreamSlots:
             self.open += 1
         try:
             if self.limit > 0 and authorization:
-                key = "streams:" + key_identity(authorization.removeprefix("Bearer ").strip())
+                key = "streams:" + key_identity(bearer_key(authorization))
                 await self._hold(slot, key, self.limit, "key")
             if self.per_address > 0:
                 await self._hold(slot, f"streams-address:{address}", self.per_address, "address")

@@ -96,3 +96,21 @@ def test_forecasts_are_counted_per_key_apart(app: Litestar, policies: Any) -> No
     assert forecasts.applies(_scope(app, "forecastBattle", headers=keyed))
     assert not forecasts.applies(_scope(app, "forecastBattle"))  # no key: not this policy
     assert not forecasts.applies(_scope(app, "postCommand", headers=keyed))
+
+
+@pytest.mark.parametrize(
+    "header",
+    [b"Bearer bk_one", b"bearer bk_one", b"BEARER bk_one", b"bEarer  bk_one ", b"  Bearer bk_one"],
+)
+def test_a_key_is_one_counter_however_its_scheme_is_spelt(
+    app: Litestar, policies: Any, header: bytes
+) -> None:
+    """The service reads the scheme in any letter case (`KeyRing.principal`): so must the
+    counters, or each spelling would get the key's whole allowance again."""
+    scope = _scope(app, headers=[(b"authorization", header)])
+    assert policies["key"].identify(scope) == key_identity("bk_one")
+
+
+def test_a_query_key_is_counted_as_the_same_key_in_a_header(app: Litestar, policies: Any) -> None:
+    scope = _scope(app, "streamEvents", method="GET", query=b"access_key=bk_one")
+    assert policies["key"].identify(scope) == key_identity("bk_one")

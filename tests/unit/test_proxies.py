@@ -131,3 +131,15 @@ def test_pg_positions_refuses_other_modes() -> None:
         Settings.from_env({"BATTLE_PG_POSITIONS": "sequence"})
     with pytest.raises(ValueError, match="stamped or counter"):
         PostgresEventStore("postgresql://x/y", positions="sequence")
+
+
+def test_a_keys_streams_are_one_count_however_its_scheme_is_spelt() -> None:
+    async def run() -> None:
+        slots = StreamSlots(Counters(MemoryStore()), 2)
+        await slots.take("Bearer k1", "a")
+        await slots.take("bearer k1", "b")
+        with pytest.raises(TooManyStreams) as e:
+            await slots.take("BEARER  k1", "c")
+        assert e.value.holder == "key"
+
+    asyncio.run(run())
