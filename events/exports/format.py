@@ -437,7 +437,10 @@ def _history_signers(facts: list[tuple[int, str, bytes]]) -> tuple[list[str], st
     for version, type_, data in facts:
         if version != 1 or type_ != "BattleCreated":
             continue
-        origin = _decode.decode(data).get("imported_from")
+        created = _decode.decode(data)
+        if not isinstance(created, dict):
+            return [], "its data is not an object"
+        origin = created.get("imported_from")
         if origin is None:
             return [], None
         if not isinstance(origin, dict):

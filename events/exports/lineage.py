@@ -32,6 +32,8 @@ def fork_point(facts: list[tuple[int, str, bytes]]) -> ForkPoint | None:
         if version != 1 or type_ != "BattleCreated":
             continue
         created = _decode.decode(data)
+        if not isinstance(created, dict):  # a hand-made file: the report says it is malformed
+            return None
         parent, at, head = (
             created.get(k) for k in ("forked_from", "forked_at", "forked_head_hash")
         )

@@ -578,3 +578,15 @@ def test_an_import_record_of_the_wrong_shape_fails_the_check(tmp_path: Path) -> 
     assert report.first_failure == (
         "version 1: the BattleCreated is malformed: imported_from.signers is not a list of key ids"
     )
+
+
+@pytest.mark.parametrize("data", [[1], "created", 7, None])
+def test_a_first_event_whose_data_is_not_an_object_fails_the_check(
+    tmp_path: Path, data: Any
+) -> None:
+    """A hand-made file whose `BattleCreated` (hashed, so the chain holds) is not an object
+    at all is reported as failing at version 1, not an error of the checker."""
+    items = [(ITEMS[0][0], data, "all"), *ITEMS[1:]]
+    report = verify(tmp_path, export(chain(items)), keys=[KEY.public_key()])
+    assert report.chain_ok and not report.ok and not report.vouched
+    assert report.first_failure is not None and report.first_failure.startswith("version 1: ")
