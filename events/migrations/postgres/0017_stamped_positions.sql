@@ -1,4 +1,5 @@
--- Appends no longer take the one counter row (issue 37 item 3). The row made positions
+-- With BATTLE_PG_POSITIONS=stamped (the default stays `counter`), appends no longer take
+-- the one counter row (issue 37 item 3). The row made positions
 -- gap-free and visible in commit order by serialising every append across battles, one
 -- commit (one WAL flush) at a time. Now positions are given in two steps:
 --
@@ -27,7 +28,10 @@
 -- Rows stamped before (all of them, on an existing database) keep their positions: the
 -- table is not rewritten. battle_try_append_many is kept as it was, so a worker of the
 -- version before this one still appends (taking the counter row in its transaction, as
--- the stamps do: the two kinds stay in one order).
+-- the stamps do: the two kinds stay in one order). But its reads do not stamp: it could
+-- read a placeholder and append after it, so `stamped` is turned on only once every
+-- worker has this migration (docs/OPERATING.md). Within one stamp, positions follow the
+-- placeholders' order, not the commits': readers cannot tell, as they see the stamp whole.
 
 CREATE SEQUENCE events_unstamped;
 GRANT USAGE ON SEQUENCE events_unstamped TO battle_app;
