@@ -5,7 +5,8 @@ The modules are `only_mutate` in `[tool.mutmut]` of pyproject.toml: a module joi
 line there. Where only part of a module is at stake, `SCOPE` below names its functions
 ("Class.method" or "function"); every other module is mutated whole. Each mutant runs only
 the tests (of mutmut's selection, pyproject) that executed the mutated function when mutmut
-traced the suite, and stops at the first failure.
+traced the suite, and stops at the first failure; the tests that killed another mutant of
+the same function run first (launch.py, which starts mutmut).
 
 Equivalent mutants (no behaviour changes) are listed in tests/mutation/EQUIVALENT.md, under
 a heading naming the function, each as the line it replaces, the line it puts there (and,
