@@ -5,7 +5,8 @@ The modules are `only_mutate` in `[tool.mutmut]` of pyproject.toml: a module joi
 line there. Where only part of a module is at stake, `SCOPE` below names its functions
 ("Class.method" or "function"); every other module is mutated whole. Each mutant runs only
 the tests (of mutmut's selection, pyproject) that executed the mutated function when mutmut
-traced the suite, and stops at the first failure.
+traced the suite, and stops at the first failure; the tests that killed another mutant of
+the same function run first (launch.py, which starts mutmut).
 
 Equivalent mutants (no behaviour changes) are listed in tests/mutation/EQUIVALENT.md, under
 a heading naming the function, each as the line it replaces, the line it puts there (and,
@@ -193,17 +194,9 @@ def _modules(paths: list[str]) -> list[str]:
     return sorted(set(out))
 
 
-# mutmut reads `only_mutate` from pyproject.toml alone: with --only, it is run with that
-# list replaced in its loaded configuration (the forked workers inherit it), not with an
-# edited pyproject.toml.
-_MUTMUT_ONLY = (
-    "import json, sys\n"
-    "import mutmut.configuration as c\n"
-    "c.config().only_mutate = json.loads(sys.argv.pop(1))\n"
-    "from mutmut.__main__ import cli\n"
-    "sys.argv[0] = 'mutmut'\n"
-    "cli()\n"
-)
+# mutmut runs through launch.py: `only_mutate` replaced by --only's list (mutmut reads it
+# from pyproject.toml alone), and each mutant's tests ordered killers first.
+LAUNCH = Path(__file__).with_name("launch.py")
 
 
 def _results(patterns: list[str]) -> dict[str, tuple[str, str]]:
@@ -369,11 +362,10 @@ def main(argv: list[str] | None = None) -> int:
         ]
         (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     if not args.report_only and targets:
-        mutmut = [sys.executable, "-m", "mutmut"]
-        if args.only:
-            mutmut = [sys.executable, "-c", _MUTMUT_ONLY, json.dumps(modules)]
-        mutmut += ["run", "--max-children", str(args.max_children)]
-        code = subprocess.run([*mutmut, *targets], cwd=ROOT, check=False).returncode
+        only = json.dumps(modules if args.only else None)
+        mutmut = [sys.executable, str(LAUNCH), only, "run"]
+        mutmut += ["--max-children", str(args.max_children), *targets]
+        code = subprocess.run(mutmut, cwd=ROOT, check=False).returncode
         if code != 0:
             print(f"mutmut run failed ({code})", file=sys.stderr)
             return code

@@ -1,0 +1,68 @@
+"""tests/mutation/launch.py and the mutation profile: what makes `make mutate` cheaper must
+leave every mutant the same tests to fail, only in another order, and a failing property
+must still fail."""
+
+from __future__ import annotations
+
+import tomllib
+
+import pytest
+from hypothesis import Phase, given, seed, settings
+from hypothesis import strategies as st
+
+from tests.mutation.launch import function_of, killers_first
+from tests.mutation.run import ROOT
+
+__all__: list[str] = []
+
+
+def test_killers_run_first_and_both_parts_keep_mutmuts_order() -> None:
+    tests = ["fast", "medium", "slow_property", "slowest_battle"]
+    assert killers_first(tests, {"slowest_battle", "medium"}) == [
+        "medium",
+        "slowest_battle",
+        "fast",
+        "slow_property",
+    ]
+
+
+def test_the_order_changes_and_nothing_else() -> None:
+    tests = ["a", "b", "c"]
+    assert killers_first(tests, set()) == tests
+    assert killers_first(tests, {"c", "gone from the selection"}) == ["c", "a", "b"]
+
+
+def test_a_mutant_belongs_to_its_function_methods_too() -> None:
+    assert function_of("domain.rulesets.warfare.bands.x_band_of__mutmut_12") == (
+        "domain.rulesets.warfare.bands.x_band_of"
+    )
+    assert function_of("events.sqlite.xǁ_HeadsǁCheck__mutmut_3") == "events.sqlite.xǁ_HeadsǁCheck"
+
+
+def test_the_mutation_profile_tries_every_example_and_only_skips_shrinking() -> None:
+    phases = set(settings.get_profile("mutation").phases)
+    assert phases == set(Phase) - {Phase.shrink, Phase.explain}
+
+
+def test_mutmut_loads_the_profile() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
+    assert "--hypothesis-profile=mutation" in config["pytest_add_cli_args"]
+    assert "--hypothesis-seed=0" in config["pytest_add_cli_args"]
+
+
+def test_a_property_fails_under_the_profile_without_shrinking() -> None:
+    tried: list[int] = []
+
+    @seed(0)
+    @settings(settings.get_profile("mutation"), database=None, max_examples=200)
+    @given(st.integers(min_value=0, max_value=10_000))
+    def prop(n: int) -> None:
+        tried.append(n)
+        assert n < 5_000
+
+    with pytest.raises(AssertionError):
+        prop()
+    # The first failing example found is the one reported (replayed), never a smaller one
+    # that shrinking would have tried.
+    first = next(i for i, n in enumerate(tried) if n >= 5_000)
+    assert set(tried[first:]) == {tried[first]}
