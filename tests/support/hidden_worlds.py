@@ -171,27 +171,57 @@ def check_played(
     dice: Sequence[int],
     events: Sequence[Any],
     reveals: Reveals,
+    server: int | None = None,
 ) -> bool:
     """The command `by` played in `worlds[0]` with table dice `dice` gave `events`: decided
     in each other world with the same dice, `actor` reads the same of it. Its own command
     is answered alike (refused nowhere else); another's may be refused in a world where
-    it names what `actor` cannot see (that world is not one its giver sees). Whether a
-    comparison was made."""
+    it names what `actor` cannot see (that world is not one its giver sees), and is not
+    compared where it takes fewer of the table's dice (a die for an event `actor` may not
+    read, not drawn there: its giver would have rolled other dice, and the next ones
+    would not line up). `server`: a seed, to decide it also with server dice in every
+    world (each hidden audience its own stream: nothing shifts) and compare those. Whether
+    a comparison was made."""
     mine = by == actor
     seen = readable(rs, events, actor)
     compared = False
     for k, w in enumerate(worlds[1:], 1):
+        supplied = SuppliedDice(list(dice))
         try:
             rs.authorize(w, command, by)
-            again = rs.decide(w, command, SuppliedDice(list(dice)))
+            again = rs.decide(w, command, supplied)
+        except DiceError:
+            # where the command met the unseen (a move stopped, no die drawn), it goes on
+            # to roll elsewhere: alike, as check_reader takes them
+            assert not mine or reveals(events), ("own command asks other dice", actor, k)
+            continue
         except DomainError as e:
             assert not mine, ("own command refused in another world", actor, command, k, e)
             continue
         if reveals(events) or reveals(again):
             continue
-        assert readable(rs, again, actor) == seen, ("played", actor, by, command, k)
-        compared = True
+        if supplied.used == len(dice) or mine:
+            assert readable(rs, again, actor) == seen, ("played", actor, by, command, k)
+            compared = True
+        if server is not None:
+            compared |= _played_on_server(rs, worlds[0], w, actor, command, server, reveals)
     return compared
+
+
+def _played_on_server(
+    rs: Rs, first: Any, other: Any, actor: Actor, command: Any, seed: int, reveals: Reveals
+) -> bool:
+    """`command` decided with the same server dice in `first` and `other`: `actor` reads
+    the same of it (not compared where a die drawn makes it refused or reveal)."""
+    try:
+        got = rs.decide(first, command, _server_dice(_sides(first), seed))
+        again = rs.decide(other, command, _server_dice(_sides(other), seed))
+    except DomainError:
+        return False
+    if reveals(got) or reveals(again):
+        return False
+    assert readable(rs, again, actor) == readable(rs, got, actor), ("server", actor, command)
+    return True
 
 
 Check = Callable[[Any, Actor, Any, list[Any], list[int], random.Random], None]

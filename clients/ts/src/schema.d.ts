@@ -10123,6 +10123,8 @@ export interface components {
         TacticalConditionEnded: {
             character: string;
             condition: string;
+            /** @default null */
+            hidden_side?: string | null;
             reason: string;
             rule: string;
             /**
@@ -10151,6 +10153,8 @@ export interface components {
         TacticalConditionGained: {
             character: string;
             condition: components["schemas"]["TacticalCondition"];
+            /** @default null */
+            hidden_side?: string | null;
             reason: string;
             rule: string;
             /**
@@ -10295,6 +10299,8 @@ export interface components {
             character: string;
             die: components["schemas"]["TacticalRoll"];
             gain: number;
+            /** @default null */
+            hidden_side?: string | null;
             still_drained: boolean;
             /**
              * @description discriminator enum property added by openapi-typescript
@@ -11262,6 +11268,8 @@ export interface components {
          */
         TacticalRegenerated: {
             character: string;
+            /** @default null */
+            hidden_side?: string | null;
             /** @default null */
             rest_sta?: components["schemas"]["TacticalRoll"] | null;
             /** @default null */

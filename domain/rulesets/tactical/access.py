@@ -34,9 +34,13 @@ from domain.rulesets.tactical.events import (
     CharacterPlaced,
     CharacterRevealed,
     CheckCalled,
+    ConditionEnded,
+    ConditionGained,
+    DrainRecovered,
     Event,
     HelpGiven,
     Moved,
+    Regenerated,
     UnseenAttackResolved,
 )
 from domain.rulesets.tactical.model import Char, State
@@ -70,13 +74,27 @@ def authorize(state: State, command: Command, actor: Actor) -> None:
         raise NotPermitted(f"{actor.side} may not order {c.id} (side {c.side})", side=actor.side)
 
 
+# events that name an invisible character's square or resources carry `hidden_side`
+_MAYBE_HIDDEN = (
+    Moved,
+    CharacterRevealed,
+    ActionInterrupted,
+    CharacterPlaced,
+    HelpGiven,
+    ConditionGained,
+    ConditionEnded,
+    Regenerated,
+    DrainRecovered,
+)
+
+
 def audience(event: Event) -> str:
     """Referee-only: who was in a square attacked unseen. Side-only: an invisible move or
-    placement."""
+    placement, and its stamina (a drain, its recovery, its regeneration)."""
     t = type(event)
     if t is UnseenAttackResolved or (t is CheckCalled and event.secret):  # type: ignore[union-attr]
         return REFEREE
-    if t in (Moved, CharacterRevealed, ActionInterrupted, CharacterPlaced, HelpGiven):
+    if t in _MAYBE_HIDDEN:
         hidden = event.hidden_side  # type: ignore[union-attr]
         if hidden is not None:
             return side_audience(hidden)
@@ -109,6 +127,9 @@ def _char_view(c: Char, private: bool) -> dict[str, Any]:
         if c.has("invisible"):
             for key in _UNSEEN_KEYS:
                 d.pop(key, None)
+            if c.drained_at is not None:
+                # the Exposed of a drain tells its STA fell to 0 (its events are its side's)
+                d["conditions"] = [k for k in d["conditions"] if k["name"] != "exposed"]
     return d
 
 

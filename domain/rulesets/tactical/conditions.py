@@ -4,11 +4,14 @@ and what a character's conditions allow (act, react, move, its speed).
 
 from __future__ import annotations
 
+from msgspec.structs import replace
+
 from domain.rulesets.tactical.model import Char, Condition, State
 
 __all__ = [
     "SAVE_STAT",
     "UNSAVEABLE",
+    "as_foes_judge",
     "can_act",
     "can_react",
     "merge",
@@ -29,6 +32,22 @@ SAVE_STAT: dict[str, str] = {
 }
 # A67: no save is given for these; the referee (or healing, or standing up) ends them.
 UNSAVEABLE = frozenset({"broken", "dying", "exhausted", "prone", "unconscious", "invisible"})
+
+
+# stands for an invisible character's STA where a foe may not know it: more than any cost
+_UNKNOWN_STA = 1 << 20
+
+
+def as_foes_judge(c: Char) -> Char:
+    """`c` as a window that names it before its foes may judge it: an invisible character's
+    STA and drained Exposed are its side's (RULINGS "Invisible stamina"), so a reaction or
+    opportunity window is offered to it as if it had the stamina and no drain, and it may
+    then only decline what it cannot pay or take; anyone else as it is."""
+    if not c.has("invisible"):
+        return c
+    drained = c.drained_at is not None
+    kept = tuple(k for k in c.conditions if not (drained and k.name == "exposed"))
+    return replace(c, STA=replace(c.STA, cur=max(c.STA.cur, _UNKNOWN_STA)), conditions=kept)
 
 
 def can_act(c: Char) -> str | None:

@@ -297,6 +297,8 @@ class ConditionGained(EventBase, frozen=True, kw_only=True, gc=False, tag="Condi
     condition: Condition
     reason: str
     rule: str
+    # an invisible character's drain (its STA fell to 0, [Stamina Damage]): its side only
+    hidden_side: str | None = None
 
 
 class ConditionEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="ConditionEnded"):
@@ -304,6 +306,7 @@ class ConditionEnded(EventBase, frozen=True, kw_only=True, gc=False, tag="Condit
     condition: str
     reason: str
     rule: str
+    hidden_side: str | None = None  # an invisible character's drain ending: its side only
 
 
 class WoundRecorded(EventBase, frozen=True, kw_only=True, gc=False, tag="WoundRecorded"):
@@ -363,6 +366,9 @@ class Regenerated(EventBase, frozen=True, kw_only=True, gc=False, tag="Regenerat
     wil_gain: int = 0
     rest_sta: Roll | None = None
     rest_wil: Roll | None = None
+    # an invisible character's stamina part (emitted whether or not it regains any, so that
+    # neither its content nor its presence tells whether it spent stamina): its side only
+    hidden_side: str | None = None
 
 
 class DrainRecovered(EventBase, frozen=True, kw_only=True, gc=False, tag="DrainRecovered"):
@@ -372,6 +378,7 @@ class DrainRecovered(EventBase, frozen=True, kw_only=True, gc=False, tag="DrainR
     die: Roll
     gain: int
     still_drained: bool
+    hidden_side: str | None = None  # an invisible character: its side only
 
 
 class Rested(EventBase, frozen=True, kw_only=True, gc=False, tag="Rested"):

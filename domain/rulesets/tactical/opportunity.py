@@ -12,7 +12,7 @@ completes: the mover is still in the square it leaves, the attack is not yet rol
 from __future__ import annotations
 
 from domain.rulesets.tactical.commands import Attack
-from domain.rulesets.tactical.conditions import can_react
+from domain.rulesets.tactical.conditions import as_foes_judge, can_react
 from domain.rulesets.tactical.events import OpportunityOffered
 from domain.rulesets.tactical.fear import afraid_of
 from domain.rulesets.tactical.geometry import adjacent
@@ -48,7 +48,8 @@ def eligible(
             cid = state.occupied.get(sq)
             if cid is None or cid == provoker.id or cid in skip:
                 continue
-            c = state.chars[cid]
+            # the window is public: not by an invisible reactor's STA or drain
+            c = as_foes_judge(state.chars[cid])
             if not hostile(state, c, provoker):
                 continue
             if state.options.hidden_opportunity == "none" and (
@@ -73,7 +74,7 @@ def offer_after_parry(run: Run, parrier: str, attacker: str) -> None:
     """[Parry]: "you may make an opportunity attack against the target" (A13: outside the
     one-reaction limit; still 3 STA, a melee weapon in hand, the attack cap)."""
     st = run.state
-    c = st.chars[parrier]
+    c = as_foes_judge(st.chars[parrier])  # as eligible: not by an invisible parrier's STA
     a = st.chars[attacker]
     if st.opportunity is not None or a.down or c.down or not adjacent(c.pos, a.pos):
         return

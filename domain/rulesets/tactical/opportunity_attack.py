@@ -12,10 +12,11 @@ from domain.dice import Dice
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.attack_record import single
 from domain.rulesets.tactical.commands import Attack, OpportunityAttack
+from domain.rulesets.tactical.conditions import can_react
 from domain.rulesets.tactical.dual import pair
 from domain.rulesets.tactical.events import OpportunityDeclined
 from domain.rulesets.tactical.opportunity import OA_COST, melee_in_hand
-from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run, char
+from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run, char, need_sta
 from domain.rulesets.tactical.weapons import weapon_of
 
 __all__ = ["decline", "opportunity_attack"]
@@ -33,6 +34,13 @@ def opportunity_attack(run: Run, cmd: OpportunityAttack, dice: Dice) -> None:
             rule=R_STAMINA_ACTIONS,
         )
     c = char(st, cmd.character)
+    # the window judged an invisible reactor as its foes may (conditions.as_foes_judge):
+    # whether it can pay and act is checked here, where only its side reads the refusal
+    if c.has("invisible"):
+        why = can_react(st, c) if w.trigger != "parry" else None  # A13: outside the limit
+        if why is not None:
+            raise RuleViolation(why, rule=R_STAMINA_ACTIONS)
+        need_sta(st, c, OA_COST, "an opportunity attack")
     weapon = cmd.weapon or melee_in_hand(st, c)
     if weapon is None or weapon not in (c.main_hand, c.off_hand):
         raise RuleViolation(f"{c.id} wields no melee weapon", rule=R_STAMINA_ACTIONS)

@@ -30,7 +30,9 @@ __all__ = [
 ]
 
 
-def gain_condition(run: Run, cid: str, cond: Condition, reason: str, rule: str) -> None:
+def gain_condition(
+    run: Run, cid: str, cond: Condition, reason: str, rule: str, hidden_side: str | None = None
+) -> None:
     c = run.state.chars[cid]
     run.emit(
         ConditionGained(
@@ -38,6 +40,7 @@ def gain_condition(run: Run, cid: str, cond: Condition, reason: str, rule: str) 
             condition=merge(c.condition(cond.name), cond, run.state.options.stack_ratings),
             reason=reason,
             rule=rule,
+            hidden_side=hidden_side,
         )
     )
 
@@ -81,6 +84,9 @@ def after_loss(run: Run, cid: str, pool: str, before: int, reason: str) -> None:
                 Condition(name="exposed", unsaveable=True),
                 f"STA fell to {now}: drained ({reason})",
                 R_STAMINA,
+                # an invisible character's STA is its side's ([Invisibility]): so is its
+                # drain, whatever drained it (a public hit's damage stays public)
+                c.side if c.has("invisible") else None,
             )
     elif run.state.options.wil_zero == "dazed":
         gain_condition(

@@ -11,7 +11,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.dice import Dice
-from domain.rulesets.tactical.conditions import can_react
+from domain.rulesets.tactical.conditions import as_foes_judge, can_react
 from domain.rulesets.tactical.events import (
     AttackDeclared,
     AttackResolved,
@@ -39,12 +39,13 @@ __all__ = [
 def asks_reaction(st: State, t: Char, record: AttackRecord) -> bool:
     """A10: the attack waits for `t`'s reaction ("before damage is rolled") when it would
     deal damage and `t` may and can take one ([Stamina Actions], one a round)."""
+    seen = as_foes_judge(t)  # the window is public: not by an invisible target's STA
     return (
         record.damage > 0
         and st.options.reaction_window == "ask"
-        and can_react(st, t) is None
+        and can_react(st, seen) is None
         and (st.active != t.id or st.options.react_on_own_turn)
-        and bool(reactions_open(st, t, record))
+        and bool(reactions_open(st, seen, record))
     )
 
 

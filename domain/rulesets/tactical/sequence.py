@@ -4,7 +4,8 @@ of a turn (bleeding, burning, death saves) and at its end (drain recovery, regen
 
 from __future__ import annotations
 
-from domain.dice import Dice, Roll
+from domain.actors import side_audience
+from domain.dice import Dice, Roll, dice_for
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.events import (
     CharacterDamaged,
@@ -216,15 +217,34 @@ def advance(run: Run, dice: Dice) -> None:
 
 
 def _regenerate(run: Run, dice: Dice, c: Char, skip_sta: bool) -> None:
-    """[Regeneration] (R_REGEN; +d6 for each pool after Rest, A38)."""
+    """[Regeneration] (R_REGEN; +d6 for each pool after Rest, A38).
+
+    An invisible character's stamina is its side's ([Invisibility]; RULINGS
+    "Invisible stamina"): its STA part is a side-only `Regenerated`, emitted every turn (with
+    no gain when it spent stamina) from its side's dice, so that neither the event nor its
+    absence tells a foe; its WIL part (spent on public powers) stays a public one."""
+    hidden = c.side if c.has("invisible") else None
+    own = dice if hidden is None else dice_for(dice, side_audience(hidden))
     sta_die = rest_sta = rest_wil = None
     sta_gain = wil_gain = 0
     if not c.sta_spent and not skip_sta:
-        sta_die = dice.roll(4, f"stamina regeneration of {c.id}", subject=c.id)
+        sta_die = own.roll(4, f"stamina regeneration of {c.id}", subject=c.id)
         sta_gain = sta_die.value + c.stats.END
         if c.rested:
-            rest_sta = dice.roll(6, f"rest (stamina) of {c.id}", subject=c.id)
+            rest_sta = own.roll(6, f"rest (stamina) of {c.id}", subject=c.id)
             sta_gain += rest_sta.value
+    if hidden is not None:
+        run.emit(
+            Regenerated(
+                character=c.id,
+                sta_die=sta_die,
+                sta_gain=max(sta_gain, 0),
+                rest_sta=rest_sta,
+                hidden_side=hidden,
+            )
+        )
+        sta_die = rest_sta = None
+        sta_gain = 0
     if not c.wil_spent:
         wil_gain = c.stats.MIN
         if c.rested:
@@ -249,13 +269,20 @@ def end_turn(run: Run, dice: Dice, c: Char, reason: str = "ended by its controll
     o = run.state.options
     recovered = False
     if c.drained_at is not None and c.turns_taken > c.drained_at and c.has("exposed"):
-        die = dice.roll(8, f"drain recovery of {c.id}", subject=c.id)
+        # an invisible character's drain was its side's: so is its recovery, from its dice
+        hidden = c.side if c.has("invisible") else None
+        own = dice if hidden is None else dice_for(dice, side_audience(hidden))
+        die = own.roll(8, f"drain recovery of {c.id}", subject=c.id)
         gain = die.value + c.stats.END
         if c.rested and o.rest_applies_to_drain:
-            gain += dice.roll(6, f"rest (drain) of {c.id}", subject=c.id).value
+            gain += own.roll(6, f"rest (drain) of {c.id}", subject=c.id).value
         base = max(c.STA.cur, 0) if o.drain_floor_zero else c.STA.cur
         still = base + gain <= 0
-        run.emit(DrainRecovered(character=c.id, die=die, gain=gain, still_drained=still))
+        run.emit(
+            DrainRecovered(
+                character=c.id, die=die, gain=gain, still_drained=still, hidden_side=hidden
+            )
+        )
         if not still:
             run.emit(
                 ConditionEnded(
@@ -263,6 +290,7 @@ def end_turn(run: Run, dice: Dice, c: Char, reason: str = "ended by its controll
                     condition="exposed",
                     reason="the end of the turn after the drain",
                     rule=R_STAMINA,
+                    hidden_side=hidden,
                 )
             )
         recovered = True

@@ -4,10 +4,17 @@ does not change when it moves, once or twice."""
 
 from __future__ import annotations
 
+import pytest
+from msgspec.structs import replace
+
 from domain.actors import ALL, Actor, side_audience
+from domain.errors import RuleViolation
 from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.access import view
+from tests.support.hidden_worlds import readable
 from tests.support.tactical_kit import ch, make, play, started
+
+_INVISIBLE = {"conditions": [{"name": "invisible"}]}
 
 FOE = Actor(role="side", side="a")
 OBSERVER = Actor(role="observer")
@@ -44,3 +51,34 @@ def test_a_seen_second_move_is_public() -> None:
     second, s = play(s, {"type": "Move", "character": "b1", "to": [10, 6]})
     assert {RULESET.audience(e) for e in second} == {ALL}
     assert _b1(s, FOE)["STA"] == {"cur": 14, "max": 20}
+
+
+def _perceived_by_a1(sta: int) -> object:
+    """a1 (active) next to invisible b1, which holds nothing and has `sta` STA, and has
+    perceived it ([Targeting What You Can't See §1]: it may target it as normal)."""
+    s = make(
+        [ch("a1", "a", 0, 0), ch("b1", "b", 1, 0, main_hand=None, **_INVISIBLE)],
+    )
+    s = started(s, [12, 1])
+    a1, b1 = s.chars["a1"], s.chars["b1"]
+    chars = {**s.chars, "a1": replace(a1, perceived=("b1",))}
+    chars["b1"] = replace(b1, STA=replace(b1.STA, cur=sta))
+    return replace(s, chars=chars)
+
+
+def test_an_unseen_targets_reaction_window_does_not_tell_its_stamina() -> None:
+    """[Stamina Actions] A10 with an invisible target: the attack waits for its reaction
+    whatever its STA (below the 6 of a dodge, here), as it would with 20: whether the public
+    window opened told its STA. It may then only decline what it cannot pay."""
+    attack = {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1"}
+    told = []
+    for sta in (20, 4):
+        events, s = play(_perceived_by_a1(sta), attack, [6])  # type: ignore[arg-type]
+        told.append(readable(RULESET, events, OBSERVER))
+        assert [type(e).__name__ for e in events] == ["AttackDeclared"]
+    assert told[0] == told[1]
+    dodge = {"type": "React", "character": "b1", "reaction": "dodge"}
+    with pytest.raises(RuleViolation, match="dodge costs 6 STA"):
+        play(s, dodge)
+    none, s = play(s, {"type": "React", "character": "b1", "reaction": "none"})
+    assert type(none[0]).__name__ == "AttackResolved"

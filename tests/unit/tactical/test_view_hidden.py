@@ -6,7 +6,9 @@ on what the caller cannot see).
 Over play-throughs from prompts alone with an invisible character, at every state, for
 each side and the observer, the worlds it cannot tell apart: the state; the invisible
 foes it has neither glimpsed nor perceived on other free squares; and every foe's Help
-reroll tokens changed. The side gets the same view and awaiting in all of them, the same
+reroll tokens changed; and every invisible foe's stamina and move count changed (its
+current STA within the same band, its moves this turn, whether it spent stamina). The
+side gets the same view and awaiting in all of them, the same
 answer to each command it may send (its prompts' answers and orders aimed at the
 invisible foe's possible squares), and reads the same events of the command played,
 save where a command meets the foe as the rules let it (a move it stops, an attack on
@@ -14,10 +16,10 @@ its square, a perception check: CharacterRevealed, UnseenAttackResolved, Perceiv
 
 The referee's secrets (a secret check's result, who stood in a square attacked unseen)
 change no state, so no world differs by them: that their events reach no one else is
-tests/e2e/leak_check.py's. An invisible foe's stamina is not varied: what it leads to
-is public (a drain's Exposed, ConditionGained; a turn's Regenerated, given only when no
-stamina was spent), as is the count of its sealed events, from which a second move
-shows anyway.
+tests/e2e/leak_check.py's. An invisible foe's STA is varied within its band only (above
+0, or 0 or less: a drain, Exposed, is not varied, only whether a move drains it). What
+is left (RULINGS "Invisible stamina"): the count of its sealed events, from which a
+second move shows (its STA payment is an event of its own) and a drain too.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
 from domain.actors import Actor
@@ -70,11 +73,12 @@ def reveals(events: Sequence[Any]) -> bool:
     return any(isinstance(e, _REVEALING) for e in events)
 
 
-def _unseen(state: State, side: str | None) -> list[Char]:
+def _unseen(state: State, side: str | None, *, perceived: bool = False) -> list[Char]:
     """The invisible foes of `side` none of its characters has glimpsed or perceived (for
-    the observer: that no one has: a public window between a perceiver and it, say, tells
-    everyone where it stands, as the rules let its perceiver know)."""
-    mine = [c for c in state.chars.values() if c.side == side or side is None]
+    the observer: that no one has, unless `perceived`: a public window between a perceiver
+    and it tells everyone where it stands, RULINGS "Invisible stamina", a leak left open)."""
+    mine = [c for c in state.chars.values() if c.side == side or (side is None and not perceived)]
+    held_by = {k.source for c in state.chars.values() for k in c.conditions if k.name == "grappled"}
     return [
         t
         for t in state.chars.values()
@@ -82,6 +86,7 @@ def _unseen(state: State, side: str | None) -> list[Char]:
         and t.has("invisible")
         and not glimpsed(t)
         and not any(t.id in c.perceived for c in mine)
+        and t.id not in held_by  # its grapple (public) keeps it next to whom it holds
     ]
 
 
@@ -107,10 +112,35 @@ def _tokens(state: State, side: str | None) -> State:
     return replace(state, chars=chars)
 
 
-def worlds(state: State, side: str | None, rng: random.Random) -> list[State]:
-    """The worlds a reader cannot tell apart."""
-    unseen = _unseen(state, side)
+def _band(sta: int) -> range:
+    """The STA values a foe may not tell from `sta` (module docstring)."""
+    return range(sta - 6, 1) if sta <= 0 else range(1, sta + 12)
+
+
+def _stamina(state: State, side: str | None, rng: random.Random) -> State | None:
+    """Every invisible foe's STA (within its band), moves this turn (none or one: a second
+    ends its moves, which only its own orders meet) and stamina spent changed; None when
+    `side` has no invisible foe."""
+    chars = dict(state.chars)
+    for k, c in state.chars.items():
+        if c.side == side or not c.has("invisible"):
+            continue
+        sta = rng.choice([v for v in _band(c.STA.cur) if v != c.STA.cur])
+        moves = 1 - c.moves if c.moves < 2 else c.moves
+        chars[k] = replace(c, STA=replace(c.STA, cur=sta), moves=moves, sta_spent=not c.sta_spent)
+    return replace(state, chars=chars) if chars != state.chars else None
+
+
+def worlds(
+    state: State, side: str | None, rng: random.Random, *, perceived: bool = False
+) -> list[State]:
+    """The worlds a reader cannot tell apart (`perceived`: for the observer, an invisible
+    character one side perceives stays unseen)."""
+    unseen = _unseen(state, side, perceived=perceived)
     out = [state, _tokens(state, side)]
+    stamina = _stamina(state, side, rng)
+    if stamina is not None:
+        out.append(stamina)
     if unseen:
         out.append(_elsewhere(state, unseen, rng))
     return out
@@ -152,21 +182,23 @@ def _probes(state: State, side: str, rng: random.Random, ws: list[State]) -> Ite
         )
 
 
-def _counting() -> tuple[dict[str, int], Any]:
-    seen = {"states": 0, "probes": 0, "played": 0, "unseen": 0}
+def _counting(*, perceived: bool = False) -> tuple[dict[str, int], Any]:
+    seen = {"states": 0, "probes": 0, "played": 0, "unseen": 0, "stamina": 0}
 
     def check(
         state: State, by: Actor, command: Any, events: list[Any], dice: list[int], rng: Any
     ) -> None:
         for side in (*_SIDES, None):
-            ws = worlds(state, side, rng)
+            ws = worlds(state, side, rng, perceived=perceived)
             seen["states"] += 1
-            seen["unseen"] += len(ws) > 2
+            seen["unseen"] += bool(_unseen(state, side, perceived=perceived))
+            seen["stamina"] += _stamina(state, side, random.Random(0)) is not None
             me = actor_of(side)
             probes = [] if side is None else list(_probes(state, side, rng, ws))
             seed = rng.randint(0, 10**9)
             seen["probes"] += check_reader(RULESET, ws, me, probes, seed, reveals)
-            seen["played"] += check_played(RULESET, ws, me, command, by, dice, events, reveals)
+            seen["played"] += check_played(RULESET, ws, me, command, by, dice, events, reveals,
+                                           server=seed)  # fmt: skip
 
     return seen, check
 
@@ -179,6 +211,44 @@ def test_no_side_is_told_anything_of_an_unseen_foe_or_a_foes_held_help() -> None
                      check)  # fmt: skip
     # the property was tried where it could fail: an unseen foe in many states
     assert seen["unseen"] > 100 and seen["probes"] > 300 and seen["played"] > 50, seen
+    assert seen["stamina"] > 100, seen
+
+
+def test_an_invisible_characters_stamina_is_its_sides_alone() -> None:
+    """The widened property found it: a second move that drained an invisible character
+    told every side (a public ConditionGained "exposed", "(a second move action)"), and
+    so did its turn's end (a public Regenerated only when it had spent no stamina)."""
+    state = started(make([ch("a1", "a", 0, 0), ch("b1", "b", 6, 6, **INVISIBLE)]), [1, 12])
+    state = replace(state, chars={**state.chars, "b1": replace(state.chars["b1"], STA=replace(
+        state.chars["b1"].STA, cur=6))})  # fmt: skip
+    first, state = play(state, {"type": "Move", "character": "b1", "to": [8, 6]})
+    second, state = play(state, {"type": "Move", "character": "b1", "to": [10, 6]})
+    assert state.chars["b1"].has("exposed") and state.chars["b1"].STA.cur == 0
+    end, state = play(state, {"type": "EndTurn", "character": "b1"})
+    for who in (actor_of("a"), actor_of(None)):
+        assert readable(RULESET, [*first, *second], who) == [], who
+        told = [type(e).__name__ for e in readable(RULESET, end, who)
+                if getattr(e, "character", None) == "b1"]  # fmt: skip
+        assert told == ["TurnEnded"], who
+        b1 = next(c for c in RULESET.view(state, who)["characters"] if c["id"] == "b1")
+        assert {"name": "invisible"} in [{"name": k["name"]} for k in b1["conditions"]]
+        assert "exposed" not in [k["name"] for k in b1["conditions"]] and "STA" not in b1
+    own = [type(e).__name__ for e in readable(RULESET, [*second, *end], actor_of("b"))]
+    assert own.count("ConditionGained") == 1 and "Regenerated" in own
+
+
+@pytest.mark.xfail(strict=True, reason='left open: RULINGS "Invisible stamina" (windows)')
+def test_the_observer_is_told_nothing_of_an_invisible_foe_one_side_perceives() -> None:
+    """An invisible character one side has perceived is still unseen by the observer (its
+    view leaves out its square), but the public window between them (the offer, the
+    mover stopped where it provokes) tells where it stands. Left open: such an event must
+    go to both sides and not to the observer, one event each (RULINGS "Invisible stamina")."""
+    seen, check = _counting(perceived=True)
+    for seed in range(6):
+        rng = random.Random(seed)
+        play_checked(RULESET, battle(rng, invisible=True), policy.pick, policy.choose, seed,
+                     check)  # fmt: skip
+    assert seen["unseen"] > 100, seen
 
 
 def test_an_invisible_chargers_way_is_its_sides_alone() -> None:

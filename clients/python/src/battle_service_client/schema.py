@@ -3954,6 +3954,7 @@ class TacticalCondition(msgspec.Struct, frozen=True, kw_only=True):
 class TacticalConditionEnded(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="ConditionEnded"):
     character: str
     condition: str
+    hidden_side: str | None = None
     reason: str
     rule: str
     type: ClassVar[Literal["ConditionEnded"]] = "ConditionEnded"
@@ -3962,6 +3963,7 @@ class TacticalConditionEnded(msgspec.Struct, frozen=True, kw_only=True, tag_fiel
 class TacticalConditionGained(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="ConditionGained"):
     character: str
     condition: TacticalCondition
+    hidden_side: str | None = None
     reason: str
     rule: str
     type: ClassVar[Literal["ConditionGained"]] = "ConditionGained"
@@ -4012,6 +4014,7 @@ class TacticalDrainRecovered(msgspec.Struct, frozen=True, kw_only=True, tag_fiel
     character: str
     die: TacticalRoll
     gain: int
+    hidden_side: str | None = None
     still_drained: bool
     type: ClassVar[Literal["DrainRecovered"]] = "DrainRecovered"
 
@@ -4340,6 +4343,7 @@ class TacticalReactionTaken(msgspec.Struct, frozen=True, kw_only=True):
 class TacticalRegenerated(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", tag="Regenerated"):
     """[Regeneration]: end of turn; d4 + END STA if none spent, MIN WIL if none spent."""
     character: str
+    hidden_side: str | None = None
     rest_sta: TacticalRoll | None = None
     rest_wil: TacticalRoll | None = None
     sta_die: TacticalRoll | None = None
