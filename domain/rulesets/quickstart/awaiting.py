@@ -40,7 +40,7 @@ from domain.rulesets.quickstart.commands import (
     SkipPriorityChecks,
     UseSkill,
 )
-from domain.rulesets.quickstart.decide import decide
+from domain.rulesets.quickstart.decide import decide, usable_skills
 from domain.rulesets.quickstart.grid import adjacent
 from domain.rulesets.quickstart.model import Squad, State
 from domain.rulesets.quickstart.reach import can_move, known_to
@@ -212,7 +212,8 @@ def _skills(a: Asker, side: str) -> list[Prompt]:
     for h in sorted(k.heroes.values(), key=lambda h: h.id):
         if h.side != side:
             continue
-        cmds: list[Command] = [UseSkill(hero=h.id, skill=s) for s in names]
+        # decide's checks before the die first (usable_skills), then each left is probed
+        cmds: list[Command] = [UseSkill(hero=h.id, skill=s) for s in usable_skills(k, h, names)]
         cmds = [x for x in cmds if a.ok(x)]
         if not cmds:
             continue
