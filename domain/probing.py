@@ -136,12 +136,17 @@ def _common_purpose(purposes: set[str]) -> str:
     priority check uses): their common beginning, without a dangling bracket."""
     if len(purposes) == 1:
         return next(iter(purposes))
-    ordered = sorted(purposes)
-    first, last = ordered[0], ordered[-1]
-    n = 0
-    while n < min(len(first), len(last)) and first[n] == last[n]:
-        n += 1
-    return first[:n].rstrip(" ([:,") or first
+    first, last = min(purposes), max(purposes)
+    # the common beginning's length, by halves: slices compare in C, characters one by
+    # one in the interpreter (a loop per character of every such prompt's purpose)
+    lo, hi = 0, min(len(first), len(last))
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if first[:mid] == last[:mid]:
+            lo = mid
+        else:
+            hi = mid - 1
+    return first[:lo].rstrip(" ([:,") or first
 
 
 def dice_needed(
