@@ -75,8 +75,9 @@ class _Cut(Exception):
 class _FirstRollDice(FixedDice):
     """The lowest faces, up to the first roll: it is recorded, then the run stops (`_Cut`)."""
 
-    def __init__(self) -> None:
-        super().__init__(high=False)
+    def __init__(self) -> None:  # FixedDice's, without the call: one per probe
+        self.high = False
+        self.asked = []
 
     def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
         self.asked.append((sides, count, purpose, subject))
@@ -231,7 +232,14 @@ class Asker:
     def _low(self, command: Any, whole: bool) -> _Probe:
         """The command's run on the lowest faces: up to its first roll, or (`whole`) to its
         end, run again if it was cut before."""
-        key, found = self._key(command, False)
+        # `_key` inlined: ok() asks this of every command awaiting weighs
+        key: tuple[object, bool] = (command, False)
+        runs = self._runs
+        try:
+            found = runs.get(key, _UNRUN)
+        except TypeError:
+            key = (repr(command), False)
+            found = runs.get(key, _UNRUN)
         if found is not _UNRUN and (found is None or found[1] or not whole):
             return cast("_Probe", found)
         dice = FixedDice(high=False) if whole else _FirstRollDice()
@@ -243,7 +251,7 @@ class Asker:
             probe = (dice.asked, False)
         except DomainError:
             probe = None
-        self._runs[key] = probe
+        runs[key] = probe
         return probe
 
     def _high(self, command: Any, low: Drawn) -> _Probe:

@@ -53,6 +53,7 @@ from domain.rulesets.quickstart.rules import (
     R_REPOSITION,
     R_SIEGE,
     R_TROOPS,
+    blocked,
 )
 
 __all__ = ["awaiting"]
@@ -185,8 +186,9 @@ def _priority(a: Asker) -> list[Prompt]:
 
 def _moves(a: Asker, side: str, step: str) -> list[Prompt]:
     out = []
+    occupied = blocked(a.known, side)  # as can_move sees it for each squad of the side
     for q in sorted(a.known.squads.values(), key=lambda q: q.id):
-        if q.side != side or not can_move(a.known, q):
+        if q.side != side or not can_move(a.known, q, occupied):
             continue
         out.append(
             Prompt(
