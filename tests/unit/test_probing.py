@@ -1,5 +1,7 @@
-"""domain.probing: `Asker.dice` lists the rolls a command draws whatever the dice show,
-and runs decide on the highest faces no further than those rolls can reach."""
+"""domain.probing: `Asker.dice` lists the rolls a command draws whatever the dice show;
+`Asker.ok` runs decide no further than its first roll, and `dice` runs each command's
+runs no further than the rolls compared need (on the highest faces, no further than the
+rolls the lowest faces' run can share)."""
 
 from __future__ import annotations
 
@@ -29,8 +31,9 @@ class Work:
         for purpose in command:
             if purpose == "refuse":
                 raise RuleViolation("no", rule="toy")
-            # a second roll's sides turn on what the first showed: the runs part there
-            sides = 6 if purpose != "then" or shown == 1 else 8
+            # a second roll's sides turn on what the first showed: the runs part there;
+            # a "big" roll is a d8 whatever the dice showed
+            sides = 8 if purpose == "big" else 6 if purpose != "then" or shown == 1 else 8
             shown = dice.roll(sides, purpose).values[0]
             self.rolled.append(purpose)
         self.after_last.append(shown)
@@ -65,8 +68,34 @@ def test_the_dice_are_those_every_run_draws_and_the_high_run_stops_at_its_last_s
 def test_a_refused_command_needs_no_dice() -> None:
     work = Work()
     a = _asker(work)
-    assert not a.ok(("attack", "refuse"))
-    assert a.dice([("attack", "refuse")]) == ()
+    assert not a.ok(("refuse", "attack"))
+    assert a.dice([("refuse", "attack")]) == ()
+    # one refused command among others: no dice for the prompt (as dice_needed)
+    assert a.ok(("attack",)) and a.dice([("attack",), ("refuse",)]) == ()
+    assert dice_needed(work.decide, None, [("attack",), ("refuse",)]) == ()
+
+
+def test_ok_runs_decide_up_to_its_first_roll_only() -> None:
+    work = Work()
+    a = _asker(work)
+    assert a.ok(("attack", "wound")) and a.ok(())
+    # the rules are all checked before the first die (the contract: every ruleset's
+    # decide refuses before it draws, tests/unit/test_probe_contract.py): the run stops
+    # as the first roll is asked, so nothing after it ran
+    assert work.rolled == [] and work.after_last == [0]  # () drew no die: it ran whole
+
+
+def test_dice_take_runs_no_further_than_the_first_roll_that_differs() -> None:
+    work = Work()
+    a = _asker(work)
+    first, second, third = ("attack", "wound", "hit"), ("attack", "big"), ("attack", "wound")
+    assert all(a.ok(c) for c in (first, second, third))
+    assert [(d.sides, d.purpose) for d in a.dice([first, second, third])] == [(6, "attack")]
+    # the first command on the lowest faces whole, on the highest beside it (stopped at
+    # the last roll the low run drew: the third), the second's low run whole: its d8 parts
+    # the runs at the second roll, so no run of the third went past its first roll
+    assert work.rolled == ["attack", "wound", "hit", "attack", "wound", "attack", "big"]
+    assert a.dice([first, second, third]) == dice_needed(work.decide, None, [first, second, third])
 
 
 def test_the_high_run_stops_at_the_first_roll_it_cannot_share() -> None:

@@ -40,7 +40,7 @@ from domain.rulesets.quickstart.commands import (
     SkipPriorityChecks,
     UseSkill,
 )
-from domain.rulesets.quickstart.decide import decide
+from domain.rulesets.quickstart.decide import decide, usable_skills
 from domain.rulesets.quickstart.grid import adjacent
 from domain.rulesets.quickstart.model import Squad, State
 from domain.rulesets.quickstart.reach import can_move, known_to
@@ -53,6 +53,7 @@ from domain.rulesets.quickstart.rules import (
     R_REPOSITION,
     R_SIEGE,
     R_TROOPS,
+    blocked,
 )
 
 __all__ = ["awaiting"]
@@ -185,8 +186,9 @@ def _priority(a: Asker) -> list[Prompt]:
 
 def _moves(a: Asker, side: str, step: str) -> list[Prompt]:
     out = []
+    occupied = blocked(a.known, side)  # as can_move sees it for each squad of the side
     for q in sorted(a.known.squads.values(), key=lambda q: q.id):
-        if q.side != side or not can_move(a.known, q):
+        if q.side != side or not can_move(a.known, q, occupied):
             continue
         out.append(
             Prompt(
@@ -212,7 +214,8 @@ def _skills(a: Asker, side: str) -> list[Prompt]:
     for h in sorted(k.heroes.values(), key=lambda h: h.id):
         if h.side != side:
             continue
-        cmds: list[Command] = [UseSkill(hero=h.id, skill=s) for s in names]
+        # decide's checks before the die first (usable_skills), then each left is probed
+        cmds: list[Command] = [UseSkill(hero=h.id, skill=s) for s in usable_skills(k, h, names)]
         cmds = [x for x in cmds if a.ok(x)]
         if not cmds:
             continue

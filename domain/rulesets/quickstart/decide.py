@@ -6,7 +6,7 @@ drawn is stored in the returned events.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Literal
 
 from domain.actors import side_audience
@@ -64,7 +64,7 @@ from domain.rulesets.quickstart.rules import (
     resolve_priority,
 )
 
-__all__ = ["MoveAction", "decide", "decide_folded", "move_action"]
+__all__ = ["MoveAction", "decide", "decide_folded", "move_action", "usable_skills"]
 
 _COMBAT_COMMANDS = (ChooseCasualty, PressAttack, Retreat, EndBattle)
 
@@ -254,6 +254,27 @@ def _meet(
             SquadRevealed(squad=q.id, side=q.side, x=stop[0], y=stop[1], reason=f"met {met.id}")
         )
     run.emit(SquadRevealed(squad=met.id, side=met.side, x=met.x, y=met.y, reason=f"met by {q.id}"))
+
+
+def usable_skills(st: State, h: Hero, names: Iterable[str]) -> list[str]:
+    """The skills of `names` hero `h` may use now (a minor action: "Hero Units"): those
+    whose `UseSkill` decide accepts, answered by the checks `_use_skill` makes before its
+    die, without running it or raising a refusal for each name (awaiting asks it of every
+    skill; tests/unit/quickstart/test_usable_skills.py holds it to decide's answers)."""
+    if st.phase != "action" or st.combat is not None or st.active_side != h.side:
+        return []
+    if st.step not in ("move", "combat") or h.status != "active":
+        return []
+    o = st.board.options
+    if h.watchtower:
+        effects = o.watchtower_effects
+        return [] if h.skill_used else [n for n in names if n in effects]
+    q = st.squads.get(h.squad) if h.squad is not None else None
+    if q is None or h.minor_lost or q.minor_used:
+        return []
+    effects = o.skill_effects
+    caster = q.kind == "caster"
+    return [n for n in names if n in effects and (caster or effects[n] != "arcana")]
 
 
 def _use_skill(run: Run, cmd: UseSkill, dice: Dice) -> None:

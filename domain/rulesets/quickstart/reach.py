@@ -13,7 +13,7 @@ from domain.actors import Actor
 from domain.errors import RuleViolation, UnknownEntity
 from domain.prompts import Excluded, Reach, ReachSquare
 from domain.rulesets.quickstart.decide import move_action
-from domain.rulesets.quickstart.grid import distance, neighbours, path_cost
+from domain.rulesets.quickstart.grid import Pos, distance, neighbours, path_cost
 from domain.rulesets.quickstart.knowledge import seen_by
 from domain.rulesets.quickstart.model import Squad, State
 from domain.rulesets.quickstart.rules import blocked
@@ -31,11 +31,12 @@ def known_to(state: State, actor: Actor) -> State:
     return seen_by(state, actor.side if actor.role == "side" else None)
 
 
-def can_move(known: State, q: Squad) -> bool:
+def can_move(known: State, q: Squad, occupied: set[Pos] | None = None) -> bool:
     """Whether `reach` lists any square for squad `q` of `known` (the state as the asker
     knows it, `known_to`), without judging every square (awaiting asks only this): every
     path leaves through a neighbouring square, and a free one on the field is a path of
-    one step, within any speed of at least one."""
+    one step, within any speed of at least one. `occupied`: `blocked(known, q.side)`,
+    where the caller asks it of several squads of one side (worked out once)."""
     try:
         move_action(known, q)
     except RuleViolation:
@@ -43,7 +44,8 @@ def can_move(known: State, q: Squad) -> bool:
     board = known.board
     if board.options.speeds.get(q.kind, 6) < 1:
         return False
-    occupied = blocked(known, q.side)
+    if occupied is None:
+        occupied = blocked(known, q.side)
     eight = board.options.adjacency == "eight"
     return any(n not in occupied for n in neighbours((q.x, q.y), board.width, board.height, eight))
 

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from domain.actors import Actor
 from domain.rulesets.quickstart.model import State
 from domain.rulesets.quickstart.reach import can_move, known_to, reach
+from domain.rulesets.quickstart.rules import blocked
 from tests.support.quickstart_play import play_to_end
 from tests.support.quickstart_testkit import REF, make, side, sq, to_action
 from tests.unit.quickstart.test_hidden_property import hide
@@ -28,6 +29,8 @@ def _agrees(state: State, actor: Actor) -> list[bool]:
     for q in known.squads.values():
         moves = can_move(known, q)
         assert moves == bool(reach(state, actor, q.id).squares), q.id
+        # as awaiting asks it, the side's occupied squares worked out once for all
+        assert can_move(known, q, blocked(known, q.side)) == moves, q.id
         out.append(moves)
     return out
 
