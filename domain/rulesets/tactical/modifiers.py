@@ -22,6 +22,7 @@ __all__ = [
     "cover_modifier",
     "glimpsed",
     "sight_blockers",
+    "square_hidden",
     "totally_concealed",
     "unseen_by_some",
 ]
@@ -52,6 +53,13 @@ def totally_concealed(state: State, attacker: Char, t: Char) -> bool:
 def glimpsed(t: Char) -> bool:
     """§4: hit on an unseen square, `t` is only concealed until the end of its next turn."""
     return t.glimpsed_until > 0 and t.glimpsed_until >= t.turns_taken
+
+
+def square_hidden(c: Char) -> bool:
+    """Whether some reader may not know `c`'s square: invisible and not glimpsed (§4: a hit
+    on its square told every side where it was). A side that perceived it (§1) knows, the
+    others (a third side, the observer) do not: access.view leaves its square out."""
+    return c.has("invisible") and not glimpsed(c)
 
 
 def unseen_by_some(c: Char) -> bool:

@@ -17,11 +17,18 @@ from domain.rulesets.tactical.events import OpportunityOffered
 from domain.rulesets.tactical.fear import afraid_of
 from domain.rulesets.tactical.geometry import adjacent
 from domain.rulesets.tactical.model import Char, Square, State
-from domain.rulesets.tactical.modifiers import totally_concealed
+from domain.rulesets.tactical.modifiers import square_hidden, totally_concealed
 from domain.rulesets.tactical.records import OpportunityWindow, ResumeAttack
 from domain.rulesets.tactical.rules import Run, hostile, round_cap
 
-__all__ = ["OA_COST", "eligible", "melee_in_hand", "offer_after_parry", "offer_for_attack"]
+__all__ = [
+    "OA_COST",
+    "eligible",
+    "melee_in_hand",
+    "offer_after_parry",
+    "offer_for_attack",
+    "out_of_sight",
+]
 
 OA_COST = 3  # [Stamina Actions] Opportunity Attack (3 STA)
 
@@ -33,6 +40,19 @@ def melee_in_hand(state: State, c: Char) -> str | None:
         if i is not None and i in items and items[i].category == "melee":
             return i
     return None
+
+
+def out_of_sight(state: State, a: Char, b: Char) -> bool:
+    """RULINGS hidden_opportunity `none`: no window between `a` and `b` when either cannot
+    see the other, nor when either stands where some reader may not know (an invisible
+    creature a side perceived, [Targeting What You Can't See §1], is still unseen by the
+    others): the window is public (its offer names both, the mover stops where it
+    provokes, the view's `opportunity`) and would tell the others its square."""
+    if state.options.hidden_opportunity != "none":
+        return False
+    if square_hidden(a) or square_hidden(b):
+        return True
+    return totally_concealed(state, a, b) or totally_concealed(state, b, a)
 
 
 def eligible(
@@ -52,9 +72,7 @@ def eligible(
             c = as_foes_judge(state.chars[cid])
             if not hostile(state, c, provoker):
                 continue
-            if state.options.hidden_opportunity == "none" and (
-                totally_concealed(state, provoker, c) or totally_concealed(state, c, provoker)
-            ):
+            if out_of_sight(state, provoker, c):
                 continue  # RULINGS hidden_opportunity: no window tells a side what it cannot see
             if away is not None and (away == sq or adjacent(sq, away)):
                 continue
@@ -84,9 +102,7 @@ def offer_after_parry(run: Run, parrier: str, attacker: str) -> None:
         return  # [Frightened] (A31)
     if c.STA.cur < OA_COST and not st.options.allow_overspend:
         return
-    if st.options.hidden_opportunity == "none" and (
-        totally_concealed(st, a, c) or totally_concealed(st, c, a)
-    ):
+    if out_of_sight(st, a, c):
         # RULINGS hidden_opportunity, as for the other triggers (eligible): the window
         # would name an unseen attacker whose square the parrier's side cannot know, and
         # whether its attack is taken would depend on that square (issue 34)

@@ -101,7 +101,8 @@ class Options(msgspec.Struct, frozen=True, kw_only=True, gc=False, forbid_unknow
     # A49 a line through the point where two cover-giving squares meet gives cover
     pinch_gives_cover: bool = True
     # an enemy the provoker cannot see is not offered an opportunity attack (its window
-    # would tell the provoker's side that someone unseen stands next to it), or it is
+    # would tell the provoker's side that someone unseen stands next to it), nor one of
+    # an invisible creature a side perceived (the window would tell the others), or it is
     hidden_opportunity: Literal["none", "offered"] = "none"
     # A character may not start invisible: the setup is the battle's first event, which
     # every side reads, so its square would be known to all. It is placed visible and made
