@@ -2,9 +2,9 @@
 is true), against a live server: the shell session's curl commands for real (bash and
 curl, the server's address put for `B=http://127.0.0.1:8000`, the key id an answer gave
 put for `pk_…`), each answer's status and fields as the README says them; the player-key
-and batch blocks after it; the "From a program" Python and TypeScript snippets, run with
-the venv's Python and with node (against clients/ts/dist, built by `make install`), their
-`setup` the short session's; the awaiting, next_die and reach examples of "The API in
+block and docs/API.md's batch block after it; the "From a program" Python and TypeScript
+snippets, run with the venv's Python and with node (against clients/ts/dist, built by
+`make install`), their `setup` the short session's; the awaiting, next_die and reach examples of "The API in
 brief" and of docs/API.md's "Table play"; and the table page's controls the "Play at the
 table" steps name. A snippet that stops working fails here, naming it.
 """
@@ -30,6 +30,7 @@ from tests.support.node_tools import CLIENT_DIR, node_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 README = (ROOT / "README.md").read_text()
+API_GUIDE = (ROOT / "docs" / "API.md").read_text()  # the batch example lives there
 README_BASE = "http://127.0.0.1:8000"
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*$")
@@ -182,9 +183,9 @@ def _batch_script(b: Battle, block: str, base_url: str) -> str:
 
 
 def test_the_batch_plays_the_turn_it_says(live_server: LiveServer, tmp_path: Path) -> None:
-    (block,) = blocks("Batches", "sh")
-    # the battle the README names: this test's
-    assert "the setup of `tests/e2e/test_tactical_http.py`" in " ".join(README.split())
+    (block,) = blocks("Batches", "sh", API_GUIDE)
+    # the battle the guide names: this test's
+    assert "the setup of `tests/e2e/test_tactical_http.py`" in " ".join(API_GUIDE.split())
     b = _tactical_ready(live_server)
     before = b.view()["version"]
     ((status, _, body),) = bash(
@@ -205,7 +206,7 @@ def test_the_batch_plays_the_turn_it_says(live_server: LiveServer, tmp_path: Pat
 def test_a_refused_attack_in_the_batch_appends_nothing_naming_index_1(
     live_server: LiveServer, tmp_path: Path
 ) -> None:
-    (block,) = blocks("Batches", "sh")
+    (block,) = blocks("Batches", "sh", API_GUIDE)
     assert block.count('"target":"gnar"') == 1, block
     far = block.replace('"target":"gnar"', '"target":"hisk"')  # three squares off: no reach
     b = _tactical_ready(live_server)
