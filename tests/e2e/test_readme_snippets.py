@@ -4,9 +4,9 @@ curl, the server's address put for `B=http://127.0.0.1:8000`, the key id an answ
 put for `pk_…`), each answer's status and fields as the README says them; the player-key
 block and docs/API.md's batch block after it; the "From a program" Python and TypeScript
 snippets, run with the venv's Python and with node (against clients/ts/dist, built by
-`make install`), their `setup` the short session's; the awaiting, next_die and reach examples of "The API in
-brief" and of docs/API.md's "Table play"; and the table page's controls the "Play at the
-table" steps name. A snippet that stops working fails here, naming it.
+`make install`), their `setup` the short session's; the awaiting, next_die and reach
+examples of "The API in brief" and of docs/API.md's "Table play"; and the table page's
+controls the "Play at the table" steps name. A snippet that stops working fails here, naming it.
 """
 
 from __future__ import annotations
