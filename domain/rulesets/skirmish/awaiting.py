@@ -60,7 +60,7 @@ from domain.rulesets.skirmish.rules import (
     R_STRATEGY_CHANGE,
     R_TACTICS,
 )
-from domain.rulesets.skirmish.turning import may_turn
+from domain.rulesets.skirmish.turning import may_pivot, may_turn
 
 __all__ = ["awaiting"]
 
@@ -101,7 +101,10 @@ def _orders(a: Asker, s: State, x: Army) -> list[Prompt]:
         out.append(base)
     # The checks every turn, charge and tactic of the army shares are asked once (decide's
     # own, factored out of it): when they refuse, no command of that kind is probed.
-    for pivot in (None, "left", "right") if may_turn(s, x.id) else ():
+    pivots: tuple[str | None, ...] = ()
+    if may_turn(s, x.id):
+        pivots = (None, "left", "right") if may_pivot(s, x.id) else (None,)
+    for pivot in pivots:
         turns = [TurnArmy(army=x.id, facing=f, pivot=pivot) for f in FACINGS]
         facings: list[str] = [c.facing for c in turns if a.ok(c)]
         if facings:

@@ -332,6 +332,10 @@ class Mover(NamedTuple):
     kind: str
     foes: list[str]
 
+    def held(self) -> bool:
+        """In melee without the Retreat or Withdrawal tactic: no square is a move."""
+        return bool(self.foes) and self.kind not in ("withdraw", "retreat")
+
 
 def mover(state: State, a: Army) -> Mover:
     """`may_move`, then what judging any of army `a`'s squares needs (`reach` asks it once
@@ -345,13 +349,14 @@ def judge_move(state: State, a: Army, x: int, y: int, moving: Mover | None = Non
     """ "Movement & Distance": whether army `a` may move its anchor to (x, y) now, or the
     RuleViolation that says why not (shared by decide and `reach`); `moving`: `mover`'s
     answer for `a` in `state`, if asked already."""
-    kind, foes = mover(state, a) if moving is None else moving
+    moving = mover(state, a) if moving is None else moving
+    kind, foes = moving
     o = state.options
     dx, dy = x - a.x, y - a.y
     direction = direction_class(a.facing, dx, dy)
     if direction == "none":
         raise violation("the army is already there", R_MOVEMENT)
-    if foes and kind not in ("withdraw", "retreat"):
+    if moving.held():
         raise violation(
             f"{a.id} is in melee with {foes}: it cannot withdraw without the Retreat or "
             "Withdrawal tactic",

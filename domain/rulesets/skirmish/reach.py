@@ -83,6 +83,8 @@ def can_move(state: State, actor: Actor, unit: str) -> bool:
     # reach judges a dozen squares or more before its first), and when none is, reach's
     # squares are judged in its own order (the next squares again among them).
     moving = mover(state, a)
+    if moving.held():
+        return False  # judge_move refuses every square but the anchor's own for that
     for dx, dy in _NEXT:
         x, y = a.x + dx, a.y + dy
         if move_feet(dx, dy, sf) > most:

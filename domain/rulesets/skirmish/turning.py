@@ -15,7 +15,7 @@ from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.moves import fits, use_move_action
 from domain.rulesets.skirmish.rules import R_MELEE, R_MOVEMENT
 
-__all__ = ["may_leave_melee", "may_turn", "turn_army"]
+__all__ = ["may_leave_melee", "may_pivot", "may_turn", "turn_army"]
 
 
 def turn_army(state: State, c: TurnArmy, dice: Dice) -> list[Event]:
@@ -37,8 +37,8 @@ def turn_army(state: State, c: TurnArmy, dice: Dice) -> list[Event]:
         where = fits(state, a, footprint(x, y, width, depth, c.facing))
         if where is not None:
             raise violation(f"{a.id} cannot rotate {where}", R_MOVEMENT)
-        foes = engaged(state, a)
-        if foes and not may_leave_melee(state, a):
+        foes = _held(state, a)
+        if foes:
             raise violation(
                 f"{a.id} is in melee with {foes}: rotating along a corner moves it; it needs "
                 "the Retreat or Withdrawal tactic",
@@ -76,6 +76,20 @@ def may_turn(state: State, army: str) -> bool:
     except DomainError:
         return False
     return True
+
+
+def _held(state: State, a: Army) -> list[str]:
+    """The enemies in melee with `a` that keep it from rotating along a corner (none with
+    the Retreat or Withdrawal tactic)."""
+    foes = engaged(state, a)
+    return foes if foes and not may_leave_melee(state, a) else []
+
+
+def may_pivot(state: State, army: str) -> bool:
+    """Whether the melee check of a rotation along a front corner passes for `army`: if
+    not, decide refuses every TurnArmy of it with a pivot (asked once by awaiting)."""
+    a = state.armies.get(army)
+    return a is not None and not _held(state, a)
 
 
 def may_leave_melee(state: State, a: Army) -> bool:
