@@ -18,7 +18,7 @@ prompt without choices; the referee's ResolvePhase is listed to a side without i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from msgspec.structs import replace
 
@@ -101,7 +101,7 @@ def _orders(a: Asker, s: State, x: Army) -> list[Prompt]:
         out.append(base)
     # The checks every turn, charge and tactic of the army shares are asked once (decide's
     # own, factored out of it): when they refuse, no command of that kind is probed.
-    pivots: tuple[str | None, ...] = ()
+    pivots: tuple[Literal["left", "right"] | None, ...] = ()
     if may_turn(s, x.id):
         pivots = (None, "left", "right") if may_pivot(s, x.id) else (None,)
     for pivot in pivots:
