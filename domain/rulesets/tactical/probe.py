@@ -5,7 +5,9 @@ awaiting.py lists a command in a prompt only when `accepts` says decide takes it
 prompt never offers what decide refuses: the checks are decide's own, not a copy. The
 stand-in dice never reach an event anyone reads (the events are thrown away); they draw
 every face at its highest, then at its lowest, and the dice both runs drew alike are the
-ones known before the answer is given (`needs`); the rest depend on the rolls.
+ones known before the answer is given (`needs`); the rest depend on the rolls. awaiting's
+`Probe.accepts` stops a run at its first die instead (decide checks every rule before it
+draws one: tests/unit/test_probe_contract.py), with the same answers.
 """
 
 from __future__ import annotations
