@@ -70,8 +70,9 @@ def _judged(state: State, a: Army, most: int) -> Iterator[ReachSquare | Excluded
 
 
 def can_move(state: State, actor: Actor, unit: str) -> bool:
-    """Whether `reach(state, actor, unit)` lists any square, found without judging the
-    squares after the first it lists (awaiting asks only this)."""
+    """Whether `reach(state, actor, unit)` lists any square (awaiting asks only this),
+    found without judging every square: none for an army held in melee, the next squares
+    first, then reach's up to the first it lists."""
     state, a = _known(state, actor, unit)
     try:
         may_move(state, a)
