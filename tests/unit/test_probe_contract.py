@@ -5,7 +5,9 @@ run there (issue 37: an attack's probe no longer resolves the combat to learn th
 
 Given the play-throughs of each ruleset that probes this way (bench/awaiting.py's, as the
 golden test's), when `awaiting` probes a command for the referee or a side, then decide,
-run whole on the lowest and on the highest faces, never refuses it after a roll.
+run whole on the lowest and on the highest faces, never refuses it after a roll. Tactical's
+own probe (domain.rulesets.tactical.probe) stops at the first die as well, and is held
+to the same.
 """
 
 from __future__ import annotations
@@ -79,4 +81,24 @@ def test_no_ruleset_that_probes_to_the_first_die_refuses_after_a_roll(
         for actor in (Actor(role="referee"), Actor(role="side", side=side)):
             rs.awaiting(state, actor)
     assert checked.probes > 200, checked.probes  # the probes were seen (and checked)
+    assert checked.after_a_roll == []
+
+
+def test_tactical_probes_to_the_first_die_and_never_refuses_after_a_roll(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Tactical's own `Probe.accepts` (domain.rulesets.tactical.probe) stops a run at its
+    first die too: over its play-throughs, every command it probes for the referee, an
+    observer or a side is never refused after a roll, on either face."""
+    from domain.rulesets.tactical import probe
+
+    checked = Checked()
+    monkeypatch.setattr(probe, "decide", checked.wrapping(probe.decide))
+    rs, _player, _side = RULESETS["tactical"]
+    for state in play_throughs("tactical"):
+        sides = sorted({c.side for c in state.chars.values()})
+        for actor in (Actor(role="referee"), Actor(role="observer"),
+                      *(Actor(role="side", side=s) for s in sides)):  # fmt: skip
+            rs.awaiting(state, actor)
+    assert checked.probes > 200, checked.probes
     assert checked.after_a_roll == []

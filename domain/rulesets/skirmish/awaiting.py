@@ -18,7 +18,7 @@ prompt without choices; the referee's ResolvePhase is listed to a side without i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from msgspec.structs import replace
 
@@ -27,6 +27,7 @@ from domain.probing import Asker
 from domain.prompts import Prompt
 from domain.rulesets.skirmish.access import authorize
 from domain.rulesets.skirmish.awaiting_setup import setup_prompts
+from domain.rulesets.skirmish.charge import may_charge
 from domain.rulesets.skirmish.commands import (
     ChangeStrategy,
     ChargeArmy,
@@ -45,6 +46,7 @@ from domain.rulesets.skirmish.geometry import FACINGS, direction_class, move_all
 from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.moves import gap_feet
 from domain.rulesets.skirmish.options import STRATEGIES
+from domain.rulesets.skirmish.orders import may_issue
 from domain.rulesets.skirmish.reach import can_move
 from domain.rulesets.skirmish.rules import (
     R_ACTIONS,
@@ -58,6 +60,7 @@ from domain.rulesets.skirmish.rules import (
     R_STRATEGY_CHANGE,
     R_TACTICS,
 )
+from domain.rulesets.skirmish.turning import may_pivot, may_turn
 
 __all__ = ["awaiting"]
 
@@ -96,7 +99,12 @@ def _orders(a: Asker, s: State, x: Army) -> list[Prompt]:
     )
     if can_move(s, a.actor, x.id):
         out.append(base)
-    for pivot in (None, "left", "right"):
+    # The checks every turn, charge and tactic of the army shares are asked once (decide's
+    # own, factored out of it): when they refuse, no command of that kind is probed.
+    pivots: tuple[Literal["left", "right"] | None, ...] = ()
+    if may_turn(s, x.id):
+        pivots = (None, "left", "right") if may_pivot(s, x.id) else (None,)
+    for pivot in pivots:
         turns = [TurnArmy(army=x.id, facing=f, pivot=pivot) for f in FACINGS]
         facings: list[str] = [c.facing for c in turns if a.ok(c)]
         if facings:
@@ -115,7 +123,8 @@ def _orders(a: Asker, s: State, x: Army) -> list[Prompt]:
                 )
             )
     out += _charges(a, s, x, base)
-    cmds: list[Command] = [IssueTactic(army=x.id, tactic=t) for t in sorted(s.options.tactics)]
+    names = sorted(s.options.tactics) if may_issue(s, x.id) else []
+    cmds: list[Command] = [IssueTactic(army=x.id, tactic=t) for t in names]
     ok = [c for c in cmds if a.ok(c)]
     if ok:
         tactics = [c.tactic for c in ok if isinstance(c, IssueTactic)]
@@ -141,17 +150,22 @@ def _charges(a: Asker, s: State, x: Army, base: Prompt) -> list[Prompt]:
     most = move_allowance(x.spec.speed * o.charge_speed_multiplier, (1, 1), sf)
     profiles = [p.name for p in x.spec.attacks if p.kind in ("melee", "maneuver")]
     radius = most // sf
-    spots = sorted(
-        (move_feet(dx, dy, sf), x.x + dx, x.y + dy)
-        for dx in range(-radius, radius + 1)
-        for dy in range(-radius, radius + 1)
-        if direction_class(x.facing, dx, dy) == "forward" and move_feet(dx, dy, sf) <= most
-    )
+    spots: list[tuple[int, int, int]] | None = None  # worked out for the first charge asked
     out = []
     for t in sorted(s.armies.values(), key=lambda t: t.id):
         if t.side == x.side or not t.placed or not t.fighting or gap_feet(x, t, sf) > most:
             continue
         for name in profiles:
+            if not may_charge(s, x.id, t.id, name):
+                continue  # refused wherever the charge ends
+            if spots is None:
+                spots = sorted(
+                    (move_feet(dx, dy, sf), x.x + dx, x.y + dy)
+                    for dx in range(-radius, radius + 1)
+                    for dy in range(-radius, radius + 1)
+                    if direction_class(x.facing, dx, dy) == "forward"
+                    and move_feet(dx, dy, sf) <= most
+                )
             for _, cx, cy in spots:
                 c = ChargeArmy(army=x.id, target=t.id, profile=name, x=cx, y=cy)
                 if a.ok(c):

@@ -19,6 +19,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from domain.dice import Dice
+from domain.errors import DomainError
 from domain.rulesets.skirmish.commands import ChargeArmy
 from domain.rulesets.skirmish.common import army_of, need_phase, violation
 from domain.rulesets.skirmish.events import ArmyMoved, ChargeDeclared, ChargeFailed, Event
@@ -40,7 +41,7 @@ from domain.rulesets.skirmish.moves import fits, provocations
 from domain.rulesets.skirmish.rules import R_ACTIONS, R_CHARGE, R_FACING, R_MELEE
 from domain.rulesets.skirmish.specs import AttackProfile
 
-__all__ = ["charge_army", "charge_declarations", "melee_attack"]
+__all__ = ["charge_army", "charge_declarations", "may_charge", "melee_attack"]
 
 
 def _reaches(a: Army, t: Army, profile: AttackProfile, square_feet: int) -> bool:
@@ -48,31 +49,9 @@ def _reaches(a: Army, t: Army, profile: AttackProfile, square_feet: int) -> bool
 
 
 def charge_army(state: State, c: ChargeArmy, dice: Dice) -> list[Event]:
-    need_phase(state, "movement", R_CHARGE, "charging")
-    a = army_of(state, c.army)
-    t = army_of(state, c.target)
+    a, t, profile = _charger(state, c.army, c.target, c.profile)
     o = state.options
     sf = o.square_feet
-    if not a.placed or not a.fighting or a.routed:
-        raise violation(f"{a.id} cannot charge (unplaced, defeated or routing)", R_CHARGE)
-    if t.side == a.side or not t.placed or not t.fighting:
-        raise violation(f"{t.id} is not an enemy army that can be charged", R_CHARGE)
-    if a.moves or a.acted:
-        raise violation(
-            f"{a.id} already moved or acted this round: a charge is a full-round action", R_CHARGE
-        )
-    profile = next((p for p in a.spec.attacks if p.name == c.profile), None)
-    if profile is None:
-        raise violation(f"{a.id} has no action {c.profile!r}", R_ACTIONS)
-    if profile.kind not in ("melee", "maneuver") or profile.maneuver == "steal":
-        raise violation(f"{profile.name} is not a melee attack or maneuver", R_CHARGE)
-    foes = engaged(state, a)
-    if foes:
-        raise violation(f"{a.id} is already in melee with {foes}: it cannot charge", R_MELEE)
-    if not sees(a, army_squares(t)):
-        raise violation(
-            f"{a.id} cannot see {t.id}: only within 45 degrees of its front corners", R_FACING
-        )
     dx, dy = c.x - a.x, c.y - a.y
     if direction_class(a.facing, dx, dy) != "forward":
         raise violation("a charge moves straight ahead, within 45 degrees of the front", R_CHARGE)
@@ -118,6 +97,46 @@ def charge_army(state: State, c: ChargeArmy, dice: Dice) -> list[Event]:
             rule=R_CHARGE,
         ),
     ]
+
+
+def _charger(state: State, army: str, target: str, name: str) -> tuple[Army, Army, AttackProfile]:
+    """charge_army's checks that do not turn on where the charge ends (x, y): the army,
+    its target and its charging profile."""
+    need_phase(state, "movement", R_CHARGE, "charging")
+    a = army_of(state, army)
+    t = army_of(state, target)
+    if not a.placed or not a.fighting or a.routed:
+        raise violation(f"{a.id} cannot charge (unplaced, defeated or routing)", R_CHARGE)
+    if t.side == a.side or not t.placed or not t.fighting:
+        raise violation(f"{t.id} is not an enemy army that can be charged", R_CHARGE)
+    if a.moves or a.acted:
+        raise violation(
+            f"{a.id} already moved or acted this round: a charge is a full-round action", R_CHARGE
+        )
+    profile = next((p for p in a.spec.attacks if p.name == name), None)
+    if profile is None:
+        raise violation(f"{a.id} has no action {name!r}", R_ACTIONS)
+    if profile.kind not in ("melee", "maneuver") or profile.maneuver == "steal":
+        raise violation(f"{profile.name} is not a melee attack or maneuver", R_CHARGE)
+    foes = engaged(state, a)
+    if foes:
+        raise violation(f"{a.id} is already in melee with {foes}: it cannot charge", R_MELEE)
+    if not sees(a, army_squares(t)):
+        raise violation(
+            f"{a.id} cannot see {t.id}: only within 45 degrees of its front corners", R_FACING
+        )
+    return a, t, profile
+
+
+def may_charge(state: State, army: str, target: str, profile: str) -> bool:
+    """Whether charge_army's checks before the end square pass for `army` charging
+    `target` with `profile`: if not, decide refuses that charge wherever it ends (awaiting
+    asks this before it probes the squares one by one)."""
+    try:
+        _charger(state, army, target, profile)
+    except DomainError:
+        return False
+    return True
 
 
 def charge_declarations(state: State) -> tuple[list[Declaration], list[Event]]:

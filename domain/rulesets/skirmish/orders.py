@@ -11,6 +11,7 @@ from typing import NamedTuple
 
 from domain.actors import side_audience
 from domain.dice import Dice, dice_for
+from domain.errors import DomainError
 from domain.rulesets.skirmish.army import formation_dims
 from domain.rulesets.skirmish.commands import (
     ChangeStrategy,
@@ -74,12 +75,15 @@ from domain.rulesets.skirmish.turning import turn_army
 
 __all__ = [
     "MoveJudged",
+    "Mover",
     "change_strategy",
     "issue_tactic",
     "judge_move",
     "lose_commander",
+    "may_issue",
     "may_move",
     "move_army",
+    "mover",
     "reveal_tactic",
     "stop_operating",
     "turn_army",
@@ -146,14 +150,32 @@ def change_strategy(state: State, c: ChangeStrategy, dice: Dice) -> list[Event]:
     ]
 
 
-def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
+def _issued_to(state: State, army: str) -> Army:
+    """issue_tactic's checks that do not turn on the tactic: the phase, and a fighting
+    army that had no tactic issued this round."""
     need_phase(state, "movement", R_MOVE_TACTICS, "issuing a tactic")
-    a = army_of(state, c.army)
-    o = state.options
+    a = army_of(state, army)
     if not a.fighting:
         raise violation(f"{a.id} is defeated and cannot act", R_TACTICS)
     if a.tactic_issued:
         raise violation(f"{a.id} already had a tactic issued this round", R_TACTICS)
+    return a
+
+
+def may_issue(state: State, army: str) -> bool:
+    """Whether issue_tactic's checks that do not turn on the tactic pass for `army`: if
+    not, decide refuses every IssueTactic for it (awaiting asks this before it probes the
+    tactics one by one)."""
+    try:
+        _issued_to(state, army)
+    except DomainError:
+        return False
+    return True
+
+
+def issue_tactic(state: State, c: IssueTactic, dice: Dice) -> list[Event]:
+    a = _issued_to(state, c.army)
+    o = state.options
     spec = o.tactics.get(c.tactic)
     if spec is None:
         raise violation(f"no tactic {c.tactic!r} affects skirmish combat", R_TACTICS)
@@ -303,19 +325,38 @@ def may_move(state: State, a: Army) -> None:
     use_move_action(a)
 
 
-def judge_move(state: State, a: Army, x: int, y: int) -> MoveJudged:
-    """ "Movement & Distance": whether army `a` may move its anchor to (x, y) now, or the
-    RuleViolation that says why not (shared by decide and `reach`)."""
+class Mover(NamedTuple):
+    """What `judge_move` works out once for an army, whatever the square: its tactic's
+    kind ("plain" without one) and the enemy armies in melee with it."""
+
+    kind: str
+    foes: list[str]
+
+    def held(self) -> bool:
+        """In melee without the Retreat or Withdrawal tactic: no square is a move."""
+        return bool(self.foes) and self.kind not in ("withdraw", "retreat")
+
+
+def mover(state: State, a: Army) -> Mover:
+    """`may_move`, then what judging any of army `a`'s squares needs (`reach` asks it once
+    for all the squares it judges rather than once a square)."""
     may_move(state, a)
+    tactic = state.options.tactics.get(a.tactic)
+    return Mover(tactic.kind if tactic is not None else "plain", engaged(state, a))
+
+
+def judge_move(state: State, a: Army, x: int, y: int, moving: Mover | None = None) -> MoveJudged:
+    """ "Movement & Distance": whether army `a` may move its anchor to (x, y) now, or the
+    RuleViolation that says why not (shared by decide and `reach`); `moving`: `mover`'s
+    answer for `a` in `state`, if asked already."""
+    moving = mover(state, a) if moving is None else moving
+    kind, foes = moving
     o = state.options
     dx, dy = x - a.x, y - a.y
     direction = direction_class(a.facing, dx, dy)
     if direction == "none":
         raise violation("the army is already there", R_MOVEMENT)
-    tactic = o.tactics.get(a.tactic)
-    kind = tactic.kind if tactic is not None else "plain"
-    foes = engaged(state, a)
-    if foes and kind not in ("withdraw", "retreat"):
+    if moving.held():
         raise violation(
             f"{a.id} is in melee with {foes}: it cannot withdraw without the Retreat or "
             "Withdrawal tactic",

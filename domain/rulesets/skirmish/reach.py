@@ -24,11 +24,12 @@ from domain.errors import RuleViolation, UnknownEntity
 from domain.prompts import Excluded, Reach, ReachSquare
 from domain.rulesets.skirmish.geometry import move_allowance, move_feet
 from domain.rulesets.skirmish.model import Army, State
-from domain.rulesets.skirmish.orders import judge_move, may_move
+from domain.rulesets.skirmish.orders import judge_move, may_move, mover
 
 __all__ = ["can_move", "knows_tactic", "reach"]
 
 _COMMAND = "MoveArmy"
+_NEXT = [(dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if (dx, dy) != (0, 0)]
 
 
 def knows_tactic(actor: Actor, a: Army) -> bool:
@@ -53,13 +54,14 @@ def _judged(state: State, a: Army, most: int) -> Iterator[ReachSquare | Excluded
     on, or one on the board it may not (with decide's reason)."""
     sf = state.options.square_feet
     radius = most // sf
+    moving = mover(state, a)  # raises only where `may_move` does: asked before this
     for x in range(a.x - radius, a.x + radius + 1):
         for y in range(a.y - radius, a.y + radius + 1):
             feet = move_feet(x - a.x, y - a.y, sf)
             if (x, y) == (a.x, a.y) or feet > most:
                 continue
             try:
-                judged = judge_move(state, a, x, y)
+                judged = judge_move(state, a, x, y, moving)
             except RuleViolation as no:
                 if 0 <= x < state.board.width and 0 <= y < state.board.height:
                     yield Excluded(x=x, y=y, reason=no.reason)
@@ -68,14 +70,31 @@ def _judged(state: State, a: Army, most: int) -> Iterator[ReachSquare | Excluded
 
 
 def can_move(state: State, actor: Actor, unit: str) -> bool:
-    """Whether `reach(state, actor, unit)` lists any square, found without judging the
-    squares after the first it lists (awaiting asks only this)."""
+    """Whether `reach(state, actor, unit)` lists any square (awaiting asks only this),
+    found without judging every square: none for an army held in melee, the next squares
+    first, then reach's up to the first it lists."""
     state, a = _known(state, actor, unit)
     try:
         may_move(state, a)
     except RuleViolation:
         return False
-    most = move_allowance(a.spec.speed, (1, 1), state.options.square_feet)
+    sf = state.options.square_feet
+    most = move_allowance(a.spec.speed, (1, 1), sf)
+    # The squares next to the anchor first: most often one of them is a move (a whole
+    # reach judges a dozen squares or more before its first), and when none is, reach's
+    # squares are judged in its own order (the next squares again among them).
+    moving = mover(state, a)
+    if moving.held():
+        return False  # judge_move refuses every square but the anchor's own for that
+    for dx, dy in _NEXT:
+        x, y = a.x + dx, a.y + dy
+        if move_feet(dx, dy, sf) > most:
+            continue
+        try:
+            judge_move(state, a, x, y, moving)
+        except RuleViolation:
+            continue
+        return True
     return any(isinstance(j, ReachSquare) for j in _judged(state, a, most))
 
 

@@ -6,6 +6,7 @@ front face) by spending a single move action." Eight facings (geometry).
 from __future__ import annotations
 
 from domain.dice import Dice
+from domain.errors import DomainError
 from domain.rulesets.skirmish.commands import TurnArmy
 from domain.rulesets.skirmish.common import army_of, need_phase, violation
 from domain.rulesets.skirmish.events import ArmyTurned, Event
@@ -14,16 +15,13 @@ from domain.rulesets.skirmish.model import Army, State
 from domain.rulesets.skirmish.moves import fits, use_move_action
 from domain.rulesets.skirmish.rules import R_MELEE, R_MOVEMENT
 
-__all__ = ["may_leave_melee", "turn_army"]
+__all__ = ["may_leave_melee", "may_pivot", "may_turn", "turn_army"]
 
 
 def turn_army(state: State, c: TurnArmy, dice: Dice) -> list[Event]:
     """ "Movement & Distance": change facing up to 180 degrees with a move action, designating
     a new front face (the squares stay) or rotating along one of the front corners."""
-    need_phase(state, "movement", R_MOVEMENT, "turning")
-    a = army_of(state, c.army)
-    if not a.placed or not a.fighting:
-        raise violation(f"{a.id} cannot turn", R_MOVEMENT)
+    a = _turner(state, c.army)
     if c.facing == a.facing:
         raise violation(f"{a.id} already faces {c.facing}", R_MOVEMENT)
     use_move_action(a)
@@ -39,8 +37,8 @@ def turn_army(state: State, c: TurnArmy, dice: Dice) -> list[Event]:
         where = fits(state, a, footprint(x, y, width, depth, c.facing))
         if where is not None:
             raise violation(f"{a.id} cannot rotate {where}", R_MOVEMENT)
-        foes = engaged(state, a)
-        if foes and not may_leave_melee(state, a):
+        foes = _held(state, a)
+        if foes:
             raise violation(
                 f"{a.id} is in melee with {foes}: rotating along a corner moves it; it needs "
                 "the Retreat or Withdrawal tactic",
@@ -58,6 +56,40 @@ def turn_army(state: State, c: TurnArmy, dice: Dice) -> list[Event]:
             rule=R_MOVEMENT,
         )
     ]
+
+
+def _turner(state: State, army: str) -> Army:
+    """turn_army's first checks: the phase, and an army on the board still fighting."""
+    need_phase(state, "movement", R_MOVEMENT, "turning")
+    a = army_of(state, army)
+    if not a.placed or not a.fighting:
+        raise violation(f"{a.id} cannot turn", R_MOVEMENT)
+    return a
+
+
+def may_turn(state: State, army: str) -> bool:
+    """Whether turn_army's checks that do not turn on the facing or the pivot pass for
+    `army` (its first checks, and a move action left): if not, decide refuses every
+    TurnArmy of it (awaiting asks this before it probes the facings one by one)."""
+    try:
+        use_move_action(_turner(state, army))
+    except DomainError:
+        return False
+    return True
+
+
+def _held(state: State, a: Army) -> list[str]:
+    """The enemies in melee with `a` that keep it from rotating along a corner (none with
+    the Retreat or Withdrawal tactic)."""
+    foes = engaged(state, a)
+    return foes if foes and not may_leave_melee(state, a) else []
+
+
+def may_pivot(state: State, army: str) -> bool:
+    """Whether the melee check of a rotation along a front corner passes for `army`: if
+    not, decide refuses every TurnArmy of it with a pivot (asked once by awaiting)."""
+    a = state.armies.get(army)
+    return a is not None and not _held(state, a)
 
 
 def may_leave_melee(state: State, a: Army) -> bool:

@@ -5,7 +5,9 @@ awaiting.py lists a command in a prompt only when `accepts` says decide takes it
 prompt never offers what decide refuses: the checks are decide's own, not a copy. The
 stand-in dice never reach an event anyone reads (the events are thrown away); they draw
 every face at its highest, then at its lowest, and the dice both runs drew alike are the
-ones known before the answer is given (`needs`); the rest depend on the rolls.
+ones known before the answer is given (`needs`); the rest depend on the rolls. awaiting's
+`Probe.accepts` stops a run at its first die instead (decide checks every rule before it
+draws one: tests/unit/test_probe_contract.py), with the same answers.
 """
 
 from __future__ import annotations
@@ -92,9 +94,33 @@ def needs(
     return tuple(out)
 
 
+class _Cut(Exception):
+    """A run has drawn its first die: every check before it passed."""
+
+
+class _FirstRollDice:
+    """Dice that stop a run at its first roll (`_Cut`)."""
+
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        raise _Cut
+
+    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        raise _Cut
+
+
+_FIRST = _FirstRollDice()
+
+
 class Probe:
     """`accepts` and `needs` for one call of awaiting on one state: each command is run
-    once per actor and face (`needs` reuses the runs `accepts` made)."""
+    once per actor and face (`needs` reuses the runs `accepts` made).
+
+    `accepts` runs decide only up to its first die (issue 37): tactical's decide checks
+    every rule before it draws one (domain.probing's contract; tests/unit/
+    test_probe_contract.py holds it to that over its play-throughs, on both faces), so a
+    run that reaches a die is one both whole runs take, and the module's `accepts` gives
+    the same answer after resolving the whole command twice (an attack's damage, its
+    conditions, the turn after it). `needs` still runs both faces whole."""
 
     def __init__(self, state: State) -> None:
         self.state = state
@@ -107,7 +133,20 @@ class Probe:
         return self._runs[key]
 
     def accepts(self, command: Command, actor: Actor) -> bool:
-        return accepts(self.state, command, actor, self._run)
+        key = (repr(command), repr(actor), True)
+        if key in self._runs:  # a whole run on the highest faces: as the module's accepts
+            return accepts(self.state, command, actor, self._run)
+        try:
+            authorize(self.state, command, actor)
+            decide(self.state, command, _FIRST)
+        except _Cut:
+            return True
+        except DomainError:
+            self._runs[key] = None  # refused: on either face, before any die
+            return False
+        # it drew no die: the run is the same whatever the dice (kept for `needs`)
+        self._runs[key] = ProbeDice(True)
+        return True
 
     def needs(self, command: Command, actor: Actor) -> tuple[DiceNeed, ...]:
         return needs(self.state, command, actor, self._run)
