@@ -90,6 +90,19 @@ def test_pursuit_moves_into_the_tile_and_lasts_until_the_end_of_the_next_turn() 
     assert "pursuing" not in s.units["a1"].conditions
 
 
+def test_a_pursuer_leaves_its_tile_free_and_is_pursuing_once() -> None:
+    """[Pursuit] "move into the shattered unit's square": the tile it leaves is free again,
+    and a unit already Pursuing (here from the setup) does not become Pursuing twice."""
+    s = make([unit("a1", "a", 5, 6, conditions=["pursuing"]),
+              unit("b1", "b", 5, 5, health_now=30), unit("b9", "b", 0, 0)])  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    _, s = play(s, ATTACK, [10, 1])  # 10 + 5 + 2 (pursuing): 30 -> 20, the check fails
+    _, s = play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    assert s.occupied == {(5, 5): "a1", (0, 0): "b9"}
+    assert s.units["a1"].conditions == ("pursuing",)
+
+
 def test_pursuit_is_only_for_the_engaged_and_only_this_turn() -> None:
     _, s = play(_duel(30), ATTACK, [10, 1])
     _, s = play(s, {"type": "EndTurn", "side": "a"})
