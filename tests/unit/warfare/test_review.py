@@ -51,6 +51,20 @@ def test_any_engaged_unit_may_pursue_into_the_square_but_only_one_enters_it() ->
     assert refused.value.rule == "003 Unit Actions / Pursuit"
 
 
+def test_once_one_unit_pursues_the_others_chance_to_pursue_that_unit_is_gone() -> None:
+    """[Pursuit]: a2 entered b1's square; a1 may no longer pursue b1 at all (not merely
+    find the square taken)."""
+    _, s = play(_two_engaged(), {"type": "Attack", "unit": "a1", "target": "b1"}, [10, 1])
+    _, s = play(s, {"type": "Pursue", "unit": "a2", "shattered": "b1"})
+    assert s.pursuits == ()
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    assert refused.value.reason == (
+        "a1 may not pursue b1: only a unit engaged with it when it shattered, before that "
+        "turn ends"
+    )
+
+
 ATTACK = {"type": "Attack", "unit": "a1", "target": "b1"}
 
 
