@@ -60,8 +60,7 @@ def test_once_one_unit_pursues_the_others_chance_to_pursue_that_unit_is_gone() -
     with pytest.raises(RuleViolation) as refused:
         play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
     assert refused.value.reason == (
-        "a1 may not pursue b1: only a unit engaged with it when it shattered, before that "
-        "turn ends"
+        "a1 may not pursue b1: only a unit engaged with it when it shattered, before that turn ends"
     )
 
 
