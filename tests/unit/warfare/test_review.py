@@ -64,6 +64,25 @@ def test_once_one_unit_pursues_the_others_chance_to_pursue_that_unit_is_gone() -
     )
 
 
+def test_a_pursuit_into_a_square_another_unit_took_since_is_refused_under_pursuit() -> None:
+    """[Pursuit] "move into the shattered unit's square": a3, not engaged, walked into b1's
+    square first; a1 may still pursue b1, but not into a held square."""
+    s = make(
+        [unit("a1", "a", 5, 6), unit("a3", "a", 5, 8), unit("b1", "b", 5, 5, health_now=30),
+         unit("b9", "b", 0, 0)]
+    )  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    _, s = play(s, {"type": "Attack", "unit": "a1", "target": "b1"}, [10, 1])  # b1 shatters
+    _, s = play(s, {"type": "Move", "unit": "a3", "to": [5, 5]})
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    assert (refused.value.reason, refused.value.rule) == (
+        "(5, 5) holds a3",
+        "003 Unit Actions / Pursuit",
+    )
+
+
 ATTACK = {"type": "Attack", "unit": "a1", "target": "b1"}
 
 
