@@ -7,7 +7,7 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.rulesets.warfare.events import AttackResolved, UnitPursued, UnitShattered
-from tests.support.warfare_kit import make, play, started, types, unit
+from tests.support.warfare_kit import SIDES, make, play, started, types, unit
 
 
 def _two_engaged():
@@ -386,3 +386,28 @@ def test_pursuing_removed_by_the_referee_is_not_removed_again_at_the_turns_end()
     _, s = play(s, {"type": "StartRound"}, [20, 1])
     events, _ = play(s, {"type": "EndTurn", "side": "a"})
     assert types(events) == ["TurnEnded"]
+
+
+def test_a_turns_end_counts_down_only_its_pursuers_even_when_a_concession_ends_it() -> None:
+    """[Pursuit] "until the end of their next turn": each end of its side's turn counts a
+    pursuer down, and only a pursuer (the count, in the view, never goes below 0); a side
+    that concedes on its turn ends it too (W14), counting its pursuer down as well."""
+    three = [*SIDES, {"id": "c", "zones": [{"id": "zc", "tiles": [[0, 5]]}]}]
+    s = make(
+        [unit("a1", "a", 5, 6), unit("b1", "b", 5, 5, health_now=30), unit("b9", "b", 0, 0),
+         unit("c1", "c", 9, 5, facing="W")],
+        sides=three, options={"side_order": "setup"},
+    )  # fmt: skip
+    _, s = play(s, {"type": "StartRound"})
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    _, s = play(s, ATTACK, [10, 1])  # b1 shatters
+    _, s = play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    counts = {"a1": 2, "b1": 0, "b9": 0, "c1": 0}
+    assert {u.id: u.pursuing_turns for u in s.units.values()} == counts
+    for side in ("a", "b", "c"):
+        _, s = play(s, {"type": "EndTurn", "side": side})
+    assert {u.id: u.pursuing_turns for u in s.units.values()} == {**counts, "a1": 1}
+    _, s = play(s, {"type": "StartRound"})
+    events, s = play(s, {"type": "Concede", "side": "a"})
+    assert types(events) == ["SideConceded", "SideDefeated", "TurnEnded"]
+    assert {u.id: u.pursuing_turns for u in s.units.values()} == {**counts, "a1": 0}
