@@ -127,6 +127,18 @@ def test_ranged_units_reach_5_increments_artillery_10() -> None:
         play(_archers("artillery", 1, 11), {"type": "Attack", "unit": "a1", "target": "b1"}, [10])
 
 
+def test_a_melee_attack_counts_no_range_increment() -> None:
+    """[Ranged Increments] are for "units with range increments": a melee attack, on a unit
+    engaged or (W05 off) only adjacent, is at 0 increments, with no range modifier."""
+    engaged = _hit(_duel(), 10)
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5)],
+                     options={"melee_needs_engagement": False}))  # fmt: skip
+    adjacent = _hit(s, 10)
+    for e in (engaged, adjacent):
+        assert (e.melee, e.increments, e.distance) == (True, 0, 1)
+        assert [m.reason for m in e.modifiers] == ["attack modifier"]
+
+
 def test_an_attack_needs_facing() -> None:
     s = make([unit("a1", "a", 0, 11, kind="ranged", range_increment=3, facing="E"),
               unit("b1", "b", 0, 5)])  # fmt: skip
