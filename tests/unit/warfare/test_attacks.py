@@ -139,6 +139,20 @@ def test_a_melee_attack_counts_no_range_increment() -> None:
         assert [m.reason for m in e.modifiers] == ["attack modifier"]
 
 
+def test_within_its_first_increment_a_ranged_attack_has_no_range_modifier() -> None:
+    """[Ranged Increments] "-2 penalty to attack for each increment beyond the first": at
+    the first increment there is no range modifier at all (not one of 0)."""
+    e = _hit(_archers("ranged", 3, 3), 10)
+    assert (e.melee, e.increments, e.opens_retaliation) == (False, 1, False)
+    assert [m.reason for m in e.modifiers] == ["attack modifier"]
+
+
+def test_a_melee_attack_says_it_opens_a_retaliation() -> None:
+    """[Retaliatory Attacks] "any unit they are facing that attacks them in melee": the
+    event of a melee attack says so (a table and the viewer read it)."""
+    assert _hit(_duel(), 10).opens_retaliation is True
+
+
 def test_an_attack_needs_facing() -> None:
     s = make([unit("a1", "a", 0, 11, kind="ranged", range_increment=3, facing="E"),
               unit("b1", "b", 0, 5)])  # fmt: skip

@@ -59,6 +59,29 @@ def test_a_failed_check_shatters_and_the_engaged_hit_it_automatically() -> None:
     assert b1.status == "shattered" and (5, 5) not in s.occupied and s.units["a1"].engaged == ()
 
 
+def test_the_automatic_hit_on_a_shattering_unit_is_at_no_distance_and_no_increment() -> None:
+    """[Shattered Units] "taking automatic hit damage from any unit engaged in melee with
+    them": the unit has left the field, so its hit names no distance nor increment."""
+    events, _ = play(_duel(30), ATTACK, [10, 1])
+    hit = events[3]
+    assert isinstance(hit, AttackResolved) and hit.kind == "shatter"
+    assert (hit.distance, hit.increments, hit.opens_retaliation) == (0, 0, False)
+
+
+def test_a_miss_on_a_diminished_unit_forces_no_check_and_1_damage_does() -> None:
+    """[Diminished] "must make a morale check every time they take damage": a miss deals
+    none (no check); a glancing blow of 1 damage is damage (a check)."""
+    events, _ = play(_duel(20, defense=20), ATTACK, [1])  # 6 - 20 = -14: a miss
+    assert types(events) == ["AttackResolved"] and events[0].damage == 0  # type: ignore[union-attr]
+    s = make([unit("a1", "a", 5, 6, damage=3), unit("b1", "b", 5, 5, health_now=20),
+              unit("b9", "b", 0, 0)])  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    events, _ = play(s, ATTACK, [5, 18])  # 10 - 15 = -5: glancing, 3 // 2 = 1 damage
+    assert types(events) == ["AttackResolved", "MoraleChecked"]
+    assert events[0].damage == 1  # type: ignore[union-attr]
+
+
 def test_a_shattered_unit_never_acts_again() -> None:
     _, s = play(_duel(30), ATTACK, [10, 1])
     _, s = play(s, {"type": "EndTurn", "side": "a"})
