@@ -6,7 +6,13 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import RuleViolation
-from domain.rulesets.warfare.events import AttackResolved, UnitPursued, UnitShattered
+from domain.rulesets.warfare.events import (
+    AttackResolved,
+    RoundEnded,
+    TurnEnded,
+    UnitPursued,
+    UnitShattered,
+)
 from tests.support.warfare_kit import SIDES, make, play, started, types, unit
 
 
@@ -84,6 +90,7 @@ def test_a_pursuit_into_a_square_another_unit_took_since_is_refused_under_pursui
 
 
 ATTACK = {"type": "Attack", "unit": "a1", "target": "b1"}
+PROJECT = "003 (project ruling)"
 
 
 def _duel(b_health: int = 40, a_health: int = 40, options: dict | None = None, **a: object):
@@ -411,3 +418,21 @@ def test_a_turns_end_counts_down_only_its_pursuers_even_when_a_concession_ends_i
     events, s = play(s, {"type": "Concede", "side": "a"})
     assert types(events) == ["SideConceded", "SideDefeated", "TurnEnded"]
     assert {u.id: u.pursuing_turns for u in s.units.values()} == {**counts, "a1": 0}
+
+
+def test_a_side_conceding_on_its_turn_passes_it_on_or_ends_the_round() -> None:
+    """W14 (project ruling): a side that concedes on its turn ends it; the next side in the
+    round's order acts, or, when it was the last, the round ends."""
+    three = [*SIDES, {"id": "c", "zones": [{"id": "zc", "tiles": [[0, 5]]}]}]
+    s = make(
+        [unit("a1", "a", 5, 9), unit("b1", "b", 5, 2), unit("c1", "c", 0, 5)],
+        sides=three, options={"side_order": "setup"},
+    )  # fmt: skip
+    _, s = play(s, {"type": "StartRound"})
+    events, after = play(s, {"type": "Concede", "side": "a"})
+    assert events[2:] == [TurnEnded(side="a", next="b", rule=PROJECT)] and after.active == "b"
+    for side in ("a", "b"):
+        _, s = play(s, {"type": "EndTurn", "side": side})
+    events, after = play(s, {"type": "Concede", "side": "c"})
+    assert events[2:] == [TurnEnded(side="c", next=None, rule=PROJECT), RoundEnded(round=1)]
+    assert after.active is None and not after.over
