@@ -153,6 +153,12 @@ def test_a_melee_attack_says_it_opens_a_retaliation() -> None:
     assert _hit(_duel(), 10).opens_retaliation is True
 
 
+def test_a_unit_of_0_damage_deals_none_even_on_a_hit() -> None:
+    """[Attacks] "a hit (normal damage)": normal damage of 0 is 0 (no floor of 1)."""
+    e = _hit(_duel(damage=0), 10)
+    assert (e.band, e.damage_before, e.damage, e.health_after) == ("hit", 0, 0, 40)
+
+
 def test_an_attack_needs_facing() -> None:
     s = make([unit("a1", "a", 0, 11, kind="ranged", range_increment=3, facing="E"),
               unit("b1", "b", 0, 5)])  # fmt: skip
