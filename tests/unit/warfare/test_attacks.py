@@ -127,6 +127,38 @@ def test_ranged_units_reach_5_increments_artillery_10() -> None:
         play(_archers("artillery", 1, 11), {"type": "Attack", "unit": "a1", "target": "b1"}, [10])
 
 
+def test_a_melee_attack_counts_no_range_increment() -> None:
+    """[Ranged Increments] are for "units with range increments": a melee attack, on a unit
+    engaged or (W05 off) only adjacent, is at 0 increments, with no range modifier."""
+    engaged = _hit(_duel(), 10)
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5)],
+                     options={"melee_needs_engagement": False}))  # fmt: skip
+    adjacent = _hit(s, 10)
+    for e in (engaged, adjacent):
+        assert (e.melee, e.increments, e.distance) == (True, 0, 1)
+        assert [m.reason for m in e.modifiers] == ["attack modifier"]
+
+
+def test_within_its_first_increment_a_ranged_attack_has_no_range_modifier() -> None:
+    """[Ranged Increments] "-2 penalty to attack for each increment beyond the first": at
+    the first increment there is no range modifier at all (not one of 0)."""
+    e = _hit(_archers("ranged", 3, 3), 10)
+    assert (e.melee, e.increments, e.opens_retaliation) == (False, 1, False)
+    assert [m.reason for m in e.modifiers] == ["attack modifier"]
+
+
+def test_a_melee_attack_says_it_opens_a_retaliation() -> None:
+    """[Retaliatory Attacks] "any unit they are facing that attacks them in melee": the
+    event of a melee attack says so (a table and the viewer read it)."""
+    assert _hit(_duel(), 10).opens_retaliation is True
+
+
+def test_a_unit_of_0_damage_deals_none_even_on_a_hit() -> None:
+    """[Attacks] "a hit (normal damage)": normal damage of 0 is 0 (no floor of 1)."""
+    e = _hit(_duel(damage=0), 10)
+    assert (e.band, e.damage_before, e.damage, e.health_after) == ("hit", 0, 0, 40)
+
+
 def test_an_attack_needs_facing() -> None:
     s = make([unit("a1", "a", 0, 11, kind="ranged", range_increment=3, facing="E"),
               unit("b1", "b", 0, 5)])  # fmt: skip

@@ -160,6 +160,18 @@ def test_engaging_comes_before_a_melee_attack_and_a_ranged_unit_reaches_five_inc
     assert p["attack:a3"].choices == {"target": ["b1", "b2"]}
 
 
+def test_a_ranged_unit_is_prompted_for_foes_five_of_its_increments_away_not_five_tiles() -> None:
+    """[Ranged Increments] "Ranged units can attack up to 5 increments distant": with an
+    increment of 2 tiles, a foe 10 tiles off (5 increments) is a target, one 11 off (6) not;
+    the prompt lists what decide accepts, whatever the increment."""
+    s = make([unit("a3", "a", 5, 11, kind="ranged", range_increment=2),
+              unit("b1", "b", 5, 1), unit("b2", "b", 5, 0)])  # fmt: skip
+    s = started(s)
+    assert _by_id(s)["attack:a3"].choices == {"target": ["b1"]}
+    events, _ = play(s, {"type": "Attack", "unit": "a3", "target": "b1"}, [1])
+    assert events[0].increments == 5
+
+
 def test_a_tile_of_two_zones_is_its_first_zones_and_a_unit_of_speed_0_never_moves() -> None:
     sides = [
         {"id": "a", "zones": [{"id": "z1", "tiles": [[0, 11], [1, 11]]},

@@ -255,3 +255,60 @@ def test_a_tile_of_a_held_zone_is_not_offered_through_a_later_zone() -> None:
     with pytest.raises(RuleViolation) as held:
         play(s, {"type": "PlaceReserve", "unit": "a9", "to": [1, 11]})
     assert held.value.reason == "zone z1 does not function: b1 stands on it"
+
+
+def test_each_champion_of_the_side_yet_to_act_is_prompted_after_one_that_is_not() -> None:
+    """[Battlefield Champions] "Characters can take one action per round, before their units
+    act": every champion of the side whose turn it is that has not acted gets its prompt,
+    whichever champions (the other side's, one that acted) come before it; one with no unit
+    it may join is offered PassChampion alone, with no choices."""
+    s = make(
+        [unit("a1", "a", 5, 6), unit("b1", "b", 5, 5)],
+        champions=[{"id": "hb", "side": "b"}, {"id": "h1", "side": "a", "joined": "a1"},
+                   {"id": "h2", "side": "a"}],
+    )  # fmt: skip
+    s = started(s)
+
+    def alone(cid: str) -> Prompt:  # a1 is joined by h1: no unit left to join
+        return Prompt(
+            id=f"champion:{cid}", role="side", side="a", subject=cid, commands=("PassChampion",),
+            reason=f"{cid} takes its one action before its units act", choices={},
+            optional=True, pass_with="PassChampion", rule=CHAMPIONS,
+        )  # fmt: skip
+
+    p = prompts(s)
+    assert [k for k in p if k.startswith("champion:")] == ["champion:h1", "champion:h2"]
+    assert (p["champion:h1"], p["champion:h2"]) == (alone("h1"), alone("h2"))
+    _, s = play(s, {"type": "PassChampion", "champion": "h1"})
+    p = prompts(s)
+    assert [k for k in p if k.startswith("champion:")] == ["champion:h2"]
+    assert p["champion:h2"] == alone("h2")
+
+
+def test_a_retaliation_window_after_a_unit_off_the_field() -> None:
+    """[Retaliatory Attacks]: b1, attacked in melee, may retaliate; a reserve (not on the
+    field) listed before it opens no window and hides none."""
+    s = make([unit("a0", "a", None, None, reserve=True), unit("a1", "a", 5, 6),
+              unit("b1", "b", 5, 5)])  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    _, s = play(s, {"type": "Attack", "unit": "a1", "target": "b1"}, [10])
+    p = prompts(s)
+    assert p["retaliation:b1"].choices == {"target": ["a1"]}
+    assert [k for k in p if k.startswith(("retaliation:", "pursuit:"))] == ["retaliation:b1"]
+
+
+def test_two_units_may_pursue_the_one_that_shattered_each_offered_it_once() -> None:
+    """[Pursuit] "A unit can choose to pursue another unit that shatters while engaged with
+    them": a1 and a2 were both engaged with b1; each is offered b1, once, for itself."""
+    s = make(
+        [unit("a1", "a", 5, 6), unit("a2", "a", 4, 6, facing="NE"),
+         unit("b1", "b", 5, 5, health_now=30), unit("b9", "b", 0, 0)],
+    )  # fmt: skip
+    s = started(s)
+    for a in ("a1", "a2"):
+        _, s = play(s, {"type": "Engage", "unit": a, "target": "b1"})
+    _, s = play(s, {"type": "Attack", "unit": "a1", "target": "b1"}, [10, 1])  # b1 shatters
+    p = prompts(s)
+    assert [k for k in p if k.startswith("pursuit:")] == ["pursuit:a1", "pursuit:a2"]
+    assert p["pursuit:a1"].choices == p["pursuit:a2"].choices == {"shattered": ["b1"]}

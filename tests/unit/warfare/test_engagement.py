@@ -187,3 +187,17 @@ def test_w06_only_the_engaged_units_facing_it_take_a_free_attack_as_it_breaks_aw
         events, _ = play(s, {"type": "Move", "unit": "a1", "to": [5, 7]}, [1] * len(attackers))
         free = [e.attacker for e in events if isinstance(e, AttackResolved)]
         assert free == attackers and types(events)[-1] == "UnitMoved"
+
+
+def test_w06_a_unit_not_facing_it_engaged_first_does_not_spare_it_the_next_ones_attack() -> None:
+    """W06 (free attacks need facing): b2, engaged first, does not face a1 and takes no free
+    attack; b1, engaged after it and facing a1, still does as a1 breaks away."""
+    s = make(
+        [unit("a1", "a", 5, 6), unit("b1", "b", 5, 5), unit("b2", "b", 4, 5, facing="N")],
+        options={"facing_directions": 4, "free_attack_needs_facing": True},
+    )
+    s = started(s)
+    for target in ("b2", "b1"):
+        _, s = play(s, {"type": "Engage", "unit": "a1", "target": target})
+    events, _ = play(s, {"type": "Move", "unit": "a1", "to": [5, 7]}, [1])
+    assert [e.attacker for e in events if isinstance(e, AttackResolved)] == ["b1"]

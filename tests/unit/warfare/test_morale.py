@@ -59,6 +59,29 @@ def test_a_failed_check_shatters_and_the_engaged_hit_it_automatically() -> None:
     assert b1.status == "shattered" and (5, 5) not in s.occupied and s.units["a1"].engaged == ()
 
 
+def test_the_automatic_hit_on_a_shattering_unit_is_at_no_distance_and_no_increment() -> None:
+    """[Shattered Units] "taking automatic hit damage from any unit engaged in melee with
+    them": the unit has left the field, so its hit names no distance nor increment."""
+    events, _ = play(_duel(30), ATTACK, [10, 1])
+    hit = events[3]
+    assert isinstance(hit, AttackResolved) and hit.kind == "shatter"
+    assert (hit.distance, hit.increments, hit.opens_retaliation) == (0, 0, False)
+
+
+def test_a_miss_on_a_diminished_unit_forces_no_check_and_1_damage_does() -> None:
+    """[Diminished] "must make a morale check every time they take damage": a miss deals
+    none (no check); a glancing blow of 1 damage is damage (a check)."""
+    events, _ = play(_duel(20, defense=20), ATTACK, [1])  # 6 - 20 = -14: a miss
+    assert types(events) == ["AttackResolved"] and events[0].damage == 0  # type: ignore[union-attr]
+    s = make([unit("a1", "a", 5, 6, damage=3), unit("b1", "b", 5, 5, health_now=20),
+              unit("b9", "b", 0, 0)])  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    events, _ = play(s, ATTACK, [5, 18])  # 10 - 15 = -5: glancing, 3 // 2 = 1 damage
+    assert types(events) == ["AttackResolved", "MoraleChecked"]
+    assert events[0].damage == 1  # type: ignore[union-attr]
+
+
 def test_a_shattered_unit_never_acts_again() -> None:
     _, s = play(_duel(30), ATTACK, [10, 1])
     _, s = play(s, {"type": "EndTurn", "side": "a"})
@@ -88,6 +111,19 @@ def test_pursuit_moves_into_the_tile_and_lasts_until_the_end_of_the_next_turn() 
     events, s = play(s, {"type": "EndTurn", "side": "a"})  # its next turn ends
     assert types(events) == ["ConditionRemoved", "TurnEnded"]
     assert "pursuing" not in s.units["a1"].conditions
+
+
+def test_a_pursuer_leaves_its_tile_free_and_is_pursuing_once() -> None:
+    """[Pursuit] "move into the shattered unit's square": the tile it leaves is free again,
+    and a unit already Pursuing (here from the setup) does not become Pursuing twice."""
+    s = make([unit("a1", "a", 5, 6, conditions=["pursuing"]),
+              unit("b1", "b", 5, 5, health_now=30), unit("b9", "b", 0, 0)])  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    _, s = play(s, ATTACK, [10, 1])  # 10 + 5 + 2 (pursuing): 30 -> 20, the check fails
+    _, s = play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    assert s.occupied == {(5, 5): "a1", (0, 0): "b9"}
+    assert s.units["a1"].conditions == ("pursuing",)
 
 
 def test_pursuit_is_only_for_the_engaged_and_only_this_turn() -> None:

@@ -24,7 +24,9 @@ reach = RULESET.reach
 def test_an_open_field_reaches_every_tile_within_speed_at_its_distance() -> None:
     s = started(make([unit("a1", "a", 5, 6, speed=2), unit("b1", "b", 0, 0)]))
     r = reach(s, REFEREE, "a1")
-    assert (r.command, r.movement, r.unit_of_movement, r.reason) == ("Move", 2, "tiles", None)
+    assert (r.unit, r.command, r.movement, r.unit_of_movement, r.reason) == (
+        "a1", "Move", 2, "tiles", None
+    )  # fmt: skip
     costs = {(q.x, q.y): q.cost for q in r.squares}
     assert len(costs) == 24 and (5, 6) not in costs
     assert costs[(6, 6)] == 1 and costs[(7, 8)] == 2 and costs[(5, 4)] == 2

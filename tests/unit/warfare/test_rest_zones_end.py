@@ -171,3 +171,15 @@ def test_a_reserve_keeps_its_side_in_only_by_option() -> None:
         _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
         _, s = play(s, {"type": "Attack", "unit": "a1", "target": "b1"}, [10])
         assert s.over is over
+
+
+def test_with_reserves_keeping_a_side_in_a_side_with_none_left_still_loses() -> None:
+    """W14 (`reserves_keep_side_in`): only a reserve keeps a side in, not a unit destroyed
+    or shattered; a side with no reserve and no unit on the field loses."""
+    s = make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5, health_now=5)],
+             options={"reserves_keep_side_in": True})  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    events, s = play(s, {"type": "Attack", "unit": "a1", "target": "b1"}, [10])
+    assert types(events)[-3:] == ["UnitDestroyed", "SideDefeated", "BattleEnded"]
+    assert s.over and s.winner == "a"

@@ -6,8 +6,14 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import RuleViolation
-from domain.rulesets.warfare.events import AttackResolved, UnitPursued, UnitShattered
-from tests.support.warfare_kit import make, play, started, types, unit
+from domain.rulesets.warfare.events import (
+    AttackResolved,
+    RoundEnded,
+    TurnEnded,
+    UnitPursued,
+    UnitShattered,
+)
+from tests.support.warfare_kit import SIDES, make, play, started, types, unit
 
 
 def _two_engaged():
@@ -51,7 +57,40 @@ def test_any_engaged_unit_may_pursue_into_the_square_but_only_one_enters_it() ->
     assert refused.value.rule == "003 Unit Actions / Pursuit"
 
 
+def test_once_one_unit_pursues_the_others_chance_to_pursue_that_unit_is_gone() -> None:
+    """[Pursuit]: a2 entered b1's square; a1 may no longer pursue b1 at all (not merely
+    find the square taken)."""
+    _, s = play(_two_engaged(), {"type": "Attack", "unit": "a1", "target": "b1"}, [10, 1])
+    _, s = play(s, {"type": "Pursue", "unit": "a2", "shattered": "b1"})
+    assert s.pursuits == ()
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    assert refused.value.reason == (
+        "a1 may not pursue b1: only a unit engaged with it when it shattered, before that turn ends"
+    )
+
+
+def test_a_pursuit_into_a_square_another_unit_took_since_is_refused_under_pursuit() -> None:
+    """[Pursuit] "move into the shattered unit's square": a3, not engaged, walked into b1's
+    square first; a1 may still pursue b1, but not into a held square."""
+    s = make(
+        [unit("a1", "a", 5, 6), unit("a3", "a", 5, 8), unit("b1", "b", 5, 5, health_now=30),
+         unit("b9", "b", 0, 0)]
+    )  # fmt: skip
+    s = started(s)
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    _, s = play(s, {"type": "Attack", "unit": "a1", "target": "b1"}, [10, 1])  # b1 shatters
+    _, s = play(s, {"type": "Move", "unit": "a3", "to": [5, 5]})
+    with pytest.raises(RuleViolation) as refused:
+        play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    assert (refused.value.reason, refused.value.rule) == (
+        "(5, 5) holds a3",
+        "003 Unit Actions / Pursuit",
+    )
+
+
 ATTACK = {"type": "Attack", "unit": "a1", "target": "b1"}
+PROJECT = "003 (project ruling)"
 
 
 def _duel(b_health: int = 40, a_health: int = 40, options: dict | None = None, **a: object):
@@ -354,3 +393,46 @@ def test_pursuing_removed_by_the_referee_is_not_removed_again_at_the_turns_end()
     _, s = play(s, {"type": "StartRound"}, [20, 1])
     events, _ = play(s, {"type": "EndTurn", "side": "a"})
     assert types(events) == ["TurnEnded"]
+
+
+def test_a_turns_end_counts_down_only_its_pursuers_even_when_a_concession_ends_it() -> None:
+    """[Pursuit] "until the end of their next turn": each end of its side's turn counts a
+    pursuer down, and only a pursuer (the count, in the view, never goes below 0); a side
+    that concedes on its turn ends it too (W14), counting its pursuer down as well."""
+    three = [*SIDES, {"id": "c", "zones": [{"id": "zc", "tiles": [[0, 5]]}]}]
+    s = make(
+        [unit("a1", "a", 5, 6), unit("b1", "b", 5, 5, health_now=30), unit("b9", "b", 0, 0),
+         unit("c1", "c", 9, 5, facing="W")],
+        sides=three, options={"side_order": "setup"},
+    )  # fmt: skip
+    _, s = play(s, {"type": "StartRound"})
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    _, s = play(s, ATTACK, [10, 1])  # b1 shatters
+    _, s = play(s, {"type": "Pursue", "unit": "a1", "shattered": "b1"})
+    counts = {"a1": 2, "b1": 0, "b9": 0, "c1": 0}
+    assert {u.id: u.pursuing_turns for u in s.units.values()} == counts
+    for side in ("a", "b", "c"):
+        _, s = play(s, {"type": "EndTurn", "side": side})
+    assert {u.id: u.pursuing_turns for u in s.units.values()} == {**counts, "a1": 1}
+    _, s = play(s, {"type": "StartRound"})
+    events, s = play(s, {"type": "Concede", "side": "a"})
+    assert types(events) == ["SideConceded", "SideDefeated", "TurnEnded"]
+    assert {u.id: u.pursuing_turns for u in s.units.values()} == {**counts, "a1": 0}
+
+
+def test_a_side_conceding_on_its_turn_passes_it_on_or_ends_the_round() -> None:
+    """W14 (project ruling): a side that concedes on its turn ends it; the next side in the
+    round's order acts, or, when it was the last, the round ends."""
+    three = [*SIDES, {"id": "c", "zones": [{"id": "zc", "tiles": [[0, 5]]}]}]
+    s = make(
+        [unit("a1", "a", 5, 9), unit("b1", "b", 5, 2), unit("c1", "c", 0, 5)],
+        sides=three, options={"side_order": "setup"},
+    )  # fmt: skip
+    _, s = play(s, {"type": "StartRound"})
+    events, after = play(s, {"type": "Concede", "side": "a"})
+    assert events[2:] == [TurnEnded(side="a", next="b", rule=PROJECT)] and after.active == "b"
+    for side in ("a", "b"):
+        _, s = play(s, {"type": "EndTurn", "side": side})
+    events, after = play(s, {"type": "Concede", "side": "c"})
+    assert events[2:] == [TurnEnded(side="c", next=None, rule=PROJECT), RoundEnded(round=1)]
+    assert after.active is None and not after.over

@@ -8,6 +8,7 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.rulesets.warfare.events import ChampionActed, RoundStarted
+from domain.rulesets.warfare.model import State
 from tests.support.warfare_kit import SIDES, make, play, started, types, unit
 
 THREE = [*SIDES, {"id": "c", "zones": [{"id": "zc", "tiles": [[0, 5]]}]}]
@@ -111,3 +112,28 @@ def test_joining_a_unit_is_the_champions_action_and_the_referee_resolves_others(
     _, s = play(s, {"type": "StartRound"}, [20, 1])
     _, s = play(s, {"type": "JoinUnit", "champion": "hero", "unit": "a1"})
     assert s.units["a1"].joined_by == "hero"
+
+
+def test_a_champion_that_joins_another_unit_or_leaves_no_longer_stands_with_the_first() -> None:
+    """[Battlefield Champions] "Characters can join units": a champion is with one unit at a
+    time (the project's ruling), so joining another, or leaving, frees the one it was with
+    (its bonus and exposure go with the champion; another champion may join it)."""
+
+    def next_round(s: State) -> State:
+        _, s = play(s, {"type": "EndTurn", "side": "a"})
+        _, s = play(s, {"type": "EndTurn", "side": "b"})
+        _, s = play(s, {"type": "StartRound"}, [20, 1])
+        return s
+
+    s = make(
+        [unit("a1", "a", 2, 9), unit("a2", "a", 4, 9), unit("b1", "b", 2, 2)],
+        champions=[{"id": "hero", "side": "a", "joined": "a1"}, {"id": "aide", "side": "a"}],
+    )
+    s = started(s)
+    _, s = play(s, {"type": "JoinUnit", "champion": "hero", "unit": "a2"})
+    assert (s.units["a1"].joined_by, s.units["a2"].joined_by) == (None, "hero")
+    _, s = play(s, {"type": "JoinUnit", "champion": "aide", "unit": "a1"})
+    assert s.units["a1"].joined_by == "aide"
+    s = next_round(s)
+    _, s = play(s, {"type": "JoinUnit", "champion": "hero"})  # leaves a2
+    assert s.units["a2"].joined_by is None and s.champions["hero"].joined is None
