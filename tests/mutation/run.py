@@ -84,6 +84,8 @@ SCOPE: dict[str, tuple[str, ...]] = {
         "PostgresEventStore.hold_battle",
         "PostgresEventStore._append_each",
         "_stored",
+        # which append gets which answer (its events and positions, or its refusal)
+        "PostgresEventStore._answers",
     ),
     "domain/rulesets/quickstart/access.py": (
         "_deny",
@@ -128,7 +130,8 @@ OUTSIDE_SCOPE: dict[str, dict[str, str]] = {
         "PostgresEventStore._need_pool": "the pool, or 'not open': no append is decided",
         "_translate": "the error mapping of reads and other writes (see above)",
         "_lock_key": "the advisory lock's key: any function of the id serialises alike",
-        "_row_to_event": "reading a stored row (the hold's catch-up), not deciding an append",
+        "PostgresEventStore._events": "reading a battle's stored rows (the hold's catch-up), "
+        "stamped first: not deciding an append",
         "_unset": "an unset label or key id written as NULL; not yet weighed for SCOPE "
         "(SQLite's `_insert_event`, in SCOPE, does the same inline)",
     },
