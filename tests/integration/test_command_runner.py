@@ -1,0 +1,187 @@
+"""The command runner (service.battles.commands) against a real SQLite store, with two
+services on it as two workers: an observer's key orders nothing, a batch longer than
+BATTLE_BATCH_MAX is refused before anything is decided, a stale expected version is a
+conflict naming the current one, a command without one is decided again until its
+attempts run out (then 503 battle-busy), a replayed Idempotency-Key answers what was
+appended, and every append is told to the live fan-out (issue 38: the service's trust
+code under mutation testing)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from domain.actors import Actor
+from events.envelope import StoredEvent
+from events.errors import VersionConflict
+from events.sqlite import SQLiteEventStore
+from service.battles import commands
+from service.battles.batches import BatchTooLong
+from service.battles.keys import Principal
+from service.battles.service import BattleService
+from service.battles.signing import ServiceKeys
+from service.errors import Busy, Forbidden
+from service.schemas import (
+    CommandBatchItem,
+    CommandBatchRequest,
+    CommandRequest,
+    CreateBattleRequest,
+)
+from tests.support.quickstart_play import SETUP
+
+KEYS = ServiceKeys.generate()
+REFEREE = Actor(role="referee")
+
+
+def _ruling(text: str, expected_version: int | None = None) -> CommandRequest:
+    ruling = {"type": "RecordRuling", "ruling": text, "reason": "runner"}
+    return CommandRequest(
+        command=msgspec.Raw(msgspec.json.encode(ruling)), expected_version=expected_version
+    )
+
+
+def _item(text: str) -> CommandBatchItem:
+    ruling = {"type": "RecordRuling", "ruling": text, "reason": "runner"}
+    return CommandBatchItem(command=msgspec.Raw(msgspec.json.encode(ruling)))
+
+
+class Workers:
+    def __init__(self, store: SQLiteEventStore, attempts: int) -> None:
+        self.told: list[list[StoredEvent]] = []
+        self.a = BattleService(
+            store, signing=KEYS, command_attempts=attempts, batch_max=2,
+            on_appended=self.told.append,
+        )  # fmt: skip
+        self.b = BattleService(store, signing=KEYS)
+        self.battle = ""
+
+    async def start(self) -> Principal:
+        created = await self.a.create(CreateBattleRequest(ruleset="quickstart", setup=SETUP))
+        self.battle = created.battle_id
+        await self.a.view(self.battle, REFEREE)  # cached on worker a at version 1
+        self.told.clear()  # the creation's events: not the runner's
+        return Principal(self.battle, REFEREE)
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[SQLiteEventStore]:
+    s = SQLiteEventStore(tmp_path / "runner.db")
+    await s.open()
+    try:
+        yield s
+    finally:
+        await s.close()
+
+
+async def test_an_observer_orders_nothing(store: SQLiteEventStore) -> None:
+    w = Workers(store, attempts=3)
+    await w.start()
+    observer = Principal(w.battle, Actor(role="observer"))
+    batch = CommandBatchRequest(commands=[_item("x")])
+    for run in (
+        w.a.execute(w.battle, observer, _ruling("x"), None),
+        w.a.execute_batch(w.battle, observer, batch, None),
+    ):
+        with pytest.raises(Forbidden) as caught:
+            await run
+        assert (caught.value.code, caught.value.detail) == (
+            "read-only-key", "an observer key may only read",
+        )  # fmt: skip
+    assert w.told == []
+    assert (await store.head(w.battle)).version == 1  # type: ignore[union-attr]
+
+
+async def test_a_batch_up_to_the_limit_is_run_and_a_longer_one_refused(
+    store: SQLiteEventStore,
+) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    too_long = CommandBatchRequest(commands=[_item(str(i)) for i in range(3)])
+    with pytest.raises(BatchTooLong) as caught:
+        await w.a.execute_batch(w.battle, referee, too_long, None)
+    assert caught.value.detail == (
+        "the batch holds 3 commands; this service takes at most 2 in one batch "
+        "(BATTLE_BATCH_MAX): split it"
+    )
+    assert caught.value.context == {"limit": 2}
+    answer = await w.a.execute_batch(
+        w.battle, referee, CommandBatchRequest(commands=[_item("a"), _item("b")]), None
+    )
+    assert answer.version == 3 and len(answer.events) == 2
+    assert [[e.version for e in told] for told in w.told] == [[2, 3]]
+
+
+async def test_a_stale_expected_version_is_a_conflict_naming_the_current_one(
+    store: SQLiteEventStore,
+) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    await w.b.execute(w.battle, referee, _ruling("b moves on"), None)  # a's cache: stale
+    with pytest.raises(VersionConflict) as caught:
+        await w.a.execute(w.battle, referee, _ruling("a", expected_version=1), None)
+    assert (caught.value.expected, caught.value.current) == (1, 2)
+    assert w.told == []
+    # without an expected version, it is decided again on the newer state
+    answer = await w.a.execute(w.battle, referee, _ruling("a again"), None)
+    assert answer.version == 3
+    assert [[e.version for e in told] for told in w.told] == [[3]]
+    assert answer.receipt.version == 3 and answer.receipt.head_hash == w.told[0][0].hash
+
+
+async def test_a_command_that_loses_every_attempt_is_busy(store: SQLiteEventStore) -> None:
+    w = Workers(store, attempts=1)
+    referee = await w.start()
+    await w.b.execute(w.battle, referee, _ruling("b moves on"), None)
+    with pytest.raises(Busy) as caught:
+        await w.a.execute(w.battle, referee, _ruling("a"), None)
+    assert caught.value.code == "battle-busy"
+    assert caught.value.detail == (
+        f"battle {w.battle} moved on 1 times while this command was decided: nothing was "
+        "appended; retry"
+    )
+    assert caught.value.context == {"current_version": 2}
+    assert w.told == []
+    # the lock and the attempt are given back: the next command goes through
+    assert (await w.a.execute(w.battle, referee, _ruling("a again"), None)).version == 3
+
+
+async def test_a_replayed_request_answers_what_it_appended(store: SQLiteEventStore) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    first = await w.a.execute(w.battle, referee, _ruling("once"), "key-1")
+    again = await w.a.execute(w.battle, referee, _ruling("once"), "key-1")
+    assert (first.replayed, again.replayed) == (False, True)
+    assert again.version == first.version == 2
+    assert again.receipt == first.receipt
+    other = await w.b.execute(w.battle, referee, _ruling("once"), "key-1")  # another worker
+    assert other.replayed and other.version == 2
+    batch = CommandBatchRequest(commands=[_item("a"), _item("b")])
+    one = await w.a.execute_batch(w.battle, referee, batch, "key-2")
+    two = await w.a.execute_batch(w.battle, referee, batch, "key-2")
+    assert (one.replayed, two.replayed, two.version) == (False, True, 4)
+    assert len(w.told) == 2
+    assert (await store.head(w.battle)).version == 4  # type: ignore[union-attr]
+
+
+async def test_the_pauses_between_attempts_start_at_the_third_and_stay_short(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    slept: list[float] = []
+    ranges: list[tuple[float, float]] = []
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+
+    def uniform(low: float, high: float) -> float:
+        ranges.append((low, high))
+        return high
+
+    monkeypatch.setattr(commands.asyncio, "sleep", sleep)
+    monkeypatch.setattr(commands.random, "uniform", uniform)
+    for attempt in range(8):
+        await commands._pause(attempt)
+    assert ranges == [(0, 0.004), (0, 0.008), (0, 0.016), (0, 0.032), (0, 0.05), (0, 0.05)]
+    assert slept == [high for _, high in ranges]
