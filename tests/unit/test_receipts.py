@@ -202,6 +202,7 @@ def test_a_receipt_that_is_not_one_is_refused_saying_why(keys: ServiceKeys) -> N
 
 
 def test_base64_is_read_padded_or_not_whitespace_aside() -> None:
+    assert b64url(b"\x00\x00\x17") == "AAAX" and b64url(b"\xff") == "_w"  # only "=" is cut
     assert unb64("aGVs bG8=") == unb64("aGVsbG8") == unb64("aGVs\nbG8") == b"hello"
     with pytest.raises(ValueError) as caught:
         unb64("%%")
