@@ -20,6 +20,9 @@ one mutant it names; the run names every entry that hid none.
 given instead of `only_mutate`'s list: every `.py` file under a package, or the module
 named (with or without `.py`), so that a session can take the rules a package at a time.
 `SCOPE` still applies to the modules it names; the report counts those modules only.
+The modules named are mutated afresh (their copies under mutants/ are dropped first), so
+that pieces run one after another keep each other's results without `make mutate`'s
+`rm -rf mutants`.
 
 `--survivors` runs again only the mutants the last run left alive or did not reach (after
 adding a test: the trace of which test executes what is taken anew, so the new test counts).
@@ -206,6 +209,17 @@ _MUTMUT_ONLY = (
 )
 
 
+def _forget(modules: list[str]) -> None:
+    """Drop mutants/' copies of a piece's modules, so that mutmut mutates them afresh.
+
+    mutmut takes a copy newer than its source for a module it already mutated; but a run
+    that leaves a module out copies it unmutated, newer than its source, so that a later
+    `--only` naming it (without `make mutate`'s `rm -rf mutants`) mutated nothing in it."""
+    for module in modules:
+        for path in (ROOT / "mutants" / module, ROOT / "mutants" / f"{module}.meta"):
+            path.unlink(missing_ok=True)
+
+
 def _results(patterns: list[str]) -> dict[str, tuple[str, str]]:
     """{mutant: (status, source path)} of the mutants the patterns select."""
     found: dict[str, tuple[str, str]] = {}
@@ -368,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
             or (status not in KILLED and not _is_equivalent(name, _show(name, source), equivalent))
         ]
         (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+    if args.only and not args.report_only and not args.survivors:
+        _forget(modules)
     if not args.report_only and targets:
         mutmut = [sys.executable, "-m", "mutmut"]
         if args.only:
