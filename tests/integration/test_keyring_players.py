@@ -250,6 +250,7 @@ async def test_a_key_limited_to_some_units_orders_only_those() -> None:
     with pytest.raises(NotPermitted) as caught:
         check_units(limited, ("u1", "u3"))
     assert str(caught.value) == "this key may order only u1, u2, not u3"
+    assert caught.value.context == {"unit": "u3"}
     with pytest.raises(NotPermitted) as caught:
         check_units(limited, None)
     assert str(caught.value) == "this key is limited to some units, and this ruleset cannot tell"
@@ -264,3 +265,54 @@ def test_a_stored_time_is_read_with_its_offset() -> None:
     assert parse_time("2026-11-29T05:00:00Z") - parse_time("2026-11-29T04:00:00Z") == timedelta(
         hours=1
     )
+
+
+async def test_rows_that_fail_their_mac_are_unknown_and_named_in_the_log(
+    store: SQLiteEventStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    battle_key, integration_key = mint_key(), mint_key()
+    access = AccessKey(key_hash=hash_key(battle_key), battle_id="b1", role="observer")
+    referee = msgspec.structs.replace(access, role="referee")  # the MAC of another row
+    await store.save_keys([msgspec.structs.replace(referee, mac=MACS.access_key(access))])
+    integration = Integration(integration_id="i7", key_hash=hash_key(integration_key), name="x")
+    renamed = msgspec.structs.replace(integration, name="y")
+    await store.save_integration(
+        msgspec.structs.replace(renamed, mac=MACS.integration(integration))
+    )
+    ring = _ring(store)
+    with caplog.at_level(logging.ERROR, logger="service.battles.keys"):
+        for secret in (battle_key, integration_key):
+            with pytest.raises(Unauthenticated) as caught:
+                await ring.resolve(f"Bearer {secret}", "b1")
+            assert caught.value.code == "unknown-key"
+    assert [r.getMessage() for r in caplog.records] == [
+        f"TAMPERING: the access key row {hash_key(battle_key)[:12]}... of battle b1 "
+        "(role referee) fails its MAC: refused",
+        "TAMPERING: the row of integration i7 fails its MAC: refused",
+    ]
+
+
+async def test_a_battle_key_cannot_create_battles(store: SQLiteEventStore) -> None:
+    secret = mint_key()
+    access = AccessKey(key_hash=hash_key(secret), battle_id="b1", role="referee")
+    await store.save_keys([msgspec.structs.replace(access, mac=MACS.access_key(access))])
+    with pytest.raises(Forbidden) as caught:
+        await _ring(store).integration(f"Bearer {secret}")
+    assert caught.value.detail == (
+        "a battle's access key cannot create battles: send no key, or an integration key"
+    )
+
+
+async def test_the_links_kept_are_the_latest_within_the_cache(store: SQLiteEventStore) -> None:
+    ring = KeyRing(store, MACS, cache_size=2)
+    for battle in ("x1", "x2", "x3"):  # known to exist, not linked: "no" is kept
+        assert not await ring.follows("i1", battle, exists=True)
+    for battle in ("x1", "x2", "x3"):  # linked behind the cache's back (never in practice)
+        await store.link_battle("i1", battle, MACS.link("i1", battle))
+    # the oldest "no" was dropped when a third was kept: only it is read again (last, as
+    # keeping its "yes" drops the oldest again)
+    assert [await ring.follows("i1", b) for b in ("x3", "x2", "x1")] == [False, False, True]
+
+
+def test_keys_are_long_random_and_prefixed() -> None:
+    assert len(mint_key()) == len(mint_player_key()) == 3 + 43  # 32 random bytes, base64url
