@@ -15,8 +15,9 @@ import msgspec
 import pytest
 
 from domain.actors import Actor
-from events.envelope import StoredEvent
-from events.errors import VersionConflict
+from domain.errors import RuleViolation
+from events.envelope import PlayerKey, StoredEvent
+from events.errors import IdempotencyMismatch, VersionConflict
 from events.sqlite import SQLiteEventStore
 from service.battles import commands
 from service.battles.batches import BatchTooLong
@@ -185,3 +186,53 @@ async def test_the_pauses_between_attempts_start_at_the_third_and_stay_short(
         await commands._pause(attempt)
     assert ranges == [(0, 0.004), (0, 0.008), (0, 0.016), (0, 0.032), (0, 0.05), (0, 0.05)]
     assert slept == [high for _, high in ranges]
+
+
+async def test_a_batch_is_checked_as_one(store: SQLiteEventStore) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    undo = {"type": "Undo", "to_version": 1, "reason": "oops"}
+    with_undo = CommandBatchRequest(
+        commands=[_item("a"), CommandBatchItem(command=msgspec.Raw(msgspec.json.encode(undo)))]
+    )
+    with pytest.raises(RuleViolation) as caught:
+        await w.a.execute_batch(w.battle, referee, with_undo, None)
+    assert "an Undo is not allowed in a batch" in str(caught.value)
+    assert w.told == []
+    answer = await w.a.execute_batch(
+        w.battle, referee, CommandBatchRequest(commands=[_item("a")]), None
+    )
+    assert answer.awaiting is not msgspec.UNSET  # what the battle awaits, by default
+    minimal = await w.a.execute_batch(
+        w.battle, referee, CommandBatchRequest(commands=[_item("b")]), None, with_awaiting=False
+    )
+    assert minimal.awaiting is msgspec.UNSET
+    await w.b.execute(w.battle, referee, _ruling("b moves on"), None)  # a's cache: stale
+    stale = CommandBatchRequest(commands=[_item("c")], expected_version=3)
+    with pytest.raises(VersionConflict) as conflict:
+        await w.a.execute_batch(w.battle, referee, stale, None)
+    assert (conflict.value.expected, conflict.value.current) == (3, 4)
+
+
+async def test_an_idempotency_key_replays_only_the_same_request_of_the_same_key(
+    store: SQLiteEventStore,
+) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    batch = CommandBatchRequest(commands=[_item("a")])
+    await w.a.execute_batch(w.battle, referee, batch, "k")
+    other = CommandBatchRequest(commands=[_item("another")])
+    with pytest.raises(IdempotencyMismatch):
+        await w.a.execute_batch(w.battle, referee, other, "k")
+    player = PlayerKey(
+        key_id="p1", key_hash="h", battle_id=w.battle, role="referee", label="Ann",
+        created_at="2026-11-29T00:00:00Z",
+    )  # fmt: skip
+    as_player = Principal(w.battle, REFEREE, player=player)  # the same role, another key
+    with pytest.raises(IdempotencyMismatch):
+        await w.a.execute_batch(w.battle, as_player, batch, "k")
+    await w.a.execute(w.battle, referee, _ruling("one"), "k1")
+    with pytest.raises(IdempotencyMismatch):
+        await w.a.execute(w.battle, referee, _ruling("two"), "k1")
+    with pytest.raises(IdempotencyMismatch):
+        await w.a.execute(w.battle, as_player, _ruling("one"), "k1")
