@@ -236,3 +236,38 @@ async def test_an_idempotency_key_replays_only_the_same_request_of_the_same_key(
         await w.a.execute(w.battle, referee, _ruling("two"), "k1")
     with pytest.raises(IdempotencyMismatch):
         await w.a.execute(w.battle, as_player, _ruling("one"), "k1")
+
+
+async def test_a_replay_is_answered_without_deciding_again(store: SQLiteEventStore) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    first = await w.a.execute(w.battle, referee, _ruling("one", expected_version=1), "k")
+    await w.a.execute(w.battle, referee, _ruling("two"), None)  # version 1 is long gone
+    # decided again, the same request would be a conflict: it is answered as it was
+    again = await w.a.execute(w.battle, referee, _ruling("one", expected_version=1), "k")
+    assert again.replayed and again.version == first.version == 2
+    assert again.awaiting is not msgspec.UNSET
+    minimal = await w.a.execute(
+        w.battle, referee, _ruling("one", expected_version=1), "k", with_awaiting=False
+    )
+    assert minimal.replayed and minimal.awaiting is msgspec.UNSET
+
+
+async def test_a_held_battle_checks_the_expected_version_and_the_batch(
+    store: SQLiteEventStore,
+) -> None:
+    held = BattleService(store, signing=KEYS, hold_battles=True)
+    created = await held.create(CreateBattleRequest(ruleset="quickstart", setup=SETUP))
+    battle = created.battle_id
+    referee = Principal(battle, REFEREE)
+    await held.execute(battle, referee, _ruling("one"), None)
+    with pytest.raises(VersionConflict) as caught:
+        await held.execute(battle, referee, _ruling("stale", expected_version=1), None)
+    assert (caught.value.expected, caught.value.current) == (1, 2)
+    undo = {"type": "Undo", "to_version": 1, "reason": "oops"}
+    with_undo = CommandBatchRequest(
+        commands=[_item("a"), CommandBatchItem(command=msgspec.Raw(msgspec.json.encode(undo)))]
+    )
+    with pytest.raises(RuleViolation):
+        await held.execute_batch(battle, referee, with_undo, None)
+    assert (await store.head(battle)).version == 2  # type: ignore[union-attr]
