@@ -17,7 +17,7 @@ import pytest
 from domain.actors import Actor
 from domain.errors import RuleViolation
 from events.envelope import PlayerKey, StoredEvent
-from events.errors import IdempotencyMismatch, VersionConflict
+from events.errors import IdempotencyMismatch, StoreUnavailable, VersionConflict
 from events.sqlite import SQLiteEventStore
 from service.battles import commands
 from service.battles.batches import BatchTooLong
@@ -271,3 +271,19 @@ async def test_a_held_battle_checks_the_expected_version_and_the_batch(
     with pytest.raises(RuleViolation):
         await held.execute_batch(battle, referee, with_undo, None)
     assert (await store.head(battle)).version == 2  # type: ignore[union-attr]
+
+
+async def test_a_hold_that_fails_answers_its_error_and_gives_the_lock_back(
+    store: SQLiteEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+
+    async def unavailable(loaded: object) -> None:
+        raise StoreUnavailable("the store is down")
+
+    with monkeypatch.context() as m:
+        m.setattr(w.a.repository, "hold", unavailable)
+        with pytest.raises(StoreUnavailable):
+            await w.a.execute(w.battle, referee, _ruling("x"), None)
+    assert (await w.a.execute(w.battle, referee, _ruling("y"), None)).version == 2
