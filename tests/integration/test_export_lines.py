@@ -18,10 +18,12 @@ from events.exports.format import EXPORT_FORMAT, verify_export
 from events.receipts import Receipt, b64url, verify_receipt
 from events.sqlite import SQLiteEventStore
 from service.battles.keys import Principal
+from service.battles.provenance import battle_provenance
 from service.battles.service import BattleService
 from service.battles.signing import ServiceKeys, public_key_raw
 from service.desk import export
 from service.desk.export import export_lines
+from service.desk.importing import import_battle
 from service.schemas import CommandRequest, CreateBattleRequest
 from tests.support.quickstart_play import SETUP
 
@@ -115,3 +117,15 @@ async def test_a_side_is_given_what_it_may_see(service: BattleService) -> None:
     header = msgspec.json.decode(lines[0])
     assert header["reader"] == {"role": "side", "side": "north"}
     assert len(lines) == 2 + header["version"]
+
+
+async def test_the_header_says_where_the_battle_comes_from(service: BattleService) -> None:
+    battle = await _battle(service, 1)
+    lines = await _collect(await export_lines(service, battle, None))
+    own = msgspec.json.decode(lines[0])["origin"]
+    assert own == msgspec.to_builtins(await battle_provenance(service, battle))
+    imported = await import_battle(service, b"\n".join(lines), None, None)
+    again = await _collect(await export_lines(service, imported.battle_id, None))
+    origin = msgspec.json.decode(again[0])["origin"]
+    assert origin == msgspec.to_builtins(await battle_provenance(service, imported.battle_id))
+    assert origin != own  # an import's origin names the battle it came from
