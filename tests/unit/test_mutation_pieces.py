@@ -21,6 +21,9 @@ def test_the_modules_of_a_piece_are_dropped_from_mutants_and_no_other(
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("x = 1\n")
         path.with_name(path.name + ".meta").write_text("{}")
+    stats = tmp_path / "mutants" / "mutmut-stats.json"
+    stats.write_text("{}")
     run._forget(["service/battles/keys.py", "service/desk/export.py"])  # one never copied
+    assert not stats.exists()  # traced again: the tests of a newly mutated module count
     assert not named.exists() and not named.with_name("keys.py.meta").exists()
     assert kept.exists() and kept.with_name("chain.py.meta").exists()
