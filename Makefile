@@ -120,6 +120,13 @@ $(VENV)/.mutate: pyproject.toml $(STAMP)
 # `make mutate ONLY=domain/rulesets/quickstart` (packages or modules, space-separated):
 # those instead of pyproject's only_mutate list, a piece at a time. `MAX_CHILDREN=1`: one
 # mutant at a time (default: one per core), on a machine others share.
+# The service's trust code in pieces (docs/TESTING.md, "Mutation testing"):
+#   make mutate ONLY="events/receipts.py service/battles/signing.py service/battles/receipt_checks.py"
+#   make mutate ONLY=service/battles/sealing.py
+#   make mutate ONLY="service/battles/keys.py service/battles/record_macs.py"
+#   make mutate ONLY=service/battles/commands.py
+#   make mutate ONLY="service/desk/export.py service/desk/importing.py"
+#   make mutate ONLY=service/http/limits.py
 mutate: $(VENV)/.mutate
 	rm -rf mutants
 	$(BIN)/python tests/mutation/run.py $(if $(ONLY),--only $(ONLY)) $(if $(MAX_CHILDREN),--max-children $(MAX_CHILDREN))

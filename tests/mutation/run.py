@@ -21,6 +21,9 @@ one mutant it names; the run names every entry that hid none.
 given instead of `only_mutate`'s list: every `.py` file under a package, or the module
 named (with or without `.py`), so that a session can take the rules a package at a time.
 `SCOPE` still applies to the modules it names; the report counts those modules only.
+The modules named are mutated afresh (their copies under mutants/ and mutmut's trace of
+the tests are dropped first), so that pieces run one after another keep each other's
+results without `make mutate`'s `rm -rf mutants`.
 
 `--survivors` runs again only the mutants the last run left alive or did not reach (after
 adding a test: the trace of which test executes what is taken anew, so the new test counts).
@@ -202,6 +205,21 @@ def _modules(paths: list[str]) -> list[str]:
 LAUNCH = Path(__file__).with_name("launch.py")
 
 
+def _forget(modules: list[str]) -> None:
+    """Drop mutants/' copies of a piece's modules, so that mutmut mutates them afresh,
+    and its trace of the tests, so that it is taken anew.
+
+    mutmut takes a copy newer than its source for a module it already mutated; but a run
+    that leaves a module out copies it unmutated, newer than its source, so that a later
+    `--only` naming it (without `make mutate`'s `rm -rf mutants`) mutated nothing in it.
+    And mutmut keeps its trace between runs, tracing only tests added since: the tests
+    that ran before the module was mutated would not count for its functions."""
+    for module in modules:
+        for path in (ROOT / "mutants" / module, ROOT / "mutants" / f"{module}.meta"):
+            path.unlink(missing_ok=True)
+    (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+
+
 def _results(patterns: list[str]) -> dict[str, tuple[str, str]]:
     """{mutant: (status, source path)} of the mutants the patterns select."""
     found: dict[str, tuple[str, str]] = {}
@@ -364,6 +382,8 @@ def main(argv: list[str] | None = None) -> int:
             or (status not in KILLED and not _is_equivalent(name, _show(name, source), equivalent))
         ]
         (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
+    if args.only and not args.report_only and not args.survivors:
+        _forget(modules)
     if not args.report_only and targets:
         only = json.dumps(modules if args.only else None)
         mutmut = [sys.executable, str(LAUNCH), only, "run"]

@@ -13,7 +13,8 @@ from events.envelope import EventActor, StoredEvent
 from events.receipts import encode_receipt
 from service.battles.receipt_checks import check_receipts, parse_query_receipts
 from service.battles.signing import ServiceKeys
-from service.errors import Unprocessable
+from service.errors import BadRequest, Unprocessable
+from service.schemas import MAX_RECEIPTS
 
 KEYS = ServiceKeys.generate()
 BATTLE = "b-prop"
@@ -71,3 +72,82 @@ def test_receipts_of_another_battle_or_malformed_are_refused() -> None:
     with pytest.raises(Unprocessable, match="receipt 1"):
         good = encode_receipt(KEYS.receipt(BATTLE, 1, log[0].hash))
         parse_query_receipts([good, "%%%"])
+
+
+def test_each_standing_is_answered_with_its_fields_and_detail() -> None:
+    log = _log([b'{"type":"Noted","i":%d}' % i for i in range(3)])
+    v1, v2, v3 = log
+    other = ServiceKeys.generate()
+    good = KEYS.receipt(BATTLE, 2, v2.hash)
+    forged = msgspec.structs.replace(KEYS.receipt(BATTLE, 2, v1.hash), signature=good.signature)
+    receipts = [
+        good,
+        KEYS.receipt(BATTLE, 5, "a" * 64),
+        KEYS.receipt(BATTLE, 3, "b" * 64),
+        other.receipt(BATTLE, 1, v1.hash),
+        forged,
+    ]
+    checks = check_receipts(BATTLE, [v1, v3], receipts, KEYS)  # event 2 lost in the middle
+    h1, h3 = v1.hash[:16], v3.hash[:16]
+    assert [msgspec.structs.asdict(c) for c in checks] == [
+        {
+            "receipt": 0, "version": 2, "head_hash": v2.hash, "key_id": KEYS.current_id,
+            "status": "truncated",
+            "detail": f"receipt 0 (version 2, head {v2.hash[:16]}…): the service signed this "
+            "head, but the log has no event 2: events were removed",
+        },
+        {
+            "receipt": 1, "version": 5, "head_hash": "a" * 64, "key_id": KEYS.current_id,
+            "status": "truncated",
+            "detail": f"receipt 1 (version 5, head {'a' * 16}…): the service signed this head, "
+            "but the log ends at version 3: events were removed",
+        },
+        {
+            "receipt": 2, "version": 3, "head_hash": "b" * 64, "key_id": KEYS.current_id,
+            "status": "rewritten",
+            "detail": f"receipt 2 (version 3, head {'b' * 16}…): the service signed this head, "
+            f"but event 3 now hashes to {h3}…: the log was rewritten",
+        },
+        {
+            "receipt": 3, "version": 1, "head_hash": v1.hash, "key_id": other.current_id,
+            "status": "unknown-key",
+            "detail": f"receipt 3 (version 1, head {h1}…): signed with key "
+            f"{other.current_id}, which this service lacks",
+        },
+        {
+            "receipt": 4, "version": 2, "head_hash": v1.hash, "key_id": KEYS.current_id,
+            "status": "bad-signature",
+            "detail": f"receipt 4 (version 2, head {h1}…): the signature does not verify: the "
+            "receipt was altered, or not issued by this service",
+        },
+    ]  # fmt: skip
+    [ok] = check_receipts(BATTLE, log, [good], KEYS)
+    assert (ok.status, ok.detail) == (
+        "ok",
+        f"receipt 0 (version 2, head {v2.hash[:16]}…): the log holds this head",
+    )
+    [empty] = check_receipts(BATTLE, [], [KEYS.receipt(BATTLE, 1, v1.hash)], KEYS)
+    assert empty.status == "truncated" and "the log ends at version 0:" in empty.detail
+
+
+def test_a_receipt_of_another_battle_is_named_by_its_index() -> None:
+    log = _log([b'{"type":"Noted"}'])
+    good = KEYS.receipt(BATTLE, 1, log[0].hash)
+    with pytest.raises(Unprocessable) as caught:
+        check_receipts(BATTLE, log, [good, KEYS.receipt("another", 1, log[0].hash)], KEYS)
+    assert caught.value.code == "receipt-for-another-battle"
+    assert caught.value.detail == f"receipt 1 is for battle another, not {BATTLE}"
+
+
+def test_at_most_the_documented_number_of_receipts_are_read() -> None:
+    log = _log([b'{"type":"Noted"}'])
+    text = encode_receipt(KEYS.receipt(BATTLE, 1, log[0].hash))
+    assert len(parse_query_receipts([text] * MAX_RECEIPTS)) == MAX_RECEIPTS
+    with pytest.raises(BadRequest) as caught:
+        parse_query_receipts([text] * (MAX_RECEIPTS + 1))
+    assert caught.value.code == "too-many-receipts"
+    assert caught.value.detail == f"at most {MAX_RECEIPTS} receipts per request, not 101"
+    with pytest.raises(Unprocessable) as bad:
+        parse_query_receipts([text, text, "{}"])
+    assert bad.value.code == "invalid-receipt"
+    assert bad.value.detail.startswith("receipt 2: not a receipt: ")

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import msgspec
 import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from events.receipts import (
@@ -17,6 +19,7 @@ from events.receipts import (
     load_public_key,
     parse_receipt,
     signed_bytes,
+    unb64,
     verify_receipt,
 )
 from service.app.cli import main
@@ -141,3 +144,66 @@ def test_a_receipt_type_is_strict() -> None:
     for bad in ({"version": 0}, {"head_hash": "AB" * 32}, {"head_hash": "ab"}):
         with pytest.raises(InvalidReceipt):
             parse_receipt(msgspec.json.encode({**good, **bad}))
+
+
+NBSP = "\u00a0".encode()  # whitespace to str.split() once decoded as UTF-8, not as ASCII
+
+
+def test_a_public_key_is_read_in_each_form_it_is_given(keys: ServiceKeys) -> None:
+    pem = public_key_pem(_public(keys))
+    text = b64url(public_key_raw(_public(keys)))
+    wrapped = f"{text[:20]}\n {text[20:]}"  # whitespace inside base64 is dropped
+    for form in (
+        pem,
+        pem.encode(),
+        "\n  " + pem,
+        b"\n" + pem.encode(),
+        text,
+        text.encode(),
+        wrapped,
+    ):
+        assert key_fingerprint(load_public_key(form)) == keys.current_id
+
+
+def test_a_public_key_that_is_not_one_is_refused_saying_why(keys: ServiceKeys) -> None:
+    text = b64url(public_key_raw(_public(keys))).encode()
+    for bad in ("%%%", "abcd", "clé".encode(), text[:20] + NBSP + text[20:]):
+        with pytest.raises(ValueError) as caught:
+            load_public_key(bad)
+        assert str(caught.value) == "a public key is PEM, or base64 of its 32 raw bytes"
+    ec_pem = (
+        ec.generate_private_key(ec.SECP256R1())
+        .public_key()
+        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
+    with pytest.raises(ValueError) as caught:
+        load_public_key(ec_pem)
+    assert str(caught.value) == "the PEM key is not an Ed25519 public key"
+    with pytest.raises(ValueError) as caught:
+        load_public_key("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n")
+    assert str(caught.value).startswith("not a PEM public key: ")
+
+
+def test_a_receipt_that_is_not_one_is_refused_saying_why(keys: ServiceKeys) -> None:
+    receipt = keys.receipt(BATTLE, 3, HEAD)
+    text = encode_receipt(receipt)
+    assert parse_receipt(text.encode()) == parse_receipt(f" {text}\n") == receipt
+    assert parse_receipt(msgspec.json.encode(receipt)) == receipt
+    for bad in ("%%%", "reçu", (text[:8].encode() + NBSP + text[8:].encode())):
+        with pytest.raises(InvalidReceipt) as caught:
+            parse_receipt(bad)
+        assert str(caught.value) == "a receipt is JSON, or base64url of its JSON"
+    with pytest.raises(InvalidReceipt) as caught:
+        parse_receipt("{}")
+    assert str(caught.value).startswith("not a receipt: Object missing required field")
+    with pytest.raises(InvalidReceipt) as caught:
+        verify_receipt(msgspec.structs.replace(receipt, signature="%%%"), _public(keys))
+    assert str(caught.value) == "the signature is not base64url"
+
+
+def test_base64_is_read_padded_or_not_whitespace_aside() -> None:
+    assert b64url(b"\x00\x00\x17") == "AAAX" and b64url(b"\xff") == "_w"  # only "=" is cut
+    assert unb64("aGVs bG8=") == unb64("aGVsbG8") == unb64("aGVs\nbG8") == b"hello"
+    with pytest.raises(ValueError) as caught:
+        unb64("%%")
+    assert str(caught.value) == "not base64"
