@@ -42,7 +42,16 @@ import tomllib
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-__all__ = ["OUTSIDE_SCOPE", "SCOPE", "Equivalents", "change", "main", "parse_equivalents"]
+__all__ = [
+    "OUTSIDE_SCOPE",
+    "SCOPE",
+    "TIMED_OUT",
+    "Equivalents",
+    "change",
+    "main",
+    "parse_equivalents",
+    "rerun",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 EQUIVALENT = Path(__file__).with_name("EQUIVALENT.md")
@@ -151,6 +160,19 @@ OUTSIDE_SCOPE: dict[str, dict[str, str]] = {
 }
 
 KILLED = {"killed", "timeout", "caught by type check", "segfault"}
+# A kill by timeout on a loaded machine may be a slow survivor (mutmut's limit is wall
+# time): counted as killed, but shown apart and run again by `--survivors`.
+TIMED_OUT = {"timeout"}
+
+
+def rerun(status: str, equivalent: Callable[[], bool]) -> bool:
+    """Whether `--survivors` runs a mutant of this status again: not checked, timed out, or
+    alive and not listed as equivalent (`equivalent` is asked only then)."""
+    if status == "not checked" or status in TIMED_OUT:
+        return True
+    return status not in KILLED and not equivalent()
+
+
 STATUS = {
     1: "killed",
     3: "killed",
@@ -378,8 +400,7 @@ def main(argv: list[str] | None = None) -> int:
         targets = [
             name
             for name, (status, source) in before.items()
-            if status == "not checked"
-            or (status not in KILLED and not _is_equivalent(name, _show(name, source), equivalent))
+            if rerun(status, lambda n=name, s=source: _is_equivalent(n, _show(n, s), equivalent))
         ]
         (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     if args.only and not args.report_only and not args.survivors:
@@ -394,15 +415,16 @@ def main(argv: list[str] | None = None) -> int:
             return code
     results = _results(patterns)
     equivalent = _equivalents(entries, results)
-    # [mutants, killed, not checked, listed equivalent, SQL letter case] per module: the
-    # target holds for every module, not only on average.
+    # [mutants, killed, not checked, listed equivalent, SQL letter case, killed by timeout]
+    # per module: the target holds for every module, not only on average.
     tally: dict[str, list[int]] = {}
     survivors = []
     for name, (status, source) in sorted(results.items()):
-        counts = tally.setdefault(source, [0, 0, 0, 0, 0])
+        counts = tally.setdefault(source, [0, 0, 0, 0, 0, 0])
         counts[0] += 1
         if status in KILLED:
             counts[1] += 1
+            counts[5] += status in TIMED_OUT
         elif status == "not checked":
             counts[2] += 1
         else:
@@ -421,21 +443,22 @@ def main(argv: list[str] | None = None) -> int:
             "(it was killed or not checked, or the code changed under it)"
         )
     print()
-    for source, (total, killed, unchecked, listed, sql_case) in sorted(tally.items()):
+    for source, (total, killed, unchecked, listed, sql_case, slow) in sorted(tally.items()):
         counted = total - listed - sql_case - unchecked
         rate = killed / counted if counted else 1.0
         print(
             f"{source}: {total} mutants, {listed + sql_case} equivalent, "
-            f"{unchecked} not checked: killed {killed} of {counted} ({rate:.1%})"
+            f"{unchecked} not checked: killed {killed} of {counted} ({rate:.1%}; "
+            f"{slow} by timeout)"
         )
-    sums = [sum(column) for column in zip(*tally.values(), strict=True)] or [0] * 5
-    total, killed, unchecked, listed, sql_case = sums
+    sums = [sum(column) for column in zip(*tally.values(), strict=True)] or [0] * 6
+    total, killed, unchecked, listed, sql_case, slow = sums
     counted = total - listed - sql_case - unchecked
     rate = killed / counted if counted else 1.0
     print(
         f"\nmutants: {total} in {len(patterns)} scopes; not checked: {unchecked}; "
         f"equivalent: {listed} listed in EQUIVALENT.md, {sql_case} SQL letter case only; "
-        f"killed {killed} of {counted}: "
+        f"killed {killed} of {counted} ({slow} by timeout: `--survivors` runs them again): "
         f"kill rate {rate:.1%}; {len(survivors)} surviving"
     )
     return 0 if not unchecked else 1

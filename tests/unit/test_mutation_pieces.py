@@ -27,3 +27,20 @@ def test_the_modules_of_a_piece_are_dropped_from_mutants_and_no_other(
     assert not stats.exists()  # traced again: the tests of a newly mutated module count
     assert not named.exists() and not named.with_name("keys.py.meta").exists()
     assert kept.exists() and kept.with_name("chain.py.meta").exists()
+
+
+def test_survivors_runs_again_what_timed_out_and_what_lived_unlisted() -> None:
+    """A kill by timeout may be a slow survivor on a loaded machine (mutmut's limit is wall
+    time): `--survivors` runs it again, as it does what was not checked or lived unlisted;
+    a kill or a listed equivalent it leaves."""
+    rerun = run.rerun
+    asked: list[str] = []
+
+    def listed() -> bool:
+        asked.append("asked")
+        return True
+
+    assert rerun("timeout", lambda: True) and rerun("not checked", lambda: True)
+    assert rerun("survived", lambda: False) and not rerun("survived", listed)
+    assert not rerun("killed", lambda: False) and not rerun("segfault", lambda: False)
+    assert asked == ["asked"]  # the diff is read only for a survivor
