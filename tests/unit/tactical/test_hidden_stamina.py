@@ -56,3 +56,26 @@ def test_a_hidden_drain_alone_stays_out_of_the_foes_view() -> None:
     assert s.chars["b1"].has("exposed")
     assert _seen(s, "b1") == ["invisible"]
     assert _seen(s, "b1", Actor(role="side", side="b")) == ["invisible", "exposed"]
+
+
+SAP = {"id": "sap", "category": "melee", "dice": "d6", "pool": "STA"}
+
+
+def test_an_invisible_attackers_interruption_after_a_window_is_its_sides_alone() -> None:
+    # review 2, F3: a1's opportunity attack drains invisible b1 (its side's); b1's bow
+    # shot, resumed after the window (A59), was interrupted by a public ActionInterrupted
+    # "b1 is exposed": the hidden drain named to everyone
+    b1 = ch("b1", "b", 3, 2, main_hand="bow", STA={"cur": 2, "max": 20}, **INVISIBLE)
+    chars = [ch("a1", "a", 2, 2, main_hand="sap"), ch("a2", "a", 7, 7), b1]
+    options = {"hidden_opportunity": "offered"}
+    s = make(chars, width=10, height=10, items=[SAP], options=options)
+    s = started(s, [1, 2, 12])  # b1 first
+    s = play(s, {"type": "Attack", "character": "b1", "weapon": "bow", "target": "a2"})[1]
+    s = play(s, {"type": "OpportunityAttack", "character": "a1"}, [6])[1]
+    events, s = play(s, {"type": "React", "character": "b1", "reaction": "none"})
+    assert s.chars["b1"].drained_at is not None
+    stopped = [e for e in events if type(e).__name__ == "ActionInterrupted"]
+    assert len(stopped) == 1 and "exposed" in stopped[0].reason
+    assert audience(stopped[0]) == "side:b"
+    public = [e for e in events if audience(e) == "all"]
+    assert [type(e).__name__ for e in public] == ["AttackResolved", "OpportunityClosed"]
