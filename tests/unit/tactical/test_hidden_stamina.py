@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from domain.actors import Actor
 from domain.rulesets.tactical.access import audience, view
 from domain.rulesets.tactical.model import State
@@ -79,3 +81,22 @@ def test_an_invisible_attackers_interruption_after_a_window_is_its_sides_alone()
     assert audience(stopped[0]) == "side:b"
     public = [e for e in events if audience(e) == "all"]
     assert [type(e).__name__ for e in public] == ["AttackResolved", "OpportunityClosed"]
+
+
+def test_an_invisible_shielders_exposure_is_its_sides_alone() -> None:
+    # review 2, F5: under shield_exposure "separate_saveable", shielding to 0 or less STA
+    # (A17, [Stamina Actions] Shield) was a public ConditionGained for an invisible
+    # shielder: its STA told as a drain's would be ([Invisibility]; RULINGS)
+    g = ch("g", "b", 6, 5, off_hand="shield", STA={"cur": 2, "max": 20}, **INVISIBLE)
+    chars = [ch("p", "a", 5, 5), g, ch("far", "b", 11, 11)]
+    s = started(make(chars, options={"shield_exposure": "separate_saveable"}), [12, 2, 1])
+    p = replace(s.chars["p"], perceived=("g",))  # [Invisibility §1]: p perceived g
+    s = replace(s, chars={**s.chars, "p": p})
+    s = play(s, {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"}, [5])[1]
+    events, s = play(s, {"type": "React", "character": "g", "reaction": "shield"})
+    gained = [e for e in events if type(e).__name__ == "ConditionGained"]
+    assert [audience(e) for e in gained] == ["side:b"]
+    ex = s.chars["g"].condition("exposed")
+    assert ex is not None and not ex.unsaveable  # still saveable, from its 2nd turn
+    assert _seen(s, "g") == ["invisible"]
+    assert _seen(s, "g", Actor(role="side", side="b")) == ["invisible", "exposed"]
