@@ -1,6 +1,6 @@
 """An invisible character's stamina stays its side's (seed 002 [Invisibility], [Stamina
 Damage], [Stamina Actions] A17; RULINGS "Invisible stamina"), and what every side already
-saw stays in view: the findings of review 2 (F1, F3, F5) as tests through the decider."""
+saw stays in view: the findings of review 2 (F1, F2, F3, F5) as tests through the decider."""
 
 from __future__ import annotations
 
@@ -9,8 +9,12 @@ from typing import Any
 from msgspec.structs import replace
 
 from domain.actors import Actor
+from domain.dice import ServerDice, SuppliedDice
+from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.access import audience, view
-from domain.rulesets.tactical.model import State
+from domain.rulesets.tactical.awaiting import awaiting
+from domain.rulesets.tactical.decide import decide
+from domain.rulesets.tactical.model import Condition, State
 from tests.support.tactical_kit import ch, make, play, started
 from tests.unit.tactical.test_awaiting import INVISIBLE
 
@@ -100,3 +104,47 @@ def test_an_invisible_shielders_exposure_is_its_sides_alone() -> None:
     assert ex is not None and not ex.unsaveable  # still saveable, from its 2nd turn
     assert _seen(s, "g") == ["invisible"]
     assert _seen(s, "g", Actor(role="side", side="b")) == ["invisible", "exposed"]
+
+
+def _down_invisible_next() -> dict[str, State]:
+    """a1's turn; b1, invisible and down, next in order: its turn ends by itself inside
+    a1's EndTurn, with its drain recovery or regeneration; fresh, or drained."""
+    chars = [ch("a1", "a", 2, 2), ch("b1", "b", 6, 6, **INVISIBLE), ch("b2", "b", 0, 7)]
+    s = started(make(chars, width=8, height=8), [12, 5, 1])
+    ruling = {"type": "SetCondition", "character": "b1", "condition": "unconscious"}
+    s = play(s, {**ruling, "reason": "r"})[1]
+    b = s.chars["b1"]
+    drain = Condition(name="exposed", unsaveable=True, hidden=True)  # as evolve keeps it
+    drained = replace(
+        b, STA=replace(b.STA, cur=-3), drained_at=b.turns_taken, conditions=(*b.conditions, drain)
+    )
+    return {"fresh": s, "drained": replace(s, chars={**s.chars, "b1": drained})}
+
+
+def test_no_prompt_lists_the_dice_of_another_sides_hidden_stamina() -> None:
+    # review 2, F2: a1's EndTurn prompt listed b1's side-only drain recovery (d8) or
+    # regeneration (d4): the dice told side a whether its invisible foe was drained
+    worlds = _down_invisible_next()
+    assert view(worlds["fresh"], FOE) == view(worlds["drained"], FOE)
+    for w in worlds.values():
+        turn = next(p for p in awaiting(w, FOE) if p.id == "turn:a1")
+        assert [(d.sides, d.purpose) for d in turn.dice] == [(4, "stamina regeneration of a1")]
+
+
+def test_table_dice_never_give_another_sides_hidden_dice() -> None:
+    # review 2, F2: with table dice, side a supplied (and chose) b1's side-only dice;
+    # now it supplies its own, and b1's are the server's, from side b's stream
+    for w in _down_invisible_next().values():
+        server = ServerDice(
+            seed=b"s", epoch=0, battle_id="t", version=9, sub_seeds={"side:b": b"b"}
+        )
+        table = SuppliedDice([3], reader=FOE, hidden=server)
+        cmd = RULESET.command_decoder.decode(b'{"type":"EndTurn","character":"a1"}')
+        events = decide(w, cmd, table)
+        table.finish()
+        assert [r.purpose for r in table.drawn] == ["stamina regeneration of a1"]
+        hidden = [e for e in events if audience(e) == "side:b"]
+        rolls = [getattr(e, k, None) for e in hidden for k in ("die", "sta_die")]
+        drawn = [r for r in rolls if r is not None]
+        assert drawn and all(r.source == "server" for r in drawn)
+        assert [r.purpose for r in server.streams["side:b"].drawn] == [r.purpose for r in drawn]
