@@ -11591,6 +11591,8 @@ export interface components {
             condition: string;
             dc: number;
             die: components["schemas"]["TacticalRoll"];
+            /** @default null */
+            hidden_side?: string | null;
             stat: string;
             success: boolean;
             total: number;

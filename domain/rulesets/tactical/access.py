@@ -41,6 +41,7 @@ from domain.rulesets.tactical.events import (
     HelpGiven,
     Moved,
     Regenerated,
+    SaveRolled,
     UnseenAttackResolved,
 )
 from domain.rulesets.tactical.model import Char, State
@@ -85,6 +86,7 @@ _MAYBE_HIDDEN = (
     ConditionEnded,
     Regenerated,
     DrainRecovered,
+    SaveRolled,
 )
 
 

@@ -148,3 +148,19 @@ def test_table_dice_never_give_another_sides_hidden_dice() -> None:
         drawn = [r for r in rolls if r is not None]
         assert drawn and all(r.source == "server" for r in drawn)
         assert [r.purpose for r in server.streams["side:b"].drawn] == [r.purpose for r in drawn]
+
+
+def test_a_save_against_a_side_only_exposed_is_its_sides_alone() -> None:
+    # F5 continued: the invisible shielder's Exposed is saveable from its 2nd turn
+    # ([Save], A17); a public SaveRolled would tell every side that it had it
+    g = ch("g", "b", 6, 5, STA={"cur": -1, "max": 20}, **INVISIBLE)
+    chars = [ch("p", "a", 5, 5), g, ch("far", "b", 11, 11)]
+    s = started(make(chars, options={"shield_exposure": "separate_saveable"}), [12, 2, 1])
+    shielded = Condition(name="exposed", no_save_before=1, hidden=True)  # as evolve keeps it
+    g1 = s.chars["g"]
+    s = replace(s, chars={**s.chars, "g": replace(g1, conditions=(*g1.conditions, shielded))})
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]  # p's regeneration d4
+    events, s = play(s, {"type": "Save", "character": "g", "condition": "exposed"}, [12])
+    assert [type(e).__name__ for e in events] == ["SaveRolled", "ConditionEnded"]
+    assert [audience(e) for e in events] == ["side:b", "side:b"]
+    assert not s.chars["g"].has("exposed")

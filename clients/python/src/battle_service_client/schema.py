@@ -4467,6 +4467,7 @@ class TacticalSaveRolled(msgspec.Struct, frozen=True, kw_only=True, tag_field="t
     condition: str
     dc: int
     die: TacticalRoll
+    hidden_side: str | None = None
     stat: str
     success: bool
     total: int
