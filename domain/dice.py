@@ -46,7 +46,7 @@ from typing import Literal, Protocol
 
 import msgspec
 
-from domain.actors import ALL
+from domain.actors import ALL, Actor, can_see
 from domain.errors import DiceError
 from domain.prompts import NextDie
 
@@ -233,10 +233,14 @@ class ServerDice:
 def dice_for(dice: Dice, audience: str) -> Dice:
     """The dice a decider draws for an event that only `audience` may read ("all",
     "referee", "side:<id>"): the server dice's stream of that audience (module docstring,
-    "Hidden dice"). Table dice and the stand-ins of forecasts and tests have no streams:
-    every die is taken from them alike."""
-    if isinstance(dice, ServerDice):
-        return dice.for_audience(audience)
+    "Hidden dice"); for table dice, the server's stream when the table (the commanding
+    actor) may not read that audience's events (`SuppliedDice`); dice with a
+    `for_audience` of their own (a probe's stand-ins) say theirs. Other stand-ins of
+    forecasts and tests have no streams: every die is taken from them alike."""
+    split = getattr(dice, "for_audience", None)
+    if split is not None:
+        chosen: Dice = split(audience)
+        return chosen
     return dice
 
 
@@ -245,12 +249,28 @@ class SuppliedDice:
 
     Call `finish()` after the decider ran: surplus dice are an error too, so that a
     mistyped list never silently changes the result.
+
+    `reader` and `hidden`: a die for an event `reader` (the actor who sent the dice) may
+    not read is `hidden`'s, drawn from the server's stream of its audience (`dice_for`),
+    never the table's: a side is neither asked for another audience's hidden dice (their
+    number would tell what it may not read) nor lets choose them (review 2, F2).
+    Without them (tests, forecasts) every die is the table's.
     """
 
-    def __init__(self, values: Sequence[int]) -> None:
+    def __init__(
+        self, values: Sequence[int], *, reader: Actor | None = None, hidden: Dice | None = None
+    ) -> None:
         self._values = list(values)
         self.used = 0  # how many supplied values the rolls so far took
         self.drawn: list[Roll] = []
+        self.reader = reader
+        self.hidden = hidden
+
+    def for_audience(self, audience: str) -> Dice:
+        """The table's dice for an event the table may read; else the server's (`hidden`)."""
+        if self.reader is None or self.hidden is None or can_see(self.reader, audience):
+            return self
+        return dice_for(self.hidden, audience)
 
     def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return self.roll_many(1, sides, purpose, subject)

@@ -116,12 +116,11 @@ class Decider:
             ordering = ruleset.ordered_units
             check_units(principal, None if ordering is None else ordering(game, command))
         dice: ServerDice | SuppliedDice
-        if req.dice is not None:
-            dice = SuppliedDice(req.dice)
-        else:
+        server: ServerDice | None = None
+        if req.dice is None or not actor.is_referee:
             epoch = battle.meta.dice_epoch
             commit = battle.meta.commitments[epoch]
-            dice = ServerDice(
+            server = ServerDice(
                 seed=await self.dice.seed(battle_id, loaded, commit),
                 epoch=epoch,
                 battle_id=battle_id,
@@ -129,6 +128,14 @@ class Decider:
                 client_seed=client_seed_for(req.client_seed, battle.meta.client_seeds),
                 sub_seeds=await self.dice.sub_seeds(battle_id, loaded, battle.meta),
             )
+        if req.dice is not None:
+            # a die for an event this side may not read is the server's, from that
+            # audience's stream: the table is not asked for it, nor chooses it (review 2,
+            # F2: a down invisible foe's drain recovery at the end of this side's turn)
+            dice = SuppliedDice(req.dice, reader=actor, hidden=server)
+        else:
+            assert server is not None
+            dice = server
         if ruleset.decide_folded is not None:
             events, after = ruleset.decide_folded(game, command, dice)
         else:
@@ -139,8 +146,8 @@ class Decider:
         decided: list[tuple[Any, str]] = [(ev, ruleset.audience(ev)) for ev in events]
         if isinstance(dice, SuppliedDice):
             dice.finish()
-        else:
-            check_streams(dice, decided)
+        if server is not None:
+            check_streams(server, decided)
         if events and ruleset.is_over(after):
             decided += await reveal_events(
                 self.dice, battle_id, loaded, battle, actor, "battle-over"

@@ -10099,6 +10099,8 @@ export interface components {
         TacticalCondition: {
             /** @default false */
             from_wound?: boolean;
+            /** @default false */
+            hidden?: boolean;
             /** @enum {unknown} */
             name: "bleeding" | "broken" | "burning" | "dazed" | "dying" | "exhausted" | "exposed" | "frightened" | "grappled" | "immobilized" | "invisible" | "prone" | "slowed" | "stunned" | "unconscious";
             /** @default 0 */
@@ -11589,6 +11591,8 @@ export interface components {
             condition: string;
             dc: number;
             die: components["schemas"]["TacticalRoll"];
+            /** @default null */
+            hidden_side?: string | null;
             stat: string;
             success: boolean;
             total: number;
@@ -11836,6 +11840,7 @@ export interface components {
         /** TacticalStateConditionView */
         TacticalStateConditionView: {
             from_wound: boolean;
+            hidden: boolean;
             /** @enum {unknown} */
             name: "bleeding" | "broken" | "burning" | "dazed" | "dying" | "exhausted" | "exposed" | "frightened" | "grappled" | "immobilized" | "invisible" | "prone" | "slowed" | "stunned" | "unconscious";
             no_save_before: number;

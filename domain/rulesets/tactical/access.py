@@ -41,6 +41,7 @@ from domain.rulesets.tactical.events import (
     HelpGiven,
     Moved,
     Regenerated,
+    SaveRolled,
     UnseenAttackResolved,
 )
 from domain.rulesets.tactical.model import Char, State
@@ -85,6 +86,7 @@ _MAYBE_HIDDEN = (
     ConditionEnded,
     Regenerated,
     DrainRecovered,
+    SaveRolled,
 )
 
 
@@ -127,9 +129,9 @@ def _char_view(c: Char, private: bool) -> dict[str, Any]:
         if c.has("invisible"):
             for key in _UNSEEN_KEYS:
                 d.pop(key, None)
-            if c.drained_at is not None:
-                # the Exposed of a drain tells its STA fell to 0 (its events are its side's)
-                d["conditions"] = [k for k in d["conditions"] if k["name"] != "exposed"]
+            # the Exposed of a drain tells its STA fell to 0 (its events are its side's);
+            # an Exposed every side saw before it stays in view (review 2, F1)
+            d["conditions"] = [k for k in d["conditions"] if not k.get("hidden")]
     return d
 
 

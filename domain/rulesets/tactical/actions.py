@@ -5,7 +5,8 @@ choice and ending a turn.
 
 from __future__ import annotations
 
-from domain.dice import Dice
+from domain.actors import side_audience
+from domain.dice import Dice, dice_for
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import (
     EndTurn,
@@ -70,7 +71,12 @@ def save(run: Run, cmd: Save, dice: Dice) -> None:
     if cond.no_save_before > c.turns_taken:
         raise RuleViolation("no save for this exposure on this turn (Shield)", rule=R_CONDITIONS)
     stat = SAVE_STAT[cmd.condition]
-    die, bonus, total, ok = check(run, dice, c, stat, f"{stat} save of {c.id} ({cmd.condition})")
+    # a save against a side-only condition (an invisible shielder's Exposed, A17) is its
+    # side's, die and all: in public it would tell that it had it (RULINGS "Invisible
+    # stamina"; review 2, F5)
+    hidden = c.side if cond.hidden and c.has("invisible") else None
+    own = dice if hidden is None else dice_for(dice, side_audience(hidden))
+    die, bonus, total, ok = check(run, own, c, stat, f"{stat} save of {c.id} ({cmd.condition})")
     run.emit(
         SaveRolled(
             character=c.id,
@@ -81,6 +87,7 @@ def save(run: Run, cmd: Save, dice: Dice) -> None:
             total=total,
             dc=st.dc,
             success=ok,
+            hidden_side=hidden,
         )
     )
     if ok:
@@ -90,6 +97,7 @@ def save(run: Run, cmd: Save, dice: Dice) -> None:
                 condition=cmd.condition,
                 reason=f"{stat} save {total} >= {st.dc}",
                 rule=R_CONDITIONS,
+                hidden_side=hidden,
             )
         )
 

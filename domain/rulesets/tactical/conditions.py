@@ -45,8 +45,7 @@ def as_foes_judge(c: Char) -> Char:
     then only decline what it cannot pay or take; anyone else as it is."""
     if not c.has("invisible"):
         return c
-    drained = c.drained_at is not None
-    kept = tuple(k for k in c.conditions if not (drained and k.name == "exposed"))
+    kept = tuple(k for k in c.conditions if not k.hidden)
     return replace(c, STA=replace(c.STA, cur=max(c.STA.cur, _UNKNOWN_STA)), conditions=kept)
 
 

@@ -355,6 +355,8 @@ class SaveRolled(EventBase, frozen=True, kw_only=True, gc=False, tag="SaveRolled
     dc: int
     success: bool
     action: Literal["standard", "stamina", "free"] = "standard"
+    # a save against an invisible character's side-only condition: its side only
+    hidden_side: str | None = None
 
 
 class Regenerated(EventBase, frozen=True, kw_only=True, gc=False, tag="Regenerated"):

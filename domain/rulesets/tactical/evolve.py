@@ -145,8 +145,12 @@ def _damaged(s: State, e: CharacterDamaged) -> State:
 
 def _cond_gained(s: State, e: ConditionGained) -> State:
     c = s.chars[e.character]
-    kept = tuple(k for k in c.conditions if k.name != e.condition.name)
-    c = replace(c, conditions=(*kept, e.condition))
+    new = replace(e.condition, hidden=True) if e.hidden_side is not None else e.condition
+    # a side-only condition replaces only a side-only one of its name, a public one only a
+    # public one: a drain laid over an Exposed every side saw leaves that one as it was
+    kept = tuple(k for k in c.conditions if k.name != new.name or k.hidden != new.hidden)
+    ordered = (*kept, new)  # the public ones first: `Char.condition` finds them first
+    c = replace(c, conditions=tuple(sorted(ordered, key=lambda k: k.hidden)))
     if e.condition.name == "exhausted":  # A69: the current value drops to the new maximum
         for pool in ("STA", "WIL"):
             p: Pool = getattr(c, pool)
@@ -160,8 +164,14 @@ def _cond_gained(s: State, e: ConditionGained) -> State:
 
 def _cond_ended(s: State, e: ConditionEnded) -> State:
     c = s.chars[e.character]
-    c = replace(c, conditions=tuple(k for k in c.conditions if k.name != e.condition))
-    if e.condition == "exposed":
+    named = [k for k in c.conditions if k.name == e.condition]
+    # a side-only end ends the side-only one, a public end the public one (either ends
+    # the only one there is: events stored before the two were kept apart)
+    same = [k for k in named if k.hidden == (e.hidden_side is not None)] or named
+    c = replace(c, conditions=tuple(k for k in c.conditions if k not in same))
+    if e.condition == "exposed" and not any(
+        k.name == "exposed" and k.unsaveable for k in c.conditions
+    ):
         c = replace(c, drained_at=None)
     if e.condition == "unconscious":
         c = replace(c, death_successes=0, death_failures=0)

@@ -176,10 +176,10 @@ def _rush(run: Run, dice: Dice, c: Char, t: Char, push: int, follow: bool, bonus
         )
     if push == 1:
         gain_condition(run, t.id, Condition(name="prone"), f"bull rush by {c.id}", R_STANDARD)
-    if follow and path:
-        me = run.state.chars[c.id]
-        if me.has("immobilized") or me.has("grappled"):
-            raise RuleViolation(f"{c.id} cannot move to follow", rule=R_CONDITIONS)
+    me = run.state.chars[c.id]
+    # checked before the first die by bull_rush (_can_follow) and charge; a charger held
+    # during its charge's window (no refusal possible after the window's answer) stays put
+    if follow and path and not (me.has("immobilized") or me.has("grappled")):
         run.emit(Moved(character=c.id, mode="shift", path=(start,), cost=1, move_action=False))
 
 
@@ -192,6 +192,9 @@ def bull_rush(run: Run, cmd: BullRush, dice: Dice) -> None:
     _seen(run.state, c, t, "bull rush")
     check_target(run.state, c, t.id, "bull rush")  # [Conditions] Frightened (A31)
     if cmd.follow:  # the follow-up shift is movement it performs: not towards its fear
+        for name in ("immobilized", "grappled"):  # [Conditions]: before any die (A03)
+            if c.has(name):
+                raise RuleViolation(f"{c.id} is {name}: it cannot follow", rule=R_CONDITIONS)
         check_steps(run.state, c, [t.pos])
     _reach(run, c, t)
     _rush(run, dice, c, t, cmd.push, cmd.follow, 0)

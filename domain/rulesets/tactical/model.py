@@ -53,6 +53,10 @@ class Condition(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     from_wound: bool = False  # [Save]: "cannot heal conditions from wounds"
     unsaveable: bool = False  # drained Exposed, Unconscious from HEA 0, Dazed from WIL 0
     no_save_before: int = 0  # Shield: no save for it on the character's next turn
+    # gained by a side-only event (an invisible character's drain, its Shield's Exposed):
+    # set by evolve from the event's `hidden_side`, kept apart from a public one of the
+    # same name and left out of the others' view (RULINGS "Invisible stamina")
+    hidden: bool = False
 
 
 class Char(msgspec.Struct, frozen=True, kw_only=True, gc=False):

@@ -34,10 +34,14 @@ def gain_condition(
     run: Run, cid: str, cond: Condition, reason: str, rule: str, hidden_side: str | None = None
 ) -> None:
     c = run.state.chars[cid]
+    # a side-only condition adds to the side-only one of its name only (evolve keeps them
+    # apart from a public one, which the others saw and still see)
+    hidden = hidden_side is not None
+    old = next((k for k in c.conditions if k.name == cond.name and k.hidden == hidden), None)
     run.emit(
         ConditionGained(
             character=cid,
-            condition=merge(c.condition(cond.name), cond, run.state.options.stack_ratings),
+            condition=merge(old, cond, run.state.options.stack_ratings),
             reason=reason,
             rule=rule,
             hidden_side=hidden_side,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from domain.actors import Actor
+from domain.actors import Actor, can_see
 from domain.dice import Roll
 from domain.errors import DomainError
 from domain.prompts import DiceNeed
@@ -27,11 +27,22 @@ __all__ = ["Probe", "ProbeDice", "accepts", "needs"]
 
 
 class ProbeDice:
-    """Dice that roll every face at `value` (capped to the die) and record what was asked."""
+    """Dice that roll every face at `value` (capped to the die) and record what was asked.
 
-    def __init__(self, high: bool) -> None:
+    A die for an event `reader` may not read (`domain.dice.dice_for`: another side's
+    hidden stamina, say a down invisible foe's drain recovery at the end of this side's
+    turn) is rolled but not recorded: it is the server's to roll (`SuppliedDice`), and a
+    prompt listing it would tell the reader what it may not read (review 2, F2)."""
+
+    def __init__(self, high: bool, reader: Actor | None = None) -> None:
         self.high = high
+        self.reader = reader
         self.asked: list[tuple[int, int, str, str | None]] = []
+
+    def for_audience(self, audience: str) -> ProbeDice:
+        if self.reader is None or can_see(self.reader, audience):
+            return self
+        return ProbeDice(self.high)  # its own record, which nobody reads
 
     def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return self.roll_many(1, sides, purpose, subject)
@@ -43,7 +54,7 @@ class ProbeDice:
 
 
 def _run(state: State, command: Command, actor: Actor, high: bool) -> ProbeDice | None:
-    dice = ProbeDice(high)
+    dice = ProbeDice(high, actor)
     try:
         authorize(state, command, actor)
         decide(state, command, dice)

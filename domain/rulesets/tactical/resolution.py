@@ -227,6 +227,9 @@ def finish(
                         Condition(name="exposed", no_save_before=c.turns_taken + 2),
                         "shielded down to 0 or less STA (A17)",
                         R_STAMINA_ACTIONS,
+                        # an invisible shielder's STA is its side's ([Invisibility]; RULINGS
+                        # "Invisible stamina"): so is the Exposed it brings, as a drain's
+                        c.side if c.has("invisible") else None,
                     )
                 continue
             after_loss(run, r.character, "STA", c.STA.cur + r.sta, f"{r.kind} reaction")

@@ -97,7 +97,11 @@ def _stopped(p: Char, w: OpportunityWindow) -> str | None:
 
 
 def _interrupted(run: Run, p: Char, w: OpportunityWindow, why: str) -> None:
-    """A59: the provoking action ends where it provoked."""
+    """A59: the provoking action ends where it provoked. An invisible provoker's end is
+    its side's, whatever its trigger: its reason may name what only its side knows (its
+    drained Exposed, the STA its action needs; RULINGS "Invisible stamina"), and a move's
+    square besides (review 2, F3). The others read that it went no further by what does
+    not come."""
     charge = w.attack is not None and w.attack.charge
     run.emit(
         ActionInterrupted(
@@ -106,7 +110,7 @@ def _interrupted(run: Run, p: Char, w: OpportunityWindow, why: str) -> None:
             square=p.pos,
             reason=why,
             rule=R_STAMINA_ACTIONS,
-            hidden_side=p.side if w.trigger == "move" and p.has("invisible") else None,
+            hidden_side=p.side if p.has("invisible") else None,
         )
     )
 

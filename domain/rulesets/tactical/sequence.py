@@ -303,6 +303,7 @@ def end_turn(run: Run, dice: Dice, c: Char, reason: str = "ended by its controll
                 condition="exposed",
                 reason="the end of its turn (option exposed_save)",
                 rule=R_CONDITIONS,
+                hidden_side=c.side if ex.hidden else None,  # a side-only Exposed's end
             )
         )
         c = run.state.chars[c.id]

@@ -5,10 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
 from msgspec.structs import replace
 
 from domain.errors import RuleViolation
+from domain.probing import FixedDice
+from domain.rulesets.tactical import RULESET
+from domain.rulesets.tactical.decide import decide
 from domain.rulesets.tactical.events import AttackResolved, OpposedCheck
 from domain.rulesets.tactical.model import Condition, State
 from tests.support.tactical_kit import ch, make, play, started, types
@@ -64,6 +68,31 @@ def test_bull_rush_push_one_and_prone_then_follow() -> None:
     assert s.chars["g"].pos == (7, 5) and s.chars["g"].has("prone")
     assert s.chars["p"].pos == (6, 5)
     assert types(events) == ["OpposedCheck", "Moved", "ConditionGained", "Moved"]
+
+
+@pytest.mark.parametrize("held", ["grappled", "immobilized"])
+@pytest.mark.parametrize("high", [False, True])
+def test_a_held_bull_rusher_that_would_follow_is_refused_before_any_die(
+    held: str, high: bool
+) -> None:
+    # [Conditions] (seed 002): a grappled or immobilized creature cannot move, so the
+    # follow-up shift of [Bull Rush] is refused, and before the opposed check's first die
+    # (review 2, F4: it was refused after a won check, a die drawn for nothing)
+    s = _st(ch("p", "a", 5, 5, stats={"STR": 3}), ch("g", "b", 6, 5))
+    p = s.chars["p"]
+    s = replace(s, chars={**s.chars, "p": replace(p, conditions=(Condition(name=held),))})
+    cmd = RULESET.command_decoder.decode(
+        msgspec.json.encode(
+            {"type": "BullRush", "character": "p", "target": "g", "push": 2, "follow": True}
+        )
+    )
+    dice = FixedDice(high=high)
+    with pytest.raises(RuleViolation, match=f"p is {held}: it cannot follow"):
+        decide(s, cmd, dice)
+    assert dice.asked == []
+    # without the follow-up, the same bull rush is allowed
+    events, _ = play(s, {"type": "BullRush", "character": "p", "target": "g", "push": 2}, [9, 1])
+    assert types(events) == ["OpposedCheck", "Moved"]
 
 
 def test_bull_rush_push_two_stops_at_a_wall() -> None:

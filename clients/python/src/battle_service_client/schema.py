@@ -3944,6 +3944,7 @@ class TacticalConcentrationPaid(msgspec.Struct, frozen=True, kw_only=True, tag_f
 class TacticalCondition(msgspec.Struct, frozen=True, kw_only=True):
     """[Conditions]: one condition on a character."""
     from_wound: bool = False
+    hidden: bool = False
     name: Literal["bleeding", "broken", "burning", "dazed", "dying", "exhausted", "exposed", "frightened", "grappled", "immobilized", "invisible", "prone", "slowed", "stunned", "unconscious"]
     no_save_before: int = 0
     rating: int = 0
@@ -4466,6 +4467,7 @@ class TacticalSaveRolled(msgspec.Struct, frozen=True, kw_only=True, tag_field="t
     condition: str
     dc: int
     die: TacticalRoll
+    hidden_side: str | None = None
     stat: str
     success: bool
     total: int
@@ -4629,6 +4631,7 @@ class TacticalStateCharacterView(msgspec.Struct, frozen=True, kw_only=True):
 
 class TacticalStateConditionView(msgspec.Struct, frozen=True, kw_only=True):
     from_wound: bool
+    hidden: bool
     name: Literal["bleeding", "broken", "burning", "dazed", "dying", "exhausted", "exposed", "frightened", "grappled", "immobilized", "invisible", "prone", "slowed", "stunned", "unconscious"]
     no_save_before: int
     rating: int
