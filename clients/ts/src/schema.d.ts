@@ -10267,6 +10267,8 @@ export interface components {
         TacticalDieRerolled: {
             below: number;
             character: string;
+            /** @default null */
+            hidden_side?: string | null;
             original: components["schemas"]["TacticalRoll"];
             /**
              * @description discriminator enum property added by openapi-typescript

@@ -36,6 +36,7 @@ from domain.rulesets.tactical.events import (
     CheckCalled,
     ConditionEnded,
     ConditionGained,
+    DieRerolled,
     DrainRecovered,
     Event,
     HelpGiven,
@@ -87,6 +88,7 @@ _MAYBE_HIDDEN = (
     Regenerated,
     DrainRecovered,
     SaveRolled,
+    DieRerolled,
 )
 
 

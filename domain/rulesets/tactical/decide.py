@@ -155,7 +155,11 @@ def _run(state: State, command: Command, dice: Dice) -> Run:
     rerolling = RerollDice(dice, below)
     _step(run, command, rerolling)
     if rerolling.original is not None:
-        run.emit(DieRerolled(character=cid, original=rerolling.original, below=below))
+        side = rerolling.audience.removeprefix("side:")
+        hidden = side if side != rerolling.audience else None  # as the roll it rerolled
+        run.emit(
+            DieRerolled(character=cid, original=rerolling.original, below=below, hidden_side=hidden)
+        )
     return run
 
 

@@ -405,6 +405,9 @@ class DieRerolled(EventBase, frozen=True, kw_only=True, gc=False, tag="DieReroll
     character: str
     original: Roll
     below: int
+    # the rerolled roll was its side's alone (a save against an invisible character's
+    # side-only Exposed, A17): so is this, as its original roll names what it was for
+    hidden_side: str | None = None
 
 
 class StandardActionLost(EventBase, frozen=True, kw_only=True, gc=False, tag="StandardActionLost"):

@@ -13,7 +13,7 @@ end), or the ranged or spell attack that provoked. Nothing below imports this mo
 
 from __future__ import annotations
 
-from domain.dice import Dice, Roll
+from domain.dice import Dice, Roll, dice_for
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.attacks import attack_command
 from domain.rulesets.tactical.commands import Attack
@@ -65,17 +65,23 @@ def resume(run: Run, dice: Dice) -> None:
 
 
 class _Counted:
-    """Dice that count the rolls drawn through them."""
+    """Dice that count the rolls drawn through them, of every audience's stream: a hidden
+    roll (`for_audience`) is drawn from the wrapped dice's stream of its audience and
+    counted here too (without it, it would be taken from the public stream)."""
 
-    def __init__(self, inner: Dice) -> None:
+    def __init__(self, inner: Dice, counter: _Counted | None = None) -> None:
         self.inner = inner
         self.drawn = 0
+        self._counter = self if counter is None else counter
+
+    def for_audience(self, audience: str) -> Dice:
+        return _Counted(dice_for(self.inner, audience), self._counter)
 
     def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
         return self.roll_many(1, sides, purpose, subject)
 
     def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
-        self.drawn += 1
+        self._counter.drawn += 1
         return self.inner.roll_many(count, sides, purpose, subject)
 
 

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 from msgspec.structs import replace
 
 from domain.actors import Actor
-from domain.dice import ServerDice, SuppliedDice
+from domain.dice import ServerDice, SuppliedDice, dice_for
 from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.access import audience, view
 from domain.rulesets.tactical.awaiting import awaiting
 from domain.rulesets.tactical.decide import decide
 from domain.rulesets.tactical.model import Condition, State
+from domain.rulesets.tactical.resume import _Counted
+from events.dice_streams import check_streams
 from tests.support.tactical_kit import ch, make, play, started
 from tests.unit.tactical.test_awaiting import INVISIBLE
 
@@ -164,3 +167,58 @@ def test_a_save_against_a_side_only_exposed_is_its_sides_alone() -> None:
     assert [type(e).__name__ for e in events] == ["SaveRolled", "ConditionEnded"]
     assert [audience(e) for e in events] == ["side:b", "side:b"]
     assert not s.chars["g"].has("exposed")
+
+
+def _helped_shielder() -> State:
+    """g's turn: invisible g has its side-only Exposed of a shield (saveable from this
+    turn, A17) and a Help reroll from its ally h ([Help])."""
+    g = ch("g", "b", 6, 5, STA={"cur": -1, "max": 20}, **INVISIBLE)
+    chars = [ch("p", "a", 5, 5), g, ch("h", "b", 7, 5)]
+    s = started(make(chars, options={"shield_exposure": "separate_saveable"}), [12, 1, 2])
+    shielded = Condition(name="exposed", no_save_before=1, hidden=True)  # as evolve keeps it
+    g1 = s.chars["g"]
+    s = replace(s, chars={**s.chars, "g": replace(g1, conditions=(*g1.conditions, shielded))})
+    s = play(s, {"type": "EndTurn", "character": "p"}, [1])[1]  # p's regeneration d4
+    s = play(s, {"type": "Help", "character": "h", "ally": "g"})[1]
+    s = play(s, {"type": "EndTurn", "character": "h"}, [1])[1]  # h's regeneration d4
+    assert s.active == "g" and s.chars["g"].rerolls == 1
+    return s
+
+
+SAVE_REROLLED = {"type": "Save", "character": "g", "condition": "exposed", "reroll_below": 21}
+
+
+def test_a_help_reroll_of_a_side_only_save_is_its_sides_alone() -> None:
+    # the reroll's DieRerolled was public: its original roll "SPI save of g (exposed)"
+    # told every side of the hidden Exposed
+    events, s = play(_helped_shielder(), SAVE_REROLLED, [1, 12])
+    assert [type(e).__name__ for e in events] == ["SaveRolled", "ConditionEnded", "DieRerolled"]
+    assert [audience(e) for e in events] == ["side:b"] * 3
+    assert events[2].original.values == (1,) and events[0].die.values == (12,)
+    assert s.chars["g"].rerolls == 0 and not s.chars["g"].has("exposed")
+
+
+def test_a_help_reroll_of_a_side_only_save_draws_from_its_sides_stream() -> None:
+    # with server dice, the rerollable dice had no `for_audience`: the save's die came
+    # from the public stream into a side-only SaveRolled (the service answered 500)
+    s = _helped_shielder()
+    cmd = RULESET.command_decoder.decode(msgspec.json.encode(SAVE_REROLLED))
+    server = ServerDice(seed=b"s", epoch=0, battle_id="t", version=9, sub_seeds={"side:b": b"b"})
+    events = decide(s, cmd, server)
+    assert server.streams["all"].drawn == []
+    hidden = server.streams["side:b"].drawn
+    assert [r.purpose for r in hidden][:1] == ["SPI save of g (exposed)"]
+    assert all(audience(e) == "side:b" for e in events)
+    check_streams(server, [(e, audience(e)) for e in events])
+
+
+def test_the_dice_counted_while_resuming_draw_a_hidden_roll_from_its_stream() -> None:
+    # resume._Counted had no `for_audience`: a side-only roll inside a resumed action
+    # would be drawn from the public stream (as the Help reroll's was)
+    server = ServerDice(seed=b"s", epoch=0, battle_id="t", version=9, sub_seeds={"side:b": b"b"})
+    counted = _Counted(server)
+    dice_for(counted, "side:b").roll(12, "hidden")
+    counted.roll(4, "public")
+    assert counted.drawn == 2
+    assert [r.purpose for r in server.streams["side:b"].drawn] == ["hidden"]
+    assert [r.purpose for r in server.streams["all"].drawn] == ["public"]

@@ -4006,6 +4006,7 @@ class TacticalDieRerolled(msgspec.Struct, frozen=True, kw_only=True, tag_field="
     """[Help]: the helped character rerolled its roll and keeps the new one (A37)."""
     below: int
     character: str
+    hidden_side: str | None = None
     original: TacticalRoll
     type: ClassVar[Literal["DieRerolled"]] = "DieRerolled"
 
