@@ -64,6 +64,12 @@ ADDED_PER_CHARACTER: dict[str, dict[str, Any]] = {
     "quickstart": {},
     "tactical": {"glimpse_ends_with_turn": False},
 }
+# Per condition of a character: `hidden` (a side-only condition of an invisible character,
+# RULINGS "Invisible stamina"): an old battle's conditions were all public.
+ADDED_PER_CONDITION: dict[str, dict[str, Any]] = {
+    "quickstart": {},
+    "tactical": {"hidden": False},
+}
 
 
 def without_additions(battle: str, state: dict[str, Any]) -> dict[str, Any]:
@@ -79,6 +85,14 @@ def without_additions(battle: str, state: dict[str, Any]) -> dict[str, Any]:
         c = dict(c)
         for name, value in ADDED_PER_CHARACTER[battle].items():
             assert c.pop(name) == value, (c["id"], name)
+        conditions = []
+        for condition in c.get("conditions", []):
+            condition = dict(condition)
+            for name, value in ADDED_PER_CONDITION[battle].items():
+                assert condition.pop(name) == value, (c["id"], condition["name"], name)
+            conditions.append(condition)
+        if "conditions" in c:
+            c["conditions"] = conditions
         characters.append(c)
     if "characters" in out:
         out["characters"] = characters
