@@ -56,9 +56,12 @@ class _Secrets:
 
     def __init__(self, t: Table, view_hides: Any) -> None:
         self.t = t
-        self.view_hides = view_hides  # (side, the state of a view of that side) -> None
+        self.view_hides = view_hides  # (side, a view's state, armies it noticed) -> None
         self.after = 0
         self.hidden: dict[str, list[tuple[str, str]]] = {side: [] for side in t.players}
+        # the armies whose tactic a side's commander noticed (skirmish `TacticNoticed`, to
+        # that side only): its view then shows that tactic (seed 000 "Tactics")
+        self.noticed: dict[str, set[str]] = {side: set() for side in t.players}
         self.checked = dict.fromkeys(t.players, 0)
 
     def check(self) -> None:
@@ -70,6 +73,8 @@ class _Secrets:
                 for side, hidden in self.hidden.items():
                     if e["audience"] not in ("all", f"side:{side}"):
                         hidden.append((e["salt"], json.dumps(e["data"])))
+                if e["type"] == "TacticNoticed" and e["data"].get("tactic") is not None:
+                    self.noticed[e["data"]["by_side"]].add(e["data"]["army"])
             after = page["next_after"]
         for side, hidden in self.hidden.items():
             bodies = self.t.bodies[side]
@@ -80,7 +85,7 @@ class _Secrets:
                     read = json.loads(body)
                     given.append(json.dumps(read))
                     if isinstance(read, dict) and "state" in read and "role" in read:
-                        self.view_hides(side, read["state"])  # a view the page drew
+                        self.view_hides(side, read["state"], self.noticed[side])
             text = "\n".join(given)
             for salt, data in hidden:
                 assert salt not in text and data not in text, (side, data)
@@ -89,17 +94,19 @@ class _Secrets:
         return {side: len(hidden) for side, hidden in self.hidden.items()}
 
 
-def _phased_hides(side: str, state: dict[str, Any]) -> None:
+def _phased_hides(side: str, state: dict[str, Any], _noticed: set[str]) -> None:
     """Another side's action is in a side's view once revealed, never before (seed 003,
     secret declarations)."""
     for a in state["actions"]:
         assert a["side"] == side or a["revealed"], (side, a)
 
 
-def _skirmish_hides(side: str, state: dict[str, Any]) -> None:
-    """Another side's tactic reads "secret" until made public (seed 000 "Tactics")."""
+def _skirmish_hides(side: str, state: dict[str, Any], noticed: set[str]) -> None:
+    """Another side's tactic reads "secret" until made public or noticed by this side's
+    commander (seed 000 "Tactics")."""
     for a in state["armies"]:
-        assert a["side"] == side or a["tactic_public"] or a["tactic"] == "secret", (side, a)
+        shown = a["side"] == side or a["tactic_public"] or a["id"] in noticed
+        assert shown or a["tactic"] == "secret", (side, a)
 
 
 def _play(t: Table, policy: Any, commands: int, *, secrets: _Secrets | None = None,
