@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import msgspec
 import psycopg
 import pytest
 
@@ -27,26 +26,13 @@ from events.verify import audit_log
 from service.battles.keys import Principal
 from service.battles.service import BattleService
 from service.battles.signing import ServiceKeys
-from service.schemas import CommandRequest, CreateBattleRequest
+from service.schemas import CreateBattleRequest
 from tests.support.quickstart_play import SETUP
+from tests.support.rulings import ruling_request, rulings
 from tests.support.servers import postgres_schema
 
 REFEREE = Actor(role="referee")
 PATIENCE = 60.0  # seconds, on a loaded machine
-
-
-def _ruling(text: str) -> CommandRequest:
-    return CommandRequest(
-        command=msgspec.Raw(
-            msgspec.json.encode(
-                {"type": "RecordRuling", "ruling": text, "reason": "r", "audience": "all"}
-            )
-        )
-    )
-
-
-def _rulings(log: list[StoredEvent]) -> list[str]:
-    return [msgspec.json.decode(e.data).get("ruling") for e in log[1:]]
 
 
 @contextmanager
@@ -66,7 +52,9 @@ async def _one_round(
     tasks = []
     try:
         for name in names:
-            tasks.append(asyncio.ensure_future(worker.execute(battle_id, ref, _ruling(name), None)))
+            tasks.append(
+                asyncio.ensure_future(worker.execute(battle_id, ref, ruling_request(name), None))
+            )
             async with asyncio.timeout(PATIENCE):
                 while len(loaded.waiting) < len(tasks):  # queued, in this order
                     await asyncio.sleep(0.01)
@@ -107,7 +95,7 @@ async def test_a_commit_whose_answer_is_lost_appends_nothing_twice() -> None:
             assert lose == [0]  # the fault was injected
             assert all(isinstance(r, StoreError) for r in results), results
             log = await store.read(created.battle_id)
-            assert _rulings(log) == ["a", "b", "c"] and audit_log(log).ok
+            assert rulings(log) == ["a", "b", "c"] and audit_log(log).ok
         finally:
             await store.close()
             await other.close()
@@ -140,7 +128,9 @@ async def test_the_fallback_after_a_bad_row_stops_at_the_first_failure(
             append_each = store._append_each
 
             async def rival_first(appends: Any) -> list[list[StoredEvent] | Exception]:
-                await rival.execute(battle_id, Principal(battle_id, REFEREE), _ruling("x"), None)
+                await rival.execute(
+                    battle_id, Principal(battle_id, REFEREE), ruling_request("x"), None
+                )
                 return await append_each(appends)
 
             monkeypatch.setattr(events.postgres, "_flatten", bad_row)
@@ -149,7 +139,7 @@ async def test_the_fallback_after_a_bad_row_stops_at_the_first_failure(
             assert bad == [0]
             assert not [r for r in results if isinstance(r, BaseException)], results
             log = await store.read(battle_id)
-            assert _rulings(log) == ["x", "a", "b", "c"]
+            assert rulings(log) == ["x", "a", "b", "c"]
             assert audit_log(log).ok
         finally:
             await store.close()
@@ -190,11 +180,11 @@ async def test_durable_requests_are_answered_and_published_when_the_cache_fails(
             assert calls[0] == 3
             assert [r.version for r in results] == [2, 3, 4], results
             log = await store.read(battle_id)
-            assert _rulings(log) == ["a", "b", "c"] and audit_log(log).ok
+            assert rulings(log) == ["a", "b", "c"] and audit_log(log).ok
             assert published == log[1:]
             assert battle_id not in worker._cache  # dropped: it missed "b"
             after = await worker.execute(
-                battle_id, Principal(battle_id, REFEREE), _ruling("d"), None
+                battle_id, Principal(battle_id, REFEREE), ruling_request("d"), None
             )
             assert after.version == 5
         finally:
@@ -215,7 +205,9 @@ async def test_rounds_cancelled_before_they_start_leave_no_request_waiting() -> 
             loaded = worker._cache[battle_id]
             rounds = worker.commands.rounds._rounds
             ref = Principal(battle_id, REFEREE)
-            request = asyncio.ensure_future(worker.execute(battle_id, ref, _ruling("a"), None))
+            request = asyncio.ensure_future(
+                worker.execute(battle_id, ref, ruling_request("a"), None)
+            )
             async with asyncio.timeout(PATIENCE):
                 while not rounds:  # a task's first step comes a loop iteration after it
                     await asyncio.sleep(0)
@@ -224,7 +216,7 @@ async def test_rounds_cancelled_before_they_start_leave_no_request_waiting() -> 
             await asyncio.wait([request], timeout=PATIENCE)
             assert request.cancelled()  # its wait cancelled, not left for ever
             assert not loaded.in_rounds and not loaded.waiting
-            again = await worker.execute(battle_id, ref, _ruling("b"), None)
+            again = await worker.execute(battle_id, ref, ruling_request("b"), None)
             assert again.version == 2
         finally:
             await store.close()

@@ -15,7 +15,6 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 from domain.actors import Actor
@@ -27,25 +26,12 @@ from events.verify import audit_log
 from service.battles.keys import Principal
 from service.battles.service import BattleService
 from service.battles.signing import ServiceKeys
-from service.schemas import CommandRequest, CreateBattleRequest
+from service.schemas import CreateBattleRequest
 from tests.support.quickstart_play import SETUP
+from tests.support.rulings import ruling_request, rulings
 
 REFEREE = Actor(role="referee")
 PATIENCE = 60.0  # seconds, on a loaded machine
-
-
-def _ruling(text: str) -> CommandRequest:
-    return CommandRequest(
-        command=msgspec.Raw(
-            msgspec.json.encode(
-                {"type": "RecordRuling", "ruling": text, "reason": "r", "audience": "all"}
-            )
-        )
-    )
-
-
-def _rulings(log: list[StoredEvent]) -> list[str]:
-    return [msgspec.json.decode(e.data).get("ruling") for e in log[1:]]
 
 
 class _Gated:
@@ -84,7 +70,9 @@ async def _queued(
     tasks = []
     try:
         for name in names:
-            tasks.append(asyncio.ensure_future(worker.execute(battle_id, ref, _ruling(name), None)))
+            tasks.append(
+                asyncio.ensure_future(worker.execute(battle_id, ref, ruling_request(name), None))
+            )
             async with asyncio.timeout(PATIENCE):
                 while len(loaded.waiting) < len(tasks):  # queued, in this order
                     await asyncio.sleep(0.01)
@@ -109,7 +97,7 @@ async def test_a_round_takes_at_most_the_commands_configured(
     assert [r.version for r in results] == [2, 3, 4, 5, 6], results
     assert gate.holds == rounds
     log = await store.read(created.battle_id)
-    assert _rulings(log) == ["a", "b", "c", "d", "e"] and audit_log(log).ok
+    assert rulings(log) == ["a", "b", "c", "d", "e"] and audit_log(log).ok
 
 
 class _Faulty:
@@ -180,10 +168,12 @@ async def test_appends_whose_answer_was_lost_are_answered_from_the_log(
     assert faulty.calls == 3 and gate.holds == 1  # one round, its faults injected
     assert [r.version for r in results] == [2, 3, 4], results
     log = await faulty._read(battle_id)
-    assert _rulings(log) == ["a", "b", "c"] and audit_log(log).ok
+    assert rulings(log) == ["a", "b", "c"] and audit_log(log).ok
     assert [e.hash for r in results for e in r.events] == [e.hash for e in log[1:]]
     assert published == log[1:]
-    after = await worker.execute(battle_id, Principal(battle_id, REFEREE), _ruling("d"), None)
+    after = await worker.execute(
+        battle_id, Principal(battle_id, REFEREE), ruling_request("d"), None
+    )
     assert after.version == 5
 
 
@@ -205,7 +195,7 @@ async def test_an_append_that_failed_is_refused_alone_and_the_rest_decided_again
     assert [r.version for r in rest] == [2, 3], rest
     assert gate.holds == 2  # the two decided again in a round of their own
     log = await faulty._read(battle_id)
-    assert _rulings(log) == ["b", "c"] and audit_log(log).ok
+    assert rulings(log) == ["b", "c"] and audit_log(log).ok
     assert published == log[1:]
 
 
@@ -227,7 +217,7 @@ async def test_when_the_log_cannot_be_read_either_the_error_is_the_rounds_outcom
     assert all(isinstance(r, StoreUnavailable) for r in results), results
     assert gate.holds == 1 and faulty.calls == 3
     log = await faulty._read(battle_id)
-    assert _rulings(log) == ["a", "b", "c"] and audit_log(log).ok
+    assert rulings(log) == ["a", "b", "c"] and audit_log(log).ok
 
 
 async def test_a_log_holding_other_events_there_does_not_say_and_the_error_stands(
@@ -248,10 +238,10 @@ async def test_a_log_holding_other_events_there_does_not_say_and_the_error_stand
         gate = _Gated(store)
         faulty = _Faulty(store, failed=(1,))
         ref = Principal(battle_id, REFEREE)
-        faulty.meanwhile = lambda: rival.execute(battle_id, ref, _ruling("x"), None)
+        faulty.meanwhile = lambda: rival.execute(battle_id, ref, ruling_request("x"), None)
         results = await _queued(worker, gate, battle_id, ["a", "b", "c"])
         assert all(isinstance(r, StoreUnavailable) for r in results), results
         log = await faulty._read(battle_id)
-        assert _rulings(log) == ["x"] and audit_log(log).ok
+        assert rulings(log) == ["x"] and audit_log(log).ok
     finally:
         await other.close()
