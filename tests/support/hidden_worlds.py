@@ -43,6 +43,7 @@ __all__ = [
     "check_played",
     "check_reader",
     "play_checked",
+    "prompt_answers",
     "readable",
 ]
 
@@ -53,6 +54,21 @@ Rs = Ruleset[Any, Any, Any, Any, Any]
 def actor_of(side: str | None) -> Actor:
     """A side's actor, or the observer for None."""
     return Actor(role="observer") if side is None else Actor(role="side", side=side)
+
+
+def prompt_answers(
+    ruleset: Rs, choose: Callable[..., Any], state: Any, side: str, rng: random.Random
+) -> list[Any]:
+    """What a table policy's `choose` answers to each of the side's own prompts, with the
+    reach the side is told (the first of a property's probes)."""
+    me = actor_of(side)
+    reach = ruleset.reach
+    assert reach is not None
+
+    def reach_of(unit: str) -> Any:
+        return reach(state, me, unit)
+
+    return [choose(p, reach_of, rng) for p in ruleset.awaiting(state, me) if p.side == side]
 
 
 def readable(rs: Rs, events: Iterable[Any], actor: Actor) -> list[Any]:

@@ -32,7 +32,13 @@ from domain.rulesets.quickstart.events import CombatStarted, SquadMoved, SquadRe
 from domain.rulesets.quickstart.knowledge import hidden_from, seen_by
 from domain.rulesets.quickstart.model import State
 from domain.rulesets.quickstart.rules import blocked
-from tests.support.hidden_worlds import actor_of, check_played, check_reader, play_checked
+from tests.support.hidden_worlds import (
+    actor_of,
+    check_played,
+    check_reader,
+    play_checked,
+    prompt_answers,
+)
 from tests.support.quickstart_play import SETUP
 from tests.support.table_policies import quickstart as policy
 from tests.unit.quickstart.test_hidden_property import probes as aimed_probes
@@ -90,16 +96,7 @@ def worlds(state: State, side: str | None, rng: random.Random) -> list[State]:
 
 def _probes(state: State, side: str, rng: random.Random, ws: list[State]) -> Iterator[Any]:
     """The answers of the side's prompts, then commands aimed at what it cannot see."""
-    me = actor_of(side)
-    reach = RULESET.reach
-    assert reach is not None
-
-    def reach_of(unit: str) -> Any:
-        return reach(state, me, unit)
-
-    for prompt in RULESET.awaiting(state, me):
-        if prompt.side == side:
-            yield policy.choose(prompt, reach_of, rng)
+    yield from prompt_answers(RULESET, policy.choose, state, side, rng)
     hidden = sorted(hidden_from(state, side))
     its = aimed_probes(rng, ws[0], ws[1], side, hidden)
     yield from (b for _, b in zip(range(8), its, strict=False))

@@ -32,7 +32,13 @@ from domain.rulesets.skirmish.events import (
     TacticRevealed,
 )
 from domain.rulesets.skirmish.model import Army, State
-from tests.support.hidden_worlds import actor_of, check_played, check_reader, play_checked
+from tests.support.hidden_worlds import (
+    actor_of,
+    check_played,
+    check_reader,
+    play_checked,
+    prompt_answers,
+)
 from tests.support.skirmish_kit import crossbows, fighters, orcs, ready
 from tests.support.table_policies import skirmish as policy
 
@@ -98,16 +104,7 @@ def worlds(state: State, side: str | None) -> list[State]:
 
 def _probes(state: State, side: str, rng: random.Random) -> Iterator[dict[str, Any]]:
     """The answers of the side's prompts, then orders aimed at the other side's armies."""
-    me = actor_of(side)
-    reach = RULESET.reach
-    assert reach is not None
-
-    def reach_of(unit: str) -> Any:
-        return reach(state, me, unit)
-
-    for prompt in RULESET.awaiting(state, me):
-        if prompt.side == side:
-            yield policy.choose(prompt, reach_of, rng)
+    yield from prompt_answers(RULESET, policy.choose, state, side, rng)
     mine = sorted(k for k, a in state.armies.items() if a.side == side)
     theirs = sorted(k for k, a in state.armies.items() if a.side != side)
     for _ in range(6):

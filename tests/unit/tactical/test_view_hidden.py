@@ -52,6 +52,7 @@ from tests.support.hidden_worlds import (
     check_played,
     check_reader,
     play_checked,
+    prompt_answers,
     readable,
 )
 from tests.support.table_policies import tactical as policy
@@ -152,16 +153,7 @@ def worlds(
 
 def _probes(state: State, side: str, rng: random.Random, ws: list[State]) -> Iterator[Any]:
     """The answers of the side's prompts, then orders aimed at the unseen foes' squares."""
-    me = actor_of(side)
-    reach = RULESET.reach
-    assert reach is not None
-
-    def reach_of(unit: str) -> Any:
-        return reach(state, me, unit)
-
-    for prompt in RULESET.awaiting(state, me):
-        if prompt.side == side:
-            yield policy.choose(prompt, reach_of, rng)
+    yield from prompt_answers(RULESET, policy.choose, state, side, rng)
     unseen = _unseen(state, side)
     mine = sorted(k for k, c in state.chars.items() if c.side == side and not c.down)
     if not (unseen and mine):
