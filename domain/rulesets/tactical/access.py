@@ -31,6 +31,8 @@ from domain.rulesets.tactical.commands import (
 )
 from domain.rulesets.tactical.events import (
     ActionInterrupted,
+    AttackDeclared,
+    AttackResolved,
     CharacterPlaced,
     CharacterRevealed,
     CheckCalled,
@@ -46,6 +48,7 @@ from domain.rulesets.tactical.events import (
     UnseenAttackResolved,
 )
 from domain.rulesets.tactical.model import Char, State
+from domain.rulesets.tactical.modifiers import square_hidden
 
 __all__ = ["audience", "authorize", "view"]
 
@@ -78,6 +81,8 @@ def authorize(state: State, command: Command, actor: Actor) -> None:
 
 # events that name an invisible character's square or resources carry `hidden_side`
 _MAYBE_HIDDEN = (
+    AttackDeclared,
+    AttackResolved,
     Moved,
     CharacterRevealed,
     ActionInterrupted,
@@ -94,7 +99,8 @@ _MAYBE_HIDDEN = (
 
 def audience(event: Event) -> str:
     """Referee-only: who was in a square attacked unseen. Side-only: an invisible move or
-    placement, and its stamina (a drain, its recovery, its regeneration)."""
+    placement, and its stamina (a drain, its recovery, its regeneration); an attack on an
+    invisible foe the attacker's side perceived."""
     t = type(event)
     if t is UnseenAttackResolved or (t is CheckCalled and event.secret):  # type: ignore[union-attr]
         return REFEREE
@@ -137,17 +143,29 @@ def _char_view(c: Char, private: bool) -> dict[str, Any]:
     return d
 
 
+def _pending_seen(state: State, own: str | None, ref: bool) -> bool:
+    """Whether the reader may see the pending attack: one on an invisible foe its attacker's
+    side perceived (its events that side's, `pending_hidden`) is that side's and the
+    target's (which reacts to it; it knows its own square), and the referee's."""
+    hidden, p = state.pending_hidden, state.pending
+    if ref or hidden is None or p is None:
+        return True
+    t = state.chars.get(p.target or "")
+    return own is not None and (own == hidden or (t is not None and t.side == own))
+
+
 def view(state: State, actor: Actor) -> dict[str, Any]:
     """The state as `actor` may see it (an invisible foe's square is left out)."""
     own = actor.side if actor.role == "side" else None
     ref = actor.is_referee
+    pending = state.pending if _pending_seen(state, own, ref) else None
     return {
         "ruleset": "tactical",
         "phase": state.phase,
         "round": state.round,
         "order": list(state.order),
         "active": state.active,
-        "pending": msgspec.to_builtins(state.pending) if state.pending else None,
+        "pending": msgspec.to_builtins(pending) if pending else None,
         "opportunity": msgspec.to_builtins(state.opportunity) if state.opportunity else None,
         "dc": state.dc,
         "width": state.board.width,

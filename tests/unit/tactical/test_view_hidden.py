@@ -19,10 +19,9 @@ change no state, so no world differs by them: that their events reach no one els
 tests/e2e/leak_check.py's. An invisible foe's STA is varied within its band only (above
 0, or 0 or less: a drain, Exposed, is not varied, only whether a move drains it). What
 is left (RULINGS "Invisible stamina"): the count of its sealed events, from which a
-second move shows (its STA payment is an event of its own) and a drain too; and an
-attack naming an invisible foe a side perceived (its record carries the target's square).
-For the observer, an invisible foe one side perceives is unseen too (a window between
-them opens no more, RULINGS hidden_opportunity).
+second move shows (its STA payment is an event of its own) and a drain too. For the
+observer, an invisible foe one side perceives is unseen too (a window between them opens
+no more, RULINGS hidden_opportunity; an attack naming it is that side's since 0.5.0).
 """
 
 from __future__ import annotations
@@ -31,7 +30,6 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import pytest
 from msgspec.structs import replace
 
 from domain.actors import Actor
@@ -289,10 +287,10 @@ def test_no_window_opens_between_a_perceiver_and_the_invisible_foe_it_perceives(
     assert offered == [["Moved", "OpportunityOffered"], ["OpportunityOffered"]]
 
 
-@pytest.mark.xfail(strict=True, reason='left open: RULINGS "Invisible stamina" (attacks)')
 def test_an_attack_on_a_perceived_invisible_foe_does_not_tell_the_observer_its_square() -> None:
-    """Left open: the attack's public record (AttackDeclared) names the target's square,
-    which the observer's view leaves out (RULINGS "Invisible stamina", limit 2)."""
+    """The attack's public record (AttackDeclared) named the target's square, which the
+    observer's view leaves out (RULINGS "Invisible stamina", limit 2). Since 0.5.0 it is
+    the attacker's side's (tests/unit/tactical/test_perceived_attack.py)."""
     state = started(make([ch("a1", "a", 2, 2), ch("b1", "b", 3, 2, **INVISIBLE)]), [12, 1])
     _, state = play(state, {"type": "Perceive", "character": "a1", "target": "b1"}, [6])
     attack = {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1"}
