@@ -111,12 +111,12 @@ def audience(event: Event) -> str:
     return ALL
 
 
-# What a foe learns only by watching: an invisible character's square, and the stamina and
-# move count its unseen moves spend (a second move costs 6 STA, [Stamina Actions]), and
-# the standard action an unseen Help spends.
+# What a foe learns only by watching: an invisible character's square (while it is not
+# glimpsed: §4, it is then only concealed, seen where it moves), and the stamina and move
+# count its unseen moves spend (a second move costs 6 STA, [Stamina Actions]), and the
+# standard action an unseen Help spends.
+_SQUARE_KEYS = ("x", "y")
 _UNSEEN_KEYS = (
-    "x",
-    "y",
     "STA",
     "moves",
     "sta_spent",
@@ -135,7 +135,7 @@ def _char_view(c: Char, private: bool) -> dict[str, Any]:
         # it would tell that an ally it cannot see stood within one square (issue 31)
         d.pop("rerolls", None)
         if c.has("invisible"):
-            for key in _UNSEEN_KEYS:
+            for key in (*_SQUARE_KEYS, *_UNSEEN_KEYS) if square_hidden(c) else _UNSEEN_KEYS:
                 d.pop(key, None)
             # the Exposed of a drain tells its STA fell to 0 (its events are its side's);
             # an Exposed every side saw before it stays in view (review 2, F1)
