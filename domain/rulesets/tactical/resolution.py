@@ -55,7 +55,12 @@ def asks_reaction(st: State, t: Char, record: AttackRecord) -> bool:
     deal damage and `t` may and can take one ([Stamina Actions], one a round)."""
     seen = as_foes_judge(t)  # the window is public: not by an invisible target's STA
     return (
-        record.damage > 0
+        # not a creature the attacker cannot see, caught in an area (0.5.0): its window
+        # named it and its square to every side, and a dodge then made the hit a miss, of
+        # which §2 says the GM should not tell whether it was there (as an attack on its
+        # square asks no reaction either: finish_unseen)
+        not record.unseen
+        and record.damage > 0
         and st.options.reaction_window == "ask"
         and can_react(st, seen) is None
         and (st.active != t.id or st.options.react_on_own_turn)
