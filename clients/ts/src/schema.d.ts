@@ -9443,6 +9443,8 @@ export interface components {
             attack: components["schemas"]["TacticalAttackRecord"];
             /** @default true */
             counts_action?: boolean;
+            /** @default null */
+            hidden_side?: string | null;
             /** @default [] */
             queue?: components["schemas"]["TacticalAttackRecord"][];
             reactor: string;
@@ -9563,6 +9565,8 @@ export interface components {
             damage?: number;
             /** @default 0 */
             exposed_bonus?: number;
+            /** @default null */
+            hidden_side?: string | null;
             /** @default false */
             hit?: boolean;
             /** @default [] */
