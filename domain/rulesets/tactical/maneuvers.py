@@ -291,8 +291,11 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
     # rest of this charge after a window (resume._walk_on): its strike names only where
     # it ends, not where it came from (DESIGN: a hidden unit's moves are never readable)
     # (0.5.0: a glimpsed one, §4, is seen moving, as a Move's; not when it pays the charge's
-    # STA, `charge_move` stamina_allowed, which this Moved carries: RULINGS)
-    hidden = c.side if square_hidden(c) or (c.has("invisible") and sta) else None
+    # STA, `charge_move` stamina_allowed, which this Moved carries: RULINGS). A charge at an
+    # invisible foe it perceived is its side's too (0.5.0): its last three steps run
+    # straight at the foe, so its way would tell the others where the foe stands
+    unseen = square_hidden(c) or (c.has("invisible") and sta) or square_hidden(t)
+    hidden = c.side if unseen else None
     first = Moved(character=c.id, mode=cmd.mode, path=(), cost=0, sta_spent=sta, hidden_side=hidden)
     then = ResumeAttack(
         weapon=weapon or "",

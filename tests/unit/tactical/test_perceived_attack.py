@@ -16,7 +16,12 @@ from typing import Any
 from domain.actors import ALL, side_audience
 from domain.dice import ServerDice, SuppliedDice
 from domain.rulesets.tactical import RULESET
-from domain.rulesets.tactical.events import AttackDeclared, AttackResolved, CharacterRevealed
+from domain.rulesets.tactical.events import (
+    AttackDeclared,
+    AttackResolved,
+    CharacterRevealed,
+    Moved,
+)
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.modifiers import glimpsed
 from tests.support.hidden_worlds import actor_of, readable
@@ -118,3 +123,26 @@ def test_an_attack_on_a_visible_foe_stays_public() -> None:
     assert [RULESET.audience(e) for e in events] == [ALL] * len(events)
     assert after.pending_hidden is None
     assert RULESET.view(after, actor_of(None))["pending"] is not None
+
+
+def test_a_charge_at_it_is_that_sides_way_and_opens_no_window() -> None:
+    """A Charge's last three steps run straight at its target: its public way told the
+    others where the perceived foe stood (the property found it), and so would a window
+    on it (the squares still to enter). Now the way is the charger's side's, and under
+    hidden_opportunity `none` no window opens on it (b2 would be offered one)."""
+    chars = [ch("a1", "a", 0, 2), ch("b1", "b", 5, 2, **INVISIBLE), ch("b2", "b", 2, 3)]
+    state = started(make(chars), [12, 1, 2])
+    _, state = play(state, {"type": "Perceive", "character": "a1", "target": "b1"}, [6])
+    charge = {"type": "Charge", "character": "a1", "to": [4, 2], "target": "b1"}
+    events, after = play(state, charge, [6])
+    moved = [e for e in events if isinstance(e, Moved)]
+    assert [(e.path, RULESET.audience(e)) for e in moved] == [
+        (((1, 2), (2, 2), (3, 2), (4, 2)), side_audience("a"))
+    ]
+    assert after.opportunity is None and after.chars["a1"].pos == (4, 2)
+    assert readable(RULESET, events, actor_of(None)) == []
+    # the same charge at a foe every side sees: its way is public, b2 is offered a window
+    seen = started(make([*chars[:1], ch("b1", "b", 5, 2), chars[2]]), [12, 1, 2])
+    events, after = play(seen, charge, [])
+    assert after.opportunity is not None and after.opportunity.reactors == ("b2",)
+    assert all(RULESET.audience(e) == ALL for e in events)
