@@ -13,6 +13,8 @@ from __future__ import annotations
 from functools import reduce
 from typing import Any
 
+import pytest
+
 from domain.actors import ALL, side_audience
 from domain.dice import ServerDice, SuppliedDice
 from domain.rulesets.tactical import RULESET
@@ -146,3 +148,19 @@ def test_a_charge_at_it_is_that_sides_way_and_opens_no_window() -> None:
     events, after = play(seen, charge, [])
     assert after.opportunity is not None and after.opportunity.reactors == ("b2",)
     assert all(RULESET.audience(e) == ALL for e in events)
+
+
+@pytest.mark.xfail(strict=True, reason='left open: RULINGS "Invisible stamina" (2), routes')
+def test_a_perceivers_route_does_not_tell_the_observer_where_the_foe_is() -> None:
+    """Left open (the widened property found it): the perceiver's move is public and the
+    route the service finds goes around the foe it perceived (it blocks, [Movement]), so
+    the way tells the observer where the foe stands."""
+
+    def route(foe: tuple[int, int]) -> list[Any]:
+        chars = [ch("a1", "a", 5, 5), ch("b1", "b", *foe, **INVISIBLE)]
+        state = started(make(chars), [12, 1])
+        _, state = play(state, {"type": "Perceive", "character": "a1", "target": "b1"}, [6])
+        events, _ = play(state, {"type": "Move", "character": "a1", "to": [1, 5]})
+        return readable(RULESET, events, actor_of(None))
+
+    assert route((3, 5)) == route((3, 8))
