@@ -164,3 +164,24 @@ def test_a_perceivers_route_does_not_tell_the_observer_where_the_foe_is() -> Non
         return readable(RULESET, events, actor_of(None))
 
     assert route((3, 5)) == route((3, 8))
+
+
+def test_a_dual_wield_at_it_and_a_seen_foe_is_that_sides_whole_action() -> None:
+    """[Dual Wielding] two rolls as one action: its records wait in one queue, their dice
+    drawn at once, so the whole action goes to the attacker's side (the queue of a public
+    AttackDeclared would name the perceived foe's square); the seen foe's side reads its
+    own pending attack in its view as it reacts."""
+    short = {"id": "short", "category": "melee", "dice": "d6", "add_stats": ["STR"],
+             "weapon_type": "shortsword"}  # fmt: skip
+    a1 = ch("a1", "a", 2, 2, main_hand="short", off_hand="short2")
+    chars = [a1, ch("b1", "b", 3, 2, **INVISIBLE), ch("b2", "b", 1, 2)]
+    state = started(make(chars, items=[short, {**short, "id": "short2"}]), [12, 1, 2])
+    _, state = play(state, {"type": "Perceive", "character": "a1", "target": "b1"}, [6])
+    two = {"type": "Attack", "character": "a1", "weapon": "short", "target": "b2",
+           "second_target": "b1"}  # fmt: skip
+    events, after = play(state, two, [6, 6])
+    declared = [e for e in events if isinstance(e, AttackDeclared)]
+    assert [(e.reactor, [q.target for q in e.queue]) for e in declared] == [("b2", ["b1"])]
+    assert [RULESET.audience(e) for e in events] == [side_audience("a")] * len(events)
+    assert RULESET.view(after, actor_of("b"))["pending"]["target"] == "b2"
+    assert RULESET.view(after, actor_of(None))["pending"] is None
