@@ -9315,6 +9315,8 @@ export interface components {
             action?: string;
             attacker: string;
             direction: string | null;
+            /** @default null */
+            hidden_side?: string | null;
             occupants: string[];
             origin: [
                 number,

@@ -31,6 +31,7 @@ from domain.rulesets.tactical.commands import (
 )
 from domain.rulesets.tactical.events import (
     ActionInterrupted,
+    AreaCovered,
     AttackDeclared,
     AttackResolved,
     CharacterPlaced,
@@ -81,6 +82,7 @@ def authorize(state: State, command: Command, actor: Actor) -> None:
 
 # events that name an invisible character's square or resources carry `hidden_side`
 _MAYBE_HIDDEN = (
+    AreaCovered,
     AttackDeclared,
     AttackResolved,
     Moved,

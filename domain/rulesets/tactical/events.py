@@ -258,6 +258,8 @@ class AreaCovered(EventBase, frozen=True, kw_only=True, gc=False, tag="AreaCover
     action: str = "standard"
     sta_spent: int = 0
     wil_spent: int = 0
+    # it takes in an invisible foe the attacker's side perceived: that side's (0.5.0)
+    hidden_side: str | None = None
 
 
 class WallRaised(EventBase, frozen=True, kw_only=True, gc=False, tag="WallRaised"):

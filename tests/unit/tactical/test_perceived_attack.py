@@ -185,3 +185,26 @@ def test_a_dual_wield_at_it_and_a_seen_foe_is_that_sides_whole_action() -> None:
     assert [RULESET.audience(e) for e in events] == [side_audience("a")] * len(events)
     assert RULESET.view(after, actor_of("b"))["pending"]["target"] == "b2"
     assert RULESET.view(after, actor_of(None))["pending"] is None
+
+
+def test_an_area_that_takes_it_in_is_that_sides_whole_attack() -> None:
+    """The area's occupants and its records named the perceived foe (and its square), and
+    the area's squares bound where it stands: the whole attack is the attacker's side's,
+    its roll from that side's stream; a hit reveals it (§4), as any hit on it does."""
+    power = {"id": "area", "kind": "spell", "dice": "d6", "pool": "STA", "range": 6,
+             "area": {"shape": "close_burst", "rating": 1}}  # fmt: skip
+    a1 = ch("a1", "a", 2, 2, powers=["area"], main_hand=None)
+    chars = [a1, ch("b1", "b", 3, 2, FOC=40, **INVISIBLE), ch("b2", "b", 8, 8)]
+    state = started(make(chars, powers=[power]), [12, 1, 2])
+    _, state = play(state, {"type": "Perceive", "character": "a1", "target": "b1"}, [6])
+    events, after = play(state, {"type": "Attack", "character": "a1", "weapon": "area"}, [5])
+    assert "AreaCovered" in [type(e).__name__ for e in events]
+    assert readable(RULESET, events, actor_of(None)) == []
+    # (and the referee's UnseenAttackResolved, emitted with every area: §2)
+    assert {RULESET.audience(e) for e in events} == {side_audience("a"), "referee"}
+    assert after.chars["a1"].standard_used  # its costs are folded all the same
+    server = ServerDice(seed=b"s", epoch=1, battle_id="t", version=9,
+                        sub_seeds={"side:a": b"a", "side:b": b"b"})  # fmt: skip
+    area = RULESET.command_decoder.decode(b'{"type":"Attack","character":"a1","weapon":"area"}')
+    RULESET.decide(state, area, server)
+    assert [r.purpose for r in server.streams["side:a"].drawn] == ["attack of a1 with area"]

@@ -3690,6 +3690,7 @@ class TacticalAreaCovered(msgspec.Struct, frozen=True, kw_only=True, tag_field="
     action: str = "standard"
     attacker: str
     direction: str | None
+    hidden_side: str | None = None
     occupants: list[str]
     origin: tuple[int, int]
     rating: int
