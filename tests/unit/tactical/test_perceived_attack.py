@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from domain.actors import ALL, side_audience
+from domain.actors import ALL, Actor, side_audience
 from domain.dice import ServerDice, SuppliedDice
 from domain.rulesets.tactical import RULESET
 from domain.rulesets.tactical.events import (
@@ -55,6 +55,7 @@ def test_the_attack_waits_for_the_foes_reaction_where_only_the_two_sides_see_it(
     assert after.pending_hidden == "a"
     seen = {who: RULESET.view(after, actor_of(who))["pending"] for who in ("a", "b", None)}
     assert seen["a"] is not None and seen["b"] is not None and seen[None] is None
+    assert RULESET.view(after, Actor(role="referee"))["pending"] is not None
     assert seen["b"]["target"] == "b1"  # the target's side may react knowing the roll
     assert "(3, 2)" not in str(readable(RULESET, events, actor_of(None)))
 
