@@ -50,3 +50,11 @@ def test_a_seen_target_in_the_area_is_still_asked() -> None:
     events, after = play(_state(ch("g", "b", 4, 4, FOC=1)), _ATTACK, [5])
     assert [e.reactor for e in events if isinstance(e, AttackDeclared)] == ["g"]
     assert after.pending is not None and after.pending.target == "g"
+
+
+def test_the_first_seen_target_asked_leaves_the_others_waiting_in_its_queue() -> None:
+    foes = [ch("g", "b", 4, 4, FOC=1), ch("h", "b", 6, 4, FOC=1), ch("k", "b", 4, 6, FOC=1)]
+    events, after = play(_state(*foes), _ATTACK, [5])
+    [declared] = [e for e in events if isinstance(e, AttackDeclared)]
+    assert declared.reactor == "g" and [q.target for q in declared.queue] == ["h", "k"]
+    assert [q.target for q in after.queue] == ["h", "k"]
