@@ -9315,6 +9315,8 @@ export interface components {
             action?: string;
             attacker: string;
             direction: string | null;
+            /** @default null */
+            hidden_side?: string | null;
             occupants: string[];
             origin: [
                 number,
@@ -9443,6 +9445,8 @@ export interface components {
             attack: components["schemas"]["TacticalAttackRecord"];
             /** @default true */
             counts_action?: boolean;
+            /** @default null */
+            hidden_side?: string | null;
             /** @default [] */
             queue?: components["schemas"]["TacticalAttackRecord"][];
             reactor: string;
@@ -9563,6 +9567,8 @@ export interface components {
             damage?: number;
             /** @default 0 */
             exposed_bonus?: number;
+            /** @default null */
+            hidden_side?: string | null;
             /** @default false */
             hit?: boolean;
             /** @default [] */

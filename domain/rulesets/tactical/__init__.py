@@ -36,7 +36,7 @@ __all__ = ["RULESET"]
 
 RULESET: Ruleset[State, Command, Event, Options, Setup] = Ruleset(
     id="tactical",
-    version="0.4.0",
+    version="0.5.0",
     title="Tactical combat on a grid",
     seed="002_b2e998ab3b1545db.txt",
     options_type=Options,

@@ -31,6 +31,9 @@ from domain.rulesets.tactical.commands import (
 )
 from domain.rulesets.tactical.events import (
     ActionInterrupted,
+    AreaCovered,
+    AttackDeclared,
+    AttackResolved,
     CharacterPlaced,
     CharacterRevealed,
     CheckCalled,
@@ -46,6 +49,7 @@ from domain.rulesets.tactical.events import (
     UnseenAttackResolved,
 )
 from domain.rulesets.tactical.model import Char, State
+from domain.rulesets.tactical.modifiers import square_hidden
 
 __all__ = ["audience", "authorize", "view"]
 
@@ -78,6 +82,9 @@ def authorize(state: State, command: Command, actor: Actor) -> None:
 
 # events that name an invisible character's square or resources carry `hidden_side`
 _MAYBE_HIDDEN = (
+    AreaCovered,
+    AttackDeclared,
+    AttackResolved,
     Moved,
     CharacterRevealed,
     ActionInterrupted,
@@ -94,7 +101,8 @@ _MAYBE_HIDDEN = (
 
 def audience(event: Event) -> str:
     """Referee-only: who was in a square attacked unseen. Side-only: an invisible move or
-    placement, and its stamina (a drain, its recovery, its regeneration)."""
+    placement, and its stamina (a drain, its recovery, its regeneration); an attack on an
+    invisible foe the attacker's side perceived."""
     t = type(event)
     if t is UnseenAttackResolved or (t is CheckCalled and event.secret):  # type: ignore[union-attr]
         return REFEREE
@@ -105,12 +113,12 @@ def audience(event: Event) -> str:
     return ALL
 
 
-# What a foe learns only by watching: an invisible character's square, and the stamina and
-# move count its unseen moves spend (a second move costs 6 STA, [Stamina Actions]), and
-# the standard action an unseen Help spends.
+# What a foe learns only by watching: an invisible character's square (while it is not
+# glimpsed: §4, it is then only concealed, seen where it moves), and the stamina and move
+# count its unseen moves spend (a second move costs 6 STA, [Stamina Actions]), and the
+# standard action an unseen Help spends.
+_SQUARE_KEYS = ("x", "y")
 _UNSEEN_KEYS = (
-    "x",
-    "y",
     "STA",
     "moves",
     "sta_spent",
@@ -129,7 +137,7 @@ def _char_view(c: Char, private: bool) -> dict[str, Any]:
         # it would tell that an ally it cannot see stood within one square (issue 31)
         d.pop("rerolls", None)
         if c.has("invisible"):
-            for key in _UNSEEN_KEYS:
+            for key in (*_SQUARE_KEYS, *_UNSEEN_KEYS) if square_hidden(c) else _UNSEEN_KEYS:
                 d.pop(key, None)
             # the Exposed of a drain tells its STA fell to 0 (its events are its side's);
             # an Exposed every side saw before it stays in view (review 2, F1)
@@ -137,17 +145,29 @@ def _char_view(c: Char, private: bool) -> dict[str, Any]:
     return d
 
 
+def _pending_seen(state: State, own: str | None, ref: bool) -> bool:
+    """Whether the reader may see the pending attack: one on an invisible foe its attacker's
+    side perceived (its events that side's, `pending_hidden`) is that side's and the
+    target's (which reacts to it; it knows its own square), and the referee's."""
+    hidden, p = state.pending_hidden, state.pending
+    if ref or hidden is None or p is None:
+        return True
+    t = state.chars.get(p.target or "")
+    return own is not None and (own == hidden or (t is not None and t.side == own))
+
+
 def view(state: State, actor: Actor) -> dict[str, Any]:
     """The state as `actor` may see it (an invisible foe's square is left out)."""
     own = actor.side if actor.role == "side" else None
     ref = actor.is_referee
+    pending = state.pending if _pending_seen(state, own, ref) else None
     return {
         "ruleset": "tactical",
         "phase": state.phase,
         "round": state.round,
         "order": list(state.order),
         "active": state.active,
-        "pending": msgspec.to_builtins(state.pending) if state.pending else None,
+        "pending": msgspec.to_builtins(pending) if pending else None,
         "opportunity": msgspec.to_builtins(state.opportunity) if state.opportunity else None,
         "dc": state.dc,
         "width": state.board.width,

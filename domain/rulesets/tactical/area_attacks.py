@@ -9,7 +9,8 @@ event unless the attack hits them; blast, burst and close burst take no -4 again
 
 from __future__ import annotations
 
-from domain.dice import Dice
+from domain.actors import side_audience
+from domain.dice import Dice, dice_for
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.areas import blast, burst, clip, close_burst, line
 from domain.rulesets.tactical.commands import Attack
@@ -18,7 +19,7 @@ from domain.rulesets.tactical.fear import check_area
 from domain.rulesets.tactical.modifiers import attack_modifiers, totally_concealed
 from domain.rulesets.tactical.opportunity import offer_for_attack
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
-from domain.rulesets.tactical.resolution import resolve_in_turn, structure_damage
+from domain.rulesets.tactical.resolution import attack_side, resolve_in_turn, structure_damage
 from domain.rulesets.tactical.rules import (
     R_ATTACKS,
     R_RANGES,
@@ -115,7 +116,12 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
         targets.append(t)
         (hidden if totally_concealed(st, a, t) else seen).append(cid)
     structures = tuple(dict.fromkeys(st.built[sq] for sq in squares if sq in st.built))
-    roll, dice_total = roll_weapon(dice, w, a.id, False)
+    # an invisible foe the attacker's side perceived in the area: the whole attack is that
+    # side's (0.5.0), as a named attack on it is: its occupants and records name it, and
+    # the area's squares bound where it stands; its dice from that side's stream
+    side = attack_side(a, [st.chars[cid] for cid in seen])
+    own = dice if side is None else dice_for(dice, side_audience(side))
+    roll, dice_total = roll_weapon(own, w, a.id, False)
     run.emit(
         AreaCovered(
             attacker=a.id,
@@ -130,6 +136,7 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
             action=action,
             sta_spent=sta + w.sta,
             wil_spent=w.wil,
+            hidden_side=side,
         )
     )
     abilities = tuple(StatBonus(stat=s, value=getattr(a.stats, s)) for s in w.add_stats)
@@ -150,7 +157,7 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
             roll, dice_total, base = area_roll, area_total, area_base
             own_roll = own_roll or (st.options.area_roll_per_target and not unseen)
         else:
-            roll, dice_total = roll_weapon(dice, w, a.id, False)  # A57 option: a roll each
+            roll, dice_total = roll_weapon(own, w, a.id, False)  # A57 option: a roll each
             base = dice_total + sum(b.value for b in abilities) + w.bonus
         mods = attack_modifiers(run.state, a, t, w.kind)
         if unseen and shape == "line":
@@ -203,4 +210,4 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
             detail=f"unseen in the area; missed: {', '.join(missed_hidden) or 'none'}",
         )
     )
-    resolve_in_turn(run, records, dice)
+    resolve_in_turn(run, records, dice, hidden=side)

@@ -6,7 +6,8 @@ an ability dealing damage without a roll; an attack on a structure ([Structures]
 
 from __future__ import annotations
 
-from domain.dice import Dice, Roll
+from domain.actors import side_audience
+from domain.dice import Dice, Roll, dice_for
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import Attack
 from domain.rulesets.tactical.events import AttackDeclared
@@ -16,7 +17,12 @@ from domain.rulesets.tactical.model import Char, Square, Structure
 from domain.rulesets.tactical.modifiers import attack_modifiers, cover_modifier, glimpsed
 from domain.rulesets.tactical.opportunity import offer_for_attack
 from domain.rulesets.tactical.records import AttackRecord, Modifier, StatBonus
-from domain.rulesets.tactical.resolution import asks_reaction, finish, finish_unseen
+from domain.rulesets.tactical.resolution import (
+    asks_reaction,
+    attack_side,
+    finish,
+    finish_unseen,
+)
 from domain.rulesets.tactical.rules import R_STANDARD, R_STRUCTURES, R_UNSEEN, Run
 from domain.rulesets.tactical.weapons import Weapon, check_range, pool_of, roll_weapon
 
@@ -43,14 +49,20 @@ def single(
     after_parry: bool = False,
     offer: bool = False,
     collect: list[AttackRecord] | None = None,
+    hidden: str | None = None,
 ) -> None:
     """One attack roll against one target (or an unseen square), once it is valid.
 
     `offer`: a ranged or spell attack first offers opportunity attacks (before its roll).
     `collect`: the record is only rolled and appended there (a dual-wield's two rolls,
-    resolved in turn by the caller).
+    resolved in turn by the caller). `hidden`: the side its action is told to, when the
+    caller decided it for the action (a dual wield's two targets); else `attack_side`.
     """
     st = run.state
+    if hidden is None and not unseen and action != "opportunity":
+        # (an opportunity attack answers a public window, which opens on an unseen
+        # provoker only under hidden_opportunity `offered`: it told what it names)
+        hidden = attack_side(a, (t,))
     throw = cmd.throw and w.kind == "melee"
     # [Throwing Melee Weapons]: a thrown weapon makes a ranged attack (it provokes, trigger
     # (b); no parry, which answers a melee attack; prone: -2, not combat advantage)
@@ -61,15 +73,17 @@ def single(
         raise RuleViolation("a finisher needs an unconscious or helpless foe", rule=R_STANDARD)
     check_range(st, a, w, sq, t, throw)
     if w.no_roll and t is not None and not unseen:
-        _no_roll(run, cmd, dice, a, w, action, sta, t)
+        _no_roll(run, cmd, dice, a, w, action, sta, t, hidden)
         return
     if offer and offer_for_attack(run, a, cmd, kind, None):
         return
     penalised = throw and not w.throw
-    roll, dice_total = roll_weapon(dice, w, a.id, penalised)
+    # a side-only attack's dice are that side's stream's (domain.dice, "Hidden dice")
+    own = dice if hidden is None else dice_for(dice, side_audience(hidden))
+    roll, dice_total = roll_weapon(own, w, a.id, penalised)
     extra_dice: tuple[Roll, ...] = ()
     if also is not None:  # [Dual Wielding]: both attack rolls combined against one target
-        roll2, total2 = roll_weapon(dice, also, a.id, False)
+        roll2, total2 = roll_weapon(own, also, a.id, False)
         if roll2 is not None:
             extra_dice = (roll2,)
         dice_total += total2
@@ -134,17 +148,26 @@ def single(
         return
     assert t is not None
     if ask and asks_reaction(st, t, record):
-        run.emit(AttackDeclared(attack=record, reactor=t.id))
+        run.emit(AttackDeclared(attack=record, reactor=t.id, hidden_side=hidden))
         return
-    finish(run, record, (), dice, counts=counts)
+    finish(run, record, (), dice, counts=counts, hidden=hidden)
 
 
 def _no_roll(
-    run: Run, cmd: Attack, dice: Dice, a: Char, w: Weapon, action: str, sta: int, t: Char
+    run: Run,
+    cmd: Attack,
+    dice: Dice,
+    a: Char,
+    w: Weapon,
+    action: str,
+    sta: int,
+    t: Char,
+    hidden: str | None,
 ) -> None:
     """[Attacks]: "If an ability says it deals damage instead of an attack, then there is
     no attack roll": its dice are the damage; no defence, no modifiers, no reaction."""
-    roll, dice_total = roll_weapon(dice, w, a.id, False)
+    own = dice if hidden is None else dice_for(dice, side_audience(hidden))
+    roll, dice_total = roll_weapon(own, w, a.id, False)
     record = AttackRecord(
         attacker=a.id,
         target=t.id,
@@ -163,7 +186,7 @@ def _no_roll(
         pool=pool_of(w, cmd.pool),
         damage=dice_total,
     )
-    finish(run, record, (), dice)
+    finish(run, record, (), dice, hidden=hidden)
 
 
 def attack_structure(

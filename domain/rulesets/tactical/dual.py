@@ -12,7 +12,7 @@ from domain.rulesets.tactical.commands import Attack
 from domain.rulesets.tactical.model import Char, State
 from domain.rulesets.tactical.modifiers import totally_concealed
 from domain.rulesets.tactical.records import AttackRecord
-from domain.rulesets.tactical.resolution import resolve_in_turn
+from domain.rulesets.tactical.resolution import attack_side, resolve_in_turn
 from domain.rulesets.tactical.rules import R_DUAL, R_UNSEEN, Run, char
 from domain.rulesets.tactical.weapons import Weapon, weapon_of
 
@@ -49,7 +49,11 @@ def dual(run: Run, cmd: Attack, dice: Dice, a: Char, action: str, sta: int) -> N
             raise RuleViolation(f"{who.id} has total concealment", rule=R_UNSEEN)
     # Two targets: both rolled at once as one attack action; then each target in turn gets
     # its reaction window like any attack's ([Stamina Actions] dodge/parry/shield, A10).
+    # One of them an invisible foe a's side perceived: the whole action is that side's
+    # (its records wait in one queue, their dice drawn from one stream; RULINGS)
+    hidden = attack_side(a, (t, t2))
     records: list[AttackRecord] = []
-    single(run, cmd, dice, a, w1, action, sta, t, t.pos, unseen=False, dual=True, collect=records)
-    single(run, cmd, dice, a, w2, action, 0, t2, t2.pos, unseen=False, dual=True, collect=records)
-    resolve_in_turn(run, records, dice, first_counts=True)
+    for w, who, cost in ((w1, t, sta), (w2, t2, 0)):
+        single(run, cmd, dice, a, w, action, cost, who, who.pos, unseen=False, dual=True,
+               collect=records, hidden=hidden)  # fmt: skip
+    resolve_in_turn(run, records, dice, first_counts=True, hidden=hidden)

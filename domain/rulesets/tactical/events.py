@@ -192,6 +192,10 @@ class AttackDeclared(EventBase, frozen=True, kw_only=True, gc=False, tag="Attack
     reactor: str
     queue: tuple[AttackRecord, ...] = ()  # the action's other records, resolved after this one
     counts_action: bool = True  # False: an area's target or a dual wield's second roll
+    # an attack naming an invisible foe the attacker's side perceived (its square is that
+    # side's and the foe's to know, [Targeting What You Can't See §1]): the attacker's side
+    # only (0.5.0); the foe's side reads it in its view and prompt as it reacts
+    hidden_side: str | None = None
 
 
 class OpportunityOffered(EventBase, frozen=True, kw_only=True, gc=False, tag="OpportunityOffered"):
@@ -225,6 +229,7 @@ class AttackResolved(EventBase, frozen=True, kw_only=True, gc=False, tag="Attack
     damage: int = 0  # applied to `attack.pool` (or to STH through HEA damage)
     hit: bool = False
     counts_action: bool = True  # False for the second roll of a dual-wield attack
+    hidden_side: str | None = None  # as its AttackDeclared's (0.5.0): the attacker's side
 
 
 class UnseenAttackResolved(
@@ -253,6 +258,8 @@ class AreaCovered(EventBase, frozen=True, kw_only=True, gc=False, tag="AreaCover
     action: str = "standard"
     sta_spent: int = 0
     wil_spent: int = 0
+    # it takes in an invisible foe the attacker's side perceived: that side's (0.5.0)
+    hidden_side: str | None = None
 
 
 class WallRaised(EventBase, frozen=True, kw_only=True, gc=False, tag="WallRaised"):

@@ -52,14 +52,20 @@ __all__ = ["HANDLERS", "effective_max", "evolve"]
 def _declared(s: State, e: AttackDeclared) -> State:
     if not e.attack.area and e.counts_action:  # an area's costs went with its AreaCovered
         s = attack_costs(s, e.attack)
-    return replace(s, pending=e.attack, pending_counts=e.counts_action, queue=e.queue)
+    return replace(
+        s,
+        pending=e.attack,
+        pending_counts=e.counts_action,
+        pending_hidden=e.hidden_side,
+        queue=e.queue,
+    )
 
 
 def _resolved(s: State, e: AttackResolved) -> State:
     a = e.attack
     if s.pending is None and e.counts_action and not a.area:
         s = attack_costs(s, a)
-    s = replace(s, pending=None)
+    s = replace(s, pending=None, pending_hidden=None)
     if s.queue and e.attack in s.queue:
         s = replace(s, queue=tuple(q for q in s.queue if q != e.attack))
     for r in e.reactions:

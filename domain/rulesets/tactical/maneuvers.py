@@ -23,7 +23,7 @@ from domain.rulesets.tactical.fear import check_steps, check_target
 from domain.rulesets.tactical.geometry import adjacent, distance, in_bounds
 from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.model import Char, Condition, Square, State
-from domain.rulesets.tactical.modifiers import totally_concealed
+from domain.rulesets.tactical.modifiers import square_hidden, totally_concealed
 from domain.rulesets.tactical.moves import (
     blocked_for,
     budget,
@@ -290,7 +290,12 @@ def charge(run: Run, cmd: Charge, dice: Dice) -> None:
     # an invisible charger's way is its side's alone, as a Move's (moves.move) and as the
     # rest of this charge after a window (resume._walk_on): its strike names only where
     # it ends, not where it came from (DESIGN: a hidden unit's moves are never readable)
-    hidden = c.side if c.has("invisible") else None
+    # (0.5.0: a glimpsed one, §4, is seen moving, as a Move's; not when it pays the charge's
+    # STA, `charge_move` stamina_allowed, which this Moved carries: RULINGS). A charge at an
+    # invisible foe it perceived is its side's too (0.5.0): its last three steps run
+    # straight at the foe, so its way would tell the others where the foe stands
+    unseen = square_hidden(c) or (c.has("invisible") and sta) or square_hidden(t)
+    hidden = c.side if unseen else None
     first = Moved(character=c.id, mode=cmd.mode, path=(), cost=0, sta_spent=sta, hidden_side=hidden)
     then = ResumeAttack(
         weapon=weapon or "",

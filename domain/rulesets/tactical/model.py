@@ -184,6 +184,9 @@ class State(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     active: str | None = None
     pending: AttackRecord | None = None  # an attack waiting for the target's reaction
     pending_counts: bool = True  # the pending record carries its attack action
+    # the side the pending attack's events go to (AttackDeclared.hidden_side): its target is
+    # an invisible foe that side perceived; the rest of the action goes to it too (0.5.0)
+    pending_hidden: str | None = None
     opportunity: OpportunityWindow | None = None  # opportunity attacks being answered
     queue: tuple[AttackRecord, ...] = ()  # an area's targets still to resolve
     dc: int = 7

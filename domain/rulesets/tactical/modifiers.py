@@ -182,7 +182,10 @@ def attack_modifiers(
     sources: list[str] = []
     who: list[str] = []
     melee = kind == "melee"
-    if adjacent(a.pos, t.pos) and (melee or not o.flank_melee_only):
+    # an attacker whose square some reader may not know flanks with no one (0.5.0): its
+    # record is public and the flanking named the one corner it stood on (issue 31's call
+    # for an invisible third party, RULINGS "Modifiers from creatures a side cannot see")
+    if adjacent(a.pos, t.pos) and (melee or not o.flank_melee_only) and not square_hidden(a):
         foes = _conscious_foes_of(state, t, a)
         partner = flanking_partner(t.pos, a.pos, set(foes)) if foes else None
         if partner is not None:

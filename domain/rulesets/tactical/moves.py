@@ -16,6 +16,7 @@ from domain.rulesets.tactical.fear import check_steps, step_test
 from domain.rulesets.tactical.geometry import Metric, adjacent, in_bounds
 from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.model import Char, Square, State
+from domain.rulesets.tactical.modifiers import square_hidden
 from domain.rulesets.tactical.movement import path as find_path
 from domain.rulesets.tactical.movement import step_cost
 from domain.rulesets.tactical.pools import after_loss
@@ -215,7 +216,9 @@ def move(run: Run, cmd: Move, dice: Dice) -> None:
         cost=standing,  # walk adds each part's squares
         stood_up=stood,
         dropped_prone=cmd.drop_prone,
-        hidden_side=c.side if c.has("invisible") else None,
+        # its side's while its square is (0.5.0: a glimpsed one, §4, is only concealed: seen
+        # moving, as the windows it opens are public; its STA payment above stays its side's)
+        hidden_side=c.side if square_hidden(c) else None,
     )
     walk(run, first, path, costs=costs)
 

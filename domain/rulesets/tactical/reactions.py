@@ -6,7 +6,8 @@ opportunity attack. The provoking action going on after is resume.py's (decide.p
 
 from __future__ import annotations
 
-from domain.dice import Dice
+from domain.actors import side_audience
+from domain.dice import Dice, dice_for
 from domain.errors import RuleViolation
 from domain.rulesets.tactical.commands import React
 from domain.rulesets.tactical.conditions import can_react
@@ -19,11 +20,12 @@ from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run, char, need_st
 __all__ = ["react"]
 
 
-def _next_in_queue(run: Run, dice: Dice) -> None:
-    """An area's remaining targets, once the one asked has reacted."""
+def _next_in_queue(run: Run, dice: Dice, hidden: str | None) -> None:
+    """An area's remaining targets (a dual wield's second), once the one asked has reacted;
+    `hidden`: the side the action is told to (its AttackDeclared's)."""
     queue = run.state.queue
     if queue and run.state.pending is None:
-        resolve_in_turn(run, list(queue), dice)
+        resolve_in_turn(run, list(queue), dice, hidden=hidden)
 
 
 def react(run: Run, cmd: React, dice: Dice) -> None:
@@ -38,10 +40,11 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
     if cmd.character != p.target:
         raise RuleViolation(f"the attack waits for {p.target}'s reaction", rule=R_STAMINA_ACTIONS)
     t = char(st, cmd.character)
-    counts = st.pending_counts
+    counts, hidden = st.pending_counts, st.pending_hidden
     if cmd.reaction == "none":
-        finish(run, p, (ReactionTaken(character=t.id, kind="none", sta=0),), dice, counts=counts)
-        _next_in_queue(run, dice)
+        none = (ReactionTaken(character=t.id, kind="none", sta=0),)
+        finish(run, p, none, dice, counts=counts, hidden=hidden)
+        _next_in_queue(run, dice, hidden)
         return
     why = can_react(st, t)
     if why is not None:
@@ -50,7 +53,9 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
     held = [items[i] for i in (t.main_hand, t.off_hand) if i is not None and i in items]
     if cmd.reaction == "dodge":
         need_sta(st, t, 6, "dodge")
-        die = dice.roll(6, f"dodge of {t.id}", subject=t.id)
+        # its die is in the attack's AttackResolved: from the stream of that event's side
+        own = dice if hidden is None else dice_for(dice, side_audience(hidden))
+        die = own.roll(6, f"dodge of {t.id}", subject=t.id)
         value = die.value + t.stats.DEX
         r = ReactionTaken(
             character=t.id,
@@ -89,7 +94,7 @@ def react(run: Run, cmd: React, dice: Dice) -> None:
             value=cost,
             effect="shielded",
         )
-    finish(run, p, (r,), dice, counts=counts)
-    _next_in_queue(run, dice)
+    finish(run, p, (r,), dice, counts=counts, hidden=hidden)
+    _next_in_queue(run, dice, hidden)
     if r.kind == "parry" and r.effect == "parried" and st.options.parry_oa_free:
         offer_after_parry(run, t.id, p.attacker)

@@ -8,6 +8,8 @@ hidden outcome of an attack on an unseen square ([Targeting What You Can't See �
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from msgspec.structs import replace
 
 from domain.dice import Dice
@@ -21,12 +23,14 @@ from domain.rulesets.tactical.events import (
 )
 from domain.rulesets.tactical.hits import after_hit, concentration_check
 from domain.rulesets.tactical.model import Char, Condition, State
+from domain.rulesets.tactical.modifiers import square_hidden
 from domain.rulesets.tactical.pools import after_loss, check_end, gain_condition
 from domain.rulesets.tactical.records import AttackRecord, ReactionTaken
 from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, R_UNSEEN, Run
 
 __all__ = [
     "asks_reaction",
+    "attack_side",
     "finish",
     "finish_unseen",
     "finisher_spares",
@@ -36,12 +40,27 @@ __all__ = [
 ]
 
 
+def attack_side(a: Char, targets: Iterable[Char | None]) -> str | None:
+    """The side an attack by `a` is told to (None: every side), decided once for its whole
+    action and its dice drawn from that side's stream ([Targeting What You Can't See §1];
+    RULINGS "Invisible stamina", attacks): a foe whose square some reader may not know
+    (invisible, not glimpsed) named as a target is one `a`'s side perceived, which "knows
+    where it is located on this turn"; the record carries its square and the modifiers
+    that follow from it, so the observer and a third side may not read it (0.5.0)."""
+    return a.side if any(t is not None and square_hidden(t) for t in targets) else None
+
+
 def asks_reaction(st: State, t: Char, record: AttackRecord) -> bool:
     """A10: the attack waits for `t`'s reaction ("before damage is rolled") when it would
     deal damage and `t` may and can take one ([Stamina Actions], one a round)."""
     seen = as_foes_judge(t)  # the window is public: not by an invisible target's STA
     return (
-        record.damage > 0
+        # not a creature the attacker cannot see, caught in an area (0.5.0): its window
+        # named it and its square to every side, and a dodge then made the hit a miss, of
+        # which §2 says the GM should not tell whether it was there (as an attack on its
+        # square asks no reaction either: finish_unseen)
+        not record.unseen
+        and record.damage > 0
         and st.options.reaction_window == "ask"
         and can_react(st, seen) is None
         and (st.active != t.id or st.options.react_on_own_turn)
@@ -66,13 +85,18 @@ def reactions_open(state: State, t: Char, record: AttackRecord) -> tuple[str, ..
 
 
 def resolve_in_turn(
-    run: Run, records: list[AttackRecord], dice: Dice, *, first_counts: bool = False
+    run: Run,
+    records: list[AttackRecord],
+    dice: Dice,
+    *,
+    first_counts: bool = False,
+    hidden: str | None = None,
 ) -> None:
     """Several attack records of one action (an area's targets, a dual-wield's two rolls),
     each target in turn: one that can react is asked first (the rest wait in the queue of
     its AttackDeclared), the others take the damage at once. `first_counts`: the first
     record carries the attack action and its costs (a dual wield); an area's went with
-    its AreaCovered."""
+    its AreaCovered. `hidden`: the action's side (`attack_side`)."""
     for i, record in enumerate(records):
         st = run.state
         if st.phase != "combat":
@@ -86,10 +110,11 @@ def resolve_in_turn(
                     reactor=t.id,
                     queue=tuple(records[i + 1 :]),
                     counts_action=counts,
+                    hidden_side=hidden,
                 )
             )
             return
-        finish(run, record, (), dice, counts=counts)
+        finish(run, record, (), dice, counts=counts, hidden=hidden)
     check_end(run)
 
 
@@ -121,6 +146,12 @@ def finish_unseen(run: Run, record: AttackRecord, t: Char | None, dice: Dice) ->
             ),
         )
     )
+
+
+def _perceived_hidden(st: State, record: AttackRecord, t: Char, hidden: str | None) -> bool:
+    """A side-only attack (`attack_side`) on a foe whose square some reader may not know."""
+    a = st.chars.get(record.attacker)
+    return hidden is not None and a is not None and t.side != a.side and square_hidden(t)
 
 
 def structure_damage(run: Run, sid: str, pool: str, damage: int) -> None:
@@ -164,8 +195,10 @@ def finish(
     dice: Dice,
     *,
     counts: bool = True,
+    hidden: str | None = None,
 ) -> None:
-    """Apply the attack after its reactions: the damage, the pool hit, the consequences."""
+    """Apply the attack after its reactions: the damage, the pool hit, the consequences.
+    `hidden`: the side its action is told to (`attack_side`)."""
     st = run.state
     damage = record.damage
     negated = False
@@ -199,19 +232,23 @@ def finish(
             damage=max(final, 0),
             hit=hit,
             counts_action=counts,
+            hidden_side=hidden,
         )
     )
-    if t is not None and hit and record.unseen:
+    if t is not None and hit and (record.unseen or _perceived_hidden(st, record, t, hidden)):
         # [Targeting What You Can't See §4]: "the target only has concealment instead of
         # total concealment until the end of their next turn" (0.3.0: evolve reads how
-        # long from this event; a hit stored before it alone kept the old length)
+        # long from this event; a hit stored before it alone kept the old length). Since
+        # 0.5.0 also a hit on a foe the attacker perceived (§1 is a step of the same
+        # procedure): its square is public from then, as its damage is (the view's HEA)
         run.emit(
             CharacterRevealed(
                 character=t.id,
                 square=t.pos,
                 by=record.attacker,
-                reason=f"hit by {record.attacker} in {list(t.pos)}, unseen: concealment "
-                "only until the end of its next turn",
+                reason=f"hit by {record.attacker} in {list(t.pos)}, "
+                f"{'unseen' if record.unseen else 'perceived'}: concealment only until the "
+                "end of its next turn",
                 rule=R_UNSEEN,
                 glimpse_ends_with_turn=True,
             )

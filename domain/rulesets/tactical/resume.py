@@ -21,6 +21,7 @@ from domain.rulesets.tactical.conditions import can_act
 from domain.rulesets.tactical.events import ActionInterrupted, Moved, OpportunityClosed
 from domain.rulesets.tactical.maneuvers import strike
 from domain.rulesets.tactical.model import Char
+from domain.rulesets.tactical.modifiers import square_hidden
 from domain.rulesets.tactical.records import OpportunityWindow, ResumeAttack
 from domain.rulesets.tactical.rules import R_STAMINA_ACTIONS, Run
 from domain.rulesets.tactical.walking import walk
@@ -129,7 +130,7 @@ def _walk_on(run: Run, p: Char, w: OpportunityWindow, dice: Dice) -> None:
         path=(),
         cost=0,
         move_action=False,
-        hidden_side=p.side if p.has("invisible") else None,  # as its first part
+        hidden_side=p.side if square_hidden(p) else None,  # as its first part
     )
     costs = w.rest_costs if len(w.rest_costs) == len(w.rest) else None  # older windows
     due = walk(run, first, list(w.rest), w.offered, w.attack, costs)

@@ -27,6 +27,7 @@ from domain.rulesets.tactical.geometry import adjacent
 from domain.rulesets.tactical.hidden import unseen_squares
 from domain.rulesets.tactical.hits import concentration_check, end_concentration
 from domain.rulesets.tactical.model import Char
+from domain.rulesets.tactical.modifiers import square_hidden
 from domain.rulesets.tactical.pools import after_loss, check_end, death_save
 from domain.rulesets.tactical.rules import (
     R_CONDITIONS,
@@ -80,7 +81,7 @@ def place(run: Run, cid: str, to: tuple[int, int]) -> None:
         )
         return
     # An invisible character's square is its side's (and the referee's) to know.
-    hidden = c.side if c.has("invisible") else None
+    hidden = c.side if square_hidden(c) else None
     run.emit(CharacterPlaced(character=c.id, x=sq[0], y=sq[1], hidden_side=hidden))
 
 

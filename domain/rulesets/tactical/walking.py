@@ -20,7 +20,8 @@ from domain.rulesets.tactical.events import (
     OpportunityOffered,
 )
 from domain.rulesets.tactical.hidden import first_unseen, last_free
-from domain.rulesets.tactical.model import Char, Square
+from domain.rulesets.tactical.model import Char, Square, State
+from domain.rulesets.tactical.modifiers import square_hidden
 from domain.rulesets.tactical.opportunity import eligible
 from domain.rulesets.tactical.pools import after_loss, check_end
 from domain.rulesets.tactical.records import OpportunityWindow, ResumeAttack
@@ -52,6 +53,17 @@ def _broken(run: Run, cid: str, squares: int) -> None:
     after_loss(run, cid, "STA", c.STA.cur, "broken")
 
 
+def _toward_unseen(st: State, then: ResumeAttack | None) -> bool:
+    """A Charge at an invisible foe its side perceived, whose square the others may not
+    know (0.5.0; RULINGS hidden_opportunity `none`): its way is its side's (its last three
+    steps run straight at the foe), and a window on it would name the squares still to
+    enter; none opens, as none opens between a perceiver and the foe it perceived."""
+    if then is None or not then.charge or st.options.hidden_opportunity != "none":
+        return False
+    t = st.chars.get(then.target or "")
+    return t is not None and square_hidden(t)
+
+
 def walk(
     run: Run,
     first: Moved,
@@ -75,7 +87,7 @@ def walk(
     prev = mover.pos
     met = None if first.mode in ("push", "drag") else first_unseen(st, mover, path)
     stop = len(path) if met is None else last_free(st, mover, path, met[0])
-    if first.mode not in ("shift", "push", "drag"):
+    if first.mode not in ("shift", "push", "drag") and not _toward_unseen(st, then):
         for k, sq in enumerate(path[:stop]):
             reactors = eligible(st, mover, prev, sq, skip)
             if reactors:

@@ -3690,6 +3690,7 @@ class TacticalAreaCovered(msgspec.Struct, frozen=True, kw_only=True, tag_field="
     action: str = "standard"
     attacker: str
     direction: str | None
+    hidden_side: str | None = None
     occupants: list[str]
     origin: tuple[int, int]
     rating: int
@@ -3727,6 +3728,7 @@ class TacticalAttackDeclared(msgspec.Struct, frozen=True, kw_only=True, tag_fiel
     rolled")."""
     attack: TacticalAttackRecord
     counts_action: bool = True
+    hidden_side: str | None = None
     queue: list[TacticalAttackRecord] = []
     reactor: str
     type: ClassVar[Literal["AttackDeclared"]] = "AttackDeclared"
@@ -3767,6 +3769,7 @@ class TacticalAttackResolved(msgspec.Struct, frozen=True, kw_only=True, tag_fiel
     counts_action: bool = True
     damage: int = 0
     exposed_bonus: int = 0
+    hidden_side: str | None = None
     hit: bool = False
     reactions: list[TacticalReactionTaken] = []
     type: ClassVar[Literal["AttackResolved"]] = "AttackResolved"
