@@ -106,6 +106,17 @@ def test_a_retaliation_stored_by_0_1_0_folds_as_it_did_then() -> None:
     assert first == ("a1",)
 
 
+def test_a_melee_attack_stored_by_0_1_0_still_opens_a_retaliation() -> None:
+    # 0.1.0 wrote no opens_retaliation: its melee attack folds as then, opening one
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5), unit("b9", "b", 0, 0)]))
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    events, now = play(s, ATTACK, [10])
+    old = [_as_stored_by_0_1_0(e) for e in events if isinstance(e, AttackResolved)]
+    assert [(e.kind, e.melee, e.opens_retaliation) for e in old] == [("attack", True, False)]
+    then = reduce(RULESET.evolve, old, s)
+    assert then.units["b1"].melee_attackers == ("a1",) and then == now
+
+
 def _duel(attack: int):
     s = started(make([unit("a1", "a", 5, 6, attack=attack), unit("b1", "b", 5, 5)]))
     _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
