@@ -33,3 +33,10 @@ def test_near_a_sectors_edge() -> None:
     assert faces((5, 5), "NE", (6, 3)) and not faces((5, 5), "N", (6, 3))  # (1, -2)
     assert faces((5, 5), "N", (7, 0)) and not faces((5, 5), "NE", (7, 0))  # (2, -5)
     assert faces((5, 5), "SE", (7, 6)) and not faces((5, 5), "E", (7, 6))  # (2, 1)
+
+
+def test_with_four_facings_a_diagonal_facing_faces_nothing() -> None:
+    # W02: four facings are N, E, S, W; a diagonal (which no unit then has) covers no tile
+    around = [(5 + dx, 5 + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1)]
+    for facing in ("NE", "SE", "SW", "NW"):
+        assert not any(faces((5, 5), facing, t, 4) for t in around), facing
