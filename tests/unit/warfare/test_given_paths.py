@@ -16,7 +16,7 @@ def test_a_given_path_as_long_as_the_speed_runs_along_the_first_column_and_row()
     events, s = play(s, {"type": "Move", "unit": "a1", "to": [1, 0], "path": path})
     assert events == [UnitMoved(unit="a1", path=((0, 1), (0, 0), (1, 0)), facing="N",
                                 rule="003 Unit Actions / Actions")]  # fmt: skip
-    assert s.units["a1"].tile == (1, 0) and s.occupied[(1, 0)] == "a1"
+    assert s.units["a1"].tile == (1, 0) and s.occupied == {(1, 0): "a1", (9, 9): "b1"}
 
 
 @pytest.mark.parametrize(

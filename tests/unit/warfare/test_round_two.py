@@ -12,7 +12,7 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.rulesets.warfare import RULESET
-from domain.rulesets.warfare.events import AttackResolved
+from domain.rulesets.warfare.events import AttackResolved, UnitMoved
 from tests.support.warfare_kit import make, play, started, unit
 
 R_RETALIATION = "003 Unit Actions / Retaliatory Attacks"
@@ -115,6 +115,15 @@ def test_a_melee_attack_stored_by_0_1_0_still_opens_a_retaliation() -> None:
     assert [(e.kind, e.melee, e.opens_retaliation) for e in old] == [("attack", True, False)]
     then = reduce(RULESET.evolve, old, s)
     assert then.units["b1"].melee_attackers == ("a1",) and then == now
+
+
+def test_a_move_to_its_own_tile_stored_by_0_1_0_folds_as_it_did_then() -> None:
+    # 0.1.0 accepted a Move to the unit's own tile: an empty path, the unit stays (moved)
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5)]))
+    stayed = UnitMoved(unit="a1", path=(), facing="N", rule="003 Unit Actions / Actions")
+    then = RULESET.evolve(s, RULESET.event_decoder.decode(msgspec.json.encode(stayed)))
+    assert then.units["a1"].tile == (5, 6) and then.units["a1"].moved
+    assert then.occupied == s.occupied
 
 
 def _duel(attack: int):
