@@ -12,7 +12,7 @@ import pytest
 
 from domain.errors import RuleViolation
 from domain.rulesets.warfare import RULESET
-from domain.rulesets.warfare.events import AttackResolved
+from domain.rulesets.warfare.events import AttackResolved, UnitMoved
 from tests.support.warfare_kit import make, play, started, unit
 
 R_RETALIATION = "003 Unit Actions / Retaliatory Attacks"
@@ -104,6 +104,26 @@ def test_a_retaliation_stored_by_0_1_0_folds_as_it_did_then() -> None:
     # and 0.1.0's melee attack (no opens_retaliation either) still opened one
     first = s.units["b1"].melee_attackers
     assert first == ("a1",)
+
+
+def test_a_melee_attack_stored_by_0_1_0_still_opens_a_retaliation() -> None:
+    # 0.1.0 wrote no opens_retaliation: its melee attack folds as then, opening one
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5), unit("b9", "b", 0, 0)]))
+    _, s = play(s, {"type": "Engage", "unit": "a1", "target": "b1"})
+    events, now = play(s, ATTACK, [10])
+    old = [_as_stored_by_0_1_0(e) for e in events if isinstance(e, AttackResolved)]
+    assert [(e.kind, e.melee, e.opens_retaliation) for e in old] == [("attack", True, False)]
+    then = reduce(RULESET.evolve, old, s)
+    assert then.units["b1"].melee_attackers == ("a1",) and then == now
+
+
+def test_a_move_to_its_own_tile_stored_by_0_1_0_folds_as_it_did_then() -> None:
+    # 0.1.0 accepted a Move to the unit's own tile: an empty path, the unit stays (moved)
+    s = started(make([unit("a1", "a", 5, 6), unit("b1", "b", 5, 5)]))
+    stayed = UnitMoved(unit="a1", path=(), facing="N", rule="003 Unit Actions / Actions")
+    then = RULESET.evolve(s, RULESET.event_decoder.decode(msgspec.json.encode(stayed)))
+    assert then.units["a1"].tile == (5, 6) and then.units["a1"].moved
+    assert then.occupied == s.occupied
 
 
 def _duel(attack: int):

@@ -122,3 +122,18 @@ def test_every_army_has_a_reinforcement_zone() -> None:
     no_zone = [SIDES[0], {"id": "b", "zones": []}]
     with pytest.raises(msgspec.ValidationError):
         make(BASE, sides=no_zone)
+
+
+def test_equipment_that_need_not_stand_in_a_zone_may_stand_anywhere_on_the_map() -> None:
+    # [Reinforcement Zones] "some Battlefield Equipment must" stand in a zone: not all of it
+    s = make(BASE, equipment=[{"id": "cart", "side": "b", "x": 3, "y": 3}])
+    assert [(e.id, e.x, e.y, e.in_zone) for e in s.board.equipment] == [("cart", 3, 3, False)]
+
+
+def test_the_names_a_setup_gives_its_units_and_champions_are_kept() -> None:
+    s = make(
+        [unit("a1", "a", 5, 6, name="Iron Guard"), unit("b1", "b", 5, 5)],
+        champions=[{"id": "hero", "side": "a", "name": "Aldra", "leads": ["a1"]}],
+    )
+    assert (s.units["a1"].name, s.units["b1"].name) == ("Iron Guard", "")
+    assert s.champions["hero"].name == "Aldra"
