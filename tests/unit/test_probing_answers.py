@@ -57,6 +57,7 @@ def test_rolls_whose_purposes_differ_are_listed_under_their_common_beginning() -
         ("attack", "defend"): "attack",  # nothing in common: the first in order
         ("[x", "[y"): "[x",  # only what is stripped in common: the first in order
         ("same", "same"): "same",
+        ("roll X1", "roll X2"): "roll X",  # only ' ([:,' are stripped
     }
     for purposes, expected in cases.items():
         assert _needs(_choice(*purposes)) == [(20, 1, expected, None)], purposes
