@@ -13,6 +13,7 @@ from domain.actors import ALL
 from domain.decider import Ruleset
 from domain.errors import InvalidSetup, RuleViolation
 from domain.folding import FoldingRun
+from domain.ordering import ordered_by_fields, ordered_fields
 
 
 class Go(msgspec.Struct, frozen=True, tag_field="type", tag="Go"):
@@ -101,3 +102,20 @@ def test_a_domain_error_keeps_its_reason_rule_and_context() -> None:
     assert error.context == {"unit": "u1", "reach": 3}
     plain = InvalidSetup("two units on one square")
     assert (plain.code, plain.rule, plain.context) == ("invalid-setup", None, {})
+
+
+class Order(msgspec.Struct, frozen=True, tag_field="type", tag="Order"):
+    unit: str
+    escort: tuple[str | int, ...] = ()
+    target: str = "t"
+    count: int = 1
+
+
+def test_what_a_command_orders_is_read_from_the_fields_its_tag_names() -> None:
+    ordering = ordered_by_fields({"Order": ("unit", "escort", "count", "missing")})
+    order = Order(unit="u1", escort=("u2", 3, "u4"), count=2)
+    assert ordering(None, order) == ("u1", "u2", "u4")  # ids only; the target is not ordered
+    assert ordering(None, Go(to=1)) == ()  # a tag the map leaves out orders none
+    assert ordered_fields(ordering, "Order") == ("unit", "escort", "count", "missing")
+    assert ordered_fields(ordering, "Go") == ()
+    assert ordered_fields(lambda state, command: (), "Order") == ()  # not read from fields

@@ -4,9 +4,12 @@ version and none after, the checks of its versions, and the timeline it starts."
 
 from __future__ import annotations
 
+import dataclasses
+import itertools
 from typing import Any
 
 import msgspec
+import pytest
 
 from domain.battle import BattleUndone, DiceSeedRevealed, Timeline
 from domain.snapshot import (
@@ -14,6 +17,7 @@ from domain.snapshot import (
     decode_snapshot,
     encode_snapshot,
     snapshot_at,
+    snapshot_of,
     timeline_from,
 )
 from tests.unit.test_snapshot import LIST, _created, _full
@@ -90,3 +94,33 @@ def test_a_timeline_from_a_snapshot_marks_every_256_versions_by_default() -> Non
     again = timeline_from(LIST, snapshot)
     again.extend_decoded([Added(n=i) for i in range(300)])
     assert [b.version for b in again.marked()] == [10, 256]
+
+
+_FRESH = itertools.count()
+
+
+def test_a_ruleset_read_for_the_first_time_decodes_its_own_state_type() -> None:
+    # a ruleset id no snapshot was read for yet in this process: its decoder is made here
+    ruleset = dataclasses.replace(LIST, id=f"list-fresh-{next(_FRESH)}")
+    timeline = Timeline(ruleset, 4)
+    timeline.extend_decoded(EVENTS)
+    snapshot = snapshot_of(ruleset, timeline, "h10")
+    decoded = decode_snapshot(ruleset, encode_snapshot(snapshot))
+    assert decoded is not None and isinstance(decoded.game, tuple)  # its type, not a list
+    assert msgspec.structs.asdict(decoded) == msgspec.structs.asdict(snapshot)
+    assert type(decoded).__name__ == f"Snapshot_{ruleset.id}"
+    older = msgspec.to_builtins(snapshot)
+    del older["kept"]  # written before `kept`: read when nothing was kept, else not
+    assert decode_snapshot(ruleset, msgspec.msgpack.encode(older)) is None
+    with pytest.raises(AttributeError):
+        decoded.game = ()  # type: ignore[misc]  # frozen, as every snapshot
+
+
+def test_a_ruleset_whose_initial_state_names_no_type_decodes_its_state_as_it_comes() -> None:
+    ruleset = dataclasses.replace(
+        LIST, id=f"list-untyped-{next(_FRESH)}", initial_state=lambda setup, options: (7,)
+    )
+    timeline = Timeline(ruleset, 4)
+    timeline.extend_decoded(EVENTS)
+    decoded = decode_snapshot(ruleset, encode_snapshot(snapshot_of(ruleset, timeline, "h")))
+    assert decoded is not None and decoded.game == [7, 1, 3, 5]  # Any: a msgpack array, a list
