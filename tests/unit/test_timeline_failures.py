@@ -79,3 +79,30 @@ def test_marks_fall_on_every_snapshot_every_versions_whatever_the_calls() -> Non
     t.extend_decoded([_created(), Added(n=0), Added(n=1)])  # to version 3
     t.extend_decoded([Added(n=i) for i in range(10)])  # to version 13
     assert [b.version for b in t.marked()] == [1, 4, 8, 12]
+
+
+def test_a_second_trim_drops_only_the_events_before_its_new_base() -> None:
+    t = Timeline(COUNTER, snapshot_every=4)
+    t.extend_decoded([_created(), *(Added(n=i) for i in range(19))])  # to version 20
+    t.trim(14)  # the latest mark at least 14 back: 4
+    t.trim(10)  # then 8
+    assert t.base == 8
+    assert [t.state_at(v).game for v in (8, 20)] == [(7, *range(7)), (7, *range(19))]
+
+
+def test_an_undo_taken_back_by_a_later_one_leaves_the_earlier_undos_in_force() -> None:
+    t = Timeline(COUNTER)
+    t.extend_decoded(
+        [
+            _created(),
+            Added(n=1),
+            Added(n=2),
+            BattleUndone(to_version=2, reason="r"),  # 4: undoes 3
+            Added(n=3),
+            Added(n=4),
+            BattleUndone(to_version=5, reason="r"),  # 7: undoes 6
+            Added(n=5),
+            BattleUndone(to_version=6, reason="r"),  # 9: undoes 7 (that undo) and 8
+        ]
+    )
+    assert t.undone() == {3, 7, 8}
