@@ -24,12 +24,10 @@ from domain.prompts import Prompt
 from domain.rulesets.quickstart.access import authorize
 from domain.rulesets.quickstart.combat import candidates, reaches
 from domain.rulesets.quickstart.commands import (
-    AdjustSquad,
     Attack,
     ChooseCasualty,
     ChoosePriority,
     Command,
-    EndBattle,
     EndStep,
     FireEngine,
     PressAttack,
@@ -40,7 +38,7 @@ from domain.rulesets.quickstart.commands import (
     SkipPriorityChecks,
     UseSkill,
 )
-from domain.rulesets.quickstart.decide import decide, usable_skills
+from domain.rulesets.quickstart.decide import adjustable, decide, usable_skills
 from domain.rulesets.quickstart.grid import adjacent
 from domain.rulesets.quickstart.model import Squad, State
 from domain.rulesets.quickstart.reach import can_move, known_to
@@ -420,10 +418,10 @@ def _referee(a: Asker) -> list[Prompt]:
                     rule=R_HEROES,
                 )
             )
-    # An adjustment that changes nothing turns on nothing but the squad's being there
-    # (decide's AdjustSquad): one probe stands for every squad, keeping awaiting fast.
+    # An adjustment that changes nothing is accepted for every squad alike, whenever no
+    # combat is being resolved (decide.adjustable, held to decide by a test): no probe.
     squads = sorted(k.squads)
-    if squads and a.ok(AdjustSquad(squad=squads[0])):
+    if squads and adjustable(k):
         out.append(
             Prompt(
                 id="adjust-squad",
@@ -437,18 +435,20 @@ def _referee(a: Asker) -> list[Prompt]:
                 rule=R_REFEREE,
             )
         )
-    if a.ok(EndBattle()):
-        out.append(
-            Prompt(
-                id="end-battle",
-                role="referee",
-                commands=("EndBattle",),
-                reason="the referee may end the battle (a winner or none)",
-                choices={"winner": list(k.sides)},
-                optional=True,
-                rule=R_REFEREE,
-            )
+    # decide accepts EndBattle from the referee in every state but the end (held to it
+    # by tests/unit/quickstart/test_referee_prechecks.py), and awaiting answers nothing
+    # once the battle is over: no probe.
+    out.append(
+        Prompt(
+            id="end-battle",
+            role="referee",
+            commands=("EndBattle",),
+            reason="the referee may end the battle (a winner or none)",
+            choices={"winner": list(k.sides)},
+            optional=True,
+            rule=R_REFEREE,
         )
+    )
     return out
 
 
