@@ -3,7 +3,7 @@ one its dice are worked out from first (domain.probing: `Asker.dice` takes the f
 command's run on the lowest faces to its end), so awaiting runs it whole at once
 (`Asker.accepted`, `ok(..., whole=True)`) rather than up to its first roll and then again.
 
-Given the quickstart play-throughs (bench/awaiting.py's, as the golden test's) and a
+Given the quickstart's table play-throughs (bench/awaiting.py's, as the golden test's) and a
 battle without heroes (whose priority is rolled off: RollForPriority, and an EndStep that
 ends the round rolls it off at once), when `awaiting` answers the referee and each side,
 then the first command of every prompt it lists was never run up to its first roll and
@@ -18,14 +18,13 @@ from typing import Any
 import msgspec
 import pytest
 
-from bench.awaiting import RULESETS, play_throughs
 from domain.actors import Actor
 from domain.probing import Asker
 from domain.prompts import Prompt
+from domain.rulesets.quickstart import RULESET as RS
 from domain.rulesets.quickstart.policy import next_command
 from tests.support.quickstart_play import SETUP, SeededDice
-
-RS = RULESETS["quickstart"][0]
+from tests.support.quickstart_states import table_play_states
 
 
 def _without_heroes(commands: int = 120) -> list[Any]:
@@ -74,7 +73,7 @@ def test_the_first_command_of_each_prompt_is_run_once_on_the_lowest_faces(
     monkeypatch.setattr(Asker, "_low", low)
     firsts = 0
     rolled = 0  # first commands that drew a die (those a cut run would have stopped)
-    for state in [*play_throughs("quickstart"), *_without_heroes()]:
+    for state in [*table_play_states(), *_without_heroes()]:
         actors = [Actor(role="referee"), *(Actor(role="side", side=s) for s in state.sides)]
         for actor in actors:
             cut.clear()

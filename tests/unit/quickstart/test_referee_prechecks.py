@@ -10,13 +10,13 @@ winner, or each side) exactly when the battle is not over.
 
 from __future__ import annotations
 
-from bench.awaiting import play_throughs
 from domain.probing import accepts
 from domain.rulesets.quickstart import RULESET as RS
 from domain.rulesets.quickstart.commands import AdjustSquad, EndBattle
 from domain.rulesets.quickstart.decide import adjustable
 from domain.rulesets.quickstart.model import State
 from tests.support.quickstart_play import play_to_end
+from tests.support.quickstart_states import table_play_states
 from tests.support.quickstart_testkit import REF
 
 
@@ -29,7 +29,7 @@ def _accepted(state: State, command: object) -> bool:
 def test_adjustable_and_the_end_are_what_decide_accepts_from_the_referee() -> None:
     ends = [play_to_end(seed=seed)[0] for seed in range(3)]
     seen: set[tuple[str, bool]] = set()
-    for state in [*play_throughs("quickstart"), *ends]:
+    for state in [*table_play_states(), *ends]:
         for sid in state.squads:
             ok = _accepted(state, AdjustSquad(squad=sid))
             assert ok == adjustable(state), (sid, state.phase, state.combat)
