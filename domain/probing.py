@@ -47,6 +47,9 @@ from domain.prompts import DiceNeed
 
 __all__ = ["Asker", "FixedDice", "accepts", "dice_needed", "refusal"]
 
+_S = TypeVar("_S")
+_C = TypeVar("_C")
+
 Drawn = list[tuple[int, int, str, str | None]]  # (sides, count, purpose, subject) per roll
 
 
@@ -277,14 +280,26 @@ class Asker:
         a = self.actor
         return a.is_referee or (a.role == "side" and (side is None or a.side == side))
 
-    def ok(self, command: Any) -> bool:
+    def ok(self, command: Any, whole: bool = False) -> bool:
         """`accepts` for the actor: authorize on the full state, then decide (its lowest
-        faces, up to its first roll: the run `dice` goes on with) on the known state."""
+        faces, up to its first roll: the run `dice` goes on with) on the known state.
+        `whole`: run decide to its end on the lowest faces at once, for a command whose
+        `dice` will be asked (they take that run whole, after its first roll: one run
+        of decide instead of two)."""
         try:
             self._authorize(self.state, command, self.actor)
         except DomainError:
             return False
-        return self._low(command, False) is not None
+        return self._low(command, whole) is not None
+
+    def accepted(self, commands: Sequence[_C]) -> list[_C]:
+        """The commands `ok` accepts, in order: the first of them run whole (`ok`'s
+        `whole`), as `dice` of them takes its first command's run further first."""
+        out: list[_C] = []
+        for command in commands:
+            if self.ok(command, not out):
+                out.append(command)
+        return out
 
     def dice(self, commands: Sequence[Any], when: str | None = None) -> tuple[DiceNeed, ...]:
         """`dice_needed` for the actor, on the known state, each run cut where it can."""
@@ -378,10 +393,6 @@ def _parted(rolls: Drawn) -> bool:
         if r[0] != sides or r[1] != count or r[3] != subject:
             return True
     return False
-
-
-_S = TypeVar("_S")
-_C = TypeVar("_C")
 
 
 class _Rolled(Exception):

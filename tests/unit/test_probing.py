@@ -121,3 +121,15 @@ def test_each_command_is_run_once_per_face_hashable_or_not() -> None:
         assert work.after_last == [1]  # the lowest faces' run, once
         # and the highest faces' once, stopped at its last roll
         assert work.rolled == ["attack", "wound", "attack"]
+
+
+def test_accepted_runs_the_first_command_it_accepts_whole_at_once() -> None:
+    work = Work()
+    a = _asker(work)
+    refused, first, second = ("refuse", "attack"), ("attack", "wound"), ("attack", "hit")
+    assert a.accepted([refused, first, second]) == [first, second]
+    # the first accepted ran on the lowest faces to its end, the second up to its first roll
+    assert work.rolled == ["attack", "wound"] and work.after_last == [1]
+    assert [(d.sides, d.purpose) for d in a.dice([first])] == [(6, "attack"), (6, "wound")]
+    # dice went on from that run: only the highest faces' run beside it, to its last roll
+    assert work.rolled == ["attack", "wound", "attack"] and work.after_last == [1]

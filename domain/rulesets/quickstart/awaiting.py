@@ -24,12 +24,10 @@ from domain.prompts import Prompt
 from domain.rulesets.quickstart.access import authorize
 from domain.rulesets.quickstart.combat import candidates, reaches
 from domain.rulesets.quickstart.commands import (
-    AdjustSquad,
     Attack,
     ChooseCasualty,
     ChoosePriority,
     Command,
-    EndBattle,
     EndStep,
     FireEngine,
     PressAttack,
@@ -40,7 +38,7 @@ from domain.rulesets.quickstart.commands import (
     SkipPriorityChecks,
     UseSkill,
 )
-from domain.rulesets.quickstart.decide import decide, usable_skills
+from domain.rulesets.quickstart.decide import adjustable, decide, usable_skills
 from domain.rulesets.quickstart.grid import adjacent
 from domain.rulesets.quickstart.model import Squad, State
 from domain.rulesets.quickstart.reach import can_move, known_to
@@ -97,11 +95,10 @@ def _combat(a: Asker) -> list[Prompt]:
         )
         if not a.answers(side):
             return [p]
-        cmds: list[Command] = [ChooseCasualty(squad=s) for s in candidates(k)]
-        cmds = [x for x in cmds if a.ok(x)]
+        cmds = a.accepted([ChooseCasualty(squad=s) for s in candidates(k)])
         if not cmds:
             return []
-        choices = {"squad": [x.squad for x in cmds if isinstance(x, ChooseCasualty)]}
+        choices = {"squad": [x.squad for x in cmds]}
         return [replace(p, choices=choices, dice=a.dice(cmds))]
     if not c.awaiting:
         return []
@@ -114,7 +111,7 @@ def _combat(a: Asker) -> list[Prompt]:
         reason=f"{side} presses the attack (another exchange) or retreats",
         rule=R_COMBAT,
     )
-    if not a.answers(side) or not a.ok(PressAttack()):
+    if not a.answers(side) or not a.ok(PressAttack(), whole=True):
         return [p] if not a.answers(side) else []
     dice = a.dice([PressAttack()], when="if the attack is pressed")
     return [replace(p, dice=dice)]
@@ -153,12 +150,11 @@ def _priority(a: Asker) -> list[Prompt]:
         if not a.answers(h.side):
             out.append(p)
             continue
-        cmds = [PriorityCheck(hero=hid, skill=s) for s in k.options.priority_skills]
-        cmds = [x for x in cmds if a.ok(x)]
-        if cmds:
-            skills = [x.skill for x in cmds if isinstance(x, PriorityCheck)]
-            out.append(replace(p, choices={"hero": [hid], "skill": skills}, dice=a.dice(cmds)))
-    if waiting and a.actor.is_referee and a.ok(SkipPriorityChecks()):
+        checks = a.accepted([PriorityCheck(hero=hid, skill=s) for s in k.options.priority_skills])
+        if checks:
+            skills = [x.skill for x in checks]
+            out.append(replace(p, choices={"hero": [hid], "skill": skills}, dice=a.dice(checks)))
+    if waiting and a.actor.is_referee and a.ok(SkipPriorityChecks(), whole=True):
         out.append(
             Prompt(
                 id="skip-priority-checks",
@@ -170,7 +166,7 @@ def _priority(a: Asker) -> list[Prompt]:
                 rule=R_PRIORITY,
             )
         )
-    if not waiting and a.answers(None) and a.ok(RollForPriority()):
+    if not waiting and a.answers(None) and a.ok(RollForPriority(), whole=True):
         out.append(
             Prompt(
                 id="roll-for-priority",
@@ -215,11 +211,10 @@ def _skills(a: Asker, side: str) -> list[Prompt]:
         if h.side != side:
             continue
         # decide's checks before the die first (usable_skills), then each left is probed
-        cmds: list[Command] = [UseSkill(hero=h.id, skill=s) for s in usable_skills(k, h, names)]
-        cmds = [x for x in cmds if a.ok(x)]
+        cmds = a.accepted([UseSkill(hero=h.id, skill=s) for s in usable_skills(k, h, names)])
         if not cmds:
             continue
-        skills = [x.skill for x in cmds if isinstance(x, UseSkill)]
+        skills = [x.skill for x in cmds]
         out.append(
             Prompt(
                 id=f"skill:{h.id}",
@@ -244,13 +239,12 @@ def _attacks(a: Asker, side: str) -> list[Prompt]:
     mine = sorted((q for q in k.squads.values() if q.side == side), key=lambda q: q.id)
     foes = sorted((q for q in k.squads.values() if q.side != side), key=lambda q: q.id)
     for q in mine:
-        cmds: list[Command] = [
-            Attack(squads=(q.id,), targets=(t.id,)) for t in foes if reaches(k, q, t)
-        ]
-        cmds = [x for x in cmds if a.ok(x)]
+        cmds = a.accepted(
+            [Attack(squads=(q.id,), targets=(t.id,)) for t in foes if reaches(k, q, t)]
+        )
         if not cmds:
             continue
-        targets = [x.targets[0] for x in cmds if isinstance(x, Attack)]
+        targets = [x.targets[0] for x in cmds]
         out.append(
             Prompt(
                 id=f"attack:{q.id}",
@@ -275,9 +269,8 @@ def _attacks(a: Asker, side: str) -> list[Prompt]:
         for q in mine:
             if not adjacent((q.x, q.y), (g.x, g.y), eight):
                 continue
-            cmds = [FireEngine(engine=g.id, squad=q.id, target=t) for t in marks]
-            cmds = [x for x in cmds if a.ok(x)]
-            if not cmds:
+            fires = a.accepted([FireEngine(engine=g.id, squad=q.id, target=t) for t in marks])
+            if not fires:
                 continue
             out.append(
                 Prompt(
@@ -290,9 +283,9 @@ def _attacks(a: Asker, side: str) -> list[Prompt]:
                     choices={
                         "engine": [g.id],
                         "squad": [q.id],
-                        "target": [x.target for x in cmds if isinstance(x, FireEngine)],
+                        "target": [x.target for x in fires],
                     },
-                    dice=a.dice(cmds),
+                    dice=a.dice(fires),
                     optional=True,
                     pass_with="EndStep",
                     rule=R_SIEGE,
@@ -316,7 +309,7 @@ def _joint_attacks(a: Asker, side: str, mine: list[Squad], foes: list[Squad]) ->
             continue
         whole = Attack(squads=joiners, targets=(t.id,))
         singles = [Attack(squads=(q,), targets=(t.id,)) for q in joiners]
-        if not a.ok(whole) or not all(a.ok(x) for x in singles):
+        if not a.ok(whole, whole=True) or not all(a.ok(x) for x in singles):
             continue
         out.append(
             Prompt(
@@ -399,7 +392,7 @@ def _turn(a: Asker) -> list[Prompt]:
             out += _skills(a, side)
         if step == "combat":
             out += _attacks(a, side)
-    if a.ok(EndStep()):
+    if a.ok(EndStep(), whole=True):
         ends = replace(end, commands=("EndStep",), dice=a.dice([EndStep()]))
         out.append(ends)
     return out
@@ -425,10 +418,10 @@ def _referee(a: Asker) -> list[Prompt]:
                     rule=R_HEROES,
                 )
             )
-    # An adjustment that changes nothing turns on nothing but the squad's being there
-    # (decide's AdjustSquad): one probe stands for every squad, keeping awaiting fast.
+    # An adjustment that changes nothing is accepted for every squad alike, whenever no
+    # combat is being resolved (decide.adjustable, held to decide by a test): no probe.
     squads = sorted(k.squads)
-    if squads and a.ok(AdjustSquad(squad=squads[0])):
+    if squads and adjustable(k):
         out.append(
             Prompt(
                 id="adjust-squad",
@@ -442,18 +435,20 @@ def _referee(a: Asker) -> list[Prompt]:
                 rule=R_REFEREE,
             )
         )
-    if a.ok(EndBattle()):
-        out.append(
-            Prompt(
-                id="end-battle",
-                role="referee",
-                commands=("EndBattle",),
-                reason="the referee may end the battle (a winner or none)",
-                choices={"winner": list(k.sides)},
-                optional=True,
-                rule=R_REFEREE,
-            )
+    # decide accepts EndBattle from the referee in every state but the end (held to it
+    # by tests/unit/quickstart/test_referee_prechecks.py), and awaiting answers nothing
+    # once the battle is over: no probe.
+    out.append(
+        Prompt(
+            id="end-battle",
+            role="referee",
+            commands=("EndBattle",),
+            reason="the referee may end the battle (a winner or none)",
+            choices={"winner": list(k.sides)},
+            optional=True,
+            rule=R_REFEREE,
         )
+    )
     return out
 
 

@@ -83,7 +83,12 @@ def _reaches_any(a: Squad, targets: Iterable[Squad], eight: bool, caster_range: 
 
 def _reached_by_any(attackers: list[Squad], t: Squad, eight: bool, caster_range: int) -> bool:
     """Whether one of `attackers` reaches `t` (see `reaches`)."""
-    return any(_reaches_any(a, (t,), eight, caster_range) for a in attackers)
+    one = (t,)
+    # A loop: any() over a generator costs more for the few attackers of a combat.
+    for a in attackers:  # noqa: SIM110
+        if _reaches_any(a, one, eight, caster_range):
+            return True
+    return False
 
 
 def _by_id(q: Squad) -> str:
@@ -125,7 +130,9 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
         )
     if not cmd.squads or not cmd.targets:
         raise RuleViolation("an attack needs attacking squads and targets", rule=R_COMBAT)
-    if len(set(cmd.squads)) != len(cmd.squads) or len(set(cmd.targets)) != len(cmd.targets):
+    if (len(cmd.squads) > 1 and len(set(cmd.squads)) != len(cmd.squads)) or (
+        len(cmd.targets) > 1 and len(set(cmd.targets)) != len(cmd.targets)
+    ):  # one squad cannot be named twice: no set for it
         raise RuleViolation("a squad is named twice", rule=R_COMBAT)
     attackers = [_squad(st, s) for s in cmd.squads]
     targets = [_squad(st, s) for s in cmd.targets]
@@ -150,7 +157,8 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
                 f"{a.id} is not in base contact with (or, a caster, in range of) any target",
                 rule=R_COMBAT,
             )
-    for t in targets:
+    # One target: every attacker reaches it (above), so it is reached.
+    for t in targets if len(targets) > 1 else ():
         if not _reached_by_any(attackers, t, eight, caster_range):
             raise RuleViolation(f"no attacker is in contact with {t.id}", rule=R_COMBAT)
     defenders = [t.id for t in targets]
@@ -175,10 +183,10 @@ def attack(run: Run, cmd: Attack, dice: Dice) -> None:
         CombatStarted(
             attacker_side=side,
             defender_side=defender_side,
-            attackers=tuple(a.id for a in attackers),
+            attackers=tuple([a.id for a in attackers]),
             defenders=tuple(defenders),
             positions={q.id: (q.x, q.y) for q in members},
-            ambush=tuple(a.id for a in attackers if a.hidden),
+            ambush=tuple([a.id for a in attackers if a.hidden]),
         )
     )
     _exchange(run, dice)

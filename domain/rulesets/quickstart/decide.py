@@ -64,7 +64,14 @@ from domain.rulesets.quickstart.rules import (
     resolve_priority,
 )
 
-__all__ = ["MoveAction", "decide", "decide_folded", "move_action", "usable_skills"]
+__all__ = [
+    "MoveAction",
+    "adjustable",
+    "decide",
+    "decide_folded",
+    "move_action",
+    "usable_skills",
+]
 
 _COMBAT_COMMANDS = (ChooseCasualty, PressAttack, Retreat, EndBattle)
 
@@ -417,6 +424,15 @@ def _revive(run: Run, cmd: ReviveHero, dice: Dice) -> None:
             hero=h.id, squad=q.id, surges=st.options.revive_surges, side=h.side, hidden=q.hidden
         )
     )
+
+
+def adjustable(st: State) -> bool:
+    """Whether decide accepts an `AdjustSquad` that changes nothing (level, x and y left
+    out) for a squad of `st`: whenever the battle goes on and no combat is being
+    resolved, as `_adjust`'s checks then all pass (the squad's own level, at least 1, and
+    its own square). The referee's awaiting asks this instead of running decide
+    (tests/unit/quickstart/test_referee_prechecks.py holds it to decide's answers)."""
+    return st.phase != "over" and st.combat is None
 
 
 def _adjust(run: Run, cmd: AdjustSquad, dice: Dice) -> None:
