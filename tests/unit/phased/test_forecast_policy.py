@@ -12,13 +12,19 @@ from typing import Any
 from domain.actors import Actor
 from domain.rulesets.phased.commands import (
     AdjustCombatant,
+    ChooseEffects,
+    ClosePrompt,
     DeclareAction,
+    EndBattle,
     EndDeclarations,
+    RecordOutcome,
+    ResolveAction,
     RollInitiative,
+    RuleCheck,
 )
 from domain.rulesets.phased.model import State
 from domain.rulesets.phased.policy import advance
-from tests.support.phased_kit import declare, make, play, to_phases
+from tests.support.phased_kit import SETUP, cb, declare, make, play, setup_of, to_phases
 
 TIE = [5, 5, 3, 7, 2]  # red and blue tie on 5, re-roll 7 and 2: one combat event
 
@@ -76,3 +82,57 @@ def test_the_target_is_a_foe_still_up() -> None:
     s = play(make(), {"type": "AdjustCombatant", "combatant": "b1", "hp": 0})[1]
     for seed in range(8):
         assert _proposals(s, seed)[:2] == [_attack("r1", "p1"), _attack("p1", "r1")], seed
+
+
+class _Odds(Random):
+    """A random source whose `random()` answers `value` (the even-odds call's draw)."""
+
+    def __init__(self, value: float) -> None:
+        super().__init__(0)
+        self.value = value
+
+    def random(self) -> float:
+        return self.value
+
+
+def _down(s: State, *combatants: str) -> State:
+    for c in combatants:
+        s = play(s, {"type": "AdjustCombatant", "combatant": c, "hp": 0})[1]
+    return s
+
+
+def test_the_battle_ends_when_one_side_alone_or_none_stands() -> None:
+    assert _proposals(_down(make(), "b1", "p1"))[0] == EndBattle(winner="red", reason="forecast")
+    assert _proposals(_down(make(), "r1", "b1", "p1"))[0] == EndBattle(
+        winner=None, reason="forecast"
+    )
+    assert not any(isinstance(c, EndBattle) for c in _proposals(_down(make(), "b1")))
+
+
+def _slip() -> State:
+    """r1's attack is due in phase 1; the tie drew Slip (18) on r1 (d3 1, d8 1), the setup has
+    no value for its save: the referee's call p1, a narrative prompt none."""
+    s = declare(
+        make({**setup_of(), "combatants": [cb("r1", "red", x=2, y=2), *SETUP["combatants"][1:]]}),
+        "r1",
+        target="b1",
+    )
+    return to_phases(s, [*TIE, 18, 1, 1])[1]
+
+
+def test_a_save_is_even_odds_below_one_half() -> None:
+    s = _slip()
+    assert next(advance(s, _Odds(0.4999)))[1] == RuleCheck(check="p1", result="success")
+    assert next(advance(s, _Odds(0.5)))[1] == RuleCheck(check="p1", result="fail")
+
+
+def test_a_choice_takes_the_first_effects_a_prompt_is_closed_the_action_resolved() -> None:
+    s = play(_slip(), {"type": "RuleCheck", "check": "p1", "result": "success"})[1]
+    assert _proposals(s) == [
+        ChooseEffects(choice="p2", effects=(0,)),
+        ResolveAction(action="red.1"),
+        RecordOutcome(action="red.1", outcome="a miss", hit=False),
+    ]
+    # Battlefield Damaged (3) with no feature: a prompt for the referee
+    s = to_phases(declare(make(), "r1", target="b1"), [*TIE, 3])[1]
+    assert _proposals(s)[0] == ClosePrompt(prompt="p1")
