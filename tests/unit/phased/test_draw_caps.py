@@ -1,0 +1,38 @@
+"""The caps that keep one command's work bounded (never reached with fair dice): initiative
+re-rolls a tie at most 100 times, and a combat event draws at most 200 d20s looking for a
+row that can occur; past the cap the command is refused, nothing is appended."""
+
+from __future__ import annotations
+
+import pytest
+
+from domain.errors import RuleViolation
+from domain.rulesets.phased.events import CombatEventDrawn, InitiativeRolled
+from tests.support.phased_kit import make, play
+
+
+def test_a_tie_may_be_rerolled_a_hundred_and_one_times_not_more() -> None:
+    s = make(combat_events=False)
+    tied = [5, 5, 3] + [7, 7] * 100  # red and blue tie on 5, then on 7 a hundred times
+    events, _ = play(s, {"type": "RollInitiative"}, [*tied, 8, 2])  # the 101st settles it
+    (rolled,) = [e for e in events if isinstance(e, InitiativeRolled)]
+    assert len(rolled.rerolls) == 101 and rolled.order == ("red", "blue", "party")
+    with pytest.raises(RuleViolation) as err:
+        play(s, {"type": "RollInitiative"}, [*tied, 7, 7])
+    assert (err.value.reason, err.value.rule) == (
+        "initiative still tied after 100 re-rolls",
+        "004 Initiative",
+    )
+
+
+def test_a_combat_event_draws_two_hundred_d20s_at_most() -> None:
+    tie = [5, 5, 3, 7, 2]  # one combat event; nobody wears armour: a 1 cannot occur
+    events, _ = play(make(), {"type": "RollInitiative"}, [*tie, *[1] * 199, 16, 2])
+    (drawn,) = [e for e in events if isinstance(e, CombatEventDrawn)]
+    assert len(drawn.draws) == 200 and drawn.row == "Reinforcements"
+    with pytest.raises(RuleViolation) as err:
+        play(make(), {"type": "RollInitiative"}, [*tie, *[1] * 200, 16, 2])
+    assert (err.value.reason, err.value.rule) == (
+        "no combat event could occur",
+        "004 Combat Events",
+    )
