@@ -82,6 +82,7 @@ def _shifts() -> Events:
         _tie(every, [5, 3, 3])[0]
         + _tie(each, [5, 1, 2, 2, 3, 6, 4])[0]
         + _tie(make(), [5, 2, 1])[0]
+        + _tie(make({**_three(r1={"x": 2, "y": 8}), **grid}), [5, 3, 5])[0]  # 3 S: the edge
         # no grid: nothing past the far edges, no square below 0 (4 squares NW)
         + _tie(make(_three(r1={"x": 1, "y": 1}, b1={"x": 9, "y": 5})), [5, 4, 8])[0]
     )
