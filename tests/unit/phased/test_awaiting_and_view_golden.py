@@ -42,6 +42,21 @@ def _end(s: State, *sides: str) -> State:
     return s
 
 
+def _casters() -> State:
+    """r1 has a spell and a sword; b1 a spell of Lightning Fast, no weapon."""
+    quick = [{"id": "blink", "speed": -3, "before_fast": True}]
+    spells = [{"id": "gate", "speed": 1, "casting_phases": 1}]
+    return make(
+        setup_of(
+            combatants=[
+                cb("r1", "red", spells=spells),
+                cb("b1", "blue", spells=quick, weapons=[]),
+                cb("p1", "party"),
+            ]
+        )
+    )
+
+
 def _declared() -> State:
     """r1 attacks b1, b1 moves over two phases, p1 casts: all secret; red has ended."""
     spells = [{"id": "gate", "speed": 1, "casting_phases": 1}]
@@ -143,6 +158,7 @@ def _over() -> State:
 
 SCENARIOS: dict[str, Callable[[], State]] = {
     "start": make,
+    "casters": _casters,
     "declared": _declared,
     "open declarations": _open_declarations,
     "last to declare": _last_to_declare,

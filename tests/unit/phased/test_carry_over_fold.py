@@ -2,12 +2,14 @@
 pushed past the Final Phase starts the new round with no shift of its own (the new round's
 roll shifts it afresh); and the carry-over event says whether the action is public: the fold
 follows the event (a secret action carried over stays secret, one the event makes public is
-revealed)."""
+revealed). And an effect an event applies to a combatant the battle lacks is passed over,
+the others still applied."""
 
 from __future__ import annotations
 
 from domain.rulesets.phased import RULESET
-from domain.rulesets.phased.events import ActionCarriedOver
+from domain.rulesets.phased.events import ActionCarriedOver, EffectsChosen
+from domain.rulesets.phased.model import Applied
 from tests.support.phased_kit import declare, make, to_phases
 
 
@@ -30,3 +32,16 @@ def test_the_fold_of_a_carry_over_follows_the_events_word_on_secrecy() -> None:
     assert s.actions["red.1"].revealed is False
     assert RULESET.evolve(s, _carry(None)).actions["red.1"].revealed is True
     assert RULESET.evolve(s, _carry("red")).actions["red.1"].revealed is False
+
+
+def test_an_effect_on_a_combatant_the_battle_lacks_is_passed_over() -> None:
+    s = make()
+    chosen = EffectsChosen(
+        choice="p9",
+        applied=(
+            Applied(combatant="zz", effect="prone"),
+            Applied(combatant="b1", effect="prone"),
+        ),
+    )
+    after = RULESET.evolve(s, chosen)
+    assert after.combatants["b1"].has("prone") and set(after.combatants) == {"r1", "b1", "p1"}

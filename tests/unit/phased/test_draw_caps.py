@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 
 from domain.errors import RuleViolation
+from domain.rulesets.phased.combat_events import row_of
 from domain.rulesets.phased.events import CombatEventDrawn, InitiativeRolled
 from tests.support.phased_kit import make, play
 
@@ -36,3 +37,10 @@ def test_a_combat_event_draws_two_hundred_d20s_at_most() -> None:
         "no combat event could occur",
         "004 Combat Events",
     )
+
+
+def test_a_face_off_the_d20_has_no_row() -> None:
+    for value in (0, 21):
+        with pytest.raises(ValueError) as err:
+            row_of(value)
+        assert err.value.args == (value,)
