@@ -65,7 +65,10 @@ def _rows_that_cannot_occur() -> Events:
 def _nothing_held() -> Events:
     bare = {"weapons": []}
     s = make(_three(r1=bare, b1=bare, p1=bare))
-    return _tie(s, [7, 8, 17, 2])[0]  # no item, none held; Retreat for blue (d3 2)
+    out = _tie(s, [7, 8, 17, 2])[0]  # no item, none held; Retreat for blue (d3 2)
+    carried = {"weapons": [], "items": [{"id": "map", "held": False}]}
+    s = make(_three(r1=carried, b1=bare, p1=bare))
+    return out + _tie(s, [8, 7])[0]  # r1's map is carried, not held: damaged, not dropped
 
 
 def _battlefield() -> Events:
@@ -191,7 +194,16 @@ def _nobody_up() -> Events:
 
 
 def _retreat_in_melee() -> Events:
-    return _tie(make(_three(**POS)), [17, 1])[0]  # red (d3 1): r1 is threatened
+    out = _tie(make(_three(**POS)), [17, 1])[0]  # red (d3 1): r1 is threatened
+    two = setup_of(
+        combatants=[
+            cb("r1", "red", x=0, y=0),
+            cb("r2", "red", x=2, y=0),
+            cb("b1", "blue", x=1, y=0),
+            cb("p1", "party"),
+        ]
+    )
+    return out + _tie(make(two), [17, 1])[0]  # r1 and r2 both threatened by b1
 
 
 def _cancellations() -> Events:
