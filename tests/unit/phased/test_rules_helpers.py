@@ -116,3 +116,16 @@ def test_the_referees_pairs_engage_foes_off_the_grid_not_friends() -> None:
     assert foes_of(s, "r1") == ["b1"] and foes_of(s, "r2") == [] and foes_of(s, "zz") == []
     s = play(s, {"type": "SetEngagement", "a": "b1", "b": "r1", "engaged": False})[1]
     assert engaged_ids(s) == []
+
+
+def test_a_combatant_placed_on_one_axis_only_is_off_the_grid() -> None:
+    # no setup or command places one so (both or neither): the queries still hold
+    s = make(_board(r1={"x": 3, "y": 3}, b1={"x": 3, "y": 4}))
+    s = play(s, {"type": "SetEngagement", "a": "r1", "b": "p1"})[1]
+    half = replace(s, combatants={**s.combatants, "r1": replace(s.combatants["r1"], y=None)})
+    assert foes_of(half, "r1") == ["p1"] and engaged_ids(half) == ["r1", "p1"]
+    half = replace(s, combatants={**s.combatants, "r1": replace(s.combatants["r1"], x=None)})
+    assert foes_of(half, "r1") == ["p1"] and engaged_ids(half) == ["r1", "p1"]
+    for cut in ({"x": None}, {"y": None}):  # b1, next to r1, in no referee's pair
+        half = replace(s, combatants={**s.combatants, "b1": replace(s.combatants["b1"], **cut)})
+        assert engaged_ids(half) == ["r1", "p1"] and foes_of(half, "b1") == []
