@@ -85,7 +85,11 @@ def _initiative_first_rolled() -> State:
 
 
 def _a_one_and_a_ten() -> State:
-    s = declare(declare(make(), "r1", target="b1"), "b1", target="r1")
+    maul = {"id": "maul", "speed": 1, "damage": "2d6+1", "damage_type": "bludgeoning"}
+    s = make(
+        setup_of(combatants=[cb("r1", "red"), cb("b1", "blue", weapons=[maul]), cb("p1", "party")])
+    )
+    s = declare(declare(s, "r1", target="b1"), "b1", weapon="maul", target="r1")
     return to_phases(s, [1, 10, 4])[1]
 
 

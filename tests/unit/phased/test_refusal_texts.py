@@ -72,6 +72,12 @@ def _slip_first() -> State:
     return play(make(initiative_first=True), {"type": "RollInitiative"}, [*TIE, 18, 1, 1])[1]
 
 
+def _two_slips_first() -> State:
+    """initiative_first, an event per tied side: r1 slips twice; both saves wait (p1, p2)."""
+    s = make(initiative_first=True, events_per_reroll="side")
+    return play(s, {"type": "RollInitiative"}, [*TIE, 18, 1, 1, 18, 1, 1])[1]
+
+
 def _slip_in_phases() -> State:
     """r1's attack is due in phase 1 and waits for its Slip save (p1)."""
     s = declare(make(_three(r1={"x": 2, "y": 2})), "r1", target="b1")
@@ -249,6 +255,15 @@ CASES: dict[str, Case] = {
         "RuleViolation",
         "a declaration of r1 waits for p1 (save:paralyzation of r1, the referee's "
         "RuleCheck): settle it first",
+        EVENTS,
+        {},
+    ),
+    "a declaration held by two saves": (
+        _two_slips_first,
+        _declare("r1", "move"),
+        "RuleViolation",
+        "a declaration of r1 waits for p1 (save:paralyzation of r1, the referee's "
+        "RuleCheck), p2 (save:paralyzation of r1, the referee's RuleCheck): settle it first",
         EVENTS,
         {},
     ),
