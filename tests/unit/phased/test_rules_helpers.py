@@ -129,3 +129,13 @@ def test_a_combatant_placed_on_one_axis_only_is_off_the_grid() -> None:
     for cut in ({"x": None}, {"y": None}):  # b1, next to r1, in no referee's pair
         half = replace(s, combatants={**s.combatants, "b1": replace(s.combatants["b1"], **cut)})
         assert engaged_ids(half) == ["r1", "p1"] and foes_of(half, "b1") == []
+
+
+def test_a_foe_one_square_beyond_threat_range_on_either_axis_is_not_engaged() -> None:
+    for b1 in ({"x": 3, "y": 5}, {"x": 5, "y": 3}, {"x": 3, "y": 1}, {"x": 1, "y": 3}):
+        s = make(_board(r1={"x": 3, "y": 3}, b1=b1))
+        assert engaged_ids(s) == [] and foes_of(s, "r1") == [], b1
+        assert engaged_ids(make(_board(r1={"x": 3, "y": 3}, b1=b1), threat_range=2)) == [
+            "r1",
+            "b1",
+        ]
