@@ -93,6 +93,13 @@ def _a_one_and_a_ten() -> State:
     return to_phases(s, [1, 10, 4])[1]
 
 
+def _a_one_late() -> State:
+    """blue's 10 has acted; red's attack comes a phase late (its 1)."""
+    s = play(_a_one_and_a_ten(), {"type": "ResolveAction", "action": "blue.1"}, [1])[1]
+    assert s.current is not None and s.current.id == "red.1"
+    return s
+
+
 def _the_referee_records() -> State:
     s = declare(declare(make(), "r1"), "b1", target="r1")  # r1's attack has no target
     return to_phases(s, [8, 5, 2])[1]
@@ -169,6 +176,7 @@ SCENARIOS: dict[str, Callable[[], State]] = {
     "initiative first": _initiative_first,
     "initiative first rolled": _initiative_first_rolled,
     "a one and a ten": _a_one_and_a_ten,
+    "a one late": _a_one_late,
     "the referee records": _the_referee_records,
     "resolution referee": _resolution_referee,
     "slip save": _slip_save,
