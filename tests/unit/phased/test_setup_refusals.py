@@ -119,8 +119,7 @@ CASES: dict[str, tuple[dict[str, Any], dict[str, Any], str, dict[str, Any]]] = {
                 {"low": 10, "high": 20, "modifier": 1},
             ]
         },
-        "dex_speed bands 0 (Dex 1-10) and 1 (Dex 10-20) overlap: each Dexterity has one "
-        "modifier",
+        "dex_speed bands 0 (Dex 1-10) and 1 (Dex 10-20) overlap: each Dexterity has one modifier",
         {"bands": [0, 1]},
     ),
 }
