@@ -144,7 +144,9 @@ def _slip() -> Events:
     events, s = _tie(s, [18, 1, 1, 8])  # glancing: two of them, the side's choice
     out += events
     out += play(s, {"type": "ChooseEffects", "choice": "p2", "effects": [2, 0]})[0]
-    return out + _tie(make(), [18, 3, 2])[0]  # no position: the move is the referee's
+    out += _tie(make(), [18, 3, 2])[0]  # no position: the move is the referee's
+    carried = _three(r1={"items": [{"id": "map", "held": False}]})
+    return out + _tie(make(carried), [18, 1, 1])[0]  # r1 may drop its sword, not its map
 
 
 def _weapon_trouble() -> Events:
