@@ -52,13 +52,13 @@ def _ok(state: State, command: dict[str, Any]) -> bool:
     return refusal(decide, state, cmd) is None
 
 
-def _initiative_dice(state: State, when: str | None) -> tuple[DiceNeed, ...]:
+def _initiative_dice(state: State) -> tuple[DiceNeed, ...]:
     """[Initiative] each side's d10; a tie re-rolls and draws combat events (unknown)."""
     first = tuple(
-        DiceNeed(sides=10, purpose=f"initiative of {s}, round {state.round}", subject=s, when=when)
+        DiceNeed(sides=10, purpose=f"initiative of {s}, round {state.round}", subject=s)
         for s in state.board.sides
     )
-    tie = (when + ", " if when else "") + "for each tie: a d10 re-roll per tied side"
+    tie = "for each tie: a d10 re-roll per tied side"
     return (*first, DiceNeed(sides=10, purpose="initiative re-roll of <side> (tied)", when=tie))
 
 
@@ -163,7 +163,7 @@ def _declaring(state: State) -> list[tuple[str | None, Prompt]]:
             if p is not None:
                 out.append((side, p))
         out.extend((side, p) for p in _own_actions(state, side))
-        dice = _initiative_dice(state, None) if last else ()
+        dice = _initiative_dice(state) if last else ()
         out.append(
             (
                 None,
@@ -191,7 +191,7 @@ def _roll_prompt(state: State, optional: bool) -> Prompt:
         commands=("RollInitiative",),
         reason="the referee rolls initiative"
         + (" (or the last side's EndDeclarations does)" if optional else ""),
-        dice=_initiative_dice(state, None),
+        dice=_initiative_dice(state),
         optional=optional,
         rule=R_INITIATIVE,
     )

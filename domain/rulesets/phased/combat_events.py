@@ -10,6 +10,7 @@ in the `CombatEventDrawn` event, with what was applied and what waits for the re
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from domain.dice import Dice
 from domain.errors import RuleViolation
@@ -199,17 +200,15 @@ def _knock_down(o: Outcome) -> str | None:
     return None
 
 
-def _lucky(name: str) -> Callable[[Outcome], str | None]:
-    def row(o: Outcome) -> str | None:
-        eligible = [c.id for c in _up(o)]
-        if not eligible:
-            return "no combatant is in the fight"
-        who = o.select("combatant", eligible)
-        rounds = 1 if o.state.options.one_round_effects == "end_this_round" else 2
-        o.effect(who, name, rounds=rounds)
-        return None
-
-    return row
+def _lucky(name: str, o: Outcome) -> str | None:
+    """Lucky Break and Lucky Opening: a random combatant in the fight gets the effect."""
+    eligible = [c.id for c in _up(o)]
+    if not eligible:
+        return "no combatant is in the fight"
+    who = o.select("combatant", eligible)
+    rounds = 1 if o.state.options.one_round_effects == "end_this_round" else 2
+    o.effect(who, name, rounds=rounds)
+    return None
 
 
 def _mount(o: Outcome) -> str | None:
@@ -324,8 +323,9 @@ _HANDLERS: dict[str, Callable[[Outcome], str | None]] = {
     "Item Damaged": _item_damaged,
     "Item Dropped": _item_dropped,
     "Knock Down": _knock_down,
-    "Lucky Break": _lucky("lucky_break"),
-    "Lucky Opening": _lucky("lucky_opening"),
+    # partial, not a closure built at import: the row's code runs (and is mutated) per draw
+    "Lucky Break": partial(_lucky, "lucky_break"),
+    "Lucky Opening": partial(_lucky, "lucky_opening"),
     "Mount or Vehicle Trouble": _mount,
     "Reinforcements": _reinforcements,
     "Retreat": _retreat,
