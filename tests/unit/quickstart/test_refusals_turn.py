@@ -27,7 +27,7 @@ from domain.rulesets.quickstart.rules import (
     R_TROOPS,
     R_WATCHTOWER,
 )
-from tests.support.quickstart_testkit import ScriptedDice, cmd, make, run, sq
+from tests.support.quickstart_testkit import REF, ScriptedDice, cmd, make, run, sq
 
 SQUADS = [
     sq("n1", "north", "soldier", 2, 2, 2),
@@ -289,3 +289,33 @@ def test_a_level_below_one_is_refused_when_the_schema_is_bypassed() -> None:
     got = refusal(_moves(), AdjustSquad(squad="n1", level=0), [])
     assert (type(got), got.reason, got.rule) == (RuleViolation, "a squad's level is at least 1",
                                                  R_REFEREE)  # fmt: skip
+
+
+def _combat_under_way() -> State:
+    s = make([sq("n", "north", "soldier", 2, 5, 5), sq("s", "south", "soldier", 1, 5, 6)])
+    s, _ = run(s, "RollForPriority", [6, 1])
+    s, _ = run(s, "EndStep")
+    s, _ = run(s, "Attack", [1, 1, 1], squads=["n"], targets=["s"])
+    assert s.combat is not None and s.combat.awaiting
+    return s
+
+
+@pytest.mark.parametrize(
+    ("make_state", "squad", "reason"),
+    [
+        (_over, "n1", "the battle is over"),
+        (_combat_under_way, "n",
+         "a combat is being resolved: choose casualties, press or retreat first"),
+        (_checks, "n1", "squads act in the action phase"),
+        (_moved_twice, "n1", "n1 has no move left (move action and converted standard used)"),
+        (lambda: _step(_moves(), "combat"), "n1", "squads move before combats are resolved"),
+        (lambda: _step(_moves(), "skirmish"), "n1", "only skirmishers move after combats"),
+        (_skirmished, "n3", "n3 has made its move after combats"),
+    ],
+)  # fmt: skip
+def test_reach_says_why_a_squad_cannot_move(
+    make_state: Callable[[], State], squad: str, reason: str
+) -> None:
+    # reach asks decide's own move_action; decide refuses a battle over or a combat first
+    got = RULESET.reach(make_state(), REF, squad)
+    assert (got.movement, got.squares, got.reason) == (0, [], reason)
