@@ -319,3 +319,16 @@ def test_reach_says_why_a_squad_cannot_move(
     # reach asks decide's own move_action; decide refuses a battle over or a combat first
     got = RULESET.reach(make_state(), REF, squad)
     assert (got.movement, got.squares, got.reason) == (0, [], reason)
+
+
+def test_the_first_row_and_column_and_the_last_ones_are_on_the_battlefield() -> None:
+    s, ev = run(_moves(), "MoveSquad", squad="n1", x=0, y=3)
+    assert (ev[0].x, ev[0].y) == (0, 3)
+    s, ev = run(s, "MoveSquad", squad="n2", x=3, y=0)
+    assert (ev[0].x, ev[0].y) == (3, 0)
+    s, ev = run(s, "AdjustSquad", squad="s1", x=11, y=11)
+    assert (ev[0].x, ev[0].y) == (11, 11)
+    s, ev = run(s, "AdjustSquad", squad="s1", x=0, y=11)
+    assert (ev[0].x, ev[0].y) == (0, 11)
+    s, ev = run(s, "AdjustSquad", squad="s1", x=11, y=0)
+    assert (ev[0].x, ev[0].y) == (11, 0)
