@@ -344,3 +344,20 @@ def test_winner_and_rounds_read_the_state() -> None:
     assert (winner(s), rounds(s)) == (None, 1)
     s, _ = run(s, "EndBattle", winner="south")
     assert winner(s) == "south"
+
+
+def test_the_first_squad_that_can_close_in_moves_first() -> None:
+    # k0 is boxed in by its own squads (no square nearer s): k1 moves, not k2 after it
+    walls = [sq("w1", "north", "soldier", 1, 1, 0), sq("w2", "north", "soldier", 1, 1, 1),
+             sq("w3", "north", "soldier", 1, 0, 1)]  # fmt: skip
+    squads = [sq("k0", "north", "skirmisher", 1, 0, 0), *walls,
+              sq("k1", "north", "skirmisher", 1, 0, 6), sq("k2", "north", "skirmisher", 1, 0, 9),
+              sq("s", "south", "soldier", 2, 11, 6)]  # fmt: skip
+    s = to_action(make(squads), step="combat")
+    s, _ = run(s, "EndStep")
+    assert proposed(s) == (NORTH, MoveSquad(squad="k1", x=7, y=2))
+    moves = to_action(make(squads), step="move")
+    moves = msgspec.structs.replace(
+        moves, squads={k: msgspec.structs.replace(q, moves_used=2) if k.startswith("w") else q
+                       for k, q in moves.squads.items()})  # fmt: skip
+    assert proposed(moves) == (NORTH, MoveSquad(squad="k1", x=7, y=2))
