@@ -231,6 +231,11 @@ def test_the_nearest_square_is_taken_at_the_fewest_steps() -> None:
     assert rng.offered == [[24, 25]]
 
 
+def test_the_other_sides_squads_are_passed_over() -> None:
+    squads = [sq("s", "south", "soldier", 2, 10, 0), sq("n", "north", "soldier", 2, 0, 0)]
+    assert proposed(to_action(make(squads))) == (NORTH, MoveSquad(squad="n", x=6, y=0))
+
+
 def test_a_squad_moves_twice_then_no_more_and_the_side_ends_its_step() -> None:
     s, _ = run(_open(), "MoveSquad", squad="n", x=4, y=0)
     assert proposed(s) == (NORTH, MoveSquad(squad="n", x=9, y=0))  # the converted standard
@@ -332,6 +337,7 @@ def test_a_caster_attacks_within_its_range_and_a_squad_that_attacked_does_not() 
 def test_skirmishers_move_after_combats() -> None:
     squads = [sq("k", "north", "skirmisher", 1, 0, 0), sq("s", "south", "soldier", 2, 11, 0)]
     s = to_action(make(squads), step="combat")
+    assert proposed(s) == (NORTH, EndStep())  # nothing in reach: no move in the combats step
     s, _ = run(s, "EndStep")
     assert s.step == "skirmish"
     assert proposed(s) == (NORTH, MoveSquad(squad="k", x=7, y=0))  # a skirmisher's speed: 7
@@ -361,3 +367,12 @@ def test_the_first_squad_that_can_close_in_moves_first() -> None:
         moves, squads={k: msgspec.structs.replace(q, moves_used=2) if k.startswith("w") else q
                        for k, q in moves.squads.items()})  # fmt: skip
     assert proposed(moves) == (NORTH, MoveSquad(squad="k1", x=7, y=2))
+
+
+def test_each_engine_of_the_side_is_tried_in_turn() -> None:
+    # an enemy engine and one of north's with no squad beside it come first in the setup
+    s = to_action(_siege(), step="combat")
+    spare = msgspec.structs.replace(s.engines["en"], id="e0", x=0, y=9)
+    engines = {"es": s.engines["es"], "e0": spare, "en": s.engines["en"]}
+    s = msgspec.structs.replace(s, engines=engines)
+    assert proposed(s) == (NORTH, FireEngine(engine="en", squad="n", target="es"))
