@@ -16,6 +16,7 @@ from typing import Any, TypeVar
 import msgspec
 
 from domain.actors import Actor
+from domain.rulesets.quickstart import policy
 from domain.rulesets.quickstart.commands import (
     Attack,
     ChooseCasualty,
@@ -29,6 +30,7 @@ from domain.rulesets.quickstart.commands import (
     RollForPriority,
     UseSkill,
 )
+from domain.rulesets.quickstart.grid import neighbours
 from domain.rulesets.quickstart.model import State
 from domain.rulesets.quickstart.policy import POLICIES, POLICY_DOCS, advance, rounds, winner
 from tests.support.quickstart_testkit import REF, make, run, side, sq, to_action
@@ -376,3 +378,29 @@ def test_each_engine_of_the_side_is_tried_in_turn() -> None:
     engines = {"es": s.engines["es"], "e0": spare, "en": s.engines["en"]}
     s = msgspec.structs.replace(s, engines=engines)
     assert proposed(s) == (NORTH, FireEngine(engine="en", squad="n", target="es"))
+
+
+def test_orthogonal_contact_leaves_out_the_diagonals() -> None:
+    squads = [sq("n", "north", "soldier", 2, 5, 5), sq("s1", "south", "soldier", 1, 6, 6),
+              sq("s2", "south", "soldier", 1, 7, 6)]  # fmt: skip
+    s = to_action(make(squads, options={"adjacency": "orthogonal"}), step="combat")
+    assert proposed(s) == (NORTH, EndStep())  # s1 is 2 steps away, s2 3
+
+
+def test_a_caster_two_squares_away_attacks() -> None:
+    squads = [sq("c", "north", "caster", 1, 0, 0), sq("s", "south", "soldier", 1, 2, 0)]
+    s = to_action(make(squads), step="combat")
+    assert proposed(s) == (NORTH, Attack(squads=("c",), targets=("s",)))
+
+
+def test_the_steps_of_a_grid_not_seen_before_are_its_neighbours() -> None:
+    for width, height, eight in ((13, 3, True), (3, 13, False)):
+        for _ in range(2):  # made, then read from the memo
+            table = policy._neighbours(width, height, eight)
+            assert len(table) == width * height
+            for x in range(width):
+                for y in range(height):
+                    want = sorted(
+                        a * height + b for a, b in neighbours((x, y), width, height, eight)
+                    )
+                    assert sorted(table[x * height + y]) == want
