@@ -62,6 +62,10 @@ def test_the_defender_may_not_give_a_circle_hit_to_a_squad_off_the_circle() -> N
     with pytest.raises(RuleViolation, match="magic circle") as refused:
         run(s, "ChooseCasualty", squad="off")
     assert refused.value.rule == "001 Defenses and siege weapons (magic circles)"
+    assert refused.value.reason == (
+        "off cannot take this hit: only a 5 scored it, and only a squad of south in this "
+        "combat standing on a magic circle may take it"
+    )
     # and a squad on the circle takes it
     s, ev = run(s, "ChooseCasualty", squad="b")
     assert applied(ev) == [("b", "destroyed")]
@@ -98,6 +102,10 @@ def test_paladin_sixes_beyond_the_first_go_only_to_undead() -> None:
     with pytest.raises(RuleViolation, match="undead") as refused:
         run(s, "ChooseCasualty", squad="live")
     assert refused.value.rule == "001 The troops"
+    assert refused.value.reason == (
+        "live cannot take this hit: the paladins' rule scored it, and only an undead squad "
+        "of south in this combat may take it"
+    )
     s, ev = run(s, "ChooseCasualty", squad="u1")
     # and the ordinary hit may go to any squad, the living one included
     s, ev = run(s, "ChooseCasualty", squad="live")
