@@ -129,6 +129,7 @@ async def test_redis_down_lets_requests_through(caplog: pytest.LogCaptureFixture
     messages = [r.getMessage() for r in caplog.records if r.name == "service.http.limits"]
     assert len(messages) == 3
     assert all(m.startswith("rate-limit counter unavailable: ") for m in messages)
+    assert all("127.0.0.1:1" in m for m in messages)  # each names what failed
     await store._redis.aclose()
 
 
