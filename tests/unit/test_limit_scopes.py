@@ -75,6 +75,9 @@ def test_an_address_is_the_clients_or_unknown(app: Litestar, policies: Any) -> N
     address = policies["address"]
     assert address.identify(_scope(app)) == "10.1.2.3"
     assert address.identify(_scope(app, client=None)) == "unknown"
+    # and so are the failed authentications' and the anonymous creations'
+    for name in ("auth-failures", "battles", "integrations"):
+        assert policies[name].identify(_scope(app, "createBattle")) == "10.1.2.3"
 
 
 def test_only_an_anonymous_creation_counts_as_one(app: Litestar, policies: Any) -> None:
