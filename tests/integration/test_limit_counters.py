@@ -6,6 +6,7 @@ under mutation testing; tests/e2e/test_rate_limits.py drives the same over HTTP)
 
 from __future__ import annotations
 
+import asyncio
 import uuid
 from collections.abc import AsyncIterator
 from typing import Any
@@ -15,6 +16,7 @@ from litestar import Litestar, Request, get, post
 from litestar.stores.memory import MemoryStore
 from litestar.stores.redis import RedisStore
 from litestar.testing import TestClient
+from redis.asyncio import Redis
 
 from service.http import limits
 from service.http.limits import (
@@ -129,6 +131,7 @@ async def test_redis_down_lets_requests_through(caplog: pytest.LogCaptureFixture
     messages = [r.getMessage() for r in caplog.records if r.name == "service.http.limits"]
     assert len(messages) == 3
     assert all(m.startswith("rate-limit counter unavailable: ") for m in messages)
+    assert all("127.0.0.1:1" in m for m in messages)  # each names what failed
     await store._redis.aclose()
 
 
@@ -314,3 +317,35 @@ def test_failed_authentications_refuse_an_address_that_guesses() -> None:
         r = http.get("/ping?access_key=guess")  # a key in the query is a guess too
         assert r.status_code == 429
         assert http.get("/ping").status_code == 200  # no key: no guess
+
+
+async def test_redis_changes_a_counter_and_its_expiry_in_one_transaction() -> None:
+    """What the module promises: INCRBY and EXPIRE are atomic (MULTI ... EXEC), so that no
+    counter is left without its expiry; a peek only reads. Seen in Redis's MONITOR, the
+    commands of this client's connection in the order Redis ran them."""
+    url = need_redis()
+    namespace = f"t-{uuid.uuid4().hex[:12]}"
+    store = RedisStore.with_client(url=url, namespace=namespace)
+    watcher = Redis.from_url(url)
+    counters = Counters(store)
+    try:
+        async with watcher.monitor() as monitor:
+            await counters.adjust("g", 1, 60)
+            await counters.add("w", 60)
+            await counters.peek("w")
+            await store._redis.get(f"{namespace}:done")
+            ran: list[tuple[int, str]] = []
+            while not ran or ran[-1][1] != f"GET {namespace}:done":
+                command = await asyncio.wait_for(monitor.next_command(), 10)
+                ran.append((command["client_port"], command["command"]))
+        ours = [text for port, text in ran if port == ran[-1][0]]
+        assert ours[-12:] == [
+            "MULTI", f"INCRBY {namespace}:g 1", f"EXPIRE {namespace}:g 60", "EXEC",
+            "MULTI", f"INCRBY {namespace}:w 1", f"EXPIRE {namespace}:w 60 NX",
+            f"TTL {namespace}:w", "EXEC",
+            f"GET {namespace}:w", f"TTL {namespace}:w", f"GET {namespace}:done",
+        ]  # fmt: skip
+    finally:
+        await store.delete_all()
+        await store._redis.aclose()
+        await watcher.aclose()

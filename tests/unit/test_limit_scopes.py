@@ -75,6 +75,9 @@ def test_an_address_is_the_clients_or_unknown(app: Litestar, policies: Any) -> N
     address = policies["address"]
     assert address.identify(_scope(app)) == "10.1.2.3"
     assert address.identify(_scope(app, client=None)) == "unknown"
+    # and so are the failed authentications' and the anonymous creations'
+    for name in ("auth-failures", "battles", "integrations"):
+        assert policies[name].identify(_scope(app, "createBattle")) == "10.1.2.3"
 
 
 def test_only_an_anonymous_creation_counts_as_one(app: Litestar, policies: Any) -> None:
@@ -87,6 +90,21 @@ def test_only_an_anonymous_creation_counts_as_one(app: Litestar, policies: Any) 
     assert not battles.applies(_scope(app, "createBattle", headers=keyed))
     assert not battles.applies(_scope(app, "createBattle", method="GET"))
     assert not battles.applies(_scope(app, "postCommand"))
+    # an import founds a battle too: the same counter
+    assert battles.applies(_scope(app, "importBattle"))
+    assert not battles.applies(_scope(app, "importBattle", headers=keyed))
+    assert not battles.applies(_scope(app, "createIntegration"))
+
+
+def test_only_an_anonymous_integration_creation_counts_as_one(app: Litestar, policies: Any) -> None:
+    integrations = policies["integrations"]
+    assert integrations.applies is not None
+    assert integrations.applies(_scope(app, "createIntegration"))
+    keyed = [(b"authorization", b"Bearer ik_integration")]
+    assert not integrations.applies(_scope(app, "createIntegration", headers=keyed))
+    assert not integrations.applies(_scope(app, "createIntegration", method="GET"))
+    assert not integrations.applies(_scope(app, "createBattle"))
+    assert not integrations.applies(_scope(app, "importBattle"))
 
 
 def test_forecasts_are_counted_per_key_apart(app: Litestar, policies: Any) -> None:
@@ -94,6 +112,9 @@ def test_forecasts_are_counted_per_key_apart(app: Litestar, policies: Any) -> No
     assert forecasts.applies is not None
     keyed = [(b"authorization", b"Bearer bk_ref")]
     assert forecasts.applies(_scope(app, "forecastBattle", headers=keyed))
+    assert forecasts.identify(_scope(app, "forecastBattle", headers=keyed)) == key_identity(
+        "bk_ref"
+    )
     assert not forecasts.applies(_scope(app, "forecastBattle"))  # no key: not this policy
     assert not forecasts.applies(_scope(app, "postCommand", headers=keyed))
 
