@@ -297,13 +297,21 @@ def test_only_a_plain_command_request_takes_the_lean_path(tmp_path: Path) -> Non
             passed.clear()
             path = f"/battles/{side.battle}/commands"
             answers = [await side.command(_BODIES[0])]
+            # Only the first Host header counts, as Litestar's router reads it.
+            hosts = [(b"host", b"battles.test"), (b"host", b"bad host")]
+            answers.append(await side.command(_BODIES[1], hosts))
             assert passed == []  # the lean path's
+            # A root path Litestar takes off the path: "/b" leaves "attles/...", no route.
+            answers.append(await side.command(_BODIES[2], root_path="/b"))
+            assert answers.pop()[0] == 404
+            assert passed == [path]
+            passed.clear()
             answers += [
-                await side.command(_BODIES[1], [(b"origin", b"http://vtt.test")]),
-                await side.command(_BODIES[2], root_path="/api", path=f"/api{path}"),
-                await side.command(_BODIES[3], path=f"{path}/"),
-                await side.command(_BODIES[4], path=f"{path}/batch"),
-                await side.command(_BODIES[4], method="PUT"),
+                await side.command(_BODIES[2], [(b"origin", b"http://vtt.test")]),
+                await side.command(_BODIES[3], root_path="/api", path=f"/api{path}"),
+                await side.command(_BODIES[4], path=f"{path}/"),
+                await side.command(_BODIES[5], path=f"{path}/batch"),
+                await side.command(_BODIES[5], method="PUT"),
             ]
             return answers
         finally:
@@ -311,14 +319,15 @@ def test_only_a_plain_command_request_takes_the_lean_path(tmp_path: Path) -> Non
 
     answers = asyncio.run(play())
     assert len(passed) == 5  # all Litestar's
-    assert answers[1][1]["access-control-allow-origin"] == "http://vtt.test"
-    assert [a[0] for a in answers] == [200, 200, 200, 200, 400, 405]
+    assert answers[2][1]["access-control-allow-origin"] == "http://vtt.test"
+    assert [a[0] for a in answers] == [200, 200, 200, 200, 200, 400, 405]
 
 
 @pytest.mark.parametrize(
     ("path", "battle_id"),
     [
         ("/battles/b-1/commands", "b-1"),
+        ("/battles/b/commands", "b"),
         ("/battles/" + "x" * 128 + "/commands", "x" * 128),
         ("/battles/" + "x" * 129 + "/commands", None),
         ("/battles//commands", None),
@@ -359,12 +368,20 @@ def test_an_error_after_the_answer_started_is_not_answered_again(tmp_path: Path)
 
     def late_failure(app: Any) -> Any:
         async def middleware(scope: Any, receive: Any, send: Any) -> None:
+            routed.append({k: scope[k] for k in ("path_params", "path_template", "route_handler")})
             await app(scope, receive, send)
             raise RuntimeError("after the answer")
 
         return middleware
 
+    routed: list[dict[str, Any]] = []
+    hooked: list[tuple[Exception, Any]] = []
+
+    async def after_exception(exc: Exception, scope: Any) -> None:
+        hooked.append((exc, scope))
+
     app.middleware.insert(0, late_failure)  # the lean path's stack is made from it below
+    app.after_exception.append(after_exception)
     lean = CommandPath(app, app.asgi_handler)
 
     async def play() -> list[list[Message]]:
@@ -389,7 +406,9 @@ def test_an_error_after_the_answer_started_is_not_answered_again(tmp_path: Path)
                     "app": app, "litestar_app": app, "state": {},
                     "headers": [(b"authorization", f"Bearer {side.key}".encode())],
                 }  # fmt: skip
-                with pytest.raises(LitestarException, match="after response started"):
+                with pytest.raises(
+                    LitestarException, match=r"^Exception caught after response started$"
+                ):
                     await lean(scope, receive, send)
                 runs.append(sent)
             return runs
@@ -401,3 +420,23 @@ def test_an_error_after_the_answer_started_is_not_answered_again(tmp_path: Path)
         ["http.response.start", "http.response.body"]
     ] * 2
     assert [sent[0]["status"] for sent in runs] == [200, 400]
+    # The scope as Litestar's router leaves it for the route's middleware.
+    handler = lean.handler
+    assert handler.operation_id == "postCommand"
+    assert routed[0]["path_template"] == "/battles/{battle_id}/commands"
+    assert all(r["route_handler"] is handler for r in routed)
+    battle = routed[0]["path_params"]["battle_id"]
+    assert all(r["path_params"] == {"battle_id": battle} for r in routed)
+    # The app's after-exception hooks hear of the refusal (the late error is raised: the
+    # answer had started).
+    assert [type(exc).__name__ for exc, _ in hooked] == ["ClientException"]
+    assert hooked[0][1]["path"] == f"/battles/{battle}/commands"
+
+
+def test_an_app_without_the_command_route_is_refused() -> None:
+    @post("/other")
+    async def other() -> None:
+        return None
+
+    with pytest.raises(LookupError, match=r"^no route /battles/\{battle_id:str\}/commands$"):
+        lean_commands(Litestar([other]))
