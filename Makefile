@@ -127,6 +127,7 @@ $(VENV)/.mutate: pyproject.toml $(STAMP)
 #   make mutate ONLY=service/battles/commands.py
 #   make mutate ONLY="service/desk/export.py service/desk/importing.py"
 #   make mutate ONLY=service/http/limits.py
+#   make mutate ONLY=service/http/command_route.py
 mutate: $(VENV)/.mutate
 	rm -rf mutants
 	$(BIN)/python tests/mutation/run.py $(if $(ONLY),--only $(ONLY)) $(if $(MAX_CHILDREN),--max-children $(MAX_CHILDREN))

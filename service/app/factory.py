@@ -36,6 +36,7 @@ from service.desk.viewer import VIEWER_ROUTES
 from service.http.batches import BATCH_ROUTES
 from service.http.battle_list import BATTLE_LIST_ROUTES
 from service.http.command_body import RawJSONObjectPlugin
+from service.http.command_route import lean_commands
 from service.http.cors import cors_config, skip_without_origin
 from service.http.dispute_routes import DISPUTE_ROUTES
 from service.http.integrations import INTEGRATION_ROUTES
@@ -302,6 +303,6 @@ def create_app(
         ),
         debug=False,
     )
-    return install_contract(
-        skip_without_origin(app)
-    )  # the commands and events typed (service.openapi.contract)
+    # The commands and events typed (service.openapi.contract); the command route's lean
+    # path in front of Litestar's (service.http.command_route).
+    return install_contract(lean_commands(skip_without_origin(app)))

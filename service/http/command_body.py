@@ -200,7 +200,7 @@ class CommandAnswer(Response[Any]):
         if (
             background is not None
             or media_type != "application/json"
-            or any(value for key, value in general.items() if key != "type_encoders")
+            or (general and any(v for k, v in general.items() if k != "type_encoders"))
         ):
             self._general = {
                 "background": background,
@@ -214,7 +214,14 @@ class CommandAnswer(Response[Any]):
         # encoders (the response's own win, and this content needs no type encoder): only
         # something more to send (headers, cookies, a background task, a HEAD) takes the
         # general path.
-        if self._general is None and not any(given.get(key) for key in _MORE):
+        # (What Litestar may hand it that the fast path does not send, tested one by one.)
+        if self._general is None and not (
+            given.get("background")
+            or given.get("cookies")
+            or given.get("encoded_headers")
+            or given.get("headers")
+            or given.get("is_head_response")
+        ):
             extra = None
             if self._headers:
                 extra = [
@@ -228,10 +235,6 @@ class CommandAnswer(Response[Any]):
             **(self._general or {"headers": self._headers}),
         )
         return general.to_asgi_response(app, request, **given)
-
-
-# What Litestar may hand `to_asgi_response` that the fast path does not send.
-_MORE = ("background", "cookies", "encoded_headers", "headers", "is_head_response")
 
 
 class RawJSONObjectPlugin(OpenAPISchemaPlugin):

@@ -4,12 +4,15 @@ hands anything more (headers, cookies, background tasks, another media type) to 
 from __future__ import annotations
 
 import asyncio
+import warnings
 from typing import Any
 
 import msgspec
+import pytest
 from litestar import Request, Response
 from litestar.background_tasks import BackgroundTask
 from litestar.datastructures import Cookie
+from litestar.exceptions import ImproperlyConfiguredException, LitestarDeprecationWarning
 
 from service.battles.signing import ServiceKeys
 from service.http.command_body import CommandAnswer
@@ -137,3 +140,33 @@ def test_a_route_answering_it_skips_litestars_response(monkeypatch: Any) -> None
             assert answer.content == msgspec.json.encode(_answer(2))
             assert answer.headers["content-type"] == "application/json"
             assert ("preference-applied" in answer.headers) is minimal
+
+
+def test_what_litestar_hands_it_to_send_takes_litestars_response() -> None:
+    """Headers, cookies, a background task or a HEAD handed to `to_asgi_response` (by a
+    route or a layer, not given to the answer itself) are sent, through Litestar's path."""
+    ran: list[str] = []
+
+    async def task() -> None:
+        ran.append("done")
+
+    content = _answer(1)
+    body = msgspec.json.encode(content)
+    cases: list[tuple[dict[str, Any], Any]] = [
+        ({"headers": {"x-given": "1"}}, lambda s: dict(s[0]["headers"])[b"x-given"] == b"1"),
+        (
+            {"cookies": [Cookie(key="g", value="1")]},
+            lambda s: dict(s[0]["headers"])[b"set-cookie"].startswith(b"g=1"),
+        ),
+        ({"encoded_headers": [(b"x-enc", b"1")]}, lambda s: (b"x-enc", b"1") in s[0]["headers"]),
+        ({"background": BackgroundTask(task)}, lambda s: ran == ["done"]),
+    ]
+    for given, check in cases:
+        with warnings.catch_warnings():  # encoded_headers: deprecated, still handed on
+            warnings.simplefilter("ignore", LitestarDeprecationWarning)
+            sent = _sent(CommandAnswer(content).to_asgi_response(None, None, **given))
+        assert check(sent), given
+        assert sent[1]["body"] == body
+    # A HEAD: Litestar refuses to send content in answer to it, where the fast path would.
+    with pytest.raises(ImproperlyConfiguredException, match="HEAD"):
+        CommandAnswer(content).to_asgi_response(None, None, is_head_response=True)
