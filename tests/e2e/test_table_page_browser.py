@@ -223,13 +223,19 @@ def test_a_tactical_battle_is_played_to_its_end_in_three_browsers(table: Any) ->
     assert ref.settle()["error"] is None
     t.sync()
     t.bodies["b"].clear()  # what b's page read before: a2 was in plain sight then
-    ruled = undone = False
+    ruled = undone = was_glimpsed = False
     for n in range(600):
         view = t.sync()
         if view["over"]:
             break
         hidden = next(c for c in view["state"]["characters"] if c["id"] == HIDDEN)
-        if "invisible" in json.dumps(hidden):  # its conditions (the referee sees all)
+        # glimpsed (§4, tactical 0.5.0: a hit on its square), it is only concealed and seen
+        # where it moves: b may read its square then, and what b read until it ends
+        glimpsed = 0 < hidden["glimpsed_until"] >= hidden["turns_taken"]
+        if glimpsed or was_glimpsed:
+            t.bodies["b"].clear()
+        was_glimpsed = glimpsed
+        if "invisible" in json.dumps(hidden) and not glimpsed:  # (the referee sees all)
             on_b = t.players["b"].page.locator(f"#grid g.unit[data-id='{HIDDEN}']").count()
             assert on_b == 0 and f"{HIDDEN} (a) at" not in t.players["b"].page.content()
             _no_square_of(HIDDEN, t.bodies["b"])
