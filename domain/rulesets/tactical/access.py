@@ -51,7 +51,7 @@ from domain.rulesets.tactical.events import (
 from domain.rulesets.tactical.model import Char, State
 from domain.rulesets.tactical.modifiers import square_hidden
 
-__all__ = ["audience", "authorize", "view"]
+__all__ = ["audience", "authorize", "sees_pending", "view"]
 
 _REFEREE_ONLY = (
     CallCheck,
@@ -154,6 +154,11 @@ def _pending_seen(state: State, own: str | None, ref: bool) -> bool:
         return True
     t = state.chars.get(p.target or "")
     return own is not None and (own == hidden or (t is not None and t.side == own))
+
+
+def sees_pending(state: State, actor: Actor) -> bool:
+    """Whether `actor` may see the pending attack (its view's `pending`; awaiting)."""
+    return _pending_seen(state, actor.side if actor.role == "side" else None, actor.is_referee)
 
 
 def view(state: State, actor: Actor) -> dict[str, Any]:

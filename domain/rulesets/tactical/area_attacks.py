@@ -100,8 +100,6 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
         check_range(st, a, w, origin, None, False)
     squares = area_squares(shape, rating, origin, direction, st.board.width, st.board.height)
     check_area(st, a, squares)  # [Conditions] Frightened: the source may not be in it (A31)
-    if not resumed and offer_for_attack(run, a, cmd, w.kind, shape):
-        return
     occupied = st.occupied
     seen: list[str] = []
     hidden: list[str] = []
@@ -120,6 +118,12 @@ def area_attack(run: Run, cmd: Attack, dice: Dice, *, resumed: bool = False) -> 
     # side's (0.5.0), as a named attack on it is: its occupants and records name it, and
     # the area's squares bound where it stands; its dice from that side's stream
     side = attack_side(a, [st.chars[cid] for cid in seen])
+    # [Stamina Actions] trigger (b)/(c), before the attack is rolled (A58). Its window is
+    # public and names the area's square: when the area takes in such a foe, none opens
+    # under hidden_opportunity `none` (0.5.0, as for a Charge at one: walking._toward_unseen)
+    hush = side is not None and st.options.hidden_opportunity == "none"
+    if not resumed and not hush and offer_for_attack(run, a, cmd, w.kind, shape):
+        return
     own = dice if side is None else dice_for(dice, side_audience(side))
     roll, dice_total = roll_weapon(own, w, a.id, False)
     run.emit(

@@ -33,6 +33,7 @@ from typing import Any
 
 from domain.actors import Actor
 from domain.prompts import Prompt
+from domain.rulesets.tactical.access import sees_pending
 from domain.rulesets.tactical.commands import (
     Attack,
     BullRush,
@@ -311,7 +312,8 @@ def _told(state: State, actor: Actor) -> list[Prompt]:
     hidden = hidden_from(state, actor)
     if state.phase == "setup":
         subjects: list[tuple[str, str | None]] = [("initiative", None)]
-    elif state.pending is not None:
+    elif state.pending is not None and sees_pending(state, actor):
+        # one it may not see (told to a side, access._pending_seen): as before the attack
         subjects = [("react", state.pending.target)]
     elif state.opportunity is not None:
         subjects = [("opportunity", r) for r in state.opportunity.reactors]

@@ -134,9 +134,11 @@ def _run(state: State, command: Command, dice: Dice) -> Run:
     if state.phase == "over":
         raise RuleViolation("the combat is over", rule=R_SEQUENCE)
     if state.pending is not None and not isinstance(command, _ANYTIME):
+        # an attack told to its side (pending_hidden) names no target: the refusal goes to
+        # whoever sent the command, who may not see it (access._pending_seen)
+        on = "" if state.pending_hidden is not None else f" on {state.pending.target}"
         raise RuleViolation(
-            f"the attack on {state.pending.target} waits for its reaction (React)",
-            rule=R_STAMINA_ACTIONS,
+            f"the attack{on} waits for its reaction (React)", rule=R_STAMINA_ACTIONS
         )
     w = state.opportunity
     if w is not None and not isinstance(command, _DURING_OPPORTUNITY):

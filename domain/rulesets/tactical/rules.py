@@ -105,10 +105,9 @@ def ensure_active(state: State, c: Char, *, acting: bool = True, ending: bool = 
     what it loses this turn ([Stunned], A30).
     """
     ensure_combat(state)
-    if state.pending is not None:
-        raise RuleViolation(
-            f"an attack on {state.pending.target} waits for its reaction", rule=R_STAMINA_ACTIONS
-        )
+    if state.pending is not None:  # naming no target hidden from some reader (decide._run)
+        on = "" if state.pending_hidden is not None else f" on {state.pending.target}"
+        raise RuleViolation(f"an attack{on} waits for its reaction", rule=R_STAMINA_ACTIONS)
     if state.active != c.id:
         raise RuleViolation(f"it is not {c.id}'s turn (active: {state.active})", rule=R_SEQUENCE)
     if c.down and not ending:  # `ending`: a turn its character fell in may still end

@@ -209,3 +209,26 @@ def test_an_area_that_takes_it_in_is_that_sides_whole_attack() -> None:
     area = RULESET.command_decoder.decode(b'{"type":"Attack","character":"a1","weapon":"area"}')
     RULESET.decide(state, area, server)
     assert [r.purpose for r in server.streams["side:a"].drawn] == ["attack of a1 with area"]
+
+
+ORB = {"id": "orb", "category": "spell", "dice": "d6", "range": 8}
+ORB["area"] = {"shape": "burst", "rating": 1}
+
+
+def test_a_burst_taking_it_in_opens_no_window_on_its_square() -> None:
+    """A burst provokes (trigger (c)) before it is rolled, and its window is public and
+    names the burst's square; the area then is the attacker's side's (it takes in the
+    perceived b1). Such a window told the others the foe stood in the 3x3 around that
+    square: under hidden_opportunity `none` none opens (as for a Charge at it), b2 next
+    to a1 is not offered one, and the observer reads nothing of the attack."""
+    chars = [ch("a1", "a", 2, 2, main_hand="orb"), ch("b2", "b", 2, 3)]
+    chars.append(ch("b1", "b", 6, 2, **INVISIBLE))
+    state = started(make(chars, items=[ORB]), [12, 1, 2])
+    _, state = play(state, {"type": "Perceive", "character": "a1", "target": "b1"}, [6])
+    burst = {"type": "Attack", "character": "a1", "weapon": "orb", "square": [6, 2]}
+    events, after = play(state, burst, [1])
+    assert after.opportunity is None
+    assert "(6, 2)" not in str(readable(RULESET, events, actor_of(None)))
+    # the same burst on a square the foe is not in: public, b2 is offered a window
+    events, after = play(state, {**burst, "square": [6, 6]}, [])
+    assert after.opportunity is not None and after.opportunity.reactors == ("b2",)

@@ -31,11 +31,11 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-import pytest
 from msgspec.structs import replace
 
 from domain.actors import Actor
 from domain.rulesets.tactical import RULESET
+from domain.rulesets.tactical.commands import Move
 from domain.rulesets.tactical.events import (
     ActionInterrupted,
     CharacterRevealed,
@@ -46,7 +46,7 @@ from domain.rulesets.tactical.events import (
     UnseenAttackResolved,
 )
 from domain.rulesets.tactical.model import Char, State
-from domain.rulesets.tactical.modifiers import glimpsed
+from domain.rulesets.tactical.modifiers import glimpsed, square_hidden
 from tests.support.hidden_worlds import (
     actor_of,
     check_played,
@@ -201,12 +201,26 @@ def _probes(state: State, side: str, rng: random.Random, ws: list[State]) -> Ite
         )
 
 
+def _routes_around(state: State, command: Any) -> bool:
+    """The one leak left open (RULINGS "Invisible stamina" (2), routes): a move by a
+    character that perceives an invisible foe, whose public route goes around it
+    (test_perceived_attack.py pins it, a strict xfail). The property leaves out only it."""
+    c = state.chars.get(getattr(command, "character", ""))
+    return (
+        isinstance(command, Move)
+        and c is not None
+        and any(square_hidden(state.chars[p]) for p in c.perceived if p in state.chars)
+    )
+
+
 def _counting(*, perceived: bool = False) -> tuple[dict[str, int], Any]:
-    seen = {"states": 0, "probes": 0, "played": 0, "unseen": 0, "stamina": 0}
+    seen = {"states": 0, "probes": 0, "played": 0, "unseen": 0, "stamina": 0, "routes": 0}
 
     def check(
         state: State, by: Actor, command: Any, events: list[Any], dice: list[int], rng: Any
     ) -> None:
+        routes = perceived and _routes_around(state, command)
+        seen["routes"] += routes
         for side in (*_SIDES, None):
             ws = worlds(state, side, rng, perceived=perceived)
             seen["states"] += 1
@@ -216,8 +230,9 @@ def _counting(*, perceived: bool = False) -> tuple[dict[str, int], Any]:
             probes = [] if side is None else list(_probes(state, side, rng, ws))
             seed = rng.randint(0, 10**9)
             seen["probes"] += check_reader(RULESET, ws, me, probes, seed, reveals)
-            seen["played"] += check_played(RULESET, ws, me, command, by, dice, events, reveals,
-                                           server=seed)  # fmt: skip
+            if not routes:
+                seen["played"] += check_played(RULESET, ws, me, command, by, dice, events,
+                                               reveals, server=seed)  # fmt: skip
 
     return seen, check
 
@@ -256,7 +271,6 @@ def test_an_invisible_characters_stamina_is_its_sides_alone() -> None:
     assert own.count("ConditionGained") == 1 and "Regenerated" in own
 
 
-@pytest.mark.xfail(strict=True, reason='left open: RULINGS "Invisible stamina" (2), routes')
 def test_the_observer_is_told_nothing_of_an_invisible_foe_one_side_perceives() -> None:
     """An invisible character one side has perceived is still unseen by the observer (its
     view leaves out its square). The property found it: the public window between them
@@ -265,13 +279,13 @@ def test_the_observer_is_told_nothing_of_an_invisible_foe_one_side_perceives() -
     square away and the pending attack aimed there it found the attacks and the Charge
     naming it (the attacker's side's since 0.5.0: test_perceived_attack.py). Left open:
     the perceiver's own move, whose public route goes around the foe it perceived
-    (test_perceived_attack.py, a strict xfail)."""
+    (test_perceived_attack.py, a strict xfail), the only command it leaves out."""
     seen, check = _counting(perceived=True)
     for seed in range(6):
         rng = random.Random(seed)
         play_checked(RULESET, battle(rng, invisible=True), policy.pick, policy.choose, seed,
                      check)  # fmt: skip
-    assert seen["unseen"] > 100, seen
+    assert seen["unseen"] > 100 and seen["played"] > 50, seen
 
 
 def test_an_invisible_chargers_way_is_its_sides_alone() -> None:
