@@ -336,6 +336,13 @@ def test_the_async_client_subscribes_and_commands(live_server: LiveServer) -> No
                 return e.version < 3
 
             task = asyncio.create_task(referee.subscribe(on_event, changes.append))
+            # Command only once the stream has told what the battle awaits after its
+            # catch-up: a stream that connected late caught up 1 to 3 in one batch, and the
+            # subscription ended at 3 before the awaiting message that follows a batch.
+            for _ in range(400):
+                if changes:
+                    break
+                await asyncio.sleep(0.05)
             await referee.with_table_dice(roll).command({"type": "RollForPriority"})
             await referee.command(RULING)
             await asyncio.wait_for(task, 20)
