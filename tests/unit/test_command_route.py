@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -18,54 +17,19 @@ import pytest
 from litestar import Litestar, post
 from litestar.exceptions import LitestarException
 
-from domain.actors import Actor
-from domain.dice import Roll
-from domain.rulesets import get_ruleset
+from bench.scripts import command_bodies, play_script
 from service.app.factory import create_app
 from service.http.command_route import CommandPath, command_path, lean_commands
 from service.settings import Settings
-from tests.support.quickstart_play import SETUP, next_command
+from tests.support.quickstart_play import SETUP
 
 Message = dict[str, Any]
 Answer = tuple[int, dict[str, str], Any]
 App = Any  # an ASGI app: Litestar, or a wrapper
 
 
-class _Dice:
-    """Table dice from a seeded generator; the values rolled, to send with the command."""
-
-    def __init__(self, rng: random.Random) -> None:
-        self.rng = rng
-        self.values: list[int] = []
-
-    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
-        return self.roll_many(1, sides, purpose)
-
-    def roll_many(self, count: int, sides: int, purpose: str, subject: str | None = None) -> Roll:
-        values = tuple(self.rng.randint(1, sides) for _ in range(count))
-        self.values.extend(values)
-        return Roll(sides=sides, values=values, purpose=purpose, source="client")
-
-
-def _bodies(count: int) -> list[bytes]:
-    """`count` legal quickstart command bodies in a row from SETUP (dice included), then
-    an Undo to version 1."""
-    rs = get_ruleset("quickstart")
-    assert rs is not None
-    state = rs.initial_state(msgspec.convert(SETUP, rs.setup_type), rs.options_type())
-    rng, bodies = random.Random(7), []
-    for _ in range(count):
-        view = msgspec.json.decode(msgspec.json.encode(rs.view(state, Actor(role="referee"))))
-        command = next_command(view)[1]
-        dice = _Dice(rng)
-        for ev in rs.decide(state, msgspec.convert(command, rs.command_type), dice):
-            state = rs.evolve(state, ev)
-        bodies.append(msgspec.json.encode({"command": command, "dice": dice.values}))
-    undo = {"type": "Undo", "to_version": 1, "reason": "test"}
-    return [*bodies, msgspec.json.encode({"command": undo})]
-
-
-_BODIES = _bodies(13)
+# 13 legal quickstart commands in a row from SETUP (dice included), then an Undo to 1.
+_BODIES = command_bodies(play_script(seed=7, max_commands=13)[0])
 
 
 async def _call(
