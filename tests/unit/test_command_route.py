@@ -114,10 +114,17 @@ class Side:
         path = path or f"/battles/{battle or self.battle}/commands"
         status, raw_headers, raw = await _call(self.app, path, body, sent, **scope)
         names = {n.decode().lower(): v.decode() for n, v in raw_headers}
+        for name in _TICKING:  # seconds left in a window: may tick between two apps
+            if name in names:
+                assert names[name].isdigit(), names[name]
+                names[name] = "<seconds>"
         text = raw.decode()
         for secret in (self.battle, self.key, self.observer):
             text = text.replace(secret, "<id>")
         return status, names, json.loads(text) if text else None
+
+
+_TICKING = ("ratelimit-reset", "retry-after")
 
 
 def _settings(tmp: Path, name: str, **env: str) -> Settings:
@@ -234,9 +241,7 @@ def test_rate_limits_count_and_refuse_the_same(tmp_path: Path) -> None:
     lean, litestar = asyncio.run(_both(tmp_path, play, **env))
     assert [a[0] for a in lean] == [200, 200, 429, 401, 401, 429]
     assert "ratelimit-remaining" in lean[0][1]
-    for key in ("ratelimit-reset", "retry-after"):  # seconds left: may tick between apps
-        for answer in (*lean, *litestar):
-            answer[1].pop(key, None)
+    assert lean[2][1]["retry-after"] == "<seconds>"
     assert [_shape(a) for a in lean] == [_shape(a) for a in litestar]
 
 
