@@ -44,6 +44,12 @@ def test_the_mutation_profile_tries_every_example_and_only_skips_shrinking() -> 
     assert phases == set(Phase) - {Phase.shrink, Phase.explain}
 
 
+def test_no_example_has_a_deadline_in_the_suite_or_under_mutation() -> None:
+    # A slow example on a loaded machine is no failure of the code (nor a killed mutant).
+    assert settings().deadline is None
+    assert settings.get_profile("mutation").deadline is None
+
+
 def test_mutmut_loads_the_profile() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
     assert "--hypothesis-profile=mutation" in config["pytest_add_cli_args"]
