@@ -64,6 +64,20 @@ def test_armour_trouble_rerolls_a_piece_the_combatant_lacks() -> None:
     assert "Saving Throw" in ev.prompts[0].text and ev.prompts[0].id in s.prompts
 
 
+@pytest.mark.parametrize(
+    ("face", "piece"),
+    [(1, "helmet"), (2, "helmet"), (3, "shield"), (4, "shield"), (5, "shield"), (6, "armour")],
+)
+def test_armour_trouble_d6_names_the_piece(face: int, piece: str) -> None:
+    # Combat Events, Armour Trouble: "1-2 - Helmet Damaged 3-5 - Shield Damaged 6 - Armour
+    # Damaged"; r1 wears all three, so the first d6 stands
+    s = make(_three(r1={"armour": ["helmet", "shield", "armour"]}))
+    ev, s, _ = _draw(s, [1, face])
+    assert [(r.die.values, r.result, r.possible) for r in ev.sub_rolls] == [((face,), piece, True)]
+    assert [(a.combatant, a.effect, a.item) for a in ev.applied] == [("r1", "damaged", piece)]
+    assert s.combatants["r1"].items[piece].damaged
+
+
 def test_a_row_that_cannot_occur_is_rerolled() -> None:
     # nobody wears armour (1), nobody has a mount (14), nobody attacked last round (19):
     # each d20 is re-rolled until Lucky Break (12)
