@@ -13,7 +13,7 @@ from domain.errors import DiceError, RuleViolation
 from domain.prompts import NextDie
 from domain.rulesets.phased.combat_events import row_of
 from domain.rulesets.phased.events import CombatEventDrawn, InitiativeRolled
-from tests.support.phased_kit import make, play
+from tests.support.phased_kit import cb, make, play, setup_of
 
 
 def test_a_tie_may_be_rerolled_a_hundred_and_one_times_not_more() -> None:
@@ -71,3 +71,27 @@ def test_a_combat_event_for_a_tied_group_names_no_side_one_per_side_names_it() -
         "combat event (initiative tie: red, blue re-roll 1 (red))",
         "red",
     )
+
+
+def test_every_die_of_a_sides_combat_event_names_that_side() -> None:
+    # red and blue tie on 5 and re-roll 7 and 2; Armour Trouble (d20 1) for red's re-roll:
+    # the random combatant among the two wearing armour (d2), then the piece (d6), are
+    # asked of red as the event's first d20 was
+    armoured = setup_of(
+        combatants=[
+            cb("r1", "red", armour=["helmet", "shield"]),
+            cb("b1", "blue", armour=["shield"]),
+            cb("p1", "party"),
+        ]
+    )
+    asked = []
+    for rest in ([1], [1, 1]):
+        with pytest.raises(DiceError) as err:
+            s = make(armoured, events_per_reroll="side")
+            play(s, {"type": "RollInitiative"}, [5, 5, 3, 7, 2, *rest])
+        need = err.value.context["next_die"]
+        asked.append((need.sides, need.purpose, need.subject))
+    assert asked == [
+        (2, "combat event: random combatant", "red"),
+        (6, "combat event: armour trouble", "red"),
+    ]
