@@ -11,11 +11,12 @@ the same function run first (launch.py, which starts mutmut).
 Equivalent mutants (no behaviour changes) are listed in tests/mutation/EQUIVALENT.md, under
 a heading naming the function, each as the line it replaces, the line it puts there (and,
 when the function has several mutants making that same change, which one) and a one-line
-reason: the run counts them apart and does not report them as survivors. An entry hides the
-one mutant it names; the run names every entry that hid none.
+reason: the run counts them apart and does not report them as survivors, and does not run
+them (launch.py; `--run-equivalents` does). An entry hides the one mutant it names; the run
+names every entry that hid none.
 
     python tests/mutation/run.py [--max-children N] [--report-only | --survivors]
-                                 [--only PATH ...]
+                                 [--run-equivalents] [--only PATH ...]
 
 `--only` (`make mutate ONLY=domain/rulesets/quickstart`) mutates the packages or modules
 given instead of `only_mutate`'s list: every `.py` file under a package, or the module
@@ -242,10 +243,18 @@ def _forget(modules: list[str]) -> None:
     (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
 
 
-def _results(patterns: list[str]) -> dict[str, tuple[str, str]]:
-    """{mutant: (status, source path)} of the mutants the patterns select."""
+def _results(
+    patterns: list[str], sources: Iterable[str] | None = None
+) -> dict[str, tuple[str, str]]:
+    """{mutant: (status, source path)} of the mutants the patterns select (among those of
+    `sources`, when given: paths of modules, which need not have been mutated)."""
     found: dict[str, tuple[str, str]] = {}
-    for meta in sorted((ROOT / "mutants").rglob("*.py.meta")):
+    metas = (
+        sorted((ROOT / "mutants").rglob("*.py.meta"))
+        if sources is None
+        else [m for m in (ROOT / "mutants" / f"{s}.meta" for s in sources) if m.exists()]
+    )
+    for meta in metas:
         source = str(meta.relative_to(ROOT / "mutants")).removesuffix(".meta")
         codes = json.loads(meta.read_text())["exit_code_by_key"]
         for name, code in codes.items():
@@ -387,6 +396,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--only", nargs="+", metavar="PATH", help="mutate these packages or modules instead"
     )
+    parser.add_argument(
+        "--run-equivalents",
+        action="store_true",
+        help="run the mutants EQUIVALENT.md lists too (launch.py skips them)",
+    )
     args = parser.parse_args(argv)
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mutmut"]
     modules = _modules(args.only) if args.only else config["only_mutate"]
@@ -409,7 +423,8 @@ def main(argv: list[str] | None = None) -> int:
         only = json.dumps(modules if args.only else None)
         mutmut = [sys.executable, str(LAUNCH), only, "run"]
         mutmut += ["--max-children", str(args.max_children), *targets]
-        code = subprocess.run(mutmut, cwd=ROOT, check=False).returncode
+        env = {**os.environ, "MUTATION_RUN_EQUIVALENTS": "1" if args.run_equivalents else "0"}
+        code = subprocess.run(mutmut, cwd=ROOT, env=env, check=False).returncode
         if code != 0:
             print(f"mutmut run failed ({code})", file=sys.stderr)
             return code

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import Phase, given, seed, settings
 from hypothesis import strategies as st
 
-from tests.mutation.launch import function_of, killers_first
-from tests.mutation.run import ROOT
+from tests.mutation.launch import SKIPPED, function_of, killers_first, listed_equivalent
+from tests.mutation.run import ROOT, STATUS, rerun
 
 __all__: list[str] = []
 
@@ -72,3 +72,30 @@ def test_a_property_fails_under_the_profile_without_shrinking() -> None:
     # that shrinking would have tried.
     first = next(i for i, n in enumerate(tried) if n >= 5_000)
     assert set(tried[first:]) == {tried[first]}
+
+
+def test_a_listed_equivalent_is_judged_from_its_function_s_results_alone() -> None:
+    read: list[str] = []
+
+    def results(function: str) -> dict[str, tuple[str, str]]:
+        read.append(function)
+        return {f"a.b.x_f__mutmut_{n}": ("not checked", "a/b.py") for n in (1, 2, 3)}
+
+    def is_listed(found: dict[str, tuple[str, str]], mutant: str) -> bool:
+        assert mutant in found
+        return mutant.endswith("_3")
+
+    entries = {"a.b.x_f"}
+    assert listed_equivalent("a.b.x_f__mutmut_3", entries, results, is_listed)
+    assert not listed_equivalent("a.b.x_f__mutmut_2", entries, results, is_listed)
+    # a function without entries: nothing read, nothing matched
+    assert not listed_equivalent("a.b.x_g__mutmut_3", entries, results, is_listed)
+    assert read == ["a.b.x_f", "a.b.x_f"]
+
+
+def test_a_skipped_mutant_is_reported_as_skipped_not_killed() -> None:
+    # the report counts a skipped mutant as its entry's (run.py's tally) and --survivors
+    # does not run it again; a kill would hide an entry that no longer matches
+    assert STATUS[SKIPPED] == "skipped"
+    assert not rerun("skipped", lambda: True)  # still listed: not run again
+    assert rerun("skipped", lambda: False)  # its entry gone: run it
