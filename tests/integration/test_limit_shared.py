@@ -17,7 +17,17 @@ from litestar.stores.redis import RedisStore
 from litestar.testing import TestClient
 from redis import Redis
 
-from service.http.limits import STORE_NAME, AuthFailures, LimitConfig, RateLimits, counters_of
+from service.http import limits
+from service.http.limits import (
+    STORE_NAME,
+    AuthFailures,
+    Counters,
+    LimitConfig,
+    RateLimits,
+    counters_of,
+    limit_store,
+)
+from service.settings import Settings
 from tests.support.servers import need_redis
 
 
@@ -31,13 +41,15 @@ async def secret() -> str:
     return "no"
 
 
-def _client(store: Store, *policies: LimitConfig) -> Iterator[TestClient[Litestar]]:
+def _client(
+    store: Store, *policies: LimitConfig, middleware: RateLimits | None = None
+) -> Iterator[TestClient[Litestar]]:
     async def start(app: Litestar) -> None:  # as service.app.factory makes it
         app.state.auth_failures = AuthFailures(counters_of(app), 2)
 
     app = Litestar(
         [ping, secret],
-        middleware=[RateLimits(list(policies))],
+        middleware=[middleware or RateLimits(list(policies))],
         stores={STORE_NAME: store},
         on_startup=[start],
     )
@@ -78,3 +90,58 @@ def test_with_redis_the_middleware_counts_in_the_apps_redis_store() -> None:
         for key in redis.scan_iter(f"{namespace}:*"):
             redis.delete(key)
         redis.close()
+
+
+def _address(limit: int) -> LimitConfig:
+    return LimitConfig(rate_limit=("minute", limit), name="address")
+
+
+def test_one_middleware_in_two_apps_counts_in_each_apps_own_counters() -> None:
+    shared = RateLimits([_address(1)])
+    for first in _client(MemoryStore(), middleware=shared):
+        assert first.get("/ping").status_code == 200
+        for second in _client(MemoryStore(), middleware=shared):
+            assert second.get("/ping").status_code == 200  # its own counter: 1 of 1
+            assert second.get("/ping").status_code == 429
+        assert first.get("/ping").status_code == 429  # the first's counter again: 2 of 1
+
+
+def test_a_policy_that_does_not_apply_leaves_the_next_ones_counting() -> None:
+    elsewhere = LimitConfig(rate_limit=("minute", 1), name="elsewhere", applies=lambda scope: False)
+    for http in _client(MemoryStore(), elsewhere, _address(1)):
+        assert http.get("/ping").status_code == 200
+        r = http.get("/ping")
+        assert r.status_code == 429 and "(address)" in r.text
+
+
+def test_in_a_windows_last_second_a_refusal_says_to_retry_in_1_s(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [1_000_000.0]
+    monkeypatch.setattr(limits.time, "time", lambda: now[0])
+    for http in _client(MemoryStore(), _address(1)):
+        assert http.get("/ping").status_code == 200
+        now[0] += 59
+        r = http.get("/ping")
+        assert r.status_code == 429 and r.headers["retry-after"] == "1"
+        assert r.json()["detail"] == (
+            "too many requests (address): at most 1 per minute; retry in 1 s"
+        )
+
+
+async def test_the_limit_store_is_the_configured_redis_database_under_battle_limits() -> None:
+    # a database other than 0 in the URL, as an operator may give it: its keys go there
+    url = need_redis().rsplit("/", 1)[0] + "/5"
+    store = limit_store(Settings(redis_url=url))
+    assert isinstance(store, RedisStore)
+    key = f"t-{uuid.uuid4().hex[:12]}"
+    redis, db0 = Redis.from_url(url), Redis.from_url(need_redis().rsplit("/", 1)[0] + "/0")
+    try:
+        assert await Counters(store).add(key, 60) == (1, 60)
+        assert redis.get(f"battle-limits:{key}") == b"1"
+        assert db0.get(f"battle-limits:{key}") is None
+    finally:
+        redis.delete(f"battle-limits:{key}")
+        redis.close()
+        db0.close()
+        await store._redis.aclose()
