@@ -22,7 +22,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Litestar:
     return create_app(Settings.from_env({"BATTLE_DB": str(db)}))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # made for each test, so that mutmut's trace ties every test to it
 def policies() -> dict[str, LimitConfig]:
     return {p.name: p for m in limit_middleware(Settings()) for p in m.policies}
 
