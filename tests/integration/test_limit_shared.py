@@ -145,3 +145,18 @@ async def test_the_limit_store_is_the_configured_redis_database_under_battle_lim
         redis.close()
         db0.close()
         await store._redis.aclose()
+
+
+async def test_in_redis_a_windows_last_half_second_resets_in_0_s() -> None:
+    # Redis rounds a TTL to the nearest second: under half a second left reads 0, which
+    # the counter answers as it is (the refusal's Retry-After still says 1)
+    namespace = f"t-{uuid.uuid4().hex[:12]}"
+    store = RedisStore.with_client(url=need_redis(), namespace=namespace)
+    redis = Redis.from_url(need_redis())
+    try:
+        redis.set(f"{namespace}:k", 1, px=490)  # any time left under 500 ms reads 0
+        assert await Counters(store).add("k", 60) == (2, 0)
+    finally:
+        redis.delete(f"{namespace}:k")
+        redis.close()
+        await store._redis.aclose()
