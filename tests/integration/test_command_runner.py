@@ -287,3 +287,16 @@ async def test_a_hold_that_fails_answers_its_error_and_gives_the_lock_back(
         with pytest.raises(StoreUnavailable):
             await w.a.execute(w.battle, referee, _ruling("x"), None)
     assert (await w.a.execute(w.battle, referee, _ruling("y"), None)).version == 2
+
+
+async def test_the_events_of_a_keyed_request_carry_its_idempotency_key(
+    store: SQLiteEventStore,
+) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    await w.a.execute(w.battle, referee, _ruling("once"), "key-1")
+    batch = CommandBatchRequest(commands=[_item("a"), _item("b")])
+    await w.a.execute_batch(w.battle, referee, batch, "key-2")
+    await w.a.execute(w.battle, referee, _ruling("unkeyed"), None)
+    events = await store.read(w.battle, after=1)
+    assert [e.command_id for e in events] == ["key-1", "key-2", "key-2", None]
