@@ -493,9 +493,17 @@ class Timeline:
     def extend_decoded(self, events: Iterable[Any]) -> None:
         """Fold events (ruleset or battle-level Structs) that follow the current version.
 
-        On an error (`HistoryNeeded` among them) only what was folded before it is kept."""
+        A log starts with its battle's creation, and holds one: a first event that is not a
+        BattleCreated, or a BattleCreated after version 1, raises ValueError (a hand-made
+        export can hold anything). On an error (`HistoryNeeded` among them) only what was
+        folded before it is kept."""
         events = events if isinstance(events, list) else list(events)
         log, every, marks, base = self._events, self.snapshot_every, self._marks, self._base
+        if not base and not log and events and type(events[0]) is not BattleCreated:
+            raise ValueError(
+                f"version 1 is a {type(events[0]).__name__}, not a BattleCreated: "
+                "a battle's log starts with its creation"
+            )
         evolve, battle_step, battle_types = self.ruleset.evolve, self._battle_step, _BATTLE_TYPES
         meta, game = self._meta, self._game
         done, n, version = 0, len(events), base + len(log) + 1
@@ -532,13 +540,16 @@ class Timeline:
         ruleset state after them, from the current one. A command's events are folded
         once to decide whether the battle is over; this spares folding them again.
 
-        Battle-level events, and a run that reaches a mark version, take the full path.
+        Battle-level events, a run that reaches a mark version, and the first events of
+        an empty timeline (checked to begin with a BattleCreated) take the full path.
         """
         log, every = self._events, self.snapshot_every
         start = self.version
         battle_types = _BATTLE_TYPES
-        if (start + len(events)) // every != start // every or any(
-            type(ev) in battle_types for ev in events
+        if (
+            not start
+            or (start + len(events)) // every != start // every
+            or any(type(ev) in battle_types for ev in events)
         ):
             self.extend_decoded(events)
             return
@@ -636,7 +647,8 @@ class Timeline:
             return known
         start = version - version % self.snapshot_every
         if start <= base or start not in marks:
-            start = base if base > 0 or 1 not in marks or version < 1 else 1
+            # From the start: the mark at version 1, the BattleCreated's (`extend_decoded`)
+            start = base or 1
         meta: BattleMeta | None
         meta, game = marks.get(start, (None, None))
         evolve, battle_step, battle_types = self.ruleset.evolve, self._battle_step, _BATTLE_TYPES
@@ -656,6 +668,10 @@ class Timeline:
         if new and type(ev) in _KEPT_TYPES:
             self._kept.append(version)
         if isinstance(ev, BattleCreated):
+            if version != 1:
+                raise ValueError(
+                    f"a BattleCreated at version {version}: a battle is created once, at version 1"
+                )
             options = msgspec.convert(ev.options, ruleset.options_type)
             setup = msgspec.convert(ev.setup, ruleset.setup_type)
             first = BattleMeta(
@@ -676,7 +692,7 @@ class Timeline:
                 )
             else:
                 game = self.fork_base
-            if new and version == 1:
+            if new:
                 self._marks[1] = (first, game)
             return first, game
         assert meta is not None

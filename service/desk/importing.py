@@ -75,15 +75,6 @@ class _RawBodyRequest(JSONBodyRequest):
         return await self.body()
 
 
-def _signer(lines: Sequence[bytes]) -> str | None:
-    """The key id the trailer's receipt names (None: no trailer, which fails later)."""
-    try:
-        _, _, receipt = read_export(lines)
-    except InvalidExport as e:
-        raise Unprocessable(f"not a readable export: {e}", code="export-unreadable") from e
-    return None if receipt is None else receipt.key_id
-
-
 def _foreign(keys: list[str]) -> Unprocessable:
     return Unprocessable(
         f"the export's history is signed by key {', '.join(keys)}, which this service does "
@@ -105,20 +96,22 @@ def importable(
     file is checked against its own keys and the battle reads as not verified by this
     service (service.battles.provenance)."""
     held = signing.key_ids
-    signer = _signer(lines)
+    try:
+        header, read, receipt = read_export(lines)
+    except InvalidExport as e:
+        raise Unprocessable(f"not a readable export: {e}", code="export-unreadable") from e
+    signer = None if receipt is None else receipt.key_id  # None: no trailer, which fails below
     ours = signer is not None and signer in held
     if not ours and not allow_foreign:
         raise _foreign([signer or "(none: the file has no receipt)"])
     keys = [key for _, key in signing.public_keys()] if ours else []
-    try:
-        report = verify_export(lines, keys=keys)
-    except InvalidExport as e:
-        raise Unprocessable(f"not a readable export: {e}", code="export-unreadable") from e
+    # The lines read above: verify_export reads them as read_export does (the same
+    # decoders, the same blank lines skipped), so it finds none unreadable.
+    report = verify_export(lines, keys=keys)
     if not report.ok:
         raise Unprocessable(
             f"the export does not verify: {report.first_failure}", code="export-invalid"
         )
-    header, read, receipt = read_export(lines)
     events = [e for e in read if type(e) is StoredEvent]
     if len(events) != len(read) or not events:
         raise Unprocessable(

@@ -287,3 +287,34 @@ async def test_a_hold_that_fails_answers_its_error_and_gives_the_lock_back(
         with pytest.raises(StoreUnavailable):
             await w.a.execute(w.battle, referee, _ruling("x"), None)
     assert (await w.a.execute(w.battle, referee, _ruling("y"), None)).version == 2
+
+
+async def test_the_events_of_a_keyed_request_carry_its_idempotency_key(
+    store: SQLiteEventStore,
+) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    await w.a.execute(w.battle, referee, _ruling("once"), "key-1")
+    batch = CommandBatchRequest(commands=[_item("a"), _item("b")])
+    await w.a.execute_batch(w.battle, referee, batch, "key-2")
+    await w.a.execute(w.battle, referee, _ruling("unkeyed"), None)
+    events = await store.read(w.battle, after=1)
+    assert [e.command_id for e in events] == ["key-1", "key-2", "key-2", None]
+
+
+async def test_a_command_that_loses_its_first_attempt_is_decided_again(
+    store: SQLiteEventStore,
+) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    await w.b.execute(w.battle, referee, _ruling("b moves on"), None)  # a's cache: stale
+    answer = await w.a.execute(w.battle, referee, _ruling("a"), None)  # lost once, then won
+    assert answer.version == 3 and [[e.version for e in told] for told in w.told] == [[3]]
+    await w.b.execute(w.battle, referee, _ruling("b again"), None)
+    with pytest.raises(VersionConflict) as caught:  # an expected version is not tried again
+        await w.a.execute(w.battle, referee, _ruling("a", expected_version=3), None)
+    assert (caught.value.battle_id, caught.value.expected, caught.value.current) == (
+        w.battle,
+        3,
+        4,
+    )

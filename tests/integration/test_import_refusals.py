@@ -162,6 +162,37 @@ async def test_a_log_this_build_cannot_fold_is_refused(service: BattleService) -
     assert "NoSuchEvent" in refused.detail
 
 
+async def test_an_import_founds_the_originals_flags_and_first_dice_epoch(
+    service: BattleService,
+) -> None:
+    body = await _export(service, await _hidden_battle(service))
+    assert importable(body.splitlines(), KEYS).dice_epoch == 1
+    flags = {"reveal_hidden_on_end": False, "pause_on_dispute": True, "dice_epoch": 3}
+    founding = importable(_forged(body, _data_of(1, lambda d: d.update(flags))).splitlines(), KEYS)
+    assert (founding.reveal_hidden_on_end, founding.pause_on_dispute) == (False, True)
+    assert (founding.dice_epoch, founding.next_epoch) == (3, 4)
+
+
+async def test_a_log_that_creates_its_battle_again_is_refused(service: BattleService) -> None:
+    # a forger's version 3 that is version 1 again: before, the fold started the game over
+    body = await _export(service, await _hidden_battle(service))
+    created: list[Any] = []
+
+    def again(e: dict[str, Any]) -> list[dict[str, Any]]:
+        if e["version"] == 1:
+            created.append(e)
+        if e["version"] != 3:
+            return [e]
+        return [{**e, "type": created[0]["type"], "data": created[0]["data"]}]
+
+    refused = _refused(_forged(body, again))
+    assert refused.code == "export-unfoldable"
+    assert refused.detail == (
+        "this build cannot replay the export: a BattleCreated at version 3: a battle is "
+        "created once, at version 1"
+    )
+
+
 async def test_an_import_of_an_import_keeps_the_history_it_came_through(
     service: BattleService, tmp_path: Path
 ) -> None:

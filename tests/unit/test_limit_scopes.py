@@ -4,6 +4,7 @@ its client address, and which policies apply to it (anonymous creations, forecas
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ import pytest
 from litestar import Litestar
 
 from service.app.factory import create_app
-from service.http.limits import LimitConfig, key_identity, limit_middleware
+from service.http.limits import LimitConfig, bearer_key, key_identity, limit_middleware
 from service.settings import Settings
 
 
@@ -21,7 +22,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Litestar:
     return create_app(Settings.from_env({"BATTLE_DB": str(db)}))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture  # made for each test, so that mutmut's trace ties every test to it
 def policies() -> dict[str, LimitConfig]:
     return {p.name: p for m in limit_middleware(Settings()) for p in m.policies}
 
@@ -135,3 +136,17 @@ def test_a_key_is_one_counter_however_its_scheme_is_spelt(
 def test_a_query_key_is_counted_as_the_same_key_in_a_header(app: Litestar, policies: Any) -> None:
     scope = _scope(app, "streamEvents", method="GET", query=b"access_key=bk_one")
     assert policies["key"].identify(scope) == key_identity("bk_one")
+
+
+def test_a_sent_value_that_is_no_bearer_key_is_counted_whole() -> None:
+    # another scheme, or the scheme alone: the value as sent (trimmed), which opens nothing
+    # (`KeyRing.principal` reads only "Bearer <key>"), not its second word or an empty key
+    assert bearer_key(" Basic bk_one ") == "Basic bk_one"
+    assert bearer_key("Bearer ") == "Bearer"
+    assert bearer_key("bk_one") == "bk_one"
+
+
+def test_a_key_is_counted_under_128_bits_of_its_sha256() -> None:
+    # what Redis and the logs hold of a key: never the key itself
+    assert key_identity("bk_one") == hashlib.sha256(b"bk_one").hexdigest()[:32]
+    assert len(key_identity("")) == 32
