@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import msgspec
+import pytest
 
 from domain.actors import Actor
 from domain.rulesets.quickstart import policy
@@ -37,6 +38,14 @@ from tests.support.quickstart_testkit import REF, make, run, side, sq, to_action
 
 T = TypeVar("T")
 NORTH, SOUTH = side("north"), side("south")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_neighbour_tables(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test makes its grids' step tables anew: the memo lives as long as the process,
+    and a process that ran other tests first (mutmut forks its mutants from one that ran the
+    whole suite) would hand them over from it, made by other code."""
+    monkeypatch.setattr(policy, "_NEIGHBOURS", {})
 
 
 class First:
@@ -404,3 +413,17 @@ def test_the_steps_of_a_grid_not_seen_before_are_its_neighbours() -> None:
                         a * height + b for a, b in neighbours((x, y), width, height, eight)
                     )
                     assert sorted(table[x * height + y]) == want
+
+
+def test_an_engine_or_barrier_off_the_first_row_takes_its_own_square() -> None:
+    # n at (0, 0), s at (10, 0): the nearest squares n reaches are x = 6, y = 0 to 4; an
+    # engine on (6, 2) and a barrier on (6, 3) take two of them (square x * 12 + y)
+    squads = [sq("n", "north", "soldier", 2, 0, 0), sq("s", "south", "soldier", 2, 10, 0)]
+    s = make(
+        squads,
+        engines=[{"id": "e", "side": "north", "level": 1, "x": 6, "y": 2}],
+        barriers=[{"id": "b", "side": "south", "level": 1, "x": 6, "y": 3}],
+    )
+    rng = First()
+    assert proposed(to_action(s), rng) == (NORTH, MoveSquad(squad="n", x=6, y=0))
+    assert rng.offered == [[72, 73, 76]]
