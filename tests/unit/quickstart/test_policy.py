@@ -427,3 +427,13 @@ def test_an_engine_or_barrier_off_the_first_row_takes_its_own_square() -> None:
     rng = First()
     assert proposed(to_action(s), rng) == (NORTH, MoveSquad(squad="n", x=6, y=0))
     assert rng.offered == [[72, 73, 76]]
+
+
+def test_on_an_orthogonal_grid_nearest_counts_the_steps_to_the_enemy() -> None:
+    # n at (0, 0), s at (5, 5), orthogonal steps (6 of them): the squares nearest s are the
+    # five with x + y = 6, each 4 steps from it (on an eight-way grid (3, 3) would be 2 away)
+    squads = [sq("n", "north", "soldier", 2, 0, 0), sq("s", "south", "soldier", 2, 5, 5)]
+    s = to_action(make(squads, options={"adjacency": "orthogonal"}))
+    rng = First()
+    assert proposed(s, rng) == (NORTH, MoveSquad(squad="n", x=1, y=5))
+    assert rng.offered == [[17, 28, 39, 50, 61]]
