@@ -372,3 +372,20 @@ def test_the_referee_placing_a_hidden_squad_tells_only_its_side() -> None:
     q = s2.squads["s_hid"]
     assert (q.x, q.y, q.level, q.hidden) == (7, 2, 3, True)
     assert "s_hid" not in {v["id"] for v in RULESET.view(s2, NORTH)["squads"]}
+
+
+def test_the_referee_reviving_a_hero_onto_a_hidden_squad_tells_only_its_side() -> None:
+    # Given south's s_hid hidden, and south's hero h2 removed
+    h2 = {"id": "h2", "side": "south", "squad": "s_far"}
+    s = south_hides(squads_with_hidden_at(4, 0), heroes=(h2,), options={"max_heroes_per_squad": 2})
+    heroes = {
+        **s.heroes,
+        "h2": msgspec.structs.replace(s.heroes["h2"], status="removed", squad=None),
+    }
+    s = msgspec.structs.replace(s, heroes=heroes)
+    # When the referee revives h2 onto s_hid (Hero Units; the referee's call)
+    s2, ev = run(s, "ReviveHero", hero="h2", squad="s_hid")
+    # Then the event is south's alone: north must not learn where a hero went
+    assert types(ev) == ["HeroRevived"] and ev[0].hidden is True
+    assert RULESET.audience(ev[0]) == "side:south"
+    assert (s2.heroes["h2"].status, s2.heroes["h2"].squad) == ("active", "s_hid")
