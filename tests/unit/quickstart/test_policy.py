@@ -41,11 +41,12 @@ NORTH, SOUTH = side("north"), side("south")
 
 
 @pytest.fixture(autouse=True)
-def _fresh_neighbour_tables(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test makes its grids' step tables anew: the memo lives as long as the process,
-    and a process that ran other tests first (mutmut forks its mutants from one that ran the
-    whole suite) would hand them over from it, made by other code."""
+def _fresh_memos(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test makes its grids' step tables and its sides' actors anew: the memos live as
+    long as the process, and a process that ran other tests first (mutmut forks its mutants
+    from one that ran the whole suite) would hand them over from it, made by other code."""
     monkeypatch.setattr(policy, "_NEIGHBOURS", {})
+    monkeypatch.setattr(policy, "_SIDES", {})
 
 
 class First:
