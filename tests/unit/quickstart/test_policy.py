@@ -203,6 +203,18 @@ def test_from_the_watchtower_a_hero_scouts_once_a_round() -> None:
     assert actor == NORTH and isinstance(command, MoveSquad)
 
 
+def test_a_hero_in_the_watchtower_with_no_scouting_left_passes_on_to_the_next_hero() -> None:
+    s = _skilled("soldier")
+    # ht, in the watchtower, is asked first
+    s = msgspec.structs.replace(
+        s, heroes={"ht": s.heroes["ht"], **{k: h for k, h in s.heroes.items() if k != "ht"}}
+    )
+    assert proposed(s) == (NORTH, UseSkill(hero="ht", skill="insight"))
+    # its skill used this round, or no skill the watchtower gives an effect: hn's turn
+    for cut in (with_hero(s, "ht", skill_used=True), with_hero(s, "ht", skills={"history": 1})):
+        assert proposed(cut) == (NORTH, UseSkill(hero="hn", skill="intimidate"))
+
+
 def test_a_hero_without_a_minor_action_or_squad_uses_no_skill() -> None:
     s = with_hero(_skilled("soldier"), "ht", skill_used=True)
     for cut in (
