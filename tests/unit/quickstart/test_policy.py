@@ -215,6 +215,12 @@ def test_a_hero_in_the_watchtower_with_no_scouting_left_passes_on_to_the_next_he
         assert proposed(cut) == (NORTH, UseSkill(hero="hn", skill="intimidate"))
 
 
+def test_a_hero_uses_its_skill_in_the_combats_step_too() -> None:
+    s = _skilled("soldier")
+    s, _ = run(s, "EndStep")
+    assert (s.step, proposed(s)) == ("combat", (NORTH, UseSkill(hero="hn", skill="intimidate")))
+
+
 def test_a_hero_without_a_minor_action_or_squad_uses_no_skill() -> None:
     s = with_hero(_skilled("soldier"), "ht", skill_used=True)
     for cut in (
@@ -450,3 +456,10 @@ def test_on_an_orthogonal_grid_nearest_counts_the_steps_to_the_enemy() -> None:
     rng = First()
     assert proposed(s, rng) == (NORTH, MoveSquad(squad="n", x=1, y=5))
     assert rng.offered == [[17, 28, 39, 50, 61]]
+
+
+def test_a_caster_with_a_target_in_eight_way_range_does_not_move() -> None:
+    # c at (0, 0), s at (4, 4): 4 squares away on an eight-way grid (within caster_range 5),
+    # though 8 orthogonal steps: c has a target, so it does not close in
+    squads = [sq("c", "north", "caster", 1, 0, 0), sq("s", "south", "soldier", 2, 4, 4)]
+    assert proposed(to_action(make(squads))) == (NORTH, EndStep())
