@@ -262,3 +262,16 @@ def test_the_referee_may_revive_a_removed_hero_onto_a_squad_of_its_side() -> Non
                rule=R_HEROES),
         *referee_prompts(["big", "k", "n", "n2", "s"]),
     ]  # fmt: skip
+
+
+def test_an_active_hero_listed_first_does_not_hide_a_removed_ones_revival() -> None:
+    s = _reposition()
+    heroes = dict(s.heroes)
+    # a, active with n2, comes before h (by id), removed
+    heroes["a"] = msgspec.structs.replace(heroes["h"], id="a", squad="n2")
+    heroes["h"] = msgspec.structs.replace(heroes["h"], status="removed", squad=None)
+    s = msgspec.structs.replace(s, heroes=heroes)
+    revivals = [p for p in awaiting(s, REF) if p.commands == ("ReviveHero",)]
+    assert [(p.id, p.choices) for p in revivals] == [
+        ("revive:h", {"hero": ["h"], "squad": ["k", "n"]})
+    ]
