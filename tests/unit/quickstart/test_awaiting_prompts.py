@@ -275,3 +275,24 @@ def test_an_active_hero_listed_first_does_not_hide_a_removed_ones_revival() -> N
     assert [(p.id, p.choices) for p in revivals] == [
         ("revive:h", {"hero": ["h"], "squad": ["k", "n"]})
     ]
+
+
+def test_each_engine_and_each_squad_beside_it_is_asked_in_turn() -> None:
+    # e0, south's, comes before en, north's; a, beside en, has rolled its combat dice
+    squads = [
+        sq("a", "north", "soldier", 2, 3, 3),
+        sq("n", "north", "soldier", 2, 5, 5),
+        sq("big", "south", "soldier", 1, 11, 11, large=True),
+    ]
+    engines = [
+        {"id": "e0", "side": "south", "level": 1, "x": 0, "y": 11},
+        {"id": "en", "side": "north", "level": 1, "x": 4, "y": 4},
+    ]
+    s = to_action(make(squads, engines=engines), step="combat")
+    s = msgspec.structs.replace(
+        s, squads={**s.squads, "a": msgspec.structs.replace(s.squads["a"], attacked=True)}
+    )
+    fires = [p for p in awaiting(s, NORTH) if p.commands == ("FireEngine",)]
+    assert [(p.id, p.choices) for p in fires] == [
+        ("fire:en:n", {"engine": ["en"], "squad": ["n"], "target": ["big", "e0"]})
+    ]
