@@ -296,3 +296,24 @@ def test_each_engine_and_each_squad_beside_it_is_asked_in_turn() -> None:
     assert [(p.id, p.choices) for p in fires] == [
         ("fire:en:n", {"engine": ["en"], "squad": ["n"], "target": ["big", "e0"]})
     ]
+
+
+def test_a_foe_that_cannot_be_attacked_together_does_not_end_the_scan() -> None:
+    # s1 (first by id) is in contact with a and b, but a has used its standard action;
+    # s2 is in contact with c and d
+    squads = [
+        sq("a", "north", "soldier", 1, 1, 0),
+        sq("b", "north", "soldier", 1, 3, 0),
+        sq("c", "north", "soldier", 1, 7, 8),
+        sq("d", "north", "soldier", 1, 9, 8),
+        sq("s1", "south", "soldier", 1, 2, 0),
+        sq("s2", "south", "soldier", 1, 8, 8),
+    ]
+    s = to_action(make(squads), step="combat")
+    s = msgspec.structs.replace(
+        s, squads={**s.squads, "a": msgspec.structs.replace(s.squads["a"], standard_used=True)}
+    )
+    together = [p for p in awaiting(s, NORTH) if p.id.startswith("attack-together:")]
+    assert [(p.id, p.choices) for p in together] == [
+        ("attack-together:s2", {"squads": ["c", "d"], "targets": ["s2"]})
+    ]
