@@ -29,3 +29,29 @@ def test_a_squad_that_may_not_move_is_answered_under_its_id_with_the_reason() ->
     got = RULESET.reach(s, REF, "n")
     assert (got.unit, got.command, got.movement, got.squares) == ("n", "MoveSquad", 0, [])
     assert got.reason == "squads move before combats are resolved"
+
+
+@pytest.mark.parametrize(
+    ("at", "others"),
+    [
+        ((8, 8), [(0, 8), (8, 0), (1, 1)]),  # beyond its speed to the left and above
+        ((2, 2), [(9, 2), (2, 9), (9, 9)]),  # ... to the right and below
+    ],
+)
+def test_only_the_squares_within_the_speed_are_listed_or_excluded(
+    at: tuple[int, int], others: list[tuple[int, int]]
+) -> None:
+    # n, a soldier (speed 6), and squads of its side 7 squares away: beyond its reach
+    squads = [
+        sq("n", "north", "soldier", 2, *at),
+        *(sq(f"o{i}", "north", "soldier", 1, x, y) for i, (x, y) in enumerate(others)),
+        sq("s", "south", "soldier", 2, 11, 11),
+    ]
+    got = RULESET.reach(to_action(make(squads)), REF, "n")
+    assert got.movement == 6
+    # each square of the 12 x 12 field within 6 of n (but its own) is listed or excluded,
+    # and no other
+    x, y = at
+    box = {(a, b) for a in range(12) for b in range(12) if max(abs(a - x), abs(b - y)) <= 6}
+    told = [(q.x, q.y) for q in got.squares] + [(e.x, e.y) for e in got.excluded]
+    assert sorted(told) == sorted(box - {at})
