@@ -389,3 +389,21 @@ def test_the_referee_reviving_a_hero_onto_a_hidden_squad_tells_only_its_side() -
     assert types(ev) == ["HeroRevived"] and ev[0].hidden is True
     assert RULESET.audience(ev[0]) == "side:south"
     assert (s2.heroes["h2"].status, s2.heroes["h2"].squad) == ("active", "s_hid")
+
+
+def test_the_referee_is_told_a_squad_may_move_onto_a_square_only_a_hidden_squad_holds() -> None:
+    # Given north's n in the corner, its own squads on two of its three neighbours, and
+    # south's s_hid hidden on the third
+    squads = [
+        sq("n", "north", "paladin", 2, 0, 0),
+        sq("w1", "north", "soldier", 1, 1, 0),
+        sq("w2", "north", "soldier", 1, 0, 1),
+        sq("s_hid", "south", "soldier", 1, 1, 1),
+        sq("s_far", "south", "soldier", 1, 11, 11),
+    ]
+    s = south_hides(squads)
+    # When the referee asks what the battle awaits, then n's move is offered, as north
+    # knows the field (the move would meet s_hid)
+    for actor in (REF, NORTH):
+        ids = [p.id for p in RULESET.awaiting(s, actor)]
+        assert "move:n" in ids, actor
