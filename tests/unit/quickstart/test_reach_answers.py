@@ -48,7 +48,7 @@ def test_only_the_squares_within_the_speed_are_listed_or_excluded(
         sq("s", "south", "soldier", 2, 11, 11),
     ]
     got = RULESET.reach(to_action(make(squads)), REF, "n")
-    assert got.movement == 6
+    assert (got.unit, got.command, got.movement) == ("n", "MoveSquad", 6)
     # each square of the 12 x 12 field within 6 of n (but its own) is listed or excluded,
     # and no other
     x, y = at
