@@ -262,3 +262,58 @@ def test_the_referee_may_revive_a_removed_hero_onto_a_squad_of_its_side() -> Non
                rule=R_HEROES),
         *referee_prompts(["big", "k", "n", "n2", "s"]),
     ]  # fmt: skip
+
+
+def test_an_active_hero_listed_first_does_not_hide_a_removed_ones_revival() -> None:
+    s = _reposition()
+    heroes = dict(s.heroes)
+    # a, active with n2, comes before h (by id), removed
+    heroes["a"] = msgspec.structs.replace(heroes["h"], id="a", squad="n2")
+    heroes["h"] = msgspec.structs.replace(heroes["h"], status="removed", squad=None)
+    s = msgspec.structs.replace(s, heroes=heroes)
+    revivals = [p for p in awaiting(s, REF) if p.commands == ("ReviveHero",)]
+    assert [(p.id, p.choices) for p in revivals] == [
+        ("revive:h", {"hero": ["h"], "squad": ["k", "n"]})
+    ]
+
+
+def test_each_engine_and_each_squad_beside_it_is_asked_in_turn() -> None:
+    # e0, south's, comes before en, north's; a, beside en, has rolled its combat dice
+    squads = [
+        sq("a", "north", "soldier", 2, 3, 3),
+        sq("n", "north", "soldier", 2, 5, 5),
+        sq("big", "south", "soldier", 1, 11, 11, large=True),
+    ]
+    engines = [
+        {"id": "e0", "side": "south", "level": 1, "x": 0, "y": 11},
+        {"id": "en", "side": "north", "level": 1, "x": 4, "y": 4},
+    ]
+    s = to_action(make(squads, engines=engines), step="combat")
+    s = msgspec.structs.replace(
+        s, squads={**s.squads, "a": msgspec.structs.replace(s.squads["a"], attacked=True)}
+    )
+    fires = [p for p in awaiting(s, NORTH) if p.commands == ("FireEngine",)]
+    assert [(p.id, p.choices) for p in fires] == [
+        ("fire:en:n", {"engine": ["en"], "squad": ["n"], "target": ["big", "e0"]})
+    ]
+
+
+def test_a_foe_that_cannot_be_attacked_together_does_not_end_the_scan() -> None:
+    # s1 (first by id) is in contact with a and b, but a has used its standard action;
+    # s2 is in contact with c and d
+    squads = [
+        sq("a", "north", "soldier", 1, 1, 0),
+        sq("b", "north", "soldier", 1, 3, 0),
+        sq("c", "north", "soldier", 1, 7, 8),
+        sq("d", "north", "soldier", 1, 9, 8),
+        sq("s1", "south", "soldier", 1, 2, 0),
+        sq("s2", "south", "soldier", 1, 8, 8),
+    ]
+    s = to_action(make(squads), step="combat")
+    s = msgspec.structs.replace(
+        s, squads={**s.squads, "a": msgspec.structs.replace(s.squads["a"], standard_used=True)}
+    )
+    together = [p for p in awaiting(s, NORTH) if p.id.startswith("attack-together:")]
+    assert [(p.id, p.choices) for p in together] == [
+        ("attack-together:s2", {"squads": ["c", "d"], "targets": ["s2"]})
+    ]

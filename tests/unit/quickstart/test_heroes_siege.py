@@ -145,6 +145,27 @@ def test_trapped_hero_loses_surges_is_removed_and_revived() -> None:
     assert s.squads["n2"].level == 3
 
 
+def test_a_removed_hero_is_seen_with_no_squad_and_out_of_the_watchtower() -> None:
+    # Given h trapped (its squad n destroyed, no free squad), with no surge left
+    squads = [
+        sq("n", "north", "paladin", 2, 5, 5),
+        sq("n2", "north", "paladin", 2, 0, 0),
+        sq("s", "south", "paladin", 2, 5, 6),
+    ]
+    s = start(squads, [hero("h", "n", surges=1), hero("g", "n2")])
+    s, _ = run(s, "EndStep")
+    s, _ = run(s, "Attack", [1, 1, 6, 1], squads=["n"], targets=["s"])
+    for _ in range(5):
+        s, _ = run(s, "EndStep")
+    s, _ = run(s, "PriorityCheck", [1], hero="h", skill="history")
+    # When its side's action begins (Hero Units: a trapped hero loses a surge, then is out)
+    s, ev = run(s, "PriorityCheck", [1, 6, 1], hero="g", skill="history")
+    assert types(ev)[-1] == "HeroRemoved"
+    # Then everyone sees it removed, with no squad, and not in the watchtower
+    seen = next(h for h in RULESET.view(s, REF)["heroes"] if h["id"] == "h")
+    assert (seen["status"], seen["squad"], seen["watchtower"]) == ("removed", None, False)
+
+
 def test_a_trapped_hero_is_revived_into_a_squad_with_room() -> None:
     """As below, but the referee revives h into n3 once its hero left for the watchtower."""
     squads = [

@@ -338,3 +338,72 @@ def test_the_state_a_side_is_judged_and_prompted_on_never_names_the_hidden_squad
         assert known.heroes["h"].squad is None
     for actor in (side("south"), REF):
         assert known_to(s, actor) is s
+
+
+def test_a_hidden_mover_is_revealed_on_the_square_where_it_stopped() -> None:
+    # Given north's squad n hidden, and south's s_hid hidden at (4, 0) on n's path
+    squads = [
+        sq("n", "north", "paladin", 2, 0, 0),
+        sq("s_hid", "south", "soldier", 1, 9, 0),
+        sq("s_far", "south", "soldier", 1, 11, 11),
+    ]
+    s = south_hides(squads, at=(4, 0), heroes=({"id": "k", "side": "north", "squad": "n"},))
+    s = msgspec.structs.replace(
+        s, squads={**s.squads, "n": msgspec.structs.replace(s.squads["n"], hidden=True)}
+    )
+    # When n moves along y = 0 into s_hid
+    s2, ev = run(s, "MoveSquad", squad="n", x=5, y=0)
+    # Then (Hero Units, stealth) n stops at (3, 0), and shows itself there, not elsewhere
+    assert (ev[0].x, ev[0].y) == (3, 0)
+    assert (ev[1].squad, ev[1].x, ev[1].y, ev[1].reason) == ("n", 3, 0, "met s_hid")
+    assert (ev[2].squad, ev[2].x, ev[2].y, ev[2].reason) == ("s_hid", 4, 0, "met by n")
+    assert (s2.squads["n"].x, s2.squads["n"].y) == (3, 0)
+
+
+def test_the_referee_placing_a_hidden_squad_tells_only_its_side() -> None:
+    # Given south's s_hid hidden at (4, 0)
+    s = south_hides(squads_with_hidden_at(4, 0))
+    # When the referee sets its square and level (001 (referee))
+    s2, ev = run(s, "AdjustSquad", squad="s_hid", level=3, x=7, y=2)
+    # Then the event is south's alone, and the squad stands there, still hidden
+    assert types(ev) == ["SquadAdjusted"]
+    assert (ev[0].x, ev[0].y, ev[0].level, ev[0].hidden) == (7, 2, 3, True)
+    assert RULESET.audience(ev[0]) == "side:south"
+    q = s2.squads["s_hid"]
+    assert (q.x, q.y, q.level, q.hidden) == (7, 2, 3, True)
+    assert "s_hid" not in {v["id"] for v in RULESET.view(s2, NORTH)["squads"]}
+
+
+def test_the_referee_reviving_a_hero_onto_a_hidden_squad_tells_only_its_side() -> None:
+    # Given south's s_hid hidden, and south's hero h2 removed
+    h2 = {"id": "h2", "side": "south", "squad": "s_far"}
+    s = south_hides(squads_with_hidden_at(4, 0), heroes=(h2,), options={"max_heroes_per_squad": 2})
+    heroes = {
+        **s.heroes,
+        "h2": msgspec.structs.replace(s.heroes["h2"], status="removed", squad=None),
+    }
+    s = msgspec.structs.replace(s, heroes=heroes)
+    # When the referee revives h2 onto s_hid (Hero Units; the referee's call)
+    s2, ev = run(s, "ReviveHero", hero="h2", squad="s_hid")
+    # Then the event is south's alone: north must not learn where a hero went
+    assert types(ev) == ["HeroRevived"] and ev[0].hidden is True
+    assert RULESET.audience(ev[0]) == "side:south"
+    assert (s2.heroes["h2"].status, s2.heroes["h2"].squad) == ("active", "s_hid")
+
+
+def test_the_referee_is_told_a_squad_may_move_onto_a_square_only_a_hidden_squad_holds() -> None:
+    # Given north's n in the corner, its own squads on two of its three neighbours, and
+    # south's s_hid hidden on the third
+    squads = [
+        sq("n", "north", "paladin", 2, 0, 0),
+        sq("w1", "north", "soldier", 1, 1, 0),
+        sq("w2", "north", "soldier", 1, 0, 1),
+        sq("s_hid", "south", "soldier", 1, 1, 1),
+        sq("s_far", "south", "soldier", 1, 11, 11),
+    ]
+    s = south_hides(squads)
+    # When the referee asks what the battle awaits, then n's move is offered, as north
+    # knows the field (the move would meet s_hid)
+    for actor in (REF, NORTH):
+        ids = [p.id for p in RULESET.awaiting(s, actor)]
+        assert "move:n" in ids, actor

@@ -142,3 +142,20 @@ def test_on_an_enemy_circle_only_sixes_count_for_the_paladins_rule() -> None:
     r = rolled(ev).rolls[0]
     assert (r.hits, r.undead_only, r.circle_only) == (1, 0, 1)
     assert applied(ev) == [("u", "destroyed")] and types(ev)[-1] == "CombatEnded"
+
+
+def test_a_five_the_defender_rolls_hits_only_an_attacker_on_the_defenders_circle() -> None:
+    # Given north's n_on standing on a south circle and n_off beside it, both attacking s
+    squads = [
+        sq("n_on", "north", "soldier", 1, 5, 5),
+        sq("n_off", "north", "soldier", 1, 6, 5),
+        sq("s", "south", "soldier", 2, 5, 6),
+    ]
+    circles = [{"id": "k", "side": "south", "x": 5, "y": 5}]
+    s = to_action(make(squads, circles=circles), step="combat")
+    # When north misses and s rolls a 5 (and no 6)
+    s, ev = run(s, "Attack", [1, 1, 5, 1], squads=["n_on", "n_off"], targets=["s"])
+    # Then the circle's hit (scored by the defender, south) goes to n_on, on south's circle
+    assert [h.only for h in rolled(ev).hits] == ["circle"]
+    assert applied(ev) == [("n_on", "destroyed")]
+    assert "n_off" in s.squads and "n_on" not in s.squads

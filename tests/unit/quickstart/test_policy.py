@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 import msgspec
+import pytest
 
 from domain.actors import Actor
 from domain.rulesets.quickstart import policy
@@ -37,6 +38,15 @@ from tests.support.quickstart_testkit import REF, make, run, side, sq, to_action
 
 T = TypeVar("T")
 NORTH, SOUTH = side("north"), side("south")
+
+
+@pytest.fixture(autouse=True)
+def _fresh_memos(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each test makes its grids' step tables and its sides' actors anew: the memos live as
+    long as the process, and a process that ran other tests first (mutmut forks its mutants
+    from one that ran the whole suite) would hand them over from it, made by other code."""
+    monkeypatch.setattr(policy, "_NEIGHBOURS", {})
+    monkeypatch.setattr(policy, "_SIDES", {})
 
 
 class First:
@@ -191,6 +201,24 @@ def test_from_the_watchtower_a_hero_scouts_once_a_round() -> None:
     # no skill left: n moves toward s (a move, not a skill)
     actor, command = proposed(s)
     assert actor == NORTH and isinstance(command, MoveSquad)
+
+
+def test_a_hero_in_the_watchtower_with_no_scouting_left_passes_on_to_the_next_hero() -> None:
+    s = _skilled("soldier")
+    # ht, in the watchtower, is asked first
+    s = msgspec.structs.replace(
+        s, heroes={"ht": s.heroes["ht"], **{k: h for k, h in s.heroes.items() if k != "ht"}}
+    )
+    assert proposed(s) == (NORTH, UseSkill(hero="ht", skill="insight"))
+    # its skill used this round, or no skill the watchtower gives an effect: hn's turn
+    for cut in (with_hero(s, "ht", skill_used=True), with_hero(s, "ht", skills={"history": 1})):
+        assert proposed(cut) == (NORTH, UseSkill(hero="hn", skill="intimidate"))
+
+
+def test_a_hero_uses_its_skill_in_the_combats_step_too() -> None:
+    s = _skilled("soldier")
+    s, _ = run(s, "EndStep")
+    assert (s.step, proposed(s)) == ("combat", (NORTH, UseSkill(hero="hn", skill="intimidate")))
 
 
 def test_a_hero_without_a_minor_action_or_squad_uses_no_skill() -> None:
@@ -404,3 +432,34 @@ def test_the_steps_of_a_grid_not_seen_before_are_its_neighbours() -> None:
                         a * height + b for a, b in neighbours((x, y), width, height, eight)
                     )
                     assert sorted(table[x * height + y]) == want
+
+
+def test_an_engine_or_barrier_off_the_first_row_takes_its_own_square() -> None:
+    # n at (0, 0), s at (10, 0): the nearest squares n reaches are x = 6, y = 0 to 4; an
+    # engine on (6, 2) and a barrier on (6, 3) take two of them (square x * 12 + y)
+    squads = [sq("n", "north", "soldier", 2, 0, 0), sq("s", "south", "soldier", 2, 10, 0)]
+    s = make(
+        squads,
+        engines=[{"id": "e", "side": "north", "level": 1, "x": 6, "y": 2}],
+        barriers=[{"id": "b", "side": "south", "level": 1, "x": 6, "y": 3}],
+    )
+    rng = First()
+    assert proposed(to_action(s), rng) == (NORTH, MoveSquad(squad="n", x=6, y=0))
+    assert rng.offered == [[72, 73, 76]]
+
+
+def test_on_an_orthogonal_grid_nearest_counts_the_steps_to_the_enemy() -> None:
+    # n at (0, 0), s at (5, 5), orthogonal steps (6 of them): the squares nearest s are the
+    # five with x + y = 6, each 4 steps from it (on an eight-way grid (3, 3) would be 2 away)
+    squads = [sq("n", "north", "soldier", 2, 0, 0), sq("s", "south", "soldier", 2, 5, 5)]
+    s = to_action(make(squads, options={"adjacency": "orthogonal"}))
+    rng = First()
+    assert proposed(s, rng) == (NORTH, MoveSquad(squad="n", x=1, y=5))
+    assert rng.offered == [[17, 28, 39, 50, 61]]
+
+
+def test_a_caster_with_a_target_in_eight_way_range_does_not_move() -> None:
+    # c at (0, 0), s at (4, 4): 4 squares away on an eight-way grid (within caster_range 5),
+    # though 8 orthogonal steps: c has a target, so it does not close in
+    squads = [sq("c", "north", "caster", 1, 0, 0), sq("s", "south", "soldier", 2, 4, 4)]
+    assert proposed(to_action(make(squads))) == (NORTH, EndStep())
