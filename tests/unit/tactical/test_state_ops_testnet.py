@@ -3,6 +3,7 @@ untested (issue 38; seed 002 [Actions] Standard Actions, Stamina Actions)."""
 
 from __future__ import annotations
 
+import pytest
 from msgspec.structs import replace
 
 from domain.rulesets.tactical.events import AttackDeclared, AttackResolved
@@ -33,3 +34,21 @@ def test_a_finisher_is_the_turns_standard_action() -> None:
     declared = next(e for e in events if isinstance(e, (AttackDeclared, AttackResolved)))
     assert declared.attack.action == "stamina"
     assert s.chars["p"].STA.cur == 14 and s.chars["p"].attacks == 2
+
+
+_BOLT = {"id": "bolt", "kind": "spell", "dice": "d6", "range": 6, "pool": "STA"}
+
+
+@pytest.mark.parametrize(("rating", "concentrating"), [(0, None), (2, "bolt")])
+def test_only_a_concentration_power_makes_its_caster_concentrate(
+    rating: int, concentrating: str | None
+) -> None:
+    """[Concentration]: "certain effects" must be maintained; a power without the rating
+    leaves its caster free, so damage then calls for no concentration check."""
+    power = {**_BOLT, "concentration": rating}
+    s = make([ch("p", "a", 5, 5, powers=["bolt"], main_hand=None), ch("g", "b", 8, 5)],
+             powers=[power], options={"reaction_window": "never"})  # fmt: skip
+    s = started(s, [12, 1])
+    _, s = play(s, {"type": "Attack", "character": "p", "weapon": "bolt", "target": "g"}, [1])
+    p = s.chars["p"]
+    assert (p.concentration, p.concentration_rating) == (concentrating, rating)
