@@ -1,0 +1,68 @@
+"""What a Finisher does beyond its damage (hits.after_hit), the cases mutation testing found
+untested (issue 38; seed 002 [Standard Actions] Finisher, A06; [Health Damage];
+[Concentration], A41)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from msgspec.structs import replace
+
+from domain.rulesets.tactical.events import (
+    CharacterDamaged,
+    ConcentrationEnded,
+    DeathSaveRolled,
+    WoundRecorded,
+)
+from domain.rulesets.tactical.model import Condition, State
+from tests.support.tactical_kit import ch, make, play, started
+
+FINISH = {"type": "Attack", "character": "p", "weapon": "sword", "target": "g", "finisher": True}
+_UNCONSCIOUS = Condition(name="unconscious", from_wound=True, unsaveable=True)
+_DYING = Condition(name="dying", from_wound=True, unsaveable=True)
+
+
+def _foe(hea: int, *conditions: Condition, **opts: Any) -> State:
+    """g (side b) next to p, whose turn it is, with `hea` HEA and the conditions given."""
+    s = make([ch("p", "a", 5, 5, stats={"STR": 2}), ch("g", "b", 6, 5, HEA={"cur": hea, "max": 20}),
+              ch("far", "b", 11, 11)],
+             options={"reaction_window": "never", **opts})  # fmt: skip
+    s = started(s, [12, 2, 1])
+    g = replace(s.chars["g"], conditions=conditions, helpless=not conditions)
+    return replace(s, chars={**s.chars, "g": g})
+
+
+def test_a_finisher_on_a_dying_foe_names_the_attacker_in_the_failed_save() -> None:
+    events, _ = play(_foe(-1, _UNCONSCIOUS, _DYING), FINISH, [4])
+    [failed] = [e for e in events if isinstance(e, DeathSaveRolled)]
+    assert failed.reason == "finisher by p"
+    events, _ = play(_foe(-1, _UNCONSCIOUS, _DYING, finisher_on_dying="death_save_only"),
+                     FINISH, [4])  # fmt: skip
+    [failed] = [e for e in events if isinstance(e, DeathSaveRolled)]
+    assert "finisher by p (instead of its damage: finisher_on_dying)" in failed.reason
+
+
+def test_a_finishers_wound_first_brings_hea_to_0_only_from_above_it() -> None:
+    """A06: the wound of a Finisher on a helpless foe brings HEA to 0 first, when it is above
+    0 (1 here after the hit); a stable foe at 0 is wounded with no such damage."""
+    events, s = play(_foe(7), FINISH, [4])  # 7 - 6 = 1 HEA after the hit
+    extra = [e for e in events if isinstance(e, CharacterDamaged) and "A06" in e.reason]
+    assert [(e.amount, e.reason) for e in extra] == [
+        (1, "finisher by p: a wound brings HEA to 0 (A06)")
+    ]
+    assert s.chars["g"].HEA.cur == 0 and s.chars["g"].wounds == 1
+    stable = _foe(0, _UNCONSCIOUS)  # at 0, stable: the Finisher's STA damage leaves HEA be
+    events, s = play(stable, {**FINISH, "pool": "STA"}, [4])
+    assert not [e for e in events if isinstance(e, CharacterDamaged) and "A06" in e.reason]
+    assert [e.reason for e in events if isinstance(e, WoundRecorded)] == ["finisher by p"]
+
+
+def test_a_finishers_wound_ends_the_foes_concentration() -> None:
+    """A41: an unconscious character's concentration ends."""
+    s = _foe(20)
+    g = replace(s.chars["g"], concentration="wand", concentration_rating=1)
+    g = replace(g, stats=replace(g.stats, MIN=10))  # the check of the hit's damage holds
+    events, s = play(replace(s, chars={**s.chars, "g": g}), FINISH, [4, 12])  # kept, then the wound
+    ended = [e for e in events if isinstance(e, ConcentrationEnded)]
+    assert [(e.character, e.power, e.reason) for e in ended] == [("g", "wand", "unconscious (A41)")]
+    assert s.chars["g"].concentration is None
