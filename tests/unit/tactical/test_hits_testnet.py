@@ -10,6 +10,7 @@ from msgspec.structs import replace
 
 from domain.rulesets.tactical.events import (
     CharacterDamaged,
+    ConcentrationChecked,
     ConcentrationEnded,
     DeathSaveRolled,
     WoundRecorded,
@@ -65,4 +66,27 @@ def test_a_finishers_wound_ends_the_foes_concentration() -> None:
     events, s = play(replace(s, chars={**s.chars, "g": g}), FINISH, [4, 12])  # kept, then the wound
     ended = [e for e in events if isinstance(e, ConcentrationEnded)]
     assert [(e.character, e.power, e.reason) for e in ended] == [("g", "wand", "unconscious (A41)")]
+    assert s.chars["g"].concentration is None
+
+
+def test_a_single_point_of_damage_calls_for_a_concentration_check() -> None:
+    """[Concentration]: any damage sustained calls for the check (A68: bleeding does), even
+    1 HEA."""
+    p = ch("p", "a", 5, 5, conditions=[{"name": "bleeding", "rating": 1}])
+    s = started(make([p, ch("g", "b", 9, 9)]), [1, 12])
+    p_ = replace(s.chars["p"], concentration="wand", concentration_rating=1)
+    s = replace(s, chars={**s.chars, "p": p_})
+    events, _ = play(s, {"type": "EndTurn", "character": "g"}, [1, 12])
+    [checked] = [e for e in events if isinstance(e, ConcentrationChecked)]
+    assert (checked.character, checked.damage) == ("p", 1)
+
+
+def test_a_concentrator_the_hit_knocks_out_loses_its_concentration_unchecked() -> None:
+    """A41: an unconscious character's concentration ends; no check is rolled for it."""
+    s = _foe(3)  # 3 - 6: down
+    g = replace(s.chars["g"], concentration="wand", concentration_rating=1)
+    events, s = play(replace(s, chars={**s.chars, "g": g}), {**FINISH, "finisher": False}, [4])
+    assert not [e for e in events if isinstance(e, ConcentrationChecked)]
+    ended = [e for e in events if isinstance(e, ConcentrationEnded)]
+    assert [(e.character, e.reason) for e in ended] == [("g", "unconscious (A41)")]
     assert s.chars["g"].concentration is None
