@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from msgspec.structs import replace
 
+from domain.errors import DiceError
 from domain.rulesets.tactical.events import (
     CharacterDamaged,
     ConcentrationChecked,
     ConcentrationEnded,
+    ConditionEnded,
     DeathSaveRolled,
     WoundRecorded,
 )
@@ -76,9 +79,16 @@ def test_a_single_point_of_damage_calls_for_a_concentration_check() -> None:
     s = started(make([p, ch("g", "b", 9, 9)]), [1, 12])
     p_ = replace(s.chars["p"], concentration="wand", concentration_rating=1)
     s = replace(s, chars={**s.chars, "p": p_})
-    events, _ = play(s, {"type": "EndTurn", "character": "g"}, [1, 12])
+    end = {"type": "EndTurn", "character": "g"}
+    with pytest.raises(DiceError) as missing:  # the table is asked for p's check die
+        play(s, end, [1])
+    need = missing.value.context["next_die"]
+    assert (need.sides, need.purpose, need.subject) == (12, "concentration check of p", "p")
+    events, s = play(s, end, [1, 8])  # d12 8 + MIN 0 - 1 damage = 7: the DC, kept
     [checked] = [e for e in events if isinstance(e, ConcentrationChecked)]
-    assert (checked.character, checked.damage) == ("p", 1)
+    assert (checked.character, checked.damage, checked.total, checked.dc) == ("p", 1, 7, 7)
+    assert checked.success and not [e for e in events if isinstance(e, ConcentrationEnded)]
+    assert s.chars["p"].concentration == "wand"
 
 
 def test_a_concentrator_the_hit_knocks_out_loses_its_concentration_unchecked() -> None:
@@ -90,3 +100,28 @@ def test_a_concentrator_the_hit_knocks_out_loses_its_concentration_unchecked() -
     ended = [e for e in events if isinstance(e, ConcentrationEnded)]
     assert [(e.character, e.reason) for e in ended] == [("g", "unconscious (A41)")]
     assert s.chars["g"].concentration is None
+
+
+_HOLD = {"id": "hold", "kind": "spell", "dice": "d6", "range": 6, "concentration": 1,
+         "condition": {"name": "immobilized"}}  # fmt: skip
+
+
+def test_the_end_of_a_concentration_ends_its_condition_on_those_it_holds_only() -> None:
+    """[Concentration]: "If you fail, the effect ends": g's hold ends on p and q, which it
+    holds, not on h; A41: g, knocked out, no longer concentrates."""
+    held = [{"name": "immobilized", "source": "g"}]
+    s = make([ch("p", "a", 5, 5, stats={"STR": 2}, conditions=held),
+              ch("q", "a", 1, 1, conditions=held), ch("h", "b", 9, 9),
+              ch("g", "b", 6, 5, HEA={"cur": 3, "max": 20}, powers=["hold"])],
+             powers=[_HOLD], options={"reaction_window": "never"})  # fmt: skip
+    s = started(s, [12, 3, 2, 1])
+    g = replace(s.chars["g"], concentration="hold", concentration_rating=1)
+    events, s = play(replace(s, chars={**s.chars, "g": g}),
+                     {"type": "Attack", "character": "p", "weapon": "sword", "target": "g"},
+                     [4])  # fmt: skip
+    ended = [e for e in events if isinstance(e, ConditionEnded)]
+    assert [(e.character, e.condition, e.reason, e.rule) for e in ended] == [
+        (c, "immobilized", "g no longer concentrates on hold", "002 Niche Rules / Concentration")
+        for c in ("p", "q")
+    ]
+    assert not s.chars["p"].has("immobilized") and not s.chars["q"].has("immobilized")
