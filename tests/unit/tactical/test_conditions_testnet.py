@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from msgspec.structs import replace
 
+from domain.errors import DiceError
 from domain.rulesets.tactical.events import AttackDeclared, AttackResolved
 from domain.rulesets.tactical.model import State
 from tests.support.tactical_kit import ch, make, play, started
@@ -60,3 +61,13 @@ def test_a_condition_gained_again_keeps_a_wounds_mark_and_takes_the_new_source()
     [bleeding] = [k for k in s.chars["g"].conditions if k.name == "bleeding"]
     assert (bleeding.rating, bleeding.from_wound, bleeding.source) == (3, True, "q")
     assert (bleeding.unsaveable, bleeding.no_save_before) == (True, 4)
+
+
+def test_a_saves_die_is_asked_of_the_table_for_the_character_saving() -> None:
+    """[Standard Actions] Save, A01: a d12 + the condition's stat (MIN against dazed)."""
+    s = started(make([ch("p", "a", 5, 5, conditions=[{"name": "dazed"}]), ch("g", "b", 9, 9)]),
+                [12, 1])  # fmt: skip
+    with pytest.raises(DiceError) as missing:
+        play(s, {"type": "Save", "character": "p", "condition": "dazed"})
+    need = missing.value.context["next_die"]
+    assert (need.sides, need.purpose, need.subject) == (12, "MIN save of p (dazed)", "p")
