@@ -3,8 +3,10 @@ found untested (issue 38; seed 002 [Health Damage]: "roll a d12 ... death save",
 
 from __future__ import annotations
 
-from domain.rulesets.tactical.events import DeathSaveRolled
-from domain.rulesets.tactical.model import State
+from msgspec.structs import replace
+
+from domain.rulesets.tactical.events import CombatEnded, DeathSaveRolled
+from domain.rulesets.tactical.model import Condition, State
 from tests.support.tactical_kit import ch, make, play, started
 
 
@@ -21,3 +23,25 @@ def test_a_death_save_is_a_d12_recorded_with_its_die() -> None:
     assert save.die is not None and (save.die.sides, save.die.values) == (12, (12,))
     assert save.die.purpose == "death save of b1"
     assert (save.reason, save.success, save.successes, save.failures) == ("death save", True, 1, 0)
+
+
+def _knock_out(state: State, cid: str) -> list[object]:
+    cmd = {"type": "SetCondition", "character": cid, "condition": "unconscious",
+           "reason": "a ruling"}  # fmt: skip
+    return play(state, cmd)[0]
+
+
+def test_when_no_side_has_anyone_standing_the_combat_ends_with_no_winner() -> None:
+    """[Sequence §5], A45: the combat ends when at most one side stands; none: no winner."""
+    s = started(make([ch("a1", "a", 2, 2), ch("b1", "b", 5, 5)], width=8, height=8), [12, 1])
+    b1 = replace(s.chars["b1"], conditions=(Condition(name="unconscious"),))
+    s = replace(s, chars={**s.chars, "b1": b1})
+    [ended] = [e for e in _knock_out(s, "a1") if isinstance(e, CombatEnded)]
+    assert (ended.winner, ended.reason) == (None, "no side has anyone standing")
+
+
+def test_before_initiative_a_side_down_ends_nothing() -> None:
+    """A45 ends a combat under way: a ruling before initiative ([Sequence §3]) ends none."""
+    s = make([ch("a1", "a", 2, 2), ch("b1", "b", 5, 5)], width=8, height=8)
+    assert s.phase == "setup"
+    assert not [e for e in _knock_out(s, "b1") if isinstance(e, CombatEnded)]
