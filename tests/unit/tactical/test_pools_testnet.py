@@ -5,7 +5,14 @@ from __future__ import annotations
 
 from msgspec.structs import replace
 
-from domain.rulesets.tactical.events import CombatEnded, DeathSaveRolled
+from domain.rulesets.tactical.events import (
+    CharacterDied,
+    CombatEnded,
+    ConditionEnded,
+    ConditionGained,
+    DeathSaveRolled,
+    Stabilized,
+)
 from domain.rulesets.tactical.model import Condition, State
 from tests.support.tactical_kit import ch, make, play, started
 
@@ -45,3 +52,70 @@ def test_before_initiative_a_side_down_ends_nothing() -> None:
     s = make([ch("a1", "a", 2, 2), ch("b1", "b", 5, 5)], width=8, height=8)
     assert s.phase == "setup"
     assert not [e for e in _knock_out(s, "b1") if isinstance(e, CombatEnded)]
+
+
+def _with_saves(state: State, successes: int, failures: int) -> State:
+    b1 = replace(state.chars["b1"], death_successes=successes, death_failures=failures)
+    return replace(state, chars={**state.chars, "b1": b1})
+
+
+def test_a_failed_death_save_counts_a_failure_only_and_the_third_kills() -> None:
+    """[Health Damage]: three failed death saves and the character dies."""
+    events, _ = play(_dying_next(), {"type": "EndTurn", "character": "a1"}, [1, 1])
+    [save] = [e for e in events if isinstance(e, DeathSaveRolled)]
+    assert (save.success, save.successes, save.failures) == (False, 0, 1)
+    events, s = play(_with_saves(_dying_next(), 0, 2), {"type": "EndTurn", "character": "a1"},
+                     [1, 1])  # fmt: skip
+    assert [e.reason for e in events if isinstance(e, CharacterDied)] == [
+        "three failed death saves"
+    ]
+    assert s.chars["b1"].dead
+
+
+def test_a_third_death_save_stabilizes_and_ends_dying() -> None:
+    """[Health Damage]: three successful death saves and the character is stable."""
+    events, s = play(_with_saves(_dying_next(), 2, 0), {"type": "EndTurn", "character": "a1"},
+                     [1, 12])  # fmt: skip
+    assert [e.character for e in events if isinstance(e, Stabilized)] == ["b1"]
+    ended = [(e.condition, e.reason) for e in events if isinstance(e, ConditionEnded)]
+    assert ended == [("dying", "three death saves")]
+    assert not s.chars["b1"].has("dying")
+
+
+def test_a_wound_makes_its_character_unconscious_and_dying_from_the_wound() -> None:
+    """A05: a wound's unconscious and dying come from the wound: no save ends them."""
+    s = started(make([ch("a1", "a", 2, 2, stats={"STR": 2}),
+                      ch("b1", "b", 3, 2, HEA={"cur": 3, "max": 20}), ch("b2", "b", 7, 7)],
+                     width=8, height=8, options={"reaction_window": "never"}),
+                [12, 1, 2])  # fmt: skip
+    events, s = play(s, {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1"},
+                     [4])  # fmt: skip
+    gained = [e.condition for e in events if isinstance(e, ConditionGained)]
+    assert [(k.name, k.from_wound, k.unsaveable) for k in gained] == [
+        ("unconscious", True, True), ("dying", True, True)]  # fmt: skip
+
+
+def test_a_stable_foe_wounded_again_is_only_made_dying() -> None:
+    """A06: a Finisher on a stable (unconscious, not dying) foe wounds it: it was already
+    unconscious, so only dying is gained."""
+    s = started(make([ch("a1", "a", 2, 2, stats={"STR": 2}),
+                      ch("b1", "b", 3, 2, HEA={"cur": 0, "max": 20}), ch("b2", "b", 7, 7)],
+                     width=8, height=8, options={"reaction_window": "never"}),
+                [12, 1, 2])  # fmt: skip
+    b1 = replace(s.chars["b1"], conditions=(Condition(name="unconscious", from_wound=True,
+                                                      unsaveable=True),))  # fmt: skip
+    s = replace(s, chars={**s.chars, "b1": b1})
+    finisher = {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1",
+                "finisher": True, "pool": "STA"}  # fmt: skip
+    events, _ = play(s, finisher, [4])
+    assert [e.condition.name for e in events if isinstance(e, ConditionGained)] == ["dying"]
+
+
+def test_a_condition_gained_merges_with_its_own_name_only() -> None:
+    """A42 merges a condition gained again with itself, not with another one held."""
+    s = started(make([ch("a1", "a", 2, 2), ch("b1", "b", 5, 5)], width=8, height=8), [12, 1])
+    for name, rating in (("bleeding", 3), ("burning", 1)):
+        cmd = {"type": "SetCondition", "character": "b1", "condition": name, "rating": rating,
+               "reason": "a ruling"}  # fmt: skip
+        s = play(s, cmd)[1]
+    assert {k.name: k.rating for k in s.chars["b1"].conditions} == {"bleeding": 3, "burning": 1}
