@@ -119,3 +119,49 @@ def test_a_condition_gained_merges_with_its_own_name_only() -> None:
                "reason": "a ruling"}  # fmt: skip
         s = play(s, cmd)[1]
     assert {k.name: k.rating for k in s.chars["b1"].conditions} == {"bleeding": 3, "burning": 1}
+
+
+def _restore(state: State, pool: str, amount: int) -> list[object]:
+    cmd = {"type": "Restore", "character": "b1", "pool": pool, "amount": amount,
+           "reason": "a potion"}  # fmt: skip
+    return play(state, cmd)[0]
+
+
+def test_hea_restored_above_0_ends_dying_and_unconscious() -> None:
+    """[Health Damage]: HEA above 0 ends Unconscious (and dying with it); at 0 it does not."""
+    s = _dying_next()
+    down = (
+        Condition(name="dying", from_wound=True),
+        Condition(name="unconscious", from_wound=True),
+    )
+    b1 = replace(s.chars["b1"], conditions=down)
+    s = replace(s, chars={**s.chars, "b1": b1})
+    assert not [e for e in _restore(s, "HEA", 1) if isinstance(e, ConditionEnded)]  # -1 + 1 = 0
+    ended = [(e.condition, e.reason, e.rule) for e in _restore(s, "HEA", 2)
+             if isinstance(e, ConditionEnded)]  # fmt: skip
+    why = ("HEA restored above 0", "002 Damage / Health Damage")
+    assert ended == [("dying", *why), ("unconscious", *why)]
+
+
+def test_wil_restored_above_0_ends_the_daze_it_caused() -> None:
+    """A08: WIL at 0 or less dazes; WIL above 0 ends that daze, not one from elsewhere."""
+    s = _dying_next()
+    for source, ends in (("WIL", True), (None, False)):
+        b1 = replace(s.chars["b1"], WIL=replace(s.chars["b1"].WIL, cur=0),
+                     conditions=(Condition(name="dazed", source=source),))  # fmt: skip
+        t = replace(s, chars={**s.chars, "b1": b1})
+        ended = [(e.condition, e.reason, e.rule) for e in _restore(t, "WIL", 1)
+                 if isinstance(e, ConditionEnded)]  # fmt: skip
+        assert ended == ([("dazed", "WIL above 0", "002 Conditions")] if ends else [])
+        assert not [e for e in _restore(t, "STA", 1) if isinstance(e, ConditionEnded)]
+
+
+def test_a_daze_from_wil_ends_only_with_wil_restored_above_0() -> None:
+    """A08: WIL raised to 0 only leaves the daze; another pool restored leaves it too."""
+    s = _dying_next()
+    for wil, pool, amount in ((-1, "WIL", 1), (1, "HEA", 1), (1, "STA", 1)):
+        b1 = replace(s.chars["b1"], WIL=replace(s.chars["b1"].WIL, cur=wil),
+                     conditions=(Condition(name="dazed", source="WIL"),))  # fmt: skip
+        t = replace(s, chars={**s.chars, "b1": b1})
+        ended = [e.condition for e in _restore(t, pool, amount) if isinstance(e, ConditionEnded)]
+        assert "dazed" not in ended
