@@ -3,6 +3,8 @@ found untested (issue 38; seed 002 [Health Damage]: "roll a d12 ... death save",
 
 from __future__ import annotations
 
+from typing import Any
+
 from msgspec.structs import replace
 
 from domain.rulesets.tactical.events import (
@@ -12,6 +14,7 @@ from domain.rulesets.tactical.events import (
     ConditionGained,
     DeathSaveRolled,
     Stabilized,
+    WoundRecorded,
 )
 from domain.rulesets.tactical.model import Condition, State
 from tests.support.tactical_kit import ch, make, play, started
@@ -165,3 +168,81 @@ def test_a_daze_from_wil_ends_only_with_wil_restored_above_0() -> None:
         t = replace(s, chars={**s.chars, "b1": b1})
         ended = [e.condition for e in _restore(t, pool, amount) if isinstance(e, ConditionEnded)]
         assert "dazed" not in ended
+
+
+# --- after_loss: a pool fell ([Health Damage], [Stamina Damage], A08) ---------------------
+
+
+def _hit(hea: int, *conditions: Condition, pool: str = "HEA", **opts: Any) -> list[object]:
+    """a1 (STR 2) hits b1 for d6 1 + 2 = 3 (b1 has `hea` HEA, 20 STA, 10 WIL)."""
+    s = started(make([ch("a1", "a", 2, 2, stats={"STR": 2}, powers=["mind"]),
+                      ch("b1", "b", 3 if pool != "WIL" else 5, 2, HEA={"cur": hea, "max": 20}),
+                      ch("b2", "b", 7, 7)],  # a spell from afar: no opportunity attack
+                     width=8, height=8, powers=[_MIND],
+                     options={"reaction_window": "never", **opts}), [12, 1, 2])  # fmt: skip
+    s = replace(s, chars={**s.chars, "b1": replace(s.chars["b1"], conditions=conditions)})
+    weapon = {"HEA": "sword", "STA": "sword", "WIL": "mind"}[pool]
+    cmd = {"type": "Attack", "character": "a1", "weapon": weapon, "target": "b1"}
+    if pool == "STA":
+        cmd["pool"] = "STA"
+    return play(s, cmd, [1])[0]
+
+
+_MIND = {"id": "mind", "kind": "spell", "dice": "d6", "range": 6, "pool": "WIL", "bonus": 9}
+_DOWN = (Condition(name="unconscious", from_wound=True, unsaveable=True),
+         Condition(name="dying", from_wound=True, unsaveable=True))  # fmt: skip
+
+
+def _wounds(events: list[object]) -> list[str]:
+    return [e.reason for e in events if isinstance(e, WoundRecorded)]
+
+
+def test_hea_falling_to_0_or_from_1_is_a_wound_not_while_already_at_0() -> None:
+    """[Health Damage]: HEA reduced to 0 or lower is a wound (A05); a dying character at 0
+    hit again takes no new wound (A04: damage while down)."""
+    assert _wounds(_hit(4)) == []  # 4 - 3 = 1: above 0
+    assert _wounds(_hit(3)) == ["HEA fell to 0 (attack by a1)"]
+    assert _wounds(_hit(1)) == ["HEA fell to -2 (attack by a1)"]
+    assert _wounds(_hit(0, *_DOWN)) == []
+
+
+def _failed(events: list[object]) -> list[str]:
+    return [e.reason for e in events if isinstance(e, DeathSaveRolled)]
+
+
+def test_with_failed_save_damage_to_a_dying_character_fails_a_death_save() -> None:
+    """A04 `damage_while_down` "failed_save": HEA damage while dying (from 0 or below) is a
+    failed death save; not for the stable, nor for STA damage, nor for the standing."""
+    option = {"damage_while_down": "failed_save"}
+    why = ["damage while dying (option damage_while_down)"]
+    assert _failed(_hit(0, *_DOWN, **option)) == why
+    assert _failed(_hit(-1, *_DOWN, **option)) == why
+    assert _failed(_hit(-1, *_DOWN)) == []  # the default: HEA only
+    assert _failed(_hit(-1, _DOWN[0], **option)) == []  # stable: not dying
+    assert _failed(_hit(-1, *_DOWN, pool="STA", **option)) == []
+    assert _failed(_hit(20, **option)) == []
+
+
+def _gained(events: list[object]) -> list[Condition]:
+    return [e.condition for e in events if isinstance(e, ConditionGained)]
+
+
+def test_sta_falling_to_0_drains_and_wil_falling_to_0_dazes() -> None:
+    """[Stamina Damage]: STA at 0 or lower, exposed (drained); A08: WIL at 0 or lower, dazed
+    from WIL (which WIL above 0 ends); neither saved against."""
+    s = _hit(20, pool="STA")  # 20 - 3: no drain
+    assert _gained(s) == []
+    b1_sta_low = _hit_sta_low()
+    [exposed] = _gained(b1_sta_low)
+    assert (exposed.name, exposed.unsaveable) == ("exposed", True)
+    [dazed] = _gained(_hit(20, pool="WIL"))  # d6 1 + 9 = 10: WIL 10 to 0
+    assert (dazed.name, dazed.unsaveable, dazed.source) == ("dazed", True, "WIL")
+
+
+def _hit_sta_low() -> list[object]:
+    low = ch("b1", "b", 3, 2, STA={"cur": 3, "max": 20})
+    s = make([ch("a1", "a", 2, 2, stats={"STR": 2}), low, ch("b2", "b", 7, 7)],
+             width=8, height=8, options={"reaction_window": "never"})  # fmt: skip
+    s = started(s, [12, 1, 2])
+    cmd = {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1", "pool": "STA"}
+    return play(s, cmd, [1])[0]
