@@ -246,3 +246,11 @@ def _hit_sta_low() -> list[object]:
     s = started(s, [12, 1, 2])
     cmd = {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1", "pool": "STA"}
     return play(s, cmd, [1])[0]
+
+
+def test_a_wound_on_a_character_the_referee_made_dying_adds_only_unconscious() -> None:
+    """A05: a wound makes its character unconscious and dying; one already dying (a
+    referee's ruling) is not made dying again."""
+    ruled = (Condition(name="dying"),)
+    gained = _gained(_hit(3, *ruled))
+    assert [k.name for k in gained] == ["unconscious"]
