@@ -254,3 +254,30 @@ def test_a_wound_on_a_character_the_referee_made_dying_adds_only_unconscious() -
     ruled = (Condition(name="dying"),)
     gained = _gained(_hit(3, *ruled))
     assert [k.name for k in gained] == ["unconscious"]
+
+
+def test_sta_falling_again_drains_anew_only_once_the_drain_is_over() -> None:
+    """[Stamina Damage]: a character still exposed from a drain is not drained again; one
+    whose exposure ended (saved, A16) is. A visible character's drain is public."""
+    first = _hit_sta_low_state()
+    events, s = play(first, _STA_HIT, [1])
+    [drain] = _gained(events)
+    assert drain.name == "exposed" and s.chars["b1"].drained_at is not None
+    assert [e.hidden_side for e in events if isinstance(e, ConditionGained)] == [None]
+    b1 = s.chars["b1"]
+    again = replace(s, chars={**s.chars, "b1": replace(b1, STA=replace(b1.STA, cur=3))})
+    next_turn = replace(again, chars={**again.chars, "a1": first.chars["a1"]})
+    assert _gained(play(next_turn, _STA_HIT, [1])[0]) == []  # still exposed from the drain
+    saved = replace(next_turn.chars["b1"], conditions=())  # its exposure ended
+    events = play(replace(next_turn, chars={**next_turn.chars, "b1": saved}), _STA_HIT, [1])[0]
+    assert [k.name for k in _gained(events)] == ["exposed"]
+
+
+_STA_HIT = {"type": "Attack", "character": "a1", "weapon": "sword", "target": "b1", "pool": "STA"}
+
+
+def _hit_sta_low_state() -> State:
+    low = ch("b1", "b", 3, 2, STA={"cur": 3, "max": 20})
+    s = make([ch("a1", "a", 2, 2, stats={"STR": 2}), low, ch("b2", "b", 7, 7)],
+             width=8, height=8, options={"reaction_window": "never"})  # fmt: skip
+    return started(s, [12, 1, 2])
