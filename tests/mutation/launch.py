@@ -22,7 +22,9 @@ listed survivor). Such a mutant survives every test of its function by definitio
 running it only spent a survivor's time (in warfare's six modules on 2026-11-29, 27 listed
 equivalents took 77% of the time of 1,232 mutants) to learn what the entry already says.
 `run.py --run-equivalents` (`MUTATION_RUN_EQUIVALENTS=1`) runs them all the same, to find
-entries whose mutant a test now kills.
+entries whose mutant a test now kills, or that name another mutant since an edit renumbered
+the function's identical changes (worth a run now and then). A mutant whose entries cannot
+be read (a `.meta` file being rewritten) runs as before.
 """
 
 from __future__ import annotations
@@ -101,6 +103,16 @@ def _equivalence_check() -> Callable[[str], bool]:
     return lambda mutant: listed_equivalent(mutant, functions, results, is_listed)
 
 
+def _surely_listed(equivalent: Callable[[str], bool], mutant: str) -> bool:
+    """`equivalent(mutant)`, or False when it cannot tell (a `.meta` file the parent is
+    rewriting, a diff that cannot be read): the mutant then runs. An exception here would
+    end the worker as mutmut's 255, a "timeout", counted as killed."""
+    try:
+        return equivalent(mutant)
+    except Exception:
+        return False
+
+
 def _killers_file(function: str) -> Path:
     return KILLERS / function
 
@@ -141,7 +153,7 @@ def _patch_mutmut() -> None:
         # The clean run and the forced failure (mutant_name None, "fail") keep mutmut's way.
         if not mutant_name or mutant_name == "fail":
             return original(self, mutant_name=mutant_name, tests=tests)
-        if not run_equivalents and equivalent(mutant_name):
+        if not run_equivalents and _surely_listed(equivalent, mutant_name):
             return SKIPPED
         function = function_of(mutant_name)
         ordered = killers_first(tests, _read_killers(function))

@@ -415,6 +415,7 @@ def main(argv: list[str] | None = None) -> int:
             name
             for name, (status, source) in before.items()
             if rerun(status, lambda n=name, s=source: _is_equivalent(n, _show(n, s), equivalent))
+            or (args.run_equivalents and status == "skipped")
         ]
         (ROOT / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)
     if args.only and not args.report_only and not args.survivors:

@@ -10,7 +10,13 @@ import pytest
 from hypothesis import Phase, given, seed, settings
 from hypothesis import strategies as st
 
-from tests.mutation.launch import SKIPPED, function_of, killers_first, listed_equivalent
+from tests.mutation.launch import (
+    SKIPPED,
+    _surely_listed,
+    function_of,
+    killers_first,
+    listed_equivalent,
+)
 from tests.mutation.run import ROOT, STATUS, rerun
 
 __all__: list[str] = []
@@ -99,3 +105,11 @@ def test_a_skipped_mutant_is_reported_as_skipped_not_killed() -> None:
     assert STATUS[SKIPPED] == "skipped"
     assert not rerun("skipped", lambda: True)  # still listed: not run again
     assert rerun("skipped", lambda: False)  # its entry gone: run it
+
+
+def test_a_mutant_whose_entries_cannot_be_read_runs() -> None:
+    def unreadable(mutant: str) -> bool:
+        raise ValueError("a .meta file half written")
+
+    assert not _surely_listed(unreadable, "a.b.x_f__mutmut_3")
+    assert _surely_listed(lambda mutant: True, "a.b.x_f__mutmut_3")
