@@ -35,6 +35,7 @@ from service.http.limits import (
     stream_room,
 )
 from service.settings import Settings
+from tests.support.limit_routes import ping, secret
 from tests.support.servers import need_redis
 
 
@@ -231,11 +232,6 @@ def test_the_policies_the_settings_turn_on() -> None:
     assert isinstance(limit_store(Settings(redis_url="redis://127.0.0.1:6379/0")), RedisStore)
 
 
-@get("/ping", operation_id="ping")
-async def ping() -> str:
-    return "pong"
-
-
 @post("/battles", operation_id="createBattle", status_code=201)
 async def create_battle() -> str:
     return "made"
@@ -244,11 +240,6 @@ async def create_battle() -> str:
 @get("/health", operation_id="health")
 async def health() -> str:
     return "ok"
-
-
-@get("/secret", operation_id="secret", status_code=401)
-async def secret() -> str:
-    return "no"
 
 
 def _app(*policies: LimitConfig) -> Litestar:

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from litestar import Litestar, get
+from litestar import Litestar
 from litestar.stores.memory import MemoryStore
 from litestar.testing import TestClient
 
@@ -20,17 +20,8 @@ from service.battles.service import BattleService
 from service.battles.signing import ServiceKeys
 from service.http.limits import STORE_NAME, LimitConfig, RateLimits
 from service.schemas import CreateBattleRequest
+from tests.support.limit_routes import ping, secret
 from tests.support.quickstart_play import SETUP
-
-
-@get("/ping", operation_id="ping")
-async def ping() -> str:
-    return "pong"
-
-
-@get("/secret", operation_id="secret", status_code=401)
-async def secret() -> str:
-    return "no"
 
 
 @pytest.fixture

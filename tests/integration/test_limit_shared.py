@@ -10,7 +10,7 @@ import uuid
 from collections.abc import Iterator
 
 import pytest
-from litestar import Litestar, get
+from litestar import Litestar
 from litestar.stores.base import Store
 from litestar.stores.memory import MemoryStore
 from litestar.stores.redis import RedisStore
@@ -28,17 +28,8 @@ from service.http.limits import (
     limit_store,
 )
 from service.settings import Settings
+from tests.support.limit_routes import ping, secret
 from tests.support.servers import need_redis
-
-
-@get("/ping", operation_id="ping")
-async def ping() -> str:
-    return "pong"
-
-
-@get("/secret", operation_id="secret", status_code=401)
-async def secret() -> str:
-    return "no"
 
 
 def _client(
