@@ -144,3 +144,14 @@ def test_a_sides_awaiting_is_the_same_whatever_another_side_declared(secret: lis
 def test_a_battle_over_awaits_nothing() -> None:
     s = play(make(), {"type": "EndBattle", "winner": "red"})[1]
     assert RULESET.awaiting(s, REFEREE) == []
+
+
+@pytest.mark.parametrize("hit", [True, False, None])
+def test_the_referees_record_of_an_attack_keeps_whether_it_hit(hit: bool | None) -> None:
+    # 004 Combat Phase: an attack with no target is the referee's to record; what it says
+    # of a hit is what the log keeps
+    s = declare(make(), "r1")
+    _, s = to_phases(s, [9, 6, 3])
+    command = {"type": "RecordOutcome", "action": "red.1", "outcome": "grazes the wall"}
+    (resolved, *_), _ = play(s, {**command, "hit": hit})
+    assert (resolved.outcome, resolved.hit) == ("grazes the wall", hit)

@@ -219,6 +219,24 @@ def test_mount_trouble_off_course() -> None:
     assert "Advanced Riding" in ev.prompts[0].text
 
 
+@pytest.mark.parametrize(
+    ("face", "result", "rest"),
+    [
+        (1, "off course", [4, 5]),  # then the rounds (d10) and the direction (d8)
+        (2, "off course", [4, 5]),
+        (3, "bucks wildly", []),  # then a check the referee rules (no value set)
+        (4, "bucks wildly", []),
+        (5, "bucks wildly", []),
+        (6, "stumbles and falls", []),
+    ],
+)
+def test_mount_trouble_d6_names_what_happens(face: int, result: str, rest: list[int]) -> None:
+    # Combat Events, Mount or Vehicle Trouble: "1-2 - Off Course ... 3-5 - Bucks Wildly ... 6 -
+    # Stumbles and Falls"
+    ev, _, _ = _draw(make(_three(r1={"mount": {"kind": "mount"}})), [14, face, *rest])
+    assert (ev.sub_rolls[0].die.values, ev.sub_rolls[0].result) == ((face,), result)
+
+
 def test_mount_trouble_bucks_wildly_check_then_save() -> None:
     r1 = {
         "mount": {"kind": "mount"},

@@ -95,3 +95,16 @@ def test_every_die_of_a_sides_combat_event_names_that_side() -> None:
         (2, "combat event: random combatant", "red"),
         (6, "combat event: armour trouble", "red"),
     ]
+    # Mount or Vehicle Trouble (d20 14), off course (d6 1): its rounds (d10) too
+    mounted = setup_of(
+        combatants=[cb("r1", "red", mount={"kind": "mount"}), cb("b1", "blue"), cb("p1", "party")]
+    )
+    with pytest.raises(DiceError) as err:
+        s = make(mounted, events_per_reroll="side")
+        play(s, {"type": "RollInitiative"}, [5, 5, 3, 7, 2, 14, 1])
+    need = err.value.context["next_die"]
+    assert (need.sides, need.purpose, need.subject) == (
+        10,
+        "combat event: rounds off course",
+        "red",
+    )
