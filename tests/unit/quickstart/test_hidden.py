@@ -16,6 +16,7 @@ import pytest
 from domain.actors import Actor
 from domain.errors import DomainError, NotPermitted, RuleViolation, UnknownEntity
 from domain.rulesets.quickstart import RULESET
+from domain.rulesets.quickstart.model import State
 from domain.rulesets.quickstart.reach import known_to
 from tests.support.quickstart_testkit import REF, ScriptedDice, cmd, make, run, side, sq, types
 
@@ -101,16 +102,22 @@ def test_passing_beside_a_hidden_squad_does_not_reveal_it() -> None:
     assert types(ev) == ["SquadMoved"] and ev[0].met is None and s2.squads["s_hid"].hidden
 
 
-def test_a_hidden_mover_meeting_a_hidden_squad_shows_itself_too() -> None:
+def _both_hidden() -> State:
+    """North's paladin n, hidden at (0, 0) with hero k; south's s_hid hidden at (4, 0),
+    on n's way along y = 0."""
     squads = [
         sq("n", "north", "paladin", 2, 0, 0),
         sq("s_hid", "south", "soldier", 1, 9, 0),
         sq("s_far", "south", "soldier", 1, 11, 11),
     ]
     s = south_hides(squads, at=(4, 0), heroes=({"id": "k", "side": "north", "squad": "n"},))
-    s = msgspec.structs.replace(
+    return msgspec.structs.replace(
         s, squads={**s.squads, "n": msgspec.structs.replace(s.squads["n"], hidden=True)}
     )
+
+
+def test_a_hidden_mover_meeting_a_hidden_squad_shows_itself_too() -> None:
+    s = _both_hidden()
     s2, ev = run(s, "MoveSquad", squad="n", x=5, y=0)
     assert types(ev) == ["SquadMoved", "SquadRevealed", "SquadRevealed"]
     assert RULESET.audience(ev[0]) == "side:north"  # the hidden mover's move
@@ -342,15 +349,7 @@ def test_the_state_a_side_is_judged_and_prompted_on_never_names_the_hidden_squad
 
 def test_a_hidden_mover_is_revealed_on_the_square_where_it_stopped() -> None:
     # Given north's squad n hidden, and south's s_hid hidden at (4, 0) on n's path
-    squads = [
-        sq("n", "north", "paladin", 2, 0, 0),
-        sq("s_hid", "south", "soldier", 1, 9, 0),
-        sq("s_far", "south", "soldier", 1, 11, 11),
-    ]
-    s = south_hides(squads, at=(4, 0), heroes=({"id": "k", "side": "north", "squad": "n"},))
-    s = msgspec.structs.replace(
-        s, squads={**s.squads, "n": msgspec.structs.replace(s.squads["n"], hidden=True)}
-    )
+    s = _both_hidden()
     # When n moves along y = 0 into s_hid
     s2, ev = run(s, "MoveSquad", squad="n", x=5, y=0)
     # Then (Hero Units, stealth) n stops at (3, 0), and shows itself there, not elsewhere
