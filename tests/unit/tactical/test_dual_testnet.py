@@ -6,10 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import pytest
+from msgspec.structs import replace
 
+from domain.dice import ServerDice
 from domain.errors import RuleViolation
-from domain.rulesets.tactical.events import AttackResolved
+from domain.rulesets.tactical import RULESET
+from domain.rulesets.tactical.events import AttackResolved, ConcentrationChecked
 from domain.rulesets.tactical.model import State
 from domain.rulesets.tactical.rules import R_DUAL, R_UNSEEN
 from tests.support.tactical_kit import ch, make, play, started
@@ -93,3 +97,32 @@ def test_a_stamina_dual_wield_pays_its_six_sta_once() -> None:
         ("stamina", 0),
     ]
     assert s.chars["p"].STA.cur == 14 and s.chars["p"].attacks == 2
+
+
+def test_a_target_of_two_that_concentrates_checks_its_concentration() -> None:
+    """[Concentration]: a damaged concentrator makes a MIN check less the damage, whichever
+    of the two rolls hit it (the dice go on to each record resolved in turn)."""
+    s = _dual(ch("g", "b", 6, 5), ch("h", "b", 4, 5))
+    s = replace(s, chars={**s.chars, "h": replace(s.chars["h"], concentration="hold")})
+    cmd = {"type": "Attack", "character": "p", "weapon": "short", "target": "g",
+           "second_target": "h"}  # fmt: skip
+    events, s = play(s, cmd, [3, 2, 12])
+    checks = [e for e in events if isinstance(e, ConcentrationChecked)]
+    assert [(c.character, c.damage, c.die.value, c.success) for c in checks] == [("h", 2, 12, True)]
+
+
+def test_both_rolls_at_a_perceived_foe_and_a_seen_one_come_from_the_sides_stream() -> None:
+    """RULINGS "Invisible stamina": a dual wield naming an invisible foe its side perceived
+    is that side's whole action, both of its rolls drawn from that side's dice, the seen
+    foe's roll too ([Targeting What You Can't See §1])."""
+    a1 = ch("a1", "a", 2, 2, main_hand="short", off_hand="short2")
+    chars = [a1, ch("b1", "b", 3, 2, **INVISIBLE), ch("b2", "b", 1, 2)]
+    state = started(make(chars, items=[SHORT, SHORT2]), [12, 1, 2])
+    _, state = play(state, {"type": "Perceive", "character": "a1", "target": "b1"}, [6])
+    two = {"type": "Attack", "character": "a1", "weapon": "short", "target": "b2",
+           "second_target": "b1"}  # fmt: skip
+    cmd = RULESET.command_decoder.decode(msgspec.json.encode(two))
+    server = ServerDice(seed=b"s", epoch=0, battle_id="t", version=9, sub_seeds={"side:a": b"a"})
+    RULESET.decide(state, cmd, server)
+    assert server.streams["all"].drawn == []
+    assert len(server.streams["side:a"].drawn) == 2
