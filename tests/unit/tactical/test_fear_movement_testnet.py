@@ -1,6 +1,7 @@
-"""A31 and A46 of the tactical reading together, and `path_cost`'s refusal, the cases
-mutation testing found untested (issue 38): a frightened character's "towards" is measured
-by the battle's metric; a walk's step must be to an adjacent square; a wall's loop refused says why."""
+"""A31 and A46 of the tactical reading together, `path_cost`'s refusal and a wall's loop,
+the cases mutation testing found untested (issue 38): a frightened character's "towards"
+is measured by the battle's metric; a walk's step must be to an adjacent square; a wall's
+loop refused says why."""
 
 from __future__ import annotations
 
