@@ -1,13 +1,17 @@
-"""[Targeting What You Can't See §4] of seed 002, the case mutation testing found untested
-(issue 38): when a glimpse ends ("until the end of their next turn"), every reader's view
-shows it ended as it shows a character never glimpsed (`glimpsed_until` -1, its flag
-false), not some other value a client would have to know means the same."""
+"""[Targeting What You Can't See] of seed 002, the cases mutation testing found untested
+(issue 38): a miss on an unseen square tells nobody who was there (§2); when a glimpse
+ends (§4: "until the end of their next turn"), every reader's view shows it ended as it
+shows a character never glimpsed (`glimpsed_until` -1, its flag false), not some other
+value a client would have to know means the same."""
 
 from __future__ import annotations
 
 from domain.actors import Actor
 from domain.rulesets.tactical import RULESET
-from tests.unit.tactical.test_glimpse import _end, _hit
+from domain.rulesets.tactical.events import AttackResolved, UnseenAttackResolved
+from domain.rulesets.tactical.modifiers import glimpsed
+from tests.support.tactical_kit import play, types
+from tests.unit.tactical.test_glimpse import HIT, _before_hit, _end, _hit
 
 
 def test_an_ended_glimpse_reads_as_none_at_all() -> None:
@@ -20,3 +24,16 @@ def test_an_ended_glimpse_reads_as_none_at_all() -> None:
     view = RULESET.view(s, Actor(role="referee"))
     seen = next(c for c in view["characters"] if c["id"] == "g")
     assert seen["glimpsed_until"] == -1 and seen["glimpse_ends_with_turn"] is False
+
+
+def test_an_unseen_square_attacked_for_no_damage_tells_nobody_who_was_there() -> None:
+    """§2: "On a miss, the GM should not tell you if the creature was present": a roll that
+    deals 0 (d6 2 + STR 2 - 4 for the unseen square = 0) is a miss, told as for an empty
+    square (no target named), only the referee's record saying who was there."""
+    events, s = play(_before_hit(), HIT, [2])
+    assert types(events) == ["AttackResolved", "UnseenAttackResolved"]
+    told, ref = events
+    assert isinstance(told, AttackResolved) and isinstance(ref, UnseenAttackResolved)
+    assert (told.attack.target, told.hit, told.damage) == (None, False, 0)
+    assert ref.present == ("g",) and "g was there" in ref.detail
+    assert not glimpsed(s.chars["g"])
