@@ -37,3 +37,14 @@ def test_an_unseen_square_attacked_for_no_damage_tells_nobody_who_was_there() ->
     assert (told.attack.target, told.hit, told.damage) == (None, False, 0)
     assert ref.present == ("g",) and "g was there" in ref.detail
     assert not glimpsed(s.chars["g"])
+
+
+def test_an_unseen_square_attacked_for_1_damage_is_a_hit() -> None:
+    """[Attacks]: "If the damage is 0 or less, then the attack is a miss, otherwise it's a
+    hit": d6 3 + STR 2 - 4 for the unseen square = 1 hits, and reveals who was there (§4)."""
+    events, s = play(_before_hit(), HIT, [3])
+    assert types(events) == ["AttackResolved", "CharacterRevealed", "UnseenAttackResolved"]
+    hit = events[0]
+    assert isinstance(hit, AttackResolved)
+    assert (hit.attack.target, hit.hit, hit.damage) == ("g", True, 1)
+    assert s.chars["g"].HEA.cur == 19 and glimpsed(s.chars["g"])
