@@ -52,3 +52,16 @@ def test_only_a_concentration_power_makes_its_caster_concentrate(
     _, s = play(s, {"type": "Attack", "character": "p", "weapon": "bolt", "target": "g"}, [1])
     p = s.chars["p"]
     assert (p.concentration, p.concentration_rating) == (concentrating, rating)
+
+
+def test_an_opportunity_attack_answers_for_its_attacker_only() -> None:
+    """[Stamina Actions] Opportunity Attack: each adjacent enemy the move provokes "may
+    perform an opportunity attack": one that attacks leaves the window open to the other."""
+    chars = [ch("p", "a", 5, 5), ch("g", "b", 6, 5), ch("h", "b", 6, 4)]
+    s = started(make(chars, options={"reaction_window": "never"}), [12, 2, 1])
+    _, s = play(s, {"type": "Move", "character": "p", "to": [3, 5]})
+    assert s.opportunity is not None and set(s.opportunity.reactors) == {"g", "h"}
+    _, s = play(s, {"type": "OpportunityAttack", "character": "g"}, [4])
+    assert s.opportunity is not None and s.opportunity.reactors == ("h",)
+    _, s = play(s, {"type": "React", "character": "h", "reaction": "none"})
+    assert s.opportunity is None and s.chars["p"].pos == (3, 5)
