@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import pytest
 
+from domain.dice import Roll
 from domain.errors import RuleViolation
 from domain.rulesets.skirmish.events import ArmyRouted, Check, MoraleChecked, SkirmishEnded
-from domain.rulesets.skirmish.morale import end_skirmish
+from domain.rulesets.skirmish.morale import end_skirmish, opposed_check
 from domain.rulesets.skirmish.rules import R_END, R_MORALE_DCS, R_ROUTING
 from domain.rulesets.skirmish.specs import Term
 from tests.support.skirmish_kit import ScriptedDice, cmd, make, orcs, ready, run, to_phase, types
@@ -107,3 +108,30 @@ def test_ending_a_skirmish_not_started_or_already_over_is_refused_with_its_reaso
     with pytest.raises(RuleViolation) as refused:
         end_skirmish(over, cmd("EndSkirmish", reason="again"), ScriptedDice())
     assert str(refused.value) == "the skirmish is already over"
+
+
+class _Subjects(ScriptedDice):
+    """Scripted dice that keep the subject each die is asked for (table dice ask the side
+    of that army for it)."""
+
+    def __init__(self, values: list[int]) -> None:
+        super().__init__(values)
+        self.subjects: list[str | None] = []
+
+    def roll(self, sides: int, purpose: str, subject: str | None = None) -> Roll:
+        self.subjects.append(subject)
+        return super().roll(sides, purpose, subject)
+
+
+def test_the_opposed_check_rolls_a_d20_for_each_army_opponents_in_id_order() -> None:
+    """ "Opposed Morale Checks": the initiator and each opposing army roll d20 + morale; each
+    die is asked for the army that rolls it, the opponents' in the order of their ids
+    whatever the order they are given in."""
+    s = ready(south=[orcs(), orcs("brutes")], places={"brutes": (20, 70, "north")})
+    dice = _Subjects([10, 4, 6])
+    fighters, brutes, orcs_ = (s.armies[x] for x in ("fighters", "brutes", "orcs"))
+    result, opposed = opposed_check(dice, fighters, [orcs_, brutes], "tactic withdraw")
+    assert dice.subjects == ["fighters", "brutes", "orcs"]
+    assert [r.sides for r in dice.drawn] == [20, 20, 20]
+    assert [(o.army, o.check.die.value) for o in opposed] == [("brutes", 4), ("orcs", 6)]
+    assert (result.die.sides, result.total, result.dc) == (20, 12, 3)

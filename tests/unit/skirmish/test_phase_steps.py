@@ -12,6 +12,7 @@ from domain.rulesets.skirmish.resolution import (
     apply_phase_damage,
     army_status,
     grant_temporary_hp,
+    healing_from,
     recalculate,
     stop_operating,
 )
@@ -116,4 +117,34 @@ def test_defeated_destroyed_and_bloodied_are_explained() -> None:
         ("defeated", "1", "Total Army HP 0 = 0", DEFEATED),
         ("destroyed", "1", "defeated and maximum army size 0 = 0", DEFEATED),
         ("below half (bloodied)", "1", "lowest Total Army HP 400 < 1000 / 2", ENDING),
+    ]
+
+
+def test_healing_at_full_hp_heals_nothing_and_keeps_its_label() -> None:
+    """ "Healing in Skirmish Combat": healing is capped at the targets' missing hit points,
+    none at full HP (nor above it)."""
+    full = healing_from(adv=8, die_rolls=50, targets=20, army=army())
+    assert (full.amount, full.label) == (0, "")
+    above = healing_from(adv=8, die_rolls=50, targets=20, army=army(total_army_hp=1500))
+    assert above.amount == 0
+    named = healing_from(adv=8, die_rolls=1, targets=20, army=army(total_army_hp=500), label="cure")
+    assert (named.amount, named.label) == (8, "cure")
+
+
+def test_no_temporary_hp_from_a_grant_of_none_or_to_no_soldiers() -> None:
+    _, nothing = grant_temporary_hp(army(), -2, 30, OPTS)
+    _, nobody = grant_temporary_hp(army(), 5, 0, OPTS)
+    assert _seen([nothing, nobody]) == [
+        (
+            "temporary Total Army HP",
+            "0",
+            "-2 x 30 soldiers = 0; the higher pool stays (was 0)",
+            TEMPORARY,
+        ),
+        (
+            "temporary Total Army HP",
+            "0",
+            "5 x 0 soldiers = 0; the higher pool stays (was 0)",
+            TEMPORARY,
+        ),
     ]
