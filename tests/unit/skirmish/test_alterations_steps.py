@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from domain.rulesets.skirmish.resolution import (
+    affected_targets,
     bardic_performance_radius,
     diversion_percent,
     divert_successes,
@@ -61,3 +62,29 @@ def test_the_bardic_radius_and_teamwork_participants() -> None:
         ),
         ("teamwork participants", "4", "density 4, rounded down, min 1", TEAMWORK),
     ]
+
+
+def test_the_affected_soldiers_of_each_kind_of_die_roll_are_explained() -> None:
+    """ "Terminology" (Targets, Successful / Critical / Failed; Affected Soldiers)."""
+    terms = "Terminology"
+    assert _seen(*affected_targets(VOLLEY).steps) == [
+        (
+            "successful targets",
+            "11",
+            "22 die rolls / 2.00 concentration, rounded down, max 25",
+            terms,
+        ),
+        ("critical targets", "1", "3 die rolls / 2.00 concentration, rounded down, max 25", terms),
+        (
+            "unsuccessful targets",
+            "12",
+            "25 die rolls / 2.00 concentration, rounded down, max 25",
+            terms,
+        ),
+    ]
+
+
+def test_a_feat_limited_to_one_participant_has_one() -> None:
+    n, allies, _ = teamwork_participants(4, 1)
+    assert (n, allies) == (1, 0)
+    assert teamwork_participants(Fraction(7, 2))[:2] == (3, 2)
