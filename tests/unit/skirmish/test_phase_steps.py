@@ -9,6 +9,7 @@ from __future__ import annotations
 from domain.rulesets.skirmish.resolution import (
     Healing,
     ResolutionOptions,
+    apply_healing,
     apply_phase_damage,
     army_status,
     grant_temporary_hp,
@@ -147,4 +148,13 @@ def test_no_temporary_hp_from_a_grant_of_none_or_to_no_soldiers() -> None:
             "5 x 0 soldiers = 0; the higher pool stays (was 0)",
             TEMPORARY,
         ),
+    ]
+
+
+def test_healing_at_full_hp_restores_nothing_and_says_so() -> None:
+    """ "Healing in Skirmish Combat": never above the current maximum Total Army HP."""
+    after, healed, s = apply_healing(army(), 30)
+    assert (healed, after.total_army_hp) == (0, 1000)
+    assert _seen([s]) == [
+        ("healed", "0", "min(30 healing, 1000 maximum Total Army HP - 1000)", HEALING)
     ]

@@ -20,8 +20,10 @@ from domain.rulesets.skirmish.resolution import (
     Targeting,
     exact,
 )
-from domain.rulesets.skirmish.resolution.tables import ResolutionOptions
-from domain.rulesets.skirmish.resolution.targets import resolve_targets
+from domain.rulesets.skirmish.resolution.model import Step
+from domain.rulesets.skirmish.resolution.sections import step
+from domain.rulesets.skirmish.resolution.tables import AffectedAreaTable, ResolutionOptions
+from domain.rulesets.skirmish.resolution.targets import affected_area, resolve_targets
 
 _A = "Actions, Targets, Concentration & Die Rolls"
 ACTIONS, AREA = f"{_A} / Number of Actions", f"{_A} / Affected Area & Density"
@@ -47,6 +49,10 @@ def _steps(soldiers: int, target: TargetArmy, **targeting: object) -> list[tuple
     )
     r = resolve_targets(action, target, ResolutionOptions())
     return [(s.name, s.shown, s.formula, s.rule) for s in r.steps]
+
+
+def step_of(name: str, value: int, formula: str) -> Step:
+    return step(name, value, formula, AREA)
 
 
 def _actions(n: int) -> tuple[str, ...]:
@@ -206,3 +212,24 @@ def test_the_bounds_themselves_may_be_chosen() -> None:
         "6 total area / 3 chosen area, rounded normally, min 1",
         CONC,
     )
+
+
+def test_table_5_rounds_normally_where_the_divisor_shows() -> None:
+    """Table 5: a 70' cone is a 70' burst (4,900 x pi / 100 = 153.94 -> 154) / 4 = 38.5 ->
+    39; a 30' line is 30 x 5 / 100 = 1.5 -> 2 (half away from zero)."""
+    table = AffectedAreaTable()
+    assert affected_area("cone", 70, table) == (
+        39,
+        step_of("affected area per action", 39, "burst area 154 / 4, rounded normally, min 1"),
+    )
+    assert affected_area("line", 30, table)[0] == 2
+
+
+def test_round_radius_to_grid_rounds_5_foot_increments_up_to_10() -> None:
+    """ "Important Notes" / Distance ("any 5' increments rounded up"), when opted: a 21'
+    line counts as 30' (30 x 5 / 100 = 1.5 -> 2 squares)."""
+    table = AffectedAreaTable(round_radius_to_grid=True)
+    n, s = affected_area("line", 21, table)
+    assert (n, s.formula) == (2, "30 x 5 / 100 = 1.50, rounded normally, min 1")
+    n, s = affected_area("burst", 5, table)
+    assert (n, s.formula) == (3, "10^2 x pi / 100 = 3.14, rounded normally, min 1")
