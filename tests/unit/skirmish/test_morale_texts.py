@@ -5,12 +5,14 @@ refusals of EndSkirmish, compared whole."""
 
 from __future__ import annotations
 
+import msgspec
 import pytest
 
 from domain.dice import Roll
 from domain.errors import RuleViolation
 from domain.rulesets.skirmish.events import ArmyRouted, Check, MoraleChecked, SkirmishEnded
-from domain.rulesets.skirmish.morale import end_skirmish, opposed_check
+from domain.rulesets.skirmish.model import State
+from domain.rulesets.skirmish.morale import end_skirmish, opposed_check, standing_sides
 from domain.rulesets.skirmish.rules import R_END, R_MORALE_DCS, R_ROUTING
 from domain.rulesets.skirmish.specs import Term
 from tests.support.skirmish_kit import ScriptedDice, cmd, make, orcs, ready, run, to_phase, types
@@ -135,3 +137,17 @@ def test_the_opposed_check_rolls_a_d20_for_each_army_opponents_in_id_order() -> 
     assert [r.sides for r in dice.drawn] == [20, 20, 20]
     assert [(o.army, o.check.die.value) for o in opposed] == [("brutes", 4), ("orcs", 6)]
     assert (result.die.sides, result.total, result.dc) == (20, 12, 3)
+
+
+def _with(s: State, army: str, **fields: object) -> State:
+    changed = msgspec.structs.replace(s.armies[army], **fields)
+    return msgspec.structs.replace(s, armies={**s.armies, army: changed})
+
+
+def test_a_side_stands_with_a_placed_army_that_neither_fell_nor_routed() -> None:
+    """ "Ending Skirmish Combat": the sides still able to fight (the view's `standing`)."""
+    s = ready()
+    assert standing_sides(s) == ["north", "south"]
+    assert standing_sides(_with(s, "orcs", routed=True)) == ["north"]
+    assert standing_sides(_with(s, "orcs", defeated=True)) == ["north"]
+    assert standing_sides(_with(s, "orcs", placed=False)) == ["north"]
