@@ -113,5 +113,6 @@ def test_no_charge_through_allies_nor_out_of_melee_nor_beyond_double_speed() -> 
     s, _ = run(s, "ResolvePhase", dice=[10])
     s = to_phase(s, "routing")
     s, _ = run(s, "ResolvePhase")
-    with pytest.raises(RuleViolation, match=whole("fighters is already in melee with orcs: it cannot charge")):
+    in_melee = "fighters is already in melee with orcs: it cannot charge"
+    with pytest.raises(RuleViolation, match=whole(in_melee)):
         run(s, "ChargeArmy", army="fighters", target="orcs", profile="halberd", x=1, y=63)
