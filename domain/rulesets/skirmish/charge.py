@@ -120,7 +120,9 @@ def _charger(state: State, army: str, target: str, name: str) -> tuple[Army, Arm
         raise violation(f"{profile.name} is not a melee attack or maneuver", R_CHARGE)
     foes = engaged(state, a)
     if foes:
-        raise violation(f"{a.id} is already in melee with {foes}: it cannot charge", R_MELEE)
+        raise violation(
+            f"{a.id} is already in melee with {', '.join(foes)}: it cannot charge", R_MELEE
+        )
     if not sees(a, army_squares(t)):
         raise violation(
             f"{a.id} cannot see {t.id}: only within 45 degrees of its front corners", R_FACING

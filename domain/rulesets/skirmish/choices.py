@@ -33,14 +33,15 @@ def choose(profile: AttackProfile, c: DeclareAction) -> AttackProfile:
     names = option_names(profile)
     if profile.option is not None and profile.option not in names:
         raise violation(
-            f"{profile.name} has no damage option {profile.option!r} (options: {names})",
+            f"{profile.name} has no damage option {profile.option!r} (options: {', '.join(names)})",
             R_DAMAGE_OPTIONS,
         )
     option = profile.option
     if c.damage_option is not None:
         if c.damage_option not in names:
             raise violation(
-                f"{profile.name} has no damage option {c.damage_option!r} (options: {names})",
+                f"{profile.name} has no damage option {c.damage_option!r} "
+                f"(options: {', '.join(names)})",
                 R_DAMAGE_OPTIONS,
             )
         option = c.damage_option

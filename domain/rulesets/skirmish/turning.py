@@ -40,8 +40,8 @@ def turn_army(state: State, c: TurnArmy, dice: Dice) -> list[Event]:
         foes = _held(state, a)
         if foes:
             raise violation(
-                f"{a.id} is in melee with {foes}: rotating along a corner moves it; it needs "
-                "the Retreat or Withdrawal tactic",
+                f"{a.id} is in melee with {', '.join(foes)}: rotating along a corner moves it; "
+                "it needs the Retreat or Withdrawal tactic",
                 R_MELEE,
             )
     return [

@@ -103,6 +103,14 @@ def test_every_reader_sees_each_forces_zones_in_rows() -> None:
         # a melee edge beyond the map: only what is on it
         ("north", {"melee_edge": 1300}, {"ranged": None, "camp": [70, 120], "command": [68, 70],
                                           "melee_edge": None}),
+        # melee edges on the map's two edges are on it; a command distance of 505' is 50
+        # whole squares (rounded down, not 50.5)
+        ("south", {"melee_edge": 0}, {"ranged": [0, 10], "camp": [10, 60], "command": [60, 62],
+                                      "melee_edge": 0}),
+        ("north", {"melee_edge": 1200}, {"ranged": [110, 120], "camp": [60, 110],
+                                         "command": [58, 60], "melee_edge": 120}),
+        ("south", {"melee_edge": 50, "command_distance": 505},
+         {"ranged": [5, 15], "camp": [15, 65], "command": [65, 67], "melee_edge": 5}),
     ],
 )  # fmt: skip
 def test_zone_rows_place_a_forces_zones_on_the_map(

@@ -5,12 +5,19 @@ melee phase at +2, the charger at -2 AC until the next round."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from domain.errors import RuleViolation
 from domain.rulesets.skirmish.model import State
 from domain.rulesets.skirmish.rules import R_CHARGE
 from tests.support.skirmish_kit import fighters, ready, run, to_phase, types
+
+
+def whole(reason: str) -> str:
+    """The refusal's whole text, as `pytest.raises(match=...)` searches it."""
+    return f"^{re.escape(reason)}$"
 
 
 def _closing(s: State) -> State:
@@ -66,39 +73,46 @@ def test_the_charge_attack_is_lost_if_the_target_gets_away() -> None:
     s = to_phase(s, "melee")
     s, ev = run(s, "ResolvePhase")
     assert types(ev)[0] == "ChargeFailed"
-    assert "out of reach" in ev[0].reason and s.armies["fighters"].charging is None
+    assert ev[0].reason == "orcs is out of reach" and s.armies["fighters"].charging is None
 
 
 def test_a_charge_must_be_a_straight_full_round_move_to_first_contact() -> None:
     s = _closing(ready())
 
-    def no(match: str, **kw: object) -> None:
+    def no(reason: str, **kw: object) -> None:
         fields = {"army": "fighters", "target": "orcs", "profile": "halberd", "x": 1, "y": 62}
-        with pytest.raises(RuleViolation, match=match):
+        with pytest.raises(RuleViolation, match=whole(reason)):
             run(s, "ChargeArmy", **{**fields, **kw})
 
-    no("would not threaten", y=61)  # stops short
-    no("threatens orcs already", x=2, y=63)  # past the first position in contact
-    no("threatens orcs already", y=63)  # into the target
-    no("straight ahead", x=5, y=60)  # more than 45 degrees from the front
-    no("not a melee attack", profile="heavy crossbow")
-    no("not an enemy army", target="fighters")
+    first = ": a charge ends at the first position from which it can attack"
+    no("from (1, 61) fighters would not threaten orcs", y=61)  # stops short
+    # past the first position in contact, then into the target
+    no(f"fighters threatens orcs already at (2, 62){first}", x=2, y=63)
+    no(f"fighters threatens orcs already at (1, 62){first}", y=63)
+    # more than 45 degrees from the front, and backwards
+    no("a charge moves straight ahead, within 45 degrees of the front", x=5, y=60)
+    no("a charge moves straight ahead, within 45 degrees of the front", y=58)
+    no("heavy crossbow is not a melee attack or maneuver", profile="heavy crossbow")
+    no("fighters is not an enemy army that can be charged", target="fighters")
+    no("fighters has no action 'sword'", profile="sword")
     s2, _ = run(s, "MoveArmy", army="fighters", x=1, y=60)
-    with pytest.raises(RuleViolation, match="full-round action"):
+    full_round = "fighters already moved or acted this round: a charge is a full-round action"
+    with pytest.raises(RuleViolation, match=whole(full_round)):
         run(s2, "ChargeArmy", army="fighters", target="orcs", profile="halberd", x=1, y=62)
 
 
 def test_no_charge_through_allies_nor_out_of_melee_nor_beyond_double_speed() -> None:
     s = ready(north=[fighters(), fighters("f2")], places={"f2": (1, 55, "south")})
-    with pytest.raises(RuleViolation, match="can charge 60', not 100'"):
+    with pytest.raises(RuleViolation, match=whole("f2 can charge 60', not 100'")):
         run(s, "ChargeArmy", army="f2", target="orcs", profile="halberd", x=1, y=65)
     s = _closing(s)
-    with pytest.raises(RuleViolation, match="cannot charge through fighters"):
+    with pytest.raises(RuleViolation, match=whole("f2 cannot charge through fighters")):
         run(s, "ChargeArmy", army="f2", target="orcs", profile="halberd", x=1, y=60)
     s, _ = run(s, "ChargeArmy", army="fighters", target="orcs", profile="halberd", x=1, y=62)
     s = to_phase(s, "melee")
     s, _ = run(s, "ResolvePhase", dice=[10])
     s = to_phase(s, "routing")
     s, _ = run(s, "ResolvePhase")
-    with pytest.raises(RuleViolation, match="already in melee"):
+    in_melee = "fighters is already in melee with orcs: it cannot charge"
+    with pytest.raises(RuleViolation, match=whole(in_melee)):
         run(s, "ChargeArmy", army="fighters", target="orcs", profile="halberd", x=1, y=63)

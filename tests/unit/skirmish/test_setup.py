@@ -100,6 +100,20 @@ def test_militaristic_race_and_options_change_morale() -> None:
         ),
     )
     assert ev[0].morale == 3
+    # the labels a player reads, each with its value (seed 000 "Morale Modifier")
+    assert [(t.label, t.value) for t in ev[0].morale_terms] == [
+        ("base", 0),
+        ("lawful", 2),
+        ("militaristic race", 1),
+    ]
+    s, ev = run(s, "RaiseArmy", side="south", army=orcs(morale_adjustment=2))
+    assert [(t.label, t.value) for t in ev[0].morale_terms] == [
+        ("base", 0),
+        ("chaotic", -1),
+        ("class barbarian", -1),
+        ("tribal race", -1),
+        ("adjustments", 2),
+    ]
 
 
 def test_boons_leader_to_all_commander_to_one_never_twice() -> None:
