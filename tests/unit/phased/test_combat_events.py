@@ -151,6 +151,26 @@ def test_close_quarters_grapples_two_enemies_in_threat_range() -> None:
     assert not ev.draws[0].possible
 
 
+def test_close_quarters_pairs_a_grappler_only_with_a_foe_it_does_not_hold_yet() -> None:
+    """Seed 004, Combat Events, Close Quarters ("two combatants in threat range of each
+    other"): a combatant already grappling one foe is grappled again only with another foe
+    in its threat range, never with the one it holds."""
+    s = make(_three(r1={"x": 0, "y": 0}, b1={"x": 1, "y": 0}, p1={"x": 0, "y": 1}))
+    # all three engaged: d3 1 (r1), then a d2 over its foes b1 and p1: 1 (b1)
+    ev, s, _ = _draw(s, [6, 1, 1])
+    assert [(x.candidates, x.chosen) for x in ev.selections] == [
+        (("r1", "b1", "p1"), "r1"),
+        (("b1", "p1"), "b1"),
+    ]
+    # again: d3 1 (r1), whose one foe not held yet is p1 (no die)
+    ev, s, _ = _draw(s, [6, 1])
+    assert [(x.candidates, x.chosen, x.die) for x in ev.selections][1] == (("p1",), "p1", None)
+    assert {(e.name, e.source) for e in s.combatants["r1"].effects} == {
+        ("grappled", "b1"),
+        ("grappled", "p1"),
+    }
+
+
 def test_item_damaged_and_item_dropped() -> None:
     s = make(_three(r1={"items": [{"id": "rope"}, {"id": "map", "held": False}]}))
     ev, s, _ = _draw(s, [7, 1, 3])  # r1, then its third item: the map (carried, not held)
