@@ -364,6 +364,20 @@ def test_weapon_trouble_rolls_a_weapon_save_and_rerolls_stuck_for_a_blunt_weapon
     assert s.combatants["r1"].items["club"].damaged
 
 
+@pytest.mark.parametrize("damage_type", ["piercing", "slashing"])
+def test_weapon_trouble_sticks_a_piercing_or_slashing_melee_weapon(damage_type: str) -> None:
+    """Seed 004, Combat Events, Weapon Trouble: "6 - If character attacked opponent in melee
+    in previous round with a slashing or piercing weapon, their weapon is now stuck in the
+    wound": a 6 stands at once for either (no re-roll)."""
+    spear = {"id": "spear", "speed": 1, "damage": "1d6", "damage_type": damage_type}
+    s = declare(make(_three(r1={"weapons": [spear]})), "r1", weapon="spear", target="b1")
+    _, s = to_phases(s, [9, 3, 2])
+    s = play(s, {"type": "ResolveAction", "action": "red.1"}, [1])[1]  # a miss, round 1
+    ev, s, _ = _draw(s, [19, 6])
+    assert [(r.result, r.possible) for r in ev.sub_rolls] == [("stuck", True)]
+    assert s.combatants["r1"].items["spear"].stuck
+
+
 def test_a_knocked_down_combatant_is_not_knocked_down_again() -> None:
     pos = {"r1": {"x": 0, "y": 0}, "b1": {"x": 1, "y": 0}, "p1": {"x": 9, "y": 9}}
     ev, s, _ = _draw(make(_three(**pos)), [9, 1])  # r1 down; b1 is nearest, no save value
