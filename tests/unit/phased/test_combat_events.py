@@ -364,6 +364,21 @@ def test_weapon_trouble_rolls_a_weapon_save_and_rerolls_stuck_for_a_blunt_weapon
     assert s.combatants["r1"].items["club"].damaged
 
 
+@pytest.mark.parametrize(
+    ("face", "result"),
+    [(1, "disarm"), (2, "disarm"), (3, "break"), (4, "break"), (5, "break"), (6, "stuck")],
+)
+def test_weapon_trouble_d6_names_the_trouble(face: int, result: str) -> None:
+    """Seed 004, Combat Events, Weapon Trouble: "1-2 - Combatant Disarmed ... 3-5 - Hard
+    Parry or attack against armour may break weapon ... 6 - ... stuck in the wound": r1
+    attacked last round with its sword (slashing, melee, held), so every face stands."""
+    s = declare(make(_three(r1={"saves": {}})), "r1", target="b1")
+    _, s = to_phases(s, [9, 3, 2])
+    s = play(s, {"type": "ResolveAction", "action": "red.1"}, [1])[1]  # a miss, round 1
+    ev, _, _ = _draw(s, [19, face])
+    assert [(r.die.values, r.result, r.possible) for r in ev.sub_rolls] == [((face,), result, True)]
+
+
 @pytest.mark.parametrize("damage_type", ["piercing", "slashing"])
 def test_weapon_trouble_sticks_a_piercing_or_slashing_melee_weapon(damage_type: str) -> None:
     """Seed 004, Combat Events, Weapon Trouble: "6 - If character attacked opponent in melee
