@@ -103,6 +103,40 @@ def test_a_save_without_a_value_is_the_referees_call() -> None:
     assert "party.1 waits for it" in c.reason and "action:party.1" not in p
 
 
+@pytest.mark.parametrize(
+    ("band", "results"), [(0, ["success", "fail"]), (2, ["success", "fail", "glancing"])]
+)
+def test_the_referees_call_offers_glancing_when_the_option_has_a_band(
+    band: int, results: list[str]
+) -> None:
+    """RULINGS.md, phased, `glancing_band` (seed 004 Combat Events, Slip): with a band, "the
+    referee may rule `glancing` on a pending save", so the call's prompt offers it."""
+    pos = {"r1": {"x": 5, "y": 5}, "b1": {"x": 5, "y": 6}, "p1": {"x": 6, "y": 5}}
+    s = make(setup_of(combatants=[cb(c, side, **pos[c]) for c, side in
+                                  (("r1", "red"), ("b1", "blue"), ("p1", "party"))]),
+             glancing_band=band)  # fmt: skip
+    _, s = to_phases(declare(s, "p1", target="r1"), [*TIE, 11, 1, 2])
+    (pid,) = s.pending
+    assert _by_id(s)[f"call:{pid}"].choices == {"check": [pid], "result": results}
+    for result in results:  # each offered result is taken
+        play(s, {"type": "RuleCheck", "check": pid, "result": result})
+
+
+def test_a_call_says_an_action_waits_for_it_only_when_it_holds_that_action() -> None:
+    """Seed 004, Combat Events (holds.py): a call holds only the actions of the combatant it
+    is about; the action due of another combatant goes on, and the call does not name it."""
+    pos = {"r1": {"x": 0, "y": 0}, "b1": {"x": 1, "y": 0}, "p1": {"x": 9, "y": 9}}
+    s = make(setup_of(combatants=[cb(c, side, **pos[c]) for c, side in
+                                  (("r1", "red"), ("b1", "blue"), ("p1", "party"))]))  # fmt: skip
+    # Knock Down (9): r1 (d3 1) is down, b1 the nearest saves (no value: the referee's call)
+    _, s = to_phases(declare(s, "p1", target="r1"), [*TIE, 9, 1])
+    (pid,) = s.pending
+    assert s.pending[pid].combatant == "b1" and s.current is not None
+    assert s.current.id == "party.1"
+    reason = _by_id(s)[f"call:{pid}"].reason
+    assert reason == "save:paralyzation of b1: the setup has no value for it, the referee rules it"
+
+
 def test_a_side_that_rolled_a_1_acts_a_phase_late_and_its_prompt_says_so() -> None:
     _, s = to_phases(declare(make(), "r1", target="b1"), [1, 6, 3])
     assert "its side rolled a 1" in _by_id(s)["action:red.1"].reason

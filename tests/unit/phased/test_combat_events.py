@@ -151,6 +151,26 @@ def test_close_quarters_grapples_two_enemies_in_threat_range() -> None:
     assert not ev.draws[0].possible
 
 
+def test_close_quarters_pairs_a_grappler_only_with_a_foe_it_does_not_hold_yet() -> None:
+    """Seed 004, Combat Events, Close Quarters ("two combatants in threat range of each
+    other"): a combatant already grappling one foe is grappled again only with another foe
+    in its threat range, never with the one it holds."""
+    s = make(_three(r1={"x": 0, "y": 0}, b1={"x": 1, "y": 0}, p1={"x": 0, "y": 1}))
+    # all three engaged: d3 1 (r1), then a d2 over its foes b1 and p1: 1 (b1)
+    ev, s, _ = _draw(s, [6, 1, 1])
+    assert [(x.candidates, x.chosen) for x in ev.selections] == [
+        (("r1", "b1", "p1"), "r1"),
+        (("b1", "p1"), "b1"),
+    ]
+    # again: d3 1 (r1), whose one foe not held yet is p1 (no die)
+    ev, s, _ = _draw(s, [6, 1])
+    assert [(x.candidates, x.chosen, x.die) for x in ev.selections][1] == (("p1",), "p1", None)
+    assert {(e.name, e.source) for e in s.combatants["r1"].effects} == {
+        ("grappled", "b1"),
+        ("grappled", "p1"),
+    }
+
+
 def test_item_damaged_and_item_dropped() -> None:
     s = make(_three(r1={"items": [{"id": "rope"}, {"id": "map", "held": False}]}))
     ev, s, _ = _draw(s, [7, 1, 3])  # r1, then its third item: the map (carried, not held)
@@ -342,6 +362,35 @@ def test_weapon_trouble_rolls_a_weapon_save_and_rerolls_stuck_for_a_blunt_weapon
     assert [(r.result, r.possible) for r in ev.sub_rolls] == [("stuck", False), ("break", True)]
     assert ev.tests[0].target == 10 and ev.tests[0].result == "fail"
     assert s.combatants["r1"].items["club"].damaged
+
+
+@pytest.mark.parametrize(
+    ("face", "result"),
+    [(1, "disarm"), (2, "disarm"), (3, "break"), (4, "break"), (5, "break"), (6, "stuck")],
+)
+def test_weapon_trouble_d6_names_the_trouble(face: int, result: str) -> None:
+    """Seed 004, Combat Events, Weapon Trouble: "1-2 - Combatant Disarmed ... 3-5 - Hard
+    Parry or attack against armour may break weapon ... 6 - ... stuck in the wound": r1
+    attacked last round with its sword (slashing, melee, held), so every face stands."""
+    s = declare(make(_three(r1={"saves": {}})), "r1", target="b1")
+    _, s = to_phases(s, [9, 3, 2])
+    s = play(s, {"type": "ResolveAction", "action": "red.1"}, [1])[1]  # a miss, round 1
+    ev, _, _ = _draw(s, [19, face])
+    assert [(r.die.values, r.result, r.possible) for r in ev.sub_rolls] == [((face,), result, True)]
+
+
+@pytest.mark.parametrize("damage_type", ["piercing", "slashing"])
+def test_weapon_trouble_sticks_a_piercing_or_slashing_melee_weapon(damage_type: str) -> None:
+    """Seed 004, Combat Events, Weapon Trouble: "6 - If character attacked opponent in melee
+    in previous round with a slashing or piercing weapon, their weapon is now stuck in the
+    wound": a 6 stands at once for either (no re-roll)."""
+    spear = {"id": "spear", "speed": 1, "damage": "1d6", "damage_type": damage_type}
+    s = declare(make(_three(r1={"weapons": [spear]})), "r1", weapon="spear", target="b1")
+    _, s = to_phases(s, [9, 3, 2])
+    s = play(s, {"type": "ResolveAction", "action": "red.1"}, [1])[1]  # a miss, round 1
+    ev, s, _ = _draw(s, [19, 6])
+    assert [(r.result, r.possible) for r in ev.sub_rolls] == [("stuck", True)]
+    assert s.combatants["r1"].items["spear"].stuck
 
 
 def test_a_knocked_down_combatant_is_not_knocked_down_again() -> None:

@@ -1,6 +1,6 @@
 """Resolving the action whose turn it is, at its edges: a hit's damage is never below 0 (a
-weapon with a penalty), and the referee's record changes hit points only when it deals
-damage to a target that has them."""
+weapon with a penalty), and the referee's record changes hit points, and looks for the
+battle's end, only when it deals damage to a target that has them."""
 
 from __future__ import annotations
 
@@ -45,3 +45,34 @@ def test_the_referees_record_sets_hit_points_only_when_it_deals_damage() -> None
     assert (e.damage, e.target_hp) == (3, 17)
     e = _resolved(play(_due(b1={"hp": None}), {**record, "damage": 3})[0])
     assert (e.damage, e.target_hp) == (3, None)
+
+
+def test_the_referees_record_checks_the_end_only_when_it_deals_damage() -> None:
+    """auto_end (RULINGS.md, phased: "the battle ends when only one side has combatants
+    standing"): the referee's record looks for the end only after damage dealt to a target
+    with hit points; a side the referee put out by hand (AdjustCombatant, `004 (referee)`)
+    is counted by the end check at the round's end."""
+    axe = {"id": "axe", "speed": 3, "damage": "1d8", "damage_type": "slashing"}
+    s = make(
+        setup_of(
+            combatants=[
+                cb("r1", "red"),
+                cb("r2", "red", weapons=[axe]),
+                cb("b1", "blue"),
+                cb("p1", "party"),
+            ]
+        )
+    )
+    s = declare(s, "r1", target="b1")
+    s = declare(s, "r2", weapon="axe", target="p1")  # due later: the round goes on
+    s = to_phases(s, [8, 5, 2])[1]
+    for cid in ("b1", "p1"):
+        s = play(s, {"type": "AdjustCombatant", "combatant": cid, "hp": 0})[1]
+    record = {"type": "RecordOutcome", "action": "red.1", "outcome": "missed", "hit": False}
+    for extra in ({}, {"damage": 0}):
+        events, after = play(s, {**record, **extra})
+        assert "BattleEnded" not in [type(e).__name__ for e in events]
+        assert after.stage == "phases"
+    events, after = play(s, {**record, "hit": True, "damage": 3})
+    ended = [e for e in events if type(e).__name__ == "BattleEnded"]
+    assert [e.winner for e in ended] == ["red"] and after.stage == "over"

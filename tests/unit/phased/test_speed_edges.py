@@ -1,7 +1,8 @@
 """Seed 004's speed rules at their edges: spells at the first and last speed ranks; under
 `initiative_first` the roll's shift applied as an action is declared (a 10 lifts an action
 at Lightning Fast into the Starting Phase only under `ten_lifts_to_starting`; a spell of
-more rounds is not shifted by this round's roll); and a carried-over action occupies its
+more rounds is not shifted by this round's roll; the phases it begins start from the
+Starting Phase, so Lightning Fast comes next); and a carried-over action occupies its
 combatant from the Starting Phase (Taking Multiple Phases)."""
 
 from __future__ import annotations
@@ -70,3 +71,22 @@ def test_a_carried_over_action_occupies_its_combatant_from_the_starting_phase() 
     with pytest.raises(RuleViolation) as err:  # lifted into the Starting Phase: taken
         play(s, {"type": "DeclareAction", "combatant": "r1", "kind": "move"})
     assert err.value.reason == "r1 is busy with red.1 from phase S to 0"
+
+
+def test_under_initiative_first_the_phases_begin_with_lightning_fast() -> None:
+    """Seed 004, Combat Phases: after the Starting Phase comes Lightning Fast (-3), the
+    first phase an action can be due in. Under `initiative_first` the phases begin when the
+    last side ends its declarations (PhasesBegan), from the Starting Phase: a move at Base
+    Speed -3 is due at once, in Lightning Fast."""
+    s = make(_setup(base_speed=-3), initiative_first=True, combat_events=False)
+    s = play(s, {"type": "RollInitiative"}, [4, 8, 2])[1]
+    s = declare(s, "r1", "move")
+    assert s.actions["red.1"].due == index_of(-3)
+    for side in ("red", "blue"):
+        s = play(s, {"type": "EndDeclarations", "side": side})[1]
+    events, s = play(s, {"type": "EndDeclarations", "side": "party"})
+    started = [e for e in events if type(e).__name__ == "PhaseStarted"]
+    assert [(e.phase, e.index, [a.id for a in e.due]) for e in started] == [
+        ("-3", index_of(-3), ["red.1"])
+    ]
+    assert (s.phase, s.queue) == (index_of(-3), ("red.1",))
