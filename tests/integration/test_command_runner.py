@@ -8,8 +8,9 @@ code under mutation testing)."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 import msgspec
 import pytest
@@ -29,6 +30,7 @@ from service.schemas import (
     CommandBatchItem,
     CommandBatchRequest,
     CommandRequest,
+    CommandResponse,
     CreateBattleRequest,
 )
 from tests.support.quickstart_play import SETUP
@@ -318,3 +320,96 @@ async def test_a_command_that_loses_its_first_attempt_is_decided_again(
         3,
         4,
     )
+
+
+async def test_a_command_that_decides_no_event_answers_the_state_it_was_decided_on(
+    store: SQLiteEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No ruleset of this build is known to decide nothing for a command it takes; the
+    # runner answers such a decision all the same: nothing appended, nothing told to the
+    # live fan-out, the version and a signed receipt of the head it was decided on, and
+    # what the battle awaits there in the caller's view (unless not asked for).
+    w = Workers(store, attempts=3)
+    await w.start()
+    side = Principal(w.battle, Actor(role="side", side="north"))
+
+    async def nothing(*args: object, **kwargs: object) -> tuple[list[object], None]:
+        return [], None
+
+    monkeypatch.setattr(w.a.commands.decider.decider, "decide", nothing)
+    head = await store.head(w.battle)
+    assert head is not None and head.version == 1
+    receipt = KEYS.receipt(w.battle, 1, head.hash)
+    awaiting = await w.b.awaiting(w.battle, side.actor, 1)
+    assert awaiting != await w.b.awaiting(w.battle, REFEREE, 1)  # the caller's view
+    answer = await w.a.execute(w.battle, side, _ruling("nothing"), None)
+    assert answer == CommandResponse(
+        battle_id=w.battle, version=1, events=[], receipt=receipt, awaiting=awaiting
+    )
+    minimal = await w.a.execute(w.battle, side, _ruling("nothing"), None, with_awaiting=False)
+    assert minimal == CommandResponse(
+        battle_id=w.battle, version=1, events=[], receipt=receipt, awaiting=msgspec.UNSET
+    )
+    batch = CommandBatchRequest(commands=[_item("nothing"), _item("still nothing")])
+    assert await w.a.execute_batch(w.battle, side, batch, "k", with_awaiting=False) == minimal
+    assert w.told == []
+    assert (await store.head(w.battle)) == head
+    assert await store.find_command(w.battle, "k") is None  # nothing kept to replay
+
+
+async def _race(
+    w: Workers,
+    monkeypatch: pytest.MonkeyPatch,
+    request: Callable[[BattleService], Awaitable[CommandResponse]],
+) -> list[CommandResponse]:
+    """Worker b runs `request` right after a decided its own (the same one, before a
+    appends it): b's answer, appended first, in the list returned."""
+    won: list[CommandResponse] = []
+    decide_all = w.a.commands.decider.decide_all
+
+    async def racing(*args: Any, **kwargs: Any) -> Any:
+        decided = await decide_all(*args, **kwargs)
+        won.append(await request(w.b))
+        return decided
+
+    monkeypatch.setattr(w.a.commands.decider, "decide_all", racing)
+    return won
+
+
+async def test_a_command_that_loses_its_idempotency_key_race_answers_the_winners_append(
+    store: SQLiteEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The same keyed request on two workers at once: b appends first, a's append is
+    # refused as a duplicate; a answers b's append as a replay (the events, the version
+    # and receipt of its last one, what the battle awaits there), appends nothing, and
+    # its cache caught up: its next command comes after b's.
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    batch = CommandBatchRequest(commands=[_item("a"), _item("b")])
+    won = await _race(
+        w, monkeypatch, lambda worker: worker.execute_batch(w.battle, referee, batch, "k")
+    )
+    answer = await w.a.execute_batch(w.battle, referee, batch, "k")
+    assert len(won) == 1 and won[0].version == 3 and not won[0].replayed
+    assert answer == msgspec.structs.replace(won[0], replayed=True)
+    assert answer.awaiting is not msgspec.UNSET and answer.awaiting is not None
+    assert answer.receipt.head_hash == (await store.head(w.battle)).hash  # type: ignore[union-attr]
+    assert w.told == []
+    monkeypatch.undo()
+    assert (await w.a.execute(w.battle, referee, _ruling("next"), None)).version == 4
+
+
+async def test_a_lost_idempotency_key_race_answers_without_awaiting_when_not_asked(
+    store: SQLiteEventStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    w = Workers(store, attempts=3)
+    referee = await w.start()
+    won = await _race(
+        w,
+        monkeypatch,
+        lambda worker: worker.execute(w.battle, referee, _ruling("once"), "k", with_awaiting=False),
+    )
+    answer = await w.a.execute(w.battle, referee, _ruling("once"), "k", with_awaiting=False)
+    assert won[0].version == 2 and won[0].awaiting is msgspec.UNSET
+    assert answer == msgspec.structs.replace(won[0], replayed=True)
+    assert w.told == []
