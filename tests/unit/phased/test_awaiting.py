@@ -189,3 +189,14 @@ def test_the_referees_record_of_an_attack_keeps_whether_it_hit(hit: bool | None)
     command = {"type": "RecordOutcome", "action": "red.1", "outcome": "grazes the wall"}
     (resolved, *_), _ = play(s, {**command, "hit": hit})
     assert (resolved.outcome, resolved.hit) == ("grazes the wall", hit)
+
+
+def test_an_observer_reads_no_sides_declarations_even_one_that_names_a_side() -> None:
+    # Only a side's own actor reads its declarations (domain/actors.py: an observer sees
+    # what everyone sees); an Actor can be built as an observer with a side, which must
+    # not make it that side.
+    s = declare(make(), "r1")
+    watcher = _by_id(s, Actor(role="observer", side="red"))
+    assert "declare:r1" not in watcher and "withdraw:r1" not in watcher
+    assert watcher == _by_id(s, Actor(role="observer"))
+    assert "declare:r1" in _by_id(s, RED)
