@@ -152,6 +152,11 @@ def test_a_slip_choice_lists_every_allowed_pick() -> None:
     c = _by_id(s, RED)[f"call:{pid}"]
     assert (c.side, c.commands) == ("red", ("ChooseEffects",))
     assert c.choices["effects"] == ["0", "1", "2"]  # choose one of three
+    assert s.current is None  # no action due waits for it: the reason says nothing of one
+    assert c.reason == (
+        "choose 1 of the effects for r1: `effects` lists each allowed pick as comma-separated"
+        " 0-based indexes"
+    )
 
 
 @pytest.mark.parametrize(
