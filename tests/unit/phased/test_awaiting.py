@@ -205,3 +205,19 @@ def test_an_observer_reads_no_sides_declarations_even_one_that_names_a_side() ->
     assert "declare:r1" not in watcher and "withdraw:r1" not in watcher
     assert watcher == _by_id(s, Actor(role="observer"))
     assert "declare:r1" in _by_id(s, RED)
+
+
+def test_a_slip_choice_does_not_name_another_combatants_action_as_waiting() -> None:
+    """Seed 004, Combat Events (holds.py): r1's Slip choice holds r1's actions only; p1's
+    move, due meanwhile, goes on, and the choice does not say it waits."""
+    pos = {"r1": {"x": 5, "y": 5, "saves": {"paralyzation": 10}}, "p1": {"x": 9, "y": 9}}
+    three = setup_of(combatants=[cb(c, side, **pos.get(c, {"x": 0, "y": 0})) for c, side in
+                                 (("r1", "red"), ("b1", "blue"), ("p1", "party"))])  # fmt: skip
+    s = declare(make({**three, "width": 10, "height": 10}), "p1", "move")
+    _, s = to_phases(s, [*TIE, 18, 1, 1, 15])
+    (pid,) = s.pending
+    assert s.current is not None and s.current.id == "party.1"
+    assert _by_id(s, RED)[f"call:{pid}"].reason == (
+        "choose 1 of the effects for r1: `effects` lists each allowed pick as comma-separated"
+        " 0-based indexes"
+    )
