@@ -160,10 +160,10 @@ class CommandRunner:
         if self.repository.hold_battles:  # held across workers: in rounds
             job = Job(principal, commands, expected_version, idempotency_key, request_hash, batch)
             return await self.rounds.run(loaded, job, with_awaiting)
+        # Not held across workers (that is the rounds' path above): this worker's lock,
+        # and optimistic retries against the store's expected version.
         await loaded.lock.acquire()  # not `async with`: one coroutine fewer per command
-        hold = None
         try:
-            hold = await self.repository.hold(loaded)  # across workers (BATTLE_HOLD_BATTLES)
             for attempt in range(self.command_attempts):
                 battle = await self.repository.at_version(loaded, expected_version)
                 pending, events, game_after = await self.decider.decide_all(
@@ -189,9 +189,6 @@ class CommandRunner:
                     )
                     assert replayed is not None
                     return replayed
-                if hold is not None:  # appended: the next decision may go on elsewhere
-                    await hold.release()
-                    hold = None
                 self.on_appended(stored)
                 await self.repository.remember(loaded, battle.version, events, game_after, stored)
                 return await self.answers.answer(loaded, battle, actor, stored, with_awaiting)
@@ -202,8 +199,6 @@ class CommandRunner:
                 current_version=loaded.battle.version,
             )
         finally:
-            if hold is not None:
-                await hold.release()
             loaded.lock.release()
 
 

@@ -275,17 +275,17 @@ async def test_a_held_battle_checks_the_expected_version_and_the_batch(
     assert (await store.head(battle)).version == 2  # type: ignore[union-attr]
 
 
-async def test_a_hold_that_fails_answers_its_error_and_gives_the_lock_back(
+async def test_a_load_that_fails_under_the_lock_answers_its_error_and_gives_the_lock_back(
     store: SQLiteEventStore, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     w = Workers(store, attempts=3)
     referee = await w.start()
 
-    async def unavailable(loaded: object) -> None:
+    async def unavailable(loaded: object, expected: object) -> None:
         raise StoreUnavailable("the store is down")
 
     with monkeypatch.context() as m:
-        m.setattr(w.a.repository, "hold", unavailable)
+        m.setattr(w.a.repository, "at_version", unavailable)
         with pytest.raises(StoreUnavailable):
             await w.a.execute(w.battle, referee, _ruling("x"), None)
     assert (await w.a.execute(w.battle, referee, _ruling("y"), None)).version == 2
