@@ -25,13 +25,6 @@ equivalents took 77% of the time of 1,232 mutants) to learn what the entry alrea
 entries whose mutant a test now kills, or that name another mutant since an edit renumbered
 the function's identical changes (worth a run now and then). A mutant whose entries cannot
 be read (a `.meta` file being rewritten) runs as before.
-
-No second clean run after a whole trace: mutmut traces every test of the selection (and
-stops the run if one fails), then runs the tests of the chosen mutants once more, unmutated,
-to check that they pass. After a whole trace in the same run, they just did: the clean run
-is taken as passed (`clean_run`). After a trace loaded from an earlier run (only new tests
-traced) it runs as before. Measured 2026-11-29 on 2 shared cores: the clean run took about
-as long as the trace it followed (see docs/TESTING.md, "Mutation testing").
 """
 
 from __future__ import annotations
@@ -45,15 +38,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-__all__ = [
-    "KILLERS",
-    "SKIPPED",
-    "clean_run",
-    "function_of",
-    "killers_first",
-    "listed_equivalent",
-    "main",
-]
+__all__ = ["KILLERS", "SKIPPED", "function_of", "killers_first", "listed_equivalent", "main"]
 
 # mutmut runs each mutant's tests from mutants/ (with the project root as cwd at start).
 KILLERS = Path.cwd() / "mutants" / "mutmut-killers"
@@ -157,43 +142,6 @@ class _FirstFailure:
             self.nodeid = report.nodeid
 
 
-def clean_run(traced_whole: bool, run: Callable[[], int]) -> int:
-    """mutmut's clean run of the chosen mutants' tests: `run()`, unless this run has just
-    traced every test of the selection, which passed (a failing test ends the trace and the
-    run), the chosen mutants' tests among them."""
-    return 0 if traced_whole else run()
-
-
-class _Trace:
-    """Whether this run traced the whole selection (not a trace loaded from an earlier
-    run, where only tests added since are traced)."""
-
-    whole = False
-
-
-def _patch_clean_run() -> None:
-    import mutmut.__main__ as cli_module
-    from mutmut.workers.isolation import MutantRunner
-
-    collect = cli_module.run_stats_collection
-
-    def run_stats_collection(runner: Any, tests: Iterable[str] | None = None) -> None:
-        collect(runner, tests)  # exits the run when a test fails
-        if not tests:  # None or empty: mutmut's "all"
-            _Trace.whole = True
-
-    cli_module.run_stats_collection = run_stats_collection
-    for cls in MutantRunner.__subclasses__():
-        original = cls.run_clean_tests
-
-        def run_clean_tests(
-            self: Any, tests: Iterable[str], original: Callable[..., int] = original
-        ) -> int:
-            return clean_run(_Trace.whole, lambda: original(self, tests=tests))
-
-        cls.run_clean_tests = run_clean_tests  # type: ignore[method-assign]
-
-
 def _patch_mutmut() -> None:
     from mutmut.runners.harness import PytestRunner
     from mutmut.utils.file_utils import change_cwd
@@ -230,7 +178,6 @@ def main(argv: list[str]) -> None:
     if only_mutate is not None:
         mutmut.configuration.config().only_mutate = only_mutate
     _patch_mutmut()
-    _patch_clean_run()
     from mutmut.__main__ import cli
 
     sys.argv = ["mutmut", *argv[2:]]

@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from tests.mutation.launch import (
     SKIPPED,
     _surely_listed,
-    clean_run,
     function_of,
     killers_first,
     listed_equivalent,
@@ -114,28 +113,3 @@ def test_a_mutant_whose_entries_cannot_be_read_runs() -> None:
 
     assert not _surely_listed(unreadable, "a.b.x_f__mutmut_3")
     assert _surely_listed(lambda mutant: True, "a.b.x_f__mutmut_3")
-
-
-def test_the_clean_run_is_skipped_only_after_a_whole_trace_in_this_run() -> None:
-    ran: list[str] = []
-
-    def run() -> int:
-        ran.append("clean run")
-        return 3
-
-    assert clean_run(True, run) == 0 and ran == []
-    assert clean_run(False, run) == 3 and ran == ["clean run"]
-
-
-def test_the_clean_run_patch_reaches_mutmut() -> None:
-    # What the patch wraps must be where mutmut calls it, or the clean run would run after
-    # every trace (slow, never wrong): the trace by its module-level name, the clean run as
-    # a method of each runner class.
-    import inspect
-
-    import mutmut.__main__ as cli_module
-    from mutmut.workers.isolation import MutantRunner
-
-    assert "run_stats_collection(runner)" in inspect.getsource(cli_module.collect_or_load_stats)
-    assert "runner.run_clean_tests(tests=tests)" in inspect.getsource(cli_module._run)
-    assert MutantRunner.__subclasses__()
