@@ -34,7 +34,9 @@ def initial_state(setup: Setup, options: Options) -> State:
     missing = [s for s in STRATEGIES if s not in options.strategies]
     if missing:
         raise InvalidSetup(
-            f"options.strategies lacks {missing}", rule=R_SETUP, field="options.strategies"
+            f"options.strategies lacks {', '.join(missing)}",
+            rule=R_SETUP,
+            field="options.strategies",
         )
     for name in ("one_round_tactics", "opposed_tactics"):
         unknown = [t for t in getattr(options, name) if t not in options.tactics]

@@ -396,7 +396,7 @@ def advance_setup(state: State, c: AdvanceSetup, dice: Dice) -> list[Event]:
     forces = list(state.forces.values())
     if step == "leaders" and any(f.leader is None for f in forces):
         missing = [f.id for f in forces if f.leader is None]
-        raise violation(f"every force needs an acting leader first: {missing}", R_LEADER)
+        raise violation(f"every force needs an acting leader first: {', '.join(missing)}", R_LEADER)
     if step == "armies":
         empty = [f.id for f in forces if not any(a.side == f.id for a in state.armies.values())]
         if empty:
@@ -405,7 +405,9 @@ def advance_setup(state: State, c: AdvanceSetup, dice: Dice) -> list[Event]:
     if step == "initiative":
         missing = [f.id for f in forces if f.initiative is None]
         if missing:
-            raise violation(f"tactical initiative still to roll: {missing}", R_INITIATIVE)
+            raise violation(
+                f"tactical initiative still to roll: {', '.join(missing)}", R_INITIATIVE
+            )
         results = {f.id: f.initiative or 0 for f in forces}
         mods = {f.id: _modifier(state, f.id) for f in forces}
         order = tuple(sorted(results, key=lambda s: (results[s], mods[s], s)))
@@ -415,7 +417,7 @@ def advance_setup(state: State, c: AdvanceSetup, dice: Dice) -> list[Event]:
     if step == "zones":
         missing = [f.id for f in forces if f.zones is None]
         if missing:
-            raise violation(f"zones still to choose: {missing}", R_ZONES)
+            raise violation(f"zones still to choose: {', '.join(missing)}", R_ZONES)
         gap = state.options.melee_zone_min_width
         for n in (f for f in forces if f.home == "north"):
             for s in (f for f in forces if f.home == "south"):
@@ -433,7 +435,7 @@ def advance_setup(state: State, c: AdvanceSetup, dice: Dice) -> list[Event]:
     if step == "strategies":
         missing = [f.id for f in forces if f.strategy is None]
         if missing:
-            raise violation(f"strategies still to declare: {missing}", R_STRATEGY)
+            raise violation(f"strategies still to declare: {', '.join(missing)}", R_STRATEGY)
     if step == "tactics":
         events.append(AdjustmentsGranted(allowances=_allowances(state), rule=R_ADJUST))
     index = SETUP_STEPS.index(step)

@@ -45,8 +45,10 @@ def test_steps_run_in_the_seeds_order_and_need_their_inputs() -> None:
         s, ev = run(s, "AdvanceSetup")
         seen.append(ev[-1].step)
     assert seen == ["boons", "surprise", "initiative"]
-    with pytest.raises(RuleViolation, match="still to roll"):
+    with pytest.raises(RuleViolation) as refused:
         run(s, "AdvanceSetup")
+    # the forces named as text, not as a Python list
+    assert refused.value.reason == "tactical initiative still to roll: north, south"
 
 
 def test_army_attributes_morale_command_range_and_commander_cover() -> None:
